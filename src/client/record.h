@@ -1,0 +1,88 @@
+/* client/record.h — what the client measured, and nothing derived from it.
+ *
+ * Owns: struct gp_record_store, an append-only arena for one run. Every
+ * record, every chunk timestamp and every received byte lives in three
+ * growable arrays owned by the store (no malloc per chunk). The client is the
+ * only writer; metrics/ and export/ only read. Free with gp_record_store_free.
+ *
+ * One "chunk" = the bytes of one network read (one libcurl write callback),
+ * timestamped with CLOCK_MONOTONIC before anything parses it, exactly as
+ * perf_analyzer records one response per read. SSE events are parsed out of
+ * the chunks after the run (metrics/), so the hot path is a memcpy.
+ */
+#ifndef GP_CLIENT_RECORD_H
+#define GP_CLIENT_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+
+enum gp_record_flags {
+    GP_REC_WARMUP = 1u << 0,     /* warmup request: excluded from every metric and export */
+    GP_REC_FAILED = 1u << 1,     /* transport error, HTTP status >= 400, or timeout */
+    GP_REC_TIMEOUT = 1u << 2,    /* --request-timeout fired */
+    GP_REC_CANCELLED = 1u << 3,  /* stopped by Ctrl-C / end of a time-bounded run */
+    GP_REC_STREAMING = 1u << 4,  /* response Content-Type was text/event-stream */
+};
+
+struct gp_chunk {
+    uint64_t t_ns;      /* CLOCK_MONOTONIC when the read returned */
+    uint64_t off;       /* into store->bytes */
+    uint32_t len;
+};
+
+struct gp_record {
+    uint64_t t_start_ns;   /* CLOCK_MONOTONIC just before the transfer was queued */
+    uint64_t t_end_ns;     /* CLOCK_MONOTONIC when the transfer completed (or failed) */
+    uint64_t chunk_first;  /* index of the first chunk in store->chunks */
+    uint32_t n_chunks;
+    uint32_t entry;        /* dataset entry index (payload = dataset->entries[entry]) */
+    int32_t http_status;   /* 0 when no HTTP response was received */
+    uint32_t flags;        /* enum gp_record_flags */
+    uint32_t worker;       /* client worker (event-loop thread) that ran it */
+    uint32_t slot;         /* concurrency slot / arrival number */
+    uint64_t err_off;      /* error text (curl error, HTTP body) in store->bytes */
+    uint32_t err_len;      /* 0 = no error text */
+};
+
+struct gp_record_store {
+    struct gp_record *recs;
+    size_t n, cap;
+    struct gp_chunk *chunks;
+    size_t nchunks, chunks_cap;
+    struct gp_buf bytes;     /* every received byte and error text, back to back */
+    uint64_t mono0_ns;       /* gp_now_ns() at run start */
+    uint64_t wall0_ns;       /* gp_wall_ns() read at the same moment: wall = wall0 + (t - mono0) */
+};
+
+void gp_record_store_init(struct gp_record_store *st);
+void gp_record_store_free(struct gp_record_store *st);
+
+/* Appends one finished request: *rec (its chunk_first/err_off are filled in
+ * here), its n chunks (offsets relative to `bytes`) and their bytes, plus an
+ * optional error text. Chunks of one record are therefore contiguous: the
+ * client stages a transfer's chunks per slot (buffers reused, no allocation
+ * per event once warm) and appends them when the transfer completes.
+ * Returns the record index, or -GP_ENOMEM (store unchanged). */
+long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
+                      const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
+                      const char *err_text, size_t err_len);
+
+/* The i-th chunk of record r and a pointer to its bytes. */
+static inline const struct gp_chunk *gp_record_chunk(const struct gp_record_store *st,
+                                                     const struct gp_record *r, size_t i)
+{
+    return &st->chunks[r->chunk_first + i];
+}
+static inline const char *gp_record_bytes(const struct gp_record_store *st, const struct gp_chunk *c)
+{
+    return st->bytes.data + c->off;
+}
+
+static inline uint64_t gp_record_wall_ns(const struct gp_record_store *st, uint64_t t_mono)
+{
+    return st->wall0_ns + (t_mono - st->mono0_ns);
+}
+
+#endif

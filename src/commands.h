@@ -1,0 +1,23 @@
+/* commands.h — one entry point per subcommand; main.c only dispatches.
+ *
+ * Each cmd_* parses its own argv (argv[0] is the subcommand name), prints its
+ * own output and errors, and returns the process exit status. Where each one
+ * lives: cmd_profile cli/, cmd_serve serve/, cmd_tokenize tokenizer/,
+ * cmd_ingest/cmd_query/cmd_results store/, cmd_run runner/, cmd_telemetry
+ * telemetry/, cmd_ui/cmd_report report/.
+ */
+#ifndef GP_COMMANDS_H
+#define GP_COMMANDS_H
+
+int cmd_profile(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_tokenize(int argc, char **argv);
+int cmd_ingest(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_telemetry(int argc, char **argv);
+int cmd_ui(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+#endif

@@ -1,0 +1,155 @@
+#include "core/fsutil.h"
+#include "core/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int gp_mkdir_p(const char *path, struct gp_error *err)
+{
+    char tmp[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof tmp)
+        return gp_err(err, GP_EINVAL, "directory path '%s' is empty or too long", path);
+    memcpy(tmp, path, n + 1);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return gp_err(err, GP_EIO, "cannot create directory '%s': %s", tmp, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return gp_err(err, GP_EIO, "cannot create directory '%s': %s", tmp, strerror(errno));
+    if (!gp_is_dir(tmp))
+        return gp_err(err, GP_EIO, "'%s' exists and is not a directory; remove it or choose another path", tmp);
+    return 0;
+}
+
+int gp_atomic_open(struct gp_atomic_file *af, const char *path, struct gp_error *err)
+{
+    memset(af, 0, sizeof *af);
+    if (strlen(path) + 32 >= sizeof af->tmp)
+        return gp_err(err, GP_EINVAL, "output path '%s' is too long", path);
+    snprintf(af->path, sizeof af->path, "%s", path);
+    snprintf(af->tmp, sizeof af->tmp, "%s.tmp.%ld", path, (long)getpid());
+    af->fp = fopen(af->tmp, "wb");
+    if (!af->fp)
+        return gp_err(err, GP_EIO, "cannot write '%s': %s (check the directory exists and is writable)",
+                      af->tmp, strerror(errno));
+    return 0;
+}
+
+int gp_atomic_commit(struct gp_atomic_file *af, struct gp_error *err)
+{
+    int bad = 0;
+    if (fflush(af->fp) != 0 || ferror(af->fp))
+        bad = errno ? errno : EIO;
+    if (!bad && fsync(fileno(af->fp)) != 0 && errno != EINVAL)
+        bad = errno;
+    if (fclose(af->fp) != 0 && !bad)
+        bad = errno ? errno : EIO;
+    af->fp = NULL;
+    if (!bad && rename(af->tmp, af->path) != 0)
+        bad = errno;
+    if (bad) {
+        unlink(af->tmp);
+        return gp_err(err, GP_EIO, "cannot write '%s': %s", af->path, strerror(bad));
+    }
+    return 0;
+}
+
+void gp_atomic_abort(struct gp_atomic_file *af)
+{
+    if (af->fp)
+        fclose(af->fp);
+    af->fp = NULL;
+    if (af->tmp[0])
+        unlink(af->tmp);
+}
+
+int gp_write_file_atomic(const char *path, const void *data, size_t len, struct gp_error *err)
+{
+    struct gp_atomic_file af;
+    int r = gp_atomic_open(&af, path, err);
+    if (r)
+        return r;
+    if (len && fwrite(data, 1, len, af.fp) != len) {
+        int e = errno;
+        gp_atomic_abort(&af);
+        return gp_err(err, GP_EIO, "cannot write '%s': %s", path, strerror(e));
+    }
+    return gp_atomic_commit(&af, err);
+}
+
+int gp_read_file(const char *path, char **out, size_t *len_out, struct gp_error *err)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return gp_err(err, errno == ENOENT ? GP_ENOENT : GP_EIO, "cannot read '%s': %s", path,
+                      strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fclose(fp);
+        return gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
+    }
+    for (;;) {
+        if (len + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                fclose(fp);
+                return gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, fp);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return gp_err(err, GP_EIO, "error reading '%s'", path);
+    }
+    buf[len] = '\0';
+    *out = buf;
+    if (len_out)
+        *len_out = len;
+    return 0;
+}
+
+int gp_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int gp_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int gp_path_join(char *out, size_t outsz, const char *a, const char *b)
+{
+    size_t la = strlen(a);
+    int n;
+    if (la == 0)
+        n = snprintf(out, outsz, "%s", b);
+    else if (a[la - 1] == '/')
+        n = snprintf(out, outsz, "%s%s", a, b);
+    else
+        n = snprintf(out, outsz, "%s/%s", a, b);
+    return (n < 0 || (size_t)n >= outsz) ? -GP_EINVAL : 0;
+}

@@ -1,0 +1,79 @@
+/* core/test.h — the tiny unit-test harness every test_*.c uses.
+ *
+ * A test file defines functions `static void test_x(void)` and a main() that
+ * calls GP_RUN(test_x) for each, then `return gp_test_summary();`.
+ * CHECK* record a failure (file:line and the expression) and carry on, so
+ * one run shows every broken assertion. The summary line is
+ * "<binary>: N passed, N failed" and the exit status is non-zero on failure;
+ * tests/run.sh adds the per-binary counts into the suite's closing line.
+ */
+#ifndef GP_CORE_TEST_H
+#define GP_CORE_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+
+static int gp_t_pass, gp_t_fail, gp_t_cur_failed;
+static const char *gp_t_name = "";
+
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            fprintf(stderr, "  FAIL %s:%d [%s]: %s\n", __FILE__, __LINE__, gp_t_name, #cond); \
+            gp_t_cur_failed = 1;                                                         \
+        }                                                                                \
+    } while (0)
+
+#define CHECK_INT(a, b)                                                                  \
+    do {                                                                                 \
+        long long gp_a_ = (long long)(a), gp_b_ = (long long)(b);                        \
+        if (gp_a_ != gp_b_) {                                                            \
+            fprintf(stderr, "  FAIL %s:%d [%s]: %s == %s (%lld != %lld)\n", __FILE__,    \
+                    __LINE__, gp_t_name, #a, #b, gp_a_, gp_b_);                          \
+            gp_t_cur_failed = 1;                                                         \
+        }                                                                                \
+    } while (0)
+
+#define CHECK_STR(a, b)                                                                  \
+    do {                                                                                 \
+        const char *gp_a_ = (a), *gp_b_ = (b);                                           \
+        if (!gp_a_ || !gp_b_ || strcmp(gp_a_, gp_b_) != 0) {                             \
+            fprintf(stderr, "  FAIL %s:%d [%s]: %s == %s (\"%s\" != \"%s\")\n", __FILE__, \
+                    __LINE__, gp_t_name, #a, #b, gp_a_ ? gp_a_ : "(null)",               \
+                    gp_b_ ? gp_b_ : "(null)");                                           \
+            gp_t_cur_failed = 1;                                                         \
+        }                                                                                \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                            \
+    do {                                                                                 \
+        double gp_a_ = (a), gp_b_ = (b);                                                 \
+        if (!(fabs(gp_a_ - gp_b_) <= (tol))) {                                           \
+            fprintf(stderr, "  FAIL %s:%d [%s]: %s ~= %s (%.17g vs %.17g)\n", __FILE__,  \
+                    __LINE__, gp_t_name, #a, #b, gp_a_, gp_b_);                          \
+            gp_t_cur_failed = 1;                                                         \
+        }                                                                                \
+    } while (0)
+
+#define GP_RUN(fn)                                                                       \
+    do {                                                                                 \
+        gp_t_name = #fn;                                                                 \
+        gp_t_cur_failed = 0;                                                             \
+        fn();                                                                            \
+        if (gp_t_cur_failed) {                                                           \
+            gp_t_fail++;                                                                 \
+            fprintf(stderr, "not ok %s\n", #fn);                                         \
+        } else {                                                                         \
+            gp_t_pass++;                                                                 \
+        }                                                                                \
+    } while (0)
+
+static inline int gp_test_summary_named(const char *name)
+{
+    printf("%s: %d passed, %d failed\n", name, gp_t_pass, gp_t_fail);
+    return gp_t_fail ? 1 : 0;
+}
+#define gp_test_summary() gp_test_summary_named(__FILE__)
+
+#endif
