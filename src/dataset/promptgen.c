@@ -30,6 +30,7 @@ struct gp_promptgen {
     uint32_t *first; /* indices into p usable as the first piece of a prompt */
     size_t nfirst;
     int words;
+    size_t max_len; /* longest piece, to reserve output space once per batch */
     size_t *ends; /* working: end offset in the output of each placed piece */
     size_t ends_cap;
     uint32_t *placed; /* working: which piece was placed */
@@ -176,6 +177,8 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
             continue;
         if (c[i].first_ok)
             g->first[g->nfirst++] = (uint32_t)g->n;
+        if (c[i].len > g->max_len)
+            g->max_len = c[i].len;
         g->p[g->n++] = (struct piece){c[i].off, c[i].len, c[i].first_ok, c[i].space};
     }
     if (g->nfirst == 0 || g->n < 2) {
@@ -216,12 +219,16 @@ static int ensure_ends(struct gp_promptgen *g, size_t n)
     return 0;
 }
 
-/* Appends k pieces after the np already placed. */
+/* Appends k pieces after the np already placed. The hot loop of workload
+ * generation: one reservation, then plain copies (no per-piece growth checks). */
 static int place(struct gp_promptgen *g, struct gp_rng *rng, struct gp_buf *out, size_t *np, size_t k,
                  int first_strips)
 {
-    if (ensure_ends(g, *np + k) || gp_buf_reserve(out, k * 8))
+    if (ensure_ends(g, *np + k) || gp_buf_reserve(out, k * g->max_len + 1))
         return -1;
+    char *dst = out->data + out->len;
+    const char *pool = g->pool;
+    const struct piece *pieces = g->p;
     for (size_t j = 0; j < k; j++) {
         size_t at = *np;
         uint32_t pi;
@@ -231,22 +238,27 @@ static int place(struct gp_promptgen *g, struct gp_rng *rng, struct gp_buf *out,
             pi = (uint32_t)gp_rng_below(rng, g->n);
             /* Fallback alphabet: no run of spaces (it would merge into one
              * whitespace pre-token in real tokenizers and look odd). */
-            while (g->p[pi].space && g->p[g->placed[at - 1]].space)
+            while (pieces[pi].space && pieces[g->placed[at - 1]].space)
                 pi = (uint32_t)gp_rng_below(rng, g->n);
         }
-        const struct piece *p = &g->p[pi];
-        const char *s = g->pool + p->off;
+        const struct piece *p = &pieces[pi];
+        const char *s = pool + p->off;
         size_t len = p->len;
         if (at == 0 && first_strips && s[0] == ' ') {
             s++;
             len--;
         }
-        if (gp_buf_append(out, s, len))
-            return -1;
+        if (len == 1)
+            *dst = *s;
+        else
+            memcpy(dst, s, len);
+        dst += len;
         g->placed[at] = pi;
-        g->ends[at] = out->len;
+        g->ends[at] = (size_t)(dst - out->data);
         (*np)++;
     }
+    out->len = (size_t)(dst - out->data);
+    out->data[out->len] = '\0';
     return 0;
 }
 
