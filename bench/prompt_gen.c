@@ -2,6 +2,8 @@
  * tokens (default 10,000 x 4,096) and checks every prompt's token count.
  *
  *   prompt_gen [--tokenizer SPEC] [-n N] [--isl L] [--seed S] [--inputs PATH] [--no-verify]
+ *              [--input-file JSONL] [--extra JSON-OBJECT] [--osl N] [--stream]
+ * (the last four make it a small inputs.json generator for the e2e tests)
  *
  * Prints one line: "prompt_gen: N prompts x L tokens (tokenizer T): X.XXX s build, ..."
  * Exit 1 if any prompt's re-encoded count differs from L. */
@@ -20,7 +22,9 @@ int main(int argc, char **argv)
     const char *spec = "builtin", *inputs = NULL;
     long n = 10000, isl = 4096;
     unsigned long long seed = 0;
-    int verify = 1;
+    int verify = 1, stream = 0;
+    long osl = -1;
+    const char *input_file = NULL, *extra = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--tokenizer") && i + 1 < argc)
             spec = argv[++i];
@@ -34,6 +38,14 @@ int main(int argc, char **argv)
             inputs = argv[++i];
         else if (!strcmp(argv[i], "--no-verify"))
             verify = 0;
+        else if (!strcmp(argv[i], "--input-file") && i + 1 < argc)
+            input_file = argv[++i];
+        else if (!strcmp(argv[i], "--extra") && i + 1 < argc)
+            extra = argv[++i];
+        else if (!strcmp(argv[i], "--osl") && i + 1 < argc)
+            osl = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--stream"))
+            stream = 1;
         else {
             fprintf(stderr, "usage: %s [--tokenizer SPEC] [-n N] [--isl L] [--seed S] [--inputs PATH] [--no-verify]\n",
                     argv[0]);
@@ -54,9 +66,25 @@ int main(int argc, char **argv)
     o.models = models;
     o.n_models = 1;
     o.isl_mean = isl;
-    o.osl_mean = -1;
+    o.osl_mean = osl;
     o.num_entries = n;
     o.seed = seed;
+    o.streaming = stream;
+    o.include_usage = stream;
+    o.input_file = input_file;
+    json_t *extra_obj = NULL;
+    if (extra) {
+        json_error_t je;
+        extra_obj = json_loads(extra, 0, &je);
+        if (!json_is_object(extra_obj)) {
+            fprintf(stderr, "prompt_gen: --extra must be a JSON object: %s\n", je.text);
+            return 2;
+        }
+        o.extra_inputs = extra_obj;
+        verify = 0;
+    }
+    if (input_file)
+        verify = 0; /* file prompts have no asked length to check */
     struct gp_dataset *ds = NULL;
     if (gp_dataset_build(&o, tok, &ds, &err)) {
         fprintf(stderr, "prompt_gen: %s\n", err.msg);
@@ -92,6 +120,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "prompt_gen: %ld prompts had the wrong token count (%.3f s to check)\n", bad,
                 (double)(t3 - t2) / 1e9);
     gp_dataset_free(ds);
+    json_decref(extra_obj);
     gp_tokenizer_free(tok);
     return bad ? 1 : 0;
 }

@@ -11,3 +11,6 @@ fuzz-dataset: $(LIB_C)
 	@mkdir -p $(BUILD)/fuzz
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \
 	  -o $(BUILD)/fuzz/dataset_jsonl src/dataset/fuzz_jsonl.c $(LIB_C) $(PKG_LIBS) -ldl -lm -pthread
+
+# The e2e tests use the driver as a small inputs.json generator.
+TEST_DEPS += $(BUILD)/bench/prompt_gen
