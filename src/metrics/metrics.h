@@ -75,7 +75,6 @@ enum gp_fail_kind {
     GP_FAIL_TIMEOUT,      /* --request-timeout fired */
     GP_FAIL_CANCELLED,    /* stopped by Ctrl-C / end of run */
     GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content */
-    GP_FAIL_NO_CONTENT,   /* 2xx and complete but not one content token */
     GP_FAIL__COUNT
 };
 const char *gp_fail_kind_name(enum gp_fail_kind k); /* "transport", "http", ... */
@@ -85,7 +84,8 @@ enum gp_req_flags {
     GP_RQ_NO_DONE = 1u << 1,       /* streaming, EOF before [DONE] (content kept) */
     GP_RQ_HAS_USAGE = 1u << 2,     /* server sent usage (prompt/completion tokens valid) */
     GP_RQ_STREAMED = 1u << 3,      /* the response was an event stream */
-    GP_RQ_OSL_MISMATCH = 1u << 4,  /* osl_asked >= 0 and the OSL we count differs from it */
+    GP_RQ_OSL_MISMATCH = 1u << 4,  /* osl_asked >= 0 and the OSL got differs (server count if sent) */
+    GP_RQ_OSL_FROM_SERVER = 1u << 5, /* no tokenizer count: osl = usage.completion_tokens */
 };
 
 /* One measured (non-warmup) request. Times are CLOCK_MONOTONIC ns like the
@@ -135,6 +135,9 @@ struct gp_metrics_result {
 
     size_t n_ok, n_failed;
     size_t fail_counts[GP_FAIL__COUNT];
+    size_t n_no_content;           /* ok (2xx, complete) but no content chunk: GenAI-Perf
+                                      leaves them out of request_count, keeps them in
+                                      request_throughput's numerator */
     size_t n_no_done;              /* streams without [DONE] (ok or not) */
     size_t n_osl_mismatch;         /* requests with osl_asked >= 0 and osl != osl_asked */
     size_t n_with_usage;           /* requests that carried usage */
