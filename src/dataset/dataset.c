@@ -128,6 +128,24 @@ static int check_opts(const struct gp_dataset_opts *o, struct gp_error *err)
     return 0;
 }
 
+/* Open-addressing set of 64-bit text hashes (0 = empty slot; cap is a power
+ * of two >= 2x entries). Returns 1 if the text was new. */
+static int seen_add(uint64_t *set, size_t cap, const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    h |= 1;
+    for (size_t k = h & (cap - 1);; k = (k + 1) & (cap - 1)) {
+        if (set[k] == h)
+            return 0;
+        if (set[k] == 0) {
+            set[k] = h;
+            return 1;
+        }
+    }
+}
+
 static int build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer *tok, struct gp_dataset *ds,
                            struct gp_error *err)
 {
@@ -139,9 +157,17 @@ static int build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer 
     struct gp_buf text = {0}, scratch = {0};
     char **prefixes = NULL;
     size_t *prefix_lens = NULL;
+    size_t seen_cap = 64;
+    while (seen_cap < (size_t)n * 2)
+        seen_cap *= 2;
+    uint64_t *seen = calloc(seen_cap, sizeof *seen);
+    if (!seen)
+        return gp_err(err, GP_ENOMEM, "out of memory for %ld dataset entries", n);
     int rc = gp_promptgen_new(tok, &g, err);
-    if (rc)
+    if (rc) {
+        free(seen);
         return rc;
+    }
     ds->entries = calloc((size_t)n, sizeof *ds->entries);
     if (!ds->entries) {
         rc = gp_err(err, GP_ENOMEM, "out of memory for %ld dataset entries", n);
@@ -184,8 +210,15 @@ static int build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer 
             total += plen;
         }
         gp_rng_seed_stream(&r, o->seed, GP_RNG_TEXT, (uint64_t)i);
-        if ((rc = gp_promptgen_text(g, &r, isl, head, head_len, &text, err)))
-            goto out;
+        /* Distinct prompts: a repeat (likely only for 1-3 token prompts)
+         * would be a free prefix-cache hit. Redraw from the same stream a few
+         * times; tiny vocabularies may still repeat, which is then accepted. */
+        for (int tries = 0;; tries++) {
+            if ((rc = gp_promptgen_text(g, &r, isl, head, head_len, &text, err)))
+                goto out;
+            if (seen_add(seen, seen_cap, text.data, text.len) || tries == 8)
+                break;
+        }
         json_t *body = text_body(o, pick_model(o, (size_t)i), text.data, text.len);
         int bad = !body || finish_body(o, body, osl, 1) || emit(e, body, &scratch);
         json_decref(body);
@@ -206,6 +239,7 @@ out:
     gp_buf_free(&text);
     gp_buf_free(&scratch);
     gp_promptgen_free(g);
+    free(seen);
     return rc;
 }
 
