@@ -21,8 +21,12 @@ def request(url, path, body, headers=None, timeout=30):
     return read_response(s, t0)
 
 
+_leftover = {}
+
+
 def read_response(s, t0=None):
-    buf = b""
+    """Reads one response; bytes past it stay queued for the next call on s."""
+    buf = _leftover.pop(s.fileno(), b"")
     out = {"t_send_ns": t0, "status": 0, "headers": {}, "chunks": [], "eof": False, "error": None,
            "terminated": False, "body": b""}
     def more():
@@ -54,6 +58,12 @@ def read_response(s, t0=None):
             size_line, rest = buf.split(b"\r\n", 1)
             n = int(size_line.split(b";")[0], 16)
             if n == 0:
+                while b"\r\n\r\n" not in b"\r\n" + rest:
+                    buf = rest
+                    if not more():
+                        return out
+                    rest = buf
+                _leftover[s.fileno()] = (b"\r\n" + rest).split(b"\r\n\r\n", 1)[1]
                 out["terminated"] = True
                 return out
             while len(rest) < n + 2:
@@ -68,6 +78,7 @@ def read_response(s, t0=None):
         if not more():
             return out
     out["body"] = buf[:n]
+    _leftover[s.fileno()] = buf[n:]
     out["chunks"].append((time.monotonic_ns(), buf[:n].decode("utf-8", "replace")))
     out["terminated"] = True
     return out
