@@ -20,6 +20,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #define FLUSH_AT (1u << 20)
 
@@ -749,6 +751,9 @@ int gp_export_console(const struct gp_export_ctx *ctx, struct gp_error *err)
     if (!ctx->console)
         return 0;
     int width = ctx->console_width;
+    struct winsize ws;
+    if (width <= 0 && isatty(fileno(ctx->console)) && ioctl(fileno(ctx->console), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+        width = ws.ws_col; /* rich follows the terminal */
     if (width <= 0) {
         const char *cols = getenv("COLUMNS");
         width = cols ? atoi(cols) : 0;
@@ -859,6 +864,8 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     r |= gp_buf_printf(&s.b, "]}],\"version\":\"genperf %s\",\"service_kind\":", GP_VERSION);
     const char *sk = ctx->service_kind ? ctx->service_kind : "openai";
     const char *ep = ctx->endpoint ? ctx->endpoint : "v1/chat/completions";
+    while (*ep == '/')
+        ep++; /* GenAI-Perf's endpoint field has no leading slash */
     r |= gp_buf_json_str(&s.b, sk, strlen(sk));
     r |= gp_buf_puts(&s.b, ",\"endpoint\":");
     r |= gp_buf_json_str(&s.b, ep, strlen(ep));
@@ -939,6 +946,7 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
             r |= OPT(&s.b, "content_chunks", q->content_chunks);
             r |= OPT(&s.b, "reasoning_tokens", q->reasoning_tokens);
             r |= OPT(&s.b, "events", q->events);
+            r |= OPT(&s.b, "bad_events", q->bad_events);
             r |= (q->flags & GP_RQ_STREAMED) ? PUTS(&s.b, ",\"streamed\":true") : PUTS(&s.b, ",\"streamed\":false");
             r |= (q->flags & GP_RQ_NO_DONE) ? PUTS(&s.b, ",\"done\":false") : PUTS(&s.b, ",\"done\":true");
             r |= (q->flags & GP_RQ_OSL_MISMATCH) ? PUTS(&s.b, ",\"osl_mismatch\":true")
@@ -947,7 +955,7 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
             r |= PUTS(&s.b, ",\"ttft_ns\":null,\"ttst_ns\":null,\"request_latency_ns\":null,\"itl_ns\":null"
                             ",\"isl\":null,\"osl\":null,\"osl_asked\":null,\"osl_source\":null"
                             ",\"server_prompt_tokens\":null,\"server_completion_tokens\":null"
-                            ",\"content_chunks\":null,\"reasoning_tokens\":null,\"events\":null"
+                            ",\"content_chunks\":null,\"reasoning_tokens\":null,\"events\":null,\"bad_events\":null"
                             ",\"streamed\":null,\"done\":null,\"osl_mismatch\":null");
         }
         r |= OPT(&s.b, "n_chunks", rec->n_chunks);
@@ -1024,6 +1032,7 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(rq, "streams_without_done", json_integer((json_int_t)m->n_no_done));
     json_object_set_new(rq, "osl_mismatch", json_integer((json_int_t)m->n_osl_mismatch));
     json_object_set_new(rq, "with_server_usage", json_integer((json_int_t)m->n_with_usage));
+    json_object_set_new(rq, "malformed_events", json_integer((json_int_t)m->n_bad_events));
     json_object_set_new(o, "requests", rq);
 
     json_t *fk = json_object();
