@@ -30,6 +30,7 @@ struct tm_event {
 struct gp_telemetry {
     double interval_s;
     char *url;
+    int url_is_default;
     char *nvml_path;
     uint64_t mono0, wall0;
 
@@ -315,13 +316,18 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     if (!t)
         return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
     t->interval_s = iv;
-    if (o && o->server_metrics_url && *o->server_metrics_url)
-        t->url = strdup(o->server_metrics_url);
+    const char *u = (o && o->server_metrics_url && *o->server_metrics_url) ? o->server_metrics_url : NULL;
+    if (!u && o && o->default_metrics_url && *o->default_metrics_url) {
+        u = o->default_metrics_url;
+        t->url_is_default = 1;
+    }
+    if (u)
+        t->url = strdup(u);
     const char *np = (o && o->nvml_path) ? o->nvml_path : getenv("GENPERF_NVML_LIB");
     if (!np || !*np)
         np = "libnvidia-ml.so.1";
     t->nvml_path = strdup(np);
-    if (!t->nvml_path || (o && o->server_metrics_url && *o->server_metrics_url && !t->url)) {
+    if (!t->nvml_path || (u && !t->url)) {
         gp_telemetry_free(t);
         return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
     }
@@ -339,8 +345,15 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     open_server(t);
     if (!t->nv && !t->gpu_from_dcgm)
         add_event(t, t->mono0, "gpu", "unavailable", t->gpu_status);
-    if (t->url && !t->server_on)
-        add_event(t, t->mono0, "server", "unavailable", t->server_status);
+    if (t->url && !t->server_on) {
+        if (t->url_is_default) {
+            char why[sizeof t->server_status];
+            snprintf(why, sizeof why, "%s", t->server_status);
+            snprintf(t->server_status, sizeof t->server_status, "none (default %s)", why);
+        } else {
+            add_event(t, t->mono0, "server", "unavailable", t->server_status);
+        }
+    }
     /* room for one minute of samples up front, so a short run never grows */
     size_t per_tick = 8 + (size_t)t->host.maxcpu + 9u * (size_t)t->ngpu;
     size_t ticks = (size_t)(60.0 / iv) + 2;
@@ -350,6 +363,21 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
         t->cap = 0;
     *out = t;
     return 0;
+}
+
+int gp_telemetry_metrics_url_for(const char *target_url, char *out, size_t outsz)
+{
+    const char *p = target_url, *scheme = "http";
+    const char *sep = strstr(p, "://");
+    if (sep) {
+        scheme = (sep - p == 5 && strncmp(p, "https", 5) == 0) ? "https" : "http";
+        p = sep + 3;
+    }
+    size_t hl = strcspn(p, "/?#");
+    if (hl == 0)
+        return -1;
+    int n = snprintf(out, outsz, "%s://%.*s/metrics", scheme, (int)hl, p);
+    return (n < 0 || (size_t)n >= outsz) ? -1 : 0;
 }
 
 static void *sampler_main(void *arg)
