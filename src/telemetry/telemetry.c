@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,7 +428,15 @@ int gp_telemetry_start(const struct gp_telemetry_opts *o, struct gp_telemetry **
         return gp_err(err, GP_ENOMEM, "cannot create the telemetry sampler's lock");
     }
     t->sync_ok = 1;
-    if ((r = pthread_create(&t->th, NULL, sampler_main, t)) != 0) {
+    /* The sampler must never be the thread a process signal (Ctrl-C) lands
+     * on: whoever waits for signals (signalfd, sigwait) expects them blocked
+     * everywhere else. The new thread inherits this mask. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    r = pthread_create(&t->th, NULL, sampler_main, t);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (r != 0) {
         gp_telemetry_free(t);
         return gp_err(err, GP_ENOMEM, "cannot start the telemetry sampler thread: %s", strerror(r));
     }
