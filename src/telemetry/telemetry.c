@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "metrics/metrics.h"
 #include "telemetry/host.h"
 #include "telemetry/nvml.h"
 #include "telemetry/prom.h"
@@ -545,22 +546,6 @@ int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, str
 
 /* ---- statistics ---------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* NumPy's default (linear) percentile on sorted x, including its _lerp. */
-static double percentile(const double *x, size_t n, double p)
-{
-    double vi = (double)(n - 1) * (p / 100.0);
-    size_t lo = (size_t)floor(vi);
-    size_t hi = lo + 1 < n ? lo + 1 : n - 1;
-    double g = vi - (double)lo, a = x[lo], b = x[hi];
-    return g < 0.5 ? a + (b - a) * g : b - (b - a) * (1.0 - g);
-}
-
 /* Collects the values of (kind,index,metric) into buf (caller's, size >= t->n). */
 static size_t collect(const struct gp_telemetry *t, int kind, int index, int metric, double *buf)
 {
@@ -589,31 +574,25 @@ static const struct gp_stat_export gp_exports[] = {
     {"gpu_temperature", "C", GP_TM_TEMP_C, 1.0, 0},
 };
 
-/* mean with NumPy-like pairwise summation is overkill for <1e5 samples of
- * small magnitudes; plain summation differs at most in the last ulps. */
+/* NumPy-exact stats (metrics/stats.c), then scaled to GenAI-Perf's unit the
+ * way its scale_data does: every stat multiplied after the fact. */
 static json_t *stats_obj(double *x, size_t n, double scale, int constant)
 {
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += x[i];
-    double avg = sum / (double)n;
+    struct gp_stats st;
+    gp_stats_compute(x, n, &st);
+    gp_stats_scale(&st, scale);
     json_t *o = json_object();
-    json_object_set_new(o, "avg", json_real(avg * scale));
+    json_object_set_new(o, "avg", json_real(st.avg));
     if (constant)
         return o;
-    qsort(x, n, sizeof *x, cmp_double);
-    static const int ps[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
-    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+    for (int i = 0; i < GP_NPCT; i++) {
         char key[8];
-        snprintf(key, sizeof key, "p%d", ps[i]);
-        json_object_set_new(o, key, json_real(percentile(x, n, ps[i]) * scale));
+        snprintf(key, sizeof key, "p%d", gp_pct_levels[i]);
+        json_object_set_new(o, key, json_real(st.p[i]));
     }
-    double var = 0;
-    for (size_t i = 0; i < n; i++)
-        var += (x[i] - avg) * (x[i] - avg);
-    json_object_set_new(o, "min", json_real(x[0] * scale));
-    json_object_set_new(o, "max", json_real(x[n - 1] * scale));
-    json_object_set_new(o, "std", json_real(sqrt(var / (double)n) * scale));
+    json_object_set_new(o, "min", json_real(st.min));
+    json_object_set_new(o, "max", json_real(st.max));
+    json_object_set_new(o, "std", json_real(st.std));
     return o;
 }
 
