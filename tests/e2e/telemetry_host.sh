@@ -45,3 +45,13 @@ w = [l["wall_ns"] - l["t_ns"] for l in lines]
 assert max(w) == min(w)
 print("ok")
 PY
+# Ctrl-C ends a long sampling early, still writing the file and the summary
+GENPERF_NVML_LIB=/nonexistent "$GENPERF" telemetry --duration 30 --interval 0.1 --quiet \
+  --output "$TMPDIR/int.jsonl" >"$TMPDIR/int.txt" 2>&1 &
+p=$!
+sleep 0.6
+kill -INT $p
+wait $p
+grep -q 'interrupted' "$TMPDIR/int.txt"
+grep -q '"metric":"load1"' "$TMPDIR/int.jsonl"
+echo ok
