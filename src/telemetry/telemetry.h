@@ -30,8 +30,9 @@
  * Time-series file (<stem>_telemetry.jsonl), one JSON object per line:
  *   {"t_ns":<CLOCK_MONOTONIC ns>,"wall_ns":<unix ns>,"device":"gpu0"|"host"|"cpu3"|"genperf"|"server",
  *    "metric":"<name>","value":<number>}
- * plus status lines for sources that are unavailable (see docs/telemetry.md):
- *   {"t_ns":..,"wall_ns":..,"device":"gpu"|"server","metric":"unavailable","reason":"..."}
+ * preceded by status lines (no "value"; readers skip them, see docs/telemetry.md):
+ *   {"t_ns":..,"wall_ns":..,"device":"gpu"|"server"|"host","metric":"unavailable","reason":"..."}
+ *   {"t_ns":..,"wall_ns":..,"device":"gpu1"|"server","metric":"error","reason":"..."}  (failed mid-run)
  * Metric names are the GP_TM_* names below (gp_telemetry_metric_name).
  */
 #ifndef GP_TELEMETRY_TELEMETRY_H
