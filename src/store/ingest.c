@@ -142,6 +142,8 @@ static const struct known_metric known[] = {
     {"output_sequence_length", "tokens"},
     {"input_sequence_length", "tokens"},
     {"failed_request_count", "count"},
+    {"inter_chunk_latency", "ms"},
+    {"client_busy_fraction", "fraction"},
 };
 
 static const struct known_metric *find_known(const char *code)
@@ -948,8 +950,32 @@ static int parse_genperf_summary(struct job *j, struct gp_error *err)
         j->duration_s.set = 1;
         j->duration_s.v = (double)(e.v - s.v) / 1e9;
     }
+    /* genperf extras become metrics: inter-chunk latency stats, client load */
+    const json_t *icl = json_object_get(m, "inter_chunk_latency");
+    if (json_is_object(icl)) {
+        const char *stat;
+        const json_t *sv;
+        json_object_foreach((json_t *)icl, stat, sv) {
+            if (!valid_stat(stat))
+                continue; /* unit, count */
+            if (!json_is_number(sv) && !json_is_null(sv)) {
+                r = gp_err(err, GP_EINVAL, "%s: field 'inter_chunk_latency.%s': expected a number, got %s", path,
+                           stat, jtype(sv));
+                goto done;
+            }
+            if (add_mval(j, "inter_chunk_latency", stat, json_is_null(sv), json_is_null(sv) ? 0 : json_number_value(sv)))
+                goto oom;
+        }
+    }
+    const json_t *cl = json_object_get(m, "client");
+    const json_t *busy = json_is_object(cl) ? json_object_get(cl, "busy_fraction") : NULL;
+    if (json_is_number(busy) && add_mval(j, "client_busy_fraction", "avg", 0, json_number_value(busy)))
+        goto oom;
     free(j->genperf_summary);
     j->genperf_summary = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    goto done;
+oom:
+    r = gp_err(err, GP_ENOMEM, "out of memory reading %s", path);
 done:
     json_decref(m);
     return r;
@@ -1860,7 +1886,7 @@ static int ingest_one(struct gp_db *db, const char *top, const char *dir, const 
 out:
     if (r) {
         res->jobs_rejected++;
-        msg(res, "%s: rejected: %s", j.main_path, err ? err->msg : "error");
+        msg(res, "rejected: %s", err ? err->msg : "error");
     }
     job_free(&j);
     return r;
