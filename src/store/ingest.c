@@ -1907,8 +1907,17 @@ static int walk(struct gp_db *db, const char *top, const char *dir, int depth, c
                 struct gp_ingest_result *res, int *first_err, struct gp_error *err)
 {
     DIR *d = opendir(dir);
-    if (!d)
-        return gp_err(err, GP_EIO, "cannot read directory %s: %s", dir, strerror(errno));
+    if (!d) {
+        if (depth == 0)
+            return gp_err(err, GP_EIO, "cannot read directory %s: %s", dir, strerror(errno));
+        if (!*first_err) {
+            *first_err = 1;
+            gp_err(err, GP_EIO, "cannot read directory %s: %s", dir, strerror(errno));
+        }
+        res->jobs_rejected++;
+        msg(res, "rejected: cannot read directory %s: %s", dir, strerror(errno));
+        return 0;
+    }
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
@@ -1959,12 +1968,8 @@ static int walk(struct gp_db *db, const char *top, const char *dir, int depth, c
             char sub[4096];
             if (gp_path_join(sub, sizeof sub, dir, names[i]) || !gp_is_dir(sub))
                 continue;
-            struct gp_error werr = {0};
-            if (walk(db, top, sub, depth + 1, meta, res, first_err, &werr) && !*first_err) {
-                *first_err = 1;
-                if (err)
-                    *err = werr;
-            }
+            /* the first rejection inside is reported through err directly */
+            walk(db, top, sub, depth + 1, meta, res, first_err, err);
         }
     }
     for (size_t i = 0; i < n; i++)
