@@ -298,7 +298,7 @@ int cmd_profile(int argc, char **argv)
                 "genperf: warning: the client's event loop was busy %.0f%% of the run; it may be limiting the "
                 "measurement (fewer concurrent requests per process, or a faster machine)\n",
                 cs.busy_fraction * 100);
-    if (cs.n_delayed)
+    if (cs.n_delayed && (cs.n_delayed * 100 > measured || cs.max_lag_ns > 10000000ull))
         fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
                 (unsigned long long)cs.n_delayed, (double)cs.max_lag_ns / 1e6);
     if (cs.n_failed)
@@ -318,7 +318,7 @@ int cmd_profile(int argc, char **argv)
         if (cfg.n_slos) {
             slos = calloc(cfg.n_slos, sizeof *slos);
             for (size_t i = 0; slos && i < cfg.n_slos; i++) {
-                slos[i].name = cfg.slos[i].name;
+                slos[i].name = cfg.slos[i].namebuf;
                 slos[i].value = cfg.slos[i].value;
             }
         }

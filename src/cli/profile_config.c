@@ -459,14 +459,13 @@ static int add_goodput(struct profile_config *cfg, const char *s, struct gp_erro
     struct profile_slo *slo = &ns[cfg->n_slos++];
     memcpy(slo->namebuf, s, (size_t)(colon - s));
     slo->namebuf[colon - s] = '\0';
-    slo->name = slo->namebuf;
     slo->value = v;
     if (v < 0) {
         char r[64];
         gp_profile_float_repr(v, r, sizeof r);
         return config_err(cfg, err, GP_EINVAL,
                           "Invalid value found, %s: %s. The goodput constraint value should be non-negative. ",
-                          slo->name, r);
+                          slo->namebuf, r);
     }
     return 0;
 }
@@ -959,7 +958,7 @@ json_t *gp_profile_input_config(const struct profile_config *cfg)
         if (cfg->n_slos) {
             json_t *g = json_object();
             for (size_t i = 0; g && i < cfg->n_slos; i++)
-                SET(g, cfg->slos[i].name, json_real(cfg->slos[i].value));
+                SET(g, cfg->slos[i].namebuf, json_real(cfg->slos[i].value));
             SET(in, "goodput", g);
         } else {
             SET(in, "goodput", json_string(""));

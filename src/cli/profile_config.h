@@ -25,7 +25,7 @@
 struct gp_error;
 
 struct profile_slo {
-    const char *name;   /* points into argv: the part before ':' is copied here */
+    /* namebuf: the part before ":" (not a pointer: the array is realloc-ed) */
     char namebuf[64];
     double value;
 };
