@@ -26,17 +26,9 @@
 #include "dataset/dataset.h"
 #include "tokenizer/tokenizer.h"
 
-#if defined(__has_include)
-#if __has_include("export/export.h") && __has_include("metrics/metrics.h")
-#define GP_HAVE_EXPORT 1
 #include "export/export.h"
 #include "metrics/metrics.h"
-#endif
-#if __has_include("telemetry/telemetry.h")
-#define GP_HAVE_TELEMETRY 1
 #include "telemetry/telemetry.h"
-#endif
-#endif
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -263,7 +255,6 @@ int cmd_profile(int argc, char **argv)
     };
     struct gp_client_stats cs;
 
-#ifdef GP_HAVE_TELEMETRY
     struct gp_telemetry *tel = NULL;
     {
         struct gp_telemetry_opts to = {
@@ -276,19 +267,14 @@ int cmd_profile(int argc, char **argv)
             tel = NULL;
         }
     }
-#endif
     uint64_t wall_start = gp_wall_ns();
     int crc = gp_client_run(&co, &st, &cs, &err);
     uint64_t wall_end = gp_wall_ns();
-#ifdef GP_HAVE_TELEMETRY
     if (tel)
         gp_telemetry_stop(tel);
-#endif
     if (crc < 0) {
         fprintf(stderr, "%s: error: %s\n", prog, err.msg);
-#ifdef GP_HAVE_TELEMETRY
         gp_telemetry_free(tel);
-#endif
         goto out;
     }
 
@@ -312,7 +298,6 @@ int cmd_profile(int argc, char **argv)
     }
 
     int export_ok = 1;
-#ifdef GP_HAVE_EXPORT
     {
         struct gp_slo *slos = NULL;
         if (cfg.n_slos) {
@@ -335,10 +320,8 @@ int cmd_profile(int argc, char **argv)
             export_ok = 0;
         } else {
             json_t *tstats = NULL;
-#ifdef GP_HAVE_TELEMETRY
             if (tel)
                 tstats = gp_telemetry_stats_json(tel);
-#endif
             struct gp_export_ctx ctx = {
                 .run_dir = run_dir,
                 .profile_export_file = cfg.profile_export_file,
@@ -369,7 +352,6 @@ int cmd_profile(int argc, char **argv)
                 fprintf(stderr, "%s: error: writing artifacts: %s\n", prog, err.msg);
                 export_ok = 0;
             }
-#ifdef GP_HAVE_TELEMETRY
             if (tel) {
                 char stem[1024], tp[8192], fn[1100];
                 gp_export_stem(cfg.profile_export_file, stem, sizeof stem);
@@ -379,23 +361,13 @@ int cmd_profile(int argc, char **argv)
                 if (gp_telemetry_write_jsonl(tel, tp, &terr) < 0)
                     fprintf(stderr, "genperf: warning: %s\n", terr.msg);
             }
-#endif
             if (tstats)
                 json_decref(tstats);
         }
         gp_metrics_result_free(&mr);
         free(slos);
     }
-#else
-    (void)wall_start;
-    (void)wall_end;
-    fprintf(stderr, "genperf: warning: this build has no metrics/export module: only inputs.json was written "
-                    "(%llu requests measured, %llu failed)\n",
-            (unsigned long long)measured, (unsigned long long)cs.n_failed);
-#endif
-#ifdef GP_HAVE_TELEMETRY
     gp_telemetry_free(tel);
-#endif
 
     if (cs.interrupted) {
         fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", run_dir);

@@ -11,8 +11,6 @@ d=artifacts/m1-openai-completions-concurrency1
 [ -f $d/inputs.json ] || fail "no inputs.json"
 n=$(grep -c ' /v1/completions ' "$LOG"); [ "$n" -eq 10 ] || fail "server saw $n completions requests, want 10"
 [ "$(awk '{print $3}' "$LOG" | sort -n | tail -1)" = 1 ] || fail "concurrency 1 not honoured"
-if have_export err.txt; then
-  [ "$(json_get $d/profile_export.json 'len(d["experiments"][0]["requests"])')" = 10 ] || fail "export count"
-  [ "$(json_get $d/profile_export.json 'min(len(r["response_timestamps"]) for r in d["experiments"][0]["requests"])')" = 1 ] || fail "non-streamed body must be one response"
-fi
+[ "$(json_get $d/profile_export.json 'len(d["experiments"][0]["requests"])')" = 10 ] || fail "export count"
+[ "$(json_get $d/profile_export.json 'min(len(r["response_timestamps"]) for r in d["experiments"][0]["requests"])')" = 1 ] || fail "non-streamed body must be one response"
 echo ok

@@ -18,12 +18,10 @@ n=$(wc -l <"$LOG"); [ "$n" -eq 200 ] || fail "server saw $n requests, want 200"
 maxc=$(awk '{print $3}' "$LOG" | sort -n | tail -1)
 [ "$maxc" -le 16 ] && [ "$maxc" -ge 12 ] || fail "max in flight $maxc, want ~16"
 grep -q "Bearer KEY" "$LOG" || fail "Authorization header not sent"
-if have_export err.txt; then
-  [ -f $d/my_run.json ] || fail "no my_run.json"
-  [ -f $d/my_run_genai_perf.json ] || fail "no my_run_genai_perf.json"
-  [ -f $d/my_run_genai_perf.csv ] || fail "no my_run_genai_perf.csv"
-  [ "$(json_get $d/my_run.json 'len(d["experiments"][0]["requests"])')" = 200 ] || fail "export requests"
-  [ "$(json_get $d/my_run_genai_perf.json 'd["request_count"]["avg"]')" = 200.0 ] || fail "request_count"
-  [ "$(json_get $d/my_run_genai_perf.json 'd["input_config"]["perf_analyzer"]["stimulus"]["concurrency"]')" = 16 ] || fail "input_config"
-fi
+[ -f $d/my_run.json ] || fail "no my_run.json"
+[ -f $d/my_run_genai_perf.json ] || fail "no my_run_genai_perf.json"
+[ -f $d/my_run_genai_perf.csv ] || fail "no my_run_genai_perf.csv"
+[ "$(json_get $d/my_run.json 'len(d["experiments"][0]["requests"])')" = 200 ] || fail "export requests"
+[ "$(json_get $d/my_run_genai_perf.json 'd["request_count"]["avg"]')" = 200.0 ] || fail "request_count"
+[ "$(json_get $d/my_run_genai_perf.json 'd["input_config"]["perf_analyzer"]["stimulus"]["concurrency"]')" = 16 ] || fail "input_config"
 echo ok
