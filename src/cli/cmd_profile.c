@@ -287,9 +287,6 @@ int cmd_profile(int argc, char **argv)
     if (cs.n_delayed && (cs.n_delayed * 100 > measured || cs.max_lag_ns > 10000000ull))
         fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
                 (unsigned long long)cs.n_delayed, (double)cs.max_lag_ns / 1e6);
-    if (cs.n_failed)
-        fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)cs.n_failed,
-                (unsigned long long)measured, cs.first_error);
 
     input_config = gp_profile_input_config(&cfg);
     if (!input_config) {
@@ -298,6 +295,12 @@ int cmd_profile(int argc, char **argv)
     }
 
     int export_ok = 1;
+    /* The client sees transport and HTTP failures; metrics also sees the
+     * ones inside a 200 stream (error events, truncation), so its counts
+     * are the ones reported and used for the exit status. */
+    uint64_t n_ok = cs.n_ok, n_failed = cs.n_failed;
+    char first_error[512];
+    snprintf(first_error, sizeof first_error, "%s", cs.first_error);
     {
         struct gp_slo *slos = NULL;
         if (cfg.n_slos) {
@@ -319,6 +322,15 @@ int cmd_profile(int argc, char **argv)
             fprintf(stderr, "%s: error: computing metrics: %s\n", prog, err.msg);
             export_ok = 0;
         } else {
+            n_ok = mr.n_ok;
+            n_failed = mr.n_failed;
+            if (!first_error[0])
+                for (size_t i = 0; i < mr.n_reqs; i++)
+                    if (mr.reqs[i].fail != GP_FAIL_NONE && mr.reqs[i].err_len) {
+                        int l = mr.reqs[i].err_len < 400 ? (int)mr.reqs[i].err_len : 400;
+                        snprintf(first_error, sizeof first_error, "%.*s", l, mr.text + mr.reqs[i].err_off);
+                        break;
+                    }
             json_t *tstats = NULL;
             if (tel)
                 tstats = gp_telemetry_stats_json(tel);
@@ -368,6 +380,15 @@ int cmd_profile(int argc, char **argv)
         free(slos);
     }
     gp_telemetry_free(tel);
+    for (char *c = first_error; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    if (n_failed)
+        fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)n_failed,
+                (unsigned long long)(n_ok + n_failed), first_error);
+    fprintf(stderr, "genperf: client: %llu requests sent in %.2f s; event loop busy %.1f%% of one core%s\n",
+            (unsigned long long)cs.n_sent, (double)(cs.end_ns - cs.start_ns) / 1e9, cs.busy_fraction * 100,
+            cs.n_retried ? " (stale keep-alive resends not counted)" : "");
 
     if (cs.interrupted) {
         fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", run_dir);
@@ -379,9 +400,9 @@ int cmd_profile(int argc, char **argv)
                 cfg.duration_s > 0 || cfg.measurement_interval_ms > 0 ? " (raise --duration / --measurement-interval)"
                                                                        : "");
         status = 1;
-    } else if (cs.n_ok == 0) {
+    } else if (n_ok == 0) {
         fprintf(stderr, "%s: error: all %llu requests to %s failed: %s\n", prog, (unsigned long long)measured, req_url,
-                cs.first_error);
+                first_error);
         status = 1;
     } else {
         status = 0;
