@@ -132,6 +132,16 @@ int cmd_profile(int argc, char **argv)
         fprintf(stderr, "%s: error: %s\n", prog, err.msg);
         goto out;
     }
+    {
+        /* GenAI-Perf appends the endpoint to --url verbatim: a full
+         * endpoint URL given as --url doubles the path and gets 404s. */
+        size_t ul = strlen(cfg.url), el = strlen(cfg.endpoint);
+        const char *tail = cfg.url + (ul > el ? ul - el : 0);
+        if ((ul > el && !strcmp(tail, cfg.endpoint)) || (ul >= 3 && !strcmp(cfg.url + ul - 3, "/v1")))
+            fprintf(stderr, "genperf: warning: --url %s looks like it includes the API path; requests go to %s "
+                            "(--url is the base URL, e.g. http://127.0.0.1:8000)\n",
+                    cfg.url, req_url);
+    }
     char run_dir[4096];
     if (gp_profile_run_dir(&cfg, run_dir, sizeof run_dir) < 0) {
         fprintf(stderr, "%s: error: run directory name too long (--artifact-dir / -m)\n", prog);
@@ -386,9 +396,14 @@ int cmd_profile(int argc, char **argv)
     if (n_failed)
         fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)n_failed,
                 (unsigned long long)(n_ok + n_failed), first_error);
-    fprintf(stderr, "genperf: client: %llu requests sent in %.2f s; event loop busy %.1f%% of one core%s\n",
-            (unsigned long long)cs.n_sent, (double)(cs.end_ns - cs.start_ns) / 1e9, cs.busy_fraction * 100,
-            cs.n_retried ? " (stale keep-alive resends not counted)" : "");
+    fprintf(stderr,
+            "genperf: client: %llu requests sent (%llu warmup, %llu stale keep-alive resends not counted); "
+            "measured phase %.2f s, event loop busy %.1f%% of one core\n",
+            (unsigned long long)cs.n_sent, (unsigned long long)cs.n_warmup, (unsigned long long)cs.n_retried,
+            (double)(cs.end_ns - cs.start_ns) / 1e9, cs.busy_fraction * 100);
+    if (cs.n_dropped)
+        fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
+                (unsigned long long)cs.n_dropped);
 
     if (cs.interrupted) {
         fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", run_dir);
@@ -401,8 +416,9 @@ int cmd_profile(int argc, char **argv)
                                                                        : "");
         status = 1;
     } else if (n_ok == 0) {
-        fprintf(stderr, "%s: error: all %llu requests to %s failed: %s\n", prog, (unsigned long long)measured, req_url,
-                first_error);
+        fprintf(stderr, "%s: error: all %llu requests to %s failed: %s%s\n", prog, (unsigned long long)measured,
+                req_url, first_error,
+                cfg.http2 ? " (--http2 speaks HTTP/2 with prior knowledge: the server must support it)" : "");
         status = 1;
     } else {
         status = 0;
