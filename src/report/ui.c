@@ -259,9 +259,8 @@ int gp_ui_run(const struct gp_ui_opts *o, const struct gp_ui_src *src, struct gp
     snprintf(url, sizeof url, "http://%s:%d", host, port);
     int rc = 0;
     if (o->port_file) {
-        char line[160];
-        int n = snprintf(line, sizeof line, "%s\n", url);
-        rc = gp_write_file_atomic(o->port_file, line, (size_t)n, err);
+        /* Same contract as genperf serve: the URL, no newline, atomically. */
+        rc = gp_write_file_atomic(o->port_file, url, strlen(url), err);
     }
     if (rc == 0) {
         if (o->on_listen)

@@ -94,7 +94,8 @@
     for (let i = 0; i < nb; i++) { xs.push(lo + w * (i + 0.5)); ys.push(0); }
     vs.forEach(function (v) { ys[Math.min(nb - 1, Math.floor((v - lo) / w))]++; });
     chart(parent, title, vs.length + ' requests, ' + nb + ' bins', {
-      scales: { x: { time: false } },
+      scales: { x: { time: false, range: function () { return [lo, hi]; } },
+        y: { range: function (u, mn, mx) { return [0, Math.max(1, mx) * 1.1]; } } },
       axes: [{ label: unit }, { label: 'requests' }],
       series: [{ label: unit }, { label: 'requests', stroke: palette[0], fill: 'rgba(31,111,235,0.35)',
         paths: uPlot.paths.bars({ size: [0.9, 100] }), points: { show: false } }],
@@ -274,7 +275,7 @@
         const pts = r.itl_vs_osl.osl.map(function (o, i) { return [num(o), num(r.itl_vs_osl.itl_ms[i])]; })
           .filter(function (p) { return p[0] != null && p[1] != null; }).sort(function (a, b) { return a[0] - b[0]; });
         chart(cbox, 'Inter-token latency by output length', 'per-request mean ITL against its output length (the store keeps no per-chunk times, so ITL by exact token position is not available here)', {
-          scales: { x: { time: false } }, axes: [{ label: 'output tokens' }, { label: 'ms' }],
+          scales: { x: { time: false, range: padded } }, axes: [{ label: 'output tokens' }, { label: 'ms' }],
           series: [{ label: 'OSL' }, { label: 'ITL (ms)', stroke: palette[1], paths: function () { return null; }, points: { show: true, size: 5, fill: palette[1] } }],
         }, [pts.map(function (p) { return p[0]; }), pts.map(function (p) { return p[1]; })]);
       } else {
@@ -329,6 +330,12 @@
     }).catch(function (e) { showError(cbox, e); });
   }
 
+  /* x range with a margin so points at the ends are not cut in half */
+  function padded(u, mn, mx) {
+    const d = mx > mn ? (mx - mn) * 0.06 : Math.max(Math.abs(mx) * 0.1, 1);
+    return [mn - d, mx + d];
+  }
+
   /* ---- compare ---------------------------------------------------------- */
   function viewCompare(kind, arg) {
     clear();
@@ -361,10 +368,10 @@
     const cbox = el('div', { class: 'gp-charts' }); add(body, cbox);
     if (usable.length) {
       chart(cbox, 'Throughput vs latency (Pareto)', 'each point is one job / sweep cell; the line joins the Pareto-optimal ones', {
-        scales: { x: { time: false } }, axes: [{ label: 'request latency p50 (ms)' }, { label: 'output tokens/s' }],
+        scales: { x: { time: false, range: padded }, y: { range: padded } }, axes: [{ label: 'request latency p50 (ms)' }, { label: 'output tokens/s' }],
         series: [{ label: 'latency p50 (ms)' },
           { label: 'jobs', stroke: palette[0], paths: function () { return null; }, points: { show: true, size: 7, fill: palette[0] } },
-          { label: 'Pareto frontier', stroke: palette[1], spanGaps: true, points: { show: false } }],
+          { label: 'Pareto frontier', stroke: palette[1], spanGaps: true, points: { show: true, size: 10, stroke: palette[1], fill: 'rgba(0,0,0,0)' } }],
       }, [usable.map(function (p) { return num(p.request_latency_p50); }), usable.map(function (p) { return num(p.output_token_throughput); }),
         usable.map(function (p) { return p.pareto ? num(p.output_token_throughput) : null; })]);
     }
@@ -373,7 +380,7 @@
     const byX = pts.filter(function (p) { return num(p[xk]) != null; }).sort(function (a, b) { return num(a[xk]) - num(b[xk]); });
     if (byX.length) {
       chart(cbox, 'Throughput vs ' + (xk === 'concurrency' ? 'concurrency' : 'request rate'), null, {
-        scales: { x: { time: false }, rps: {} }, axes: [{ label: xk === 'concurrency' ? 'concurrency' : 'request rate (req/s)' },
+        scales: { x: { time: false, range: padded }, y: { range: padded }, rps: { range: padded } }, axes: [{ label: xk === 'concurrency' ? 'concurrency' : 'request rate (req/s)' },
           { label: 'output tokens/s' }, { label: 'requests/s', side: 1, scale: 'rps', grid: { show: false } }],
         series: [{ label: xk },
           { label: 'output tokens/s', stroke: palette[0], points: { show: true } },
