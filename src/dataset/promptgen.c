@@ -1,0 +1,314 @@
+/* dataset/promptgen.c — safe-vocabulary scan and exact-count prompt text (method in promptgen.h). */
+#include "dataset/promptgen.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "dataset/rng.h"
+#include "tokenizer/tokenizer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Below this many word pieces the vocabulary is not a word vocabulary (the
+ * builtin byte tokenizer has none) and we use single characters instead. */
+#define MIN_WORD_PIECES 256
+#define MAX_PIECE_LEN 48
+#define REPAIR_ROUNDS 16
+#define MAX_RESTARTS 64
+
+struct piece {
+    uint32_t off;
+    uint8_t len;
+    uint8_t first_ok; /* text without its leading space is still one token */
+    uint8_t space;    /* the bare " " piece of the fallback alphabet */
+};
+
+struct gp_promptgen {
+    struct gp_tokenizer *tok;
+    char *pool;
+    struct piece *p;
+    size_t n;
+    uint32_t *first; /* indices into p usable as the first piece of a prompt */
+    size_t nfirst;
+    int words;
+    size_t max_len; /* longest piece, to reserve output space once per batch */
+    size_t *ends; /* working: end offset in the output of each placed piece */
+    size_t ends_cap;
+    uint32_t *placed; /* working: which piece was placed */
+};
+
+size_t gp_promptgen_pieces(const struct gp_promptgen *g, int *word_pieces)
+{
+    if (word_pieces)
+        *word_pieces = g->words;
+    return g->n;
+}
+
+void gp_promptgen_free(struct gp_promptgen *g)
+{
+    if (!g)
+        return;
+    free(g->pool);
+    free(g->p);
+    free(g->first);
+    free(g->ends);
+    free(g->placed);
+    free(g);
+}
+
+static int is_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* 1 = word piece " [A-Za-z]+", 2 = fallback char [a-z] or " ", 0 = neither. */
+static int classify(const char *s, size_t n)
+{
+    if (n >= 2 && n <= MAX_PIECE_LEN && s[0] == ' ') {
+        for (size_t i = 1; i < n; i++)
+            if (!is_alpha((unsigned char)s[i]))
+                return 0;
+        return 1;
+    }
+    if (n == 1 && ((s[0] >= 'a' && s[0] <= 'z') || s[0] == ' '))
+        return 2;
+    return 0;
+}
+
+struct cand {
+    uint32_t off;
+    uint8_t len, first_ok, space, kind;
+};
+
+int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct gp_error *err)
+{
+    *out = NULL;
+    const char *src = gp_tokenizer_source(tok);
+    struct gp_ids anchor = {0};
+    struct gp_buf dec = {0}, pool = {0}, probe = {0};
+    struct cand *c = NULL;
+    size_t nc = 0, capc = 0, nwords = 0, nchars = 0;
+    int rc = 0;
+    struct gp_error lerr = {0};
+
+    if (gp_tokenizer_encode(tok, "a", 1, 0, &anchor, &lerr) < 0) {
+        rc = gp_err(err, lerr.code ? lerr.code : GP_EINVAL,
+                    "tokenizer '%s': cannot encode a probe text: %s", src, lerr.msg);
+        goto out;
+    }
+    /* With a one-token anchor in front, decoders that strip a leading space
+     * (SentencePiece's Strip / Metaspace) keep the piece's own space. */
+    size_t alen = 0;
+    uint32_t ids[2];
+    int use_anchor = anchor.n == 1;
+    if (use_anchor) {
+        if (gp_tokenizer_decode(tok, anchor.v, 1, 0, &dec, &lerr) < 0) {
+            rc = gp_err(err, GP_EINVAL, "tokenizer '%s': cannot decode a probe token: %s", src, lerr.msg);
+            goto out;
+        }
+        alen = dec.len;
+        ids[0] = anchor.v[0];
+    }
+    long base = gp_tokenizer_count(tok, "a", 1);
+    size_t vocab = gp_tokenizer_vocab_size(tok);
+    for (size_t id = 0; id < vocab; id++) {
+        if (gp_tokenizer_is_special(tok, (uint32_t)id))
+            continue;
+        gp_buf_reset(&dec);
+        ids[use_anchor] = (uint32_t)id;
+        if (gp_tokenizer_decode(tok, ids, use_anchor ? 2 : 1, 0, &dec, NULL) < 0)
+            continue;
+        if (use_anchor && (dec.len < alen || dec.len == alen))
+            continue;
+        const char *s = dec.data + alen;
+        size_t n = dec.len - alen;
+        int kind = classify(s, n);
+        if (!kind)
+            continue;
+        /* Context check: the piece adds exactly one token after "a". */
+        gp_buf_reset(&probe);
+        if (gp_buf_putc(&probe, 'a') || gp_buf_append(&probe, s, n)) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", src);
+            goto out;
+        }
+        if (gp_tokenizer_count(tok, probe.data, probe.len) != base + 1)
+            continue;
+        int first_ok = 0;
+        if (kind == 1)
+            first_ok = gp_tokenizer_count(tok, s + 1, n - 1) == 1;
+        else
+            first_ok = s[0] != ' ';
+        if (nc == capc) {
+            size_t ncap = capc ? capc * 2 : 1024;
+            struct cand *nn = realloc(c, ncap * sizeof *nn);
+            if (!nn) {
+                rc = gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", src);
+                goto out;
+            }
+            c = nn;
+            capc = ncap;
+        }
+        c[nc] = (struct cand){(uint32_t)pool.len, (uint8_t)n, (uint8_t)first_ok, (uint8_t)(s[0] == ' ' && n == 1),
+                              (uint8_t)kind};
+        if (gp_buf_append(&pool, s, n)) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", src);
+            goto out;
+        }
+        nc++;
+        if (kind == 1)
+            nwords++;
+        else
+            nchars++;
+    }
+    int want = nwords >= MIN_WORD_PIECES ? 1 : 2;
+    struct gp_promptgen *g = calloc(1, sizeof *g);
+    if (!g) {
+        rc = gp_err(err, GP_ENOMEM, "out of memory");
+        goto out;
+    }
+    size_t keep = want == 1 ? nwords : nchars;
+    g->tok = tok;
+    g->words = want == 1;
+    g->p = malloc((keep ? keep : 1) * sizeof *g->p);
+    g->first = malloc((keep ? keep : 1) * sizeof *g->first);
+    if (!g->p || !g->first) {
+        gp_promptgen_free(g);
+        rc = gp_err(err, GP_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        if (c[i].kind != want)
+            continue;
+        if (c[i].first_ok)
+            g->first[g->nfirst++] = (uint32_t)g->n;
+        if (c[i].len > g->max_len)
+            g->max_len = c[i].len;
+        g->p[g->n++] = (struct piece){c[i].off, c[i].len, c[i].first_ok, c[i].space};
+    }
+    if (g->nfirst == 0 || g->n < 2) {
+        gp_promptgen_free(g);
+        rc = gp_err(err, GP_ENOTSUP,
+                    "tokenizer '%s': found no safe vocabulary for synthetic prompts (%zu word pieces, %zu "
+                    "letters); use --input-file with your own prompts",
+                    src, nwords, nchars);
+        goto out;
+    }
+    g->pool = gp_buf_steal(&pool);
+    *out = g;
+out:
+    free(c);
+    gp_ids_free(&anchor);
+    gp_buf_free(&dec);
+    gp_buf_free(&pool);
+    gp_buf_free(&probe);
+    return rc;
+}
+
+static int ensure_ends(struct gp_promptgen *g, size_t n)
+{
+    if (n <= g->ends_cap)
+        return 0;
+    size_t nc = g->ends_cap ? g->ends_cap : 1024;
+    while (nc < n)
+        nc *= 2;
+    size_t *e = realloc(g->ends, nc * sizeof *e);
+    if (!e)
+        return -1;
+    g->ends = e;
+    uint32_t *p = realloc(g->placed, nc * sizeof *p);
+    if (!p)
+        return -1;
+    g->placed = p;
+    g->ends_cap = nc;
+    return 0;
+}
+
+/* Appends k pieces after the np already placed. The hot loop of workload
+ * generation: one reservation, then plain copies (no per-piece growth checks). */
+static int place(struct gp_promptgen *g, struct gp_rng *rng, struct gp_buf *out, size_t *np, size_t k,
+                 int first_strips)
+{
+    if (ensure_ends(g, *np + k) || gp_buf_reserve(out, k * g->max_len + 1))
+        return -1;
+    char *dst = out->data + out->len;
+    const char *pool = g->pool;
+    const struct piece *pieces = g->p;
+    for (size_t j = 0; j < k; j++) {
+        size_t at = *np;
+        uint32_t pi;
+        if (at == 0) {
+            pi = g->first[gp_rng_below(rng, g->nfirst)];
+        } else {
+            pi = (uint32_t)gp_rng_below(rng, g->n);
+            /* Fallback alphabet: no run of spaces (it would merge into one
+             * whitespace pre-token in real tokenizers and look odd). */
+            while (pieces[pi].space && pieces[g->placed[at - 1]].space)
+                pi = (uint32_t)gp_rng_below(rng, g->n);
+        }
+        const struct piece *p = &pieces[pi];
+        const char *s = pool + p->off;
+        size_t len = p->len;
+        if (at == 0 && first_strips && s[0] == ' ') {
+            s++;
+            len--;
+        }
+        if (len == 1)
+            *dst = *s;
+        else
+            memcpy(dst, s, len);
+        dst += len;
+        g->placed[at] = pi;
+        g->ends[at] = (size_t)(dst - out->data);
+        (*np)++;
+    }
+    out->len = (size_t)(dst - out->data);
+    out->data[out->len] = '\0';
+    return 0;
+}
+
+int gp_promptgen_text(struct gp_promptgen *g, struct gp_rng *rng, long ntokens, const char *head,
+                      size_t head_len, struct gp_buf *out, struct gp_error *err)
+{
+    if (ntokens < 1)
+        return gp_err(err, GP_EINVAL, "prompt length %ld: must be at least 1 token", ntokens);
+    gp_buf_reset(out);
+    long target = ntokens;
+    size_t base_len = 0;
+    if (head && head_len) {
+        long hc = gp_tokenizer_count(g->tok, head, head_len);
+        if (hc < 0)
+            return gp_err(err, GP_EINVAL, "tokenizer '%s' failed to encode a prompt prefix",
+                          gp_tokenizer_source(g->tok));
+        target += hc;
+        /* f"{prefix} {prompt}": the join space; the first piece then drops its own. */
+        if (gp_buf_append(out, head, head_len) || gp_buf_putc(out, ' '))
+            return gp_err(err, GP_ENOMEM, "out of memory generating a prompt");
+        base_len = out->len;
+    }
+    for (int restart = 0; restart < MAX_RESTARTS; restart++) {
+        out->len = base_len;
+        if (out->data)
+            out->data[base_len] = '\0';
+        size_t np = 0;
+        if (place(g, rng, out, &np, (size_t)ntokens, 1))
+            return gp_err(err, GP_ENOMEM, "out of memory generating a prompt of %ld tokens", ntokens);
+        for (int round = 0; round < REPAIR_ROUNDS; round++) {
+            long c = gp_tokenizer_count(g->tok, out->data, out->len);
+            if (c < 0)
+                return gp_err(err, GP_EINVAL, "tokenizer '%s' failed to encode a generated prompt",
+                              gp_tokenizer_source(g->tok));
+            if (c == target)
+                return 0;
+            if (c > target) {
+                size_t drop = (size_t)(c - target);
+                if (drop >= np)
+                    break;
+                np -= drop;
+                out->len = g->ends[np - 1];
+                out->data[out->len] = '\0';
+            } else if (place(g, rng, out, &np, (size_t)(target - c), 1)) {
+                return gp_err(err, GP_ENOMEM, "out of memory generating a prompt of %ld tokens", ntokens);
+            }
+        }
+    }
+    return gp_err(err, GP_EINVAL,
+                  "tokenizer '%s': could not build a prompt of exactly %ld tokens after %d attempts; "
+                  "use another --synthetic-input-tokens-mean or --tokenizer",
+                  gp_tokenizer_source(g->tok), ntokens, MAX_RESTARTS);
+}

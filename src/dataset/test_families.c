@@ -1,0 +1,130 @@
+/* Unit test: exact ISL with every real tokenizer family present under
+ * $GENPERF_CACHE/tokenizers/<family>/tokenizer.json (default .cache/, as
+ * scripts/fetch-tokenizers.sh lays them out), across seeds and lengths
+ * 1..32k, plus prefix prompts and determinism. Families that are absent or
+ * that this build cannot load are reported as "skip <family>: why" and
+ * counted in the closing "families: tested=N skipped=M" line, which
+ * tests/e2e/dataset_families.sh turns into a visible skip. */
+#include "core/fsutil.h"
+#include "core/test.h"
+#include "dataset/promptgen.h"
+#include "dataset/rng.h"
+#include "dataset/test_support.h"
+
+#include <dirent.h>
+
+static int tested, skipped;
+static char skipped_names[1024];
+
+static void check_family(const char *name, const char *path)
+{
+    struct gp_tokenizer *tok = NULL;
+    struct gp_error e = {0};
+    struct gp_tokenizer_opts to = {.offline = 1};
+    if (gp_tokenizer_load(path, &to, &tok, &e)) {
+        printf("skip %s: %s\n", name, e.msg);
+        fprintf(stderr, "skip %s: %s\n", name, e.msg);
+        skipped++;
+        size_t l = strlen(skipped_names);
+        snprintf(skipped_names + l, sizeof skipped_names - l, "%s%s", l ? ", " : "", name);
+        return;
+    }
+    struct gp_promptgen *g = NULL;
+    CHECK_INT(gp_promptgen_new(tok, &g, &e), 0);
+    if (!g) {
+        fprintf(stderr, "  %s: %s\n", name, e.msg);
+        gp_tokenizer_free(tok);
+        return;
+    }
+    int words = 0;
+    size_t np = gp_promptgen_pieces(g, &words);
+    CHECK(words == 1 && np > 1000);
+    static const long lens[] = {1, 2, 3, 5, 17, 128, 550, 1000, 4096};
+    struct gp_buf b = {0};
+    long bad = 0, total = 0;
+    for (uint64_t seed = 0; seed < 3; seed++)
+        for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+            struct gp_rng r;
+            gp_rng_seed_stream(&r, seed, GP_RNG_TEXT, k);
+            CHECK_INT(gp_promptgen_text(g, &r, lens[k], NULL, 0, &b, &e), 0);
+            long c = ts_encode_count(tok, b.data);
+            total++;
+            if (c != lens[k]) {
+                bad++;
+                fprintf(stderr, "  %s seed %llu len %ld: got %ld tokens\n", name, (unsigned long long)seed, lens[k], c);
+            }
+        }
+    struct gp_rng r;
+    gp_rng_seed_stream(&r, 9, GP_RNG_TEXT, 0);
+    CHECK_INT(gp_promptgen_text(g, &r, 32768, NULL, 0, &b, &e), 0);
+    CHECK_INT(ts_encode_count(tok, b.data), 32768);
+    CHECK_INT(bad, 0);
+    gp_buf_free(&b);
+    gp_promptgen_free(g);
+
+    /* Whole workloads: prefixes, stddev, and byte-identical rebuilds. */
+    struct gp_dataset_opts o = ts_opts();
+    o.num_entries = 12;
+    o.isl_mean = 200;
+    o.isl_stddev = 50;
+    o.num_prefix_prompts = 2;
+    o.prefix_prompt_length = 64;
+    struct gp_dataset *d1 = NULL, *d2 = NULL;
+    CHECK_INT(gp_dataset_build(&o, tok, &d1, &e), 0);
+    CHECK_INT(gp_dataset_build(&o, tok, &d2, &e), 0);
+    for (size_t i = 0; d1 && d2 && i < d1->n; i++) {
+        CHECK_STR(d1->entries[i].payload, d2->entries[i].payload);
+        char *c = ts_content(d1->entries[i].payload);
+        CHECK_INT(ts_encode_count(tok, c), d1->entries[i].isl);
+        CHECK(d1->entries[i].isl > 64);
+        free(c);
+    }
+    gp_dataset_free(d1);
+    gp_dataset_free(d2);
+    printf("family %s: %zu safe pieces, %ld prompts exact\n", name, np, total + 1 - bad);
+    tested++;
+    gp_tokenizer_free(tok);
+}
+
+static void test_families(void)
+{
+    const char *cache = getenv("GENPERF_CACHE");
+    char dir[4096];
+    if (cache)
+        snprintf(dir, sizeof dir, "%s/tokenizers", cache);
+    else
+        snprintf(dir, sizeof dir, "%s/.cache/tokenizers", getenv("GP_ROOT") ? getenv("GP_ROOT") : ".");
+    DIR *d = opendir(dir);
+    if (!d) {
+        printf("skip all families: %s not found (run scripts/fetch-tokenizers.sh)\n", dir);
+        return;
+    }
+    /* Sorted, so the output reads the same everywhere. */
+    char names[64][128];
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < 64) {
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(names[n++], sizeof names[0], "%s", de->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    for (int i = 0; i < n; i++) {
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s/tokenizer.json", dir, names[i]);
+        if (!gp_is_file(path)) {
+            printf("skip %s: no tokenizer.json\n", names[i]);
+            skipped++;
+            continue;
+        }
+        check_family(names[i], path);
+    }
+}
+
+int main(void)
+{
+    GP_RUN(test_families);
+    printf("families: tested=%d skipped=%d%s%s\n", tested, skipped, skipped ? " skipped: " : "", skipped_names);
+    return gp_test_summary();
+}

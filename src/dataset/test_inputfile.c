@@ -1,0 +1,174 @@
+/* Unit tests: --input-file JSONL rows, line-numbered errors, inputs.json bytes. */
+#include "core/fsutil.h"
+#include "core/test.h"
+#include "dataset/test_support.h"
+
+#include <unistd.h>
+
+static char dir[64];
+
+static const char *put(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    gp_write_file_atomic(path, text, strlen(text), NULL);
+    return path;
+}
+
+static struct gp_tokenizer *builtin(void)
+{
+    struct gp_tokenizer *t = NULL;
+    gp_tokenizer_load("builtin", NULL, &t, NULL);
+    return t;
+}
+
+static int build(const char *file, struct gp_dataset_opts *o, struct gp_dataset **ds, struct gp_error *e)
+{
+    struct gp_tokenizer *tok = builtin();
+    o->input_file = file;
+    int rc = gp_dataset_build(o, tok, ds, e);
+    gp_tokenizer_free(tok);
+    return rc;
+}
+
+static void test_rows(void)
+{
+    const char *f = put("ok.jsonl",
+                        "{\"text\": \"  Hello world \\n\"}\n"
+                        "\n"
+                        "{\"text_input\": \"caf\\u00e9\", \"max_tokens\": 12}\r\n"
+                        "{\"messages\": [{\"role\": \"system\", \"content\": \"be brief\"}, {\"role\": \"user\", "
+                        "\"content\": \"hi\"}]}\n"
+                        "{\"payload\": {\"messages\": [{\"role\": \"user\", \"content\": \"raw\"}], \"max_tokens\": 5, "
+                        "\"temperature\": 0}}\n"
+                        "{\"payload\": {\"model\": \"other\", \"prompt\": \"abc\"}}");
+    struct gp_dataset_opts o = ts_opts();
+    o.osl_mean = 50;
+    o.num_entries = 999; /* ignored for files: every row is one entry */
+    struct gp_dataset *ds = NULL;
+    struct gp_error e = {0};
+    CHECK_INT(build(f, &o, &ds, &e), 0);
+    if (!ds)
+        return;
+    CHECK_INT(ds->n, 5);
+    CHECK_STR(ds->entries[0].payload, "{\"model\":\"test-model\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello "
+                                      "world\"}],\"max_tokens\":50}");
+    CHECK_INT(ds->entries[0].isl, 11);
+    CHECK_INT(ds->entries[0].osl_asked, 50);
+    CHECK_STR(ds->entries[1].payload, "{\"model\":\"test-model\",\"messages\":[{\"role\":\"user\",\"content\":\"caf\xc3\xa9\"}],"
+                                      "\"max_tokens\":12}");
+    CHECK_INT(ds->entries[1].isl, 5); /* builtin counts bytes */
+    CHECK_INT(ds->entries[1].osl_asked, 12);
+    CHECK_STR(ds->entries[2].payload,
+              "{\"model\":\"test-model\",\"messages\":[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\","
+              "\"content\":\"hi\"}],\"max_tokens\":50}");
+    CHECK_INT(ds->entries[2].isl, 11); /* "be brief hi" */
+    CHECK_STR(ds->entries[3].payload, "{\"model\":\"test-model\",\"messages\":[{\"role\":\"user\",\"content\":\"raw\"}],"
+                                      "\"max_tokens\":5,\"temperature\":0}");
+    CHECK_INT(ds->entries[3].osl_asked, 5);
+    CHECK_INT(ds->entries[3].isl, 3);
+    CHECK_STR(ds->entries[4].payload, "{\"model\":\"other\",\"prompt\":\"abc\"}");
+    CHECK_INT(ds->entries[4].osl_asked, -1);
+
+    char out[128];
+    snprintf(out, sizeof out, "%s/inputs.json", dir);
+    CHECK_INT(gp_dataset_write_inputs_json(ds, out, &e), 0);
+    char *txt = NULL;
+    CHECK_INT(gp_read_file(out, &txt, NULL, &e), 0);
+    /* What Python's json.dumps(..., indent=2) prints for the first two rows. */
+    const char *want =
+        "{\n  \"data\": [\n    {\n      \"payload\": [\n        {\n          \"model\": \"test-model\",\n"
+        "          \"messages\": [\n            {\n              \"role\": \"user\",\n"
+        "              \"content\": \"Hello world\"\n            }\n          ],\n          \"max_tokens\": 50\n"
+        "        }\n      ]\n    },\n    {\n      \"payload\": [\n        {\n          \"model\": \"test-model\",\n"
+        "          \"messages\": [\n            {\n              \"role\": \"user\",\n"
+        "              \"content\": \"caf\\u00e9\"\n            }\n          ],\n          \"max_tokens\": 12\n"
+        "        }\n      ]\n    },";
+    CHECK(txt && strncmp(txt, want, strlen(want)) == 0);
+    const char *end = "\"prompt\": \"abc\"\n        }\n      ]\n    }\n  ]\n}";
+    CHECK(txt && strlen(txt) > strlen(end) && strcmp(txt + strlen(txt) - strlen(end), end) == 0);
+    free(txt);
+    unlink(out);
+    gp_dataset_free(ds);
+}
+
+static void expect_err(const char *name, const char *text, const char *needle)
+{
+    const char *f = put(name, text);
+    struct gp_dataset_opts o = ts_opts();
+    struct gp_dataset *ds = NULL;
+    struct gp_error e = {0};
+    int rc = build(f, &o, &ds, &e);
+    CHECK(rc < 0);
+    CHECK(ds == NULL);
+    if (!strstr(e.msg, needle) || !strstr(e.msg, name)) {
+        fprintf(stderr, "  [%s] got: %s\n  want: %s\n", name, e.msg, needle);
+        CHECK(0);
+    }
+}
+
+static void test_errors(void)
+{
+    expect_err("bad.jsonl", "{\"text\": \"a\"}\n{\"text\": \"b\"}\n{\"text\": \"c\",}\n", "line 3: invalid JSON");
+    expect_err("nokey.jsonl", "{\"text\": \"a\"}\n\n{\"prompt\": \"b\"}\n", "line 3: no prompt");
+    expect_err("both.jsonl", "{\"text\": \"a\", \"text_input\": \"b\"}\n", "line 1: each row must have only one of");
+    expect_err("two.jsonl", "{\"text\": \"a\", \"messages\": []}\n", "line 1: give only one of");
+    expect_err("nonstr.jsonl", "{\"text\": 5}\n", "line 1: \"text\" must be a string");
+    expect_err("arr.jsonl", "[1,2]\n", "line 1: expected a JSON object");
+    expect_err("mt.jsonl", "{\"text\": \"a\"}\n{\"text\": \"a\", \"max_tokens\": -3}\n",
+               "line 2: \"max_tokens\" must be a positive integer");
+    expect_err("msg.jsonl", "{\"messages\": [{\"content\": \"x\"}]}\n", "line 1: \"messages\"[0] must be an object");
+    expect_err("msg2.jsonl", "{\"messages\": []}\n", "line 1: \"messages\" must be a non-empty array");
+    expect_err("pl.jsonl", "{\"payload\": \"x\"}\n", "line 1: \"payload\" must be a JSON object");
+    expect_err("dup.jsonl", "{\"text\": \"a\", \"text\": \"b\"}\n", "line 1: invalid JSON");
+    expect_err("empty.jsonl", "", "has no rows");
+    expect_err("blank.jsonl", "\n   \n\r\n", "has no rows");
+    expect_err("utf8.jsonl", "{\"text\": \"\xff\"}\n", "line 1: invalid JSON");
+    struct gp_dataset_opts o = ts_opts();
+    struct gp_dataset *ds = NULL;
+    struct gp_error e = {0};
+    char missing[128];
+    snprintf(missing, sizeof missing, "%s/missing.jsonl", dir);
+    CHECK(build(missing, &o, &ds, &e) < 0);
+    CHECK(strstr(e.msg, "missing.jsonl") != NULL);
+    /* messages rows are chat-only */
+    const char *f = put("chatonly.jsonl", "{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}\n");
+    o.endpoint_type = GP_ENDPOINT_COMPLETIONS;
+    CHECK(build(f, &o, &ds, &e) < 0);
+    CHECK(strstr(e.msg, "line 1") && strstr(e.msg, "--endpoint-type chat"));
+}
+
+static void test_file_deterministic_osl(void)
+{
+    const char *f = put("det.jsonl", "{\"text\": \"abc\", \"max_tokens\": 9}\n{\"text\": \"abc\"}\n");
+    struct gp_dataset_opts o = ts_opts();
+    o.osl_mean = 20;
+    o.osl_deterministic = 1;
+    o.streaming = 1;
+    o.endpoint_type = GP_ENDPOINT_COMPLETIONS;
+    struct gp_dataset *ds = NULL;
+    struct gp_error e = {0};
+    CHECK_INT(build(f, &o, &ds, &e), 0);
+    if (!ds)
+        return;
+    CHECK_STR(ds->entries[0].payload, "{\"model\":\"test-model\",\"prompt\":\"abc\",\"stream\":true,\"max_tokens\":9,"
+                                      "\"min_tokens\":9,\"ignore_eos\":true}");
+    CHECK_STR(ds->entries[1].payload, "{\"model\":\"test-model\",\"prompt\":\"abc\",\"stream\":true,\"max_tokens\":20,"
+                                      "\"min_tokens\":20,\"ignore_eos\":true}");
+    gp_dataset_free(ds);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/gp-infile-XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    GP_RUN(test_rows);
+    GP_RUN(test_errors);
+    GP_RUN(test_file_deterministic_osl);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cleanup of %s failed\n", dir);
+    return gp_test_summary();
+}
