@@ -267,7 +267,9 @@ static void test_json_literal(void)
     }
 
     /* every artifact through gp_export_all */
-    char dir[] = "/tmp/gp-export-XXXXXX";
+    char dir[512];
+    const char *td = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
     CHECK(mkdtemp(dir) != NULL);
     char run_dir[256];
     snprintf(run_dir, sizeof run_dir, "%s/run/x", dir);
