@@ -408,6 +408,34 @@ static void test_server_scrape(void)
         CHECK_STR(gp_telemetry_server_status(t), "available");
         gp_telemetry_free(t);
     }
+    /* several URLs: server metrics from the vLLM one, GPUs from the DCGM one */
+    char u_m[128], u_d[128], u_x[128];
+    snprintf(u_m, sizeof u_m, "http://127.0.0.1:%d/metrics", port);
+    snprintf(u_d, sizeof u_d, "http://127.0.0.1:%d/dcgm", port);
+    snprintf(u_x, sizeof u_x, "http://127.0.0.1:%d/missing", port);
+    const char *defs[] = {u_d, u_x, u_m};
+    struct gp_telemetry_opts om = {.interval_s = 0.05, .server_metrics_url = u_m,
+                                   .default_metrics_urls = defs, .n_default_metrics_urls = 3,
+                                   .nvml_path = "/nonexistent/libnvml.so"};
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&om, &t, NULL), 0);
+    if (t) {
+        CHECK_STR(gp_telemetry_server_status(t), "available");
+        CHECK_STR(gp_telemetry_gpu_status(t), "available");
+        gp_telemetry_tick(t);
+        double v[4];
+        CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 4), 1);
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_WAITING, v, 4), 1);
+        json_t *sum = gp_telemetry_summary_json(t);
+        json_t *srcs = json_object_get(json_object_get(sum, "server"), "sources");
+        CHECK_INT(json_array_size(srcs), 3);  /* the duplicate is dropped */
+        CHECK_STR(json_string_value(json_object_get(json_array_get(srcs, 0), "used_for")), "server");
+        CHECK_STR(json_string_value(json_object_get(json_array_get(srcs, 1), "used_for")), "gpu");
+        CHECK_STR(json_string_value(json_object_get(json_array_get(srcs, 2), "used_for")), "none");
+        CHECK_INT(json_array_size(json_object_get(sum, "events")), 0);
+        json_decref(sum);
+        gp_telemetry_free(t);
+    }
     MHD_stop_daemon(d);
 
     /* nothing listens any more: unreachable, reported, and start still works */
