@@ -280,7 +280,7 @@ int gp_telemetry_tick(struct gp_telemetry *t)
     return (int)(t->n - before);
 }
 
-/* Probes one source: 0 = answered with names we know (has_* set). */
+/* Probes one source; on = answered 200 with names we know (has_* set). */
 static void probe_source(struct gp_telemetry *t, struct tm_src *src)
 {
     src->curl = curl_easy_init();
