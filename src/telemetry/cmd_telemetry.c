@@ -88,7 +88,7 @@ static void print_summary(struct gp_telemetry *t)
     printf("server telemetry: %s\n", gp_telemetry_server_status(t));
     json_t *ev = json_object_get(sum, "events");
     json_array_foreach(ev, i, v) {
-        if (strcmp(json_string_value(json_object_get(v, "metric")), "error") == 0)
+        if (json_is_true(json_object_get(v, "mid_run")))
             printf("error: %s: %s\n", json_string_value(json_object_get(v, "device")),
                    json_string_value(json_object_get(v, "reason")));
     }

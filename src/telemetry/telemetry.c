@@ -42,7 +42,7 @@ struct tm_src {
 struct tm_event {
     uint64_t t_ns;
     char device[16];
-    char metric[16];  /* "unavailable" or "error" */
+    int mid_run;      /* 0: never worked; 1: failed during the run (from t_ns on) */
     char reason[400];
 };
 
@@ -131,15 +131,15 @@ static void add(struct gp_telemetry *t, uint64_t now, int kind, int index, int m
     s->metric = (uint16_t)metric;
 }
 
-static void add_event(struct gp_telemetry *t, uint64_t now, const char *device,
-                      const char *metric, const char *reason)
+static void add_event(struct gp_telemetry *t, uint64_t now, const char *device, int mid_run,
+                      const char *reason)
 {
     if (t->nev >= TM_MAX_EVENTS)
         return;
     struct tm_event *e = &t->ev[t->nev++];
     e->t_ns = now;
     snprintf(e->device, sizeof e->device, "%s", device);
-    snprintf(e->metric, sizeof e->metric, "%s", metric);
+    e->mid_run = mid_run;
     snprintf(e->reason, sizeof e->reason, "%s", reason);
 }
 
@@ -198,7 +198,7 @@ static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
     if (scrape(src, t->scrape_timeout_ms, reason, sizeof reason) != 0) {
         /* A busy server may miss one scrape; keep trying, report the first. */
         if (src->failures++ == 0)
-            add_event(t, now, i == t->primary ? "server" : "gpu", "error", reason);
+            add_event(t, now, i == t->primary ? "server" : "gpu", 1, reason);
         return;
     }
     /* the scan is 5 KB on the stack: fine for the sampler thread */
@@ -242,7 +242,7 @@ static void sample_gpus(struct gp_telemetry *t, uint64_t now)
             t->gpu_dead[g] = 1;
             gp_telemetry_device_name(GP_TD_GPU, g, dev, sizeof dev);
             snprintf(line, sizeof line, "%s; sampling of %s stopped", reason, dev);
-            add_event(t, now, dev, "error", line);
+            add_event(t, now, dev, 1, line);
             continue;
         }
         if (r.has_power) add(t, now, GP_TD_GPU, g, GP_TM_POWER_W, r.power_w);
@@ -347,7 +347,7 @@ static void open_sources(struct gp_telemetry *t)
             t->gpu_from_dcgm = 1;
         }
         if (!src->on && !src->quiet)
-            add_event(t, t->mono0, "server", "unavailable", src->status);
+            add_event(t, t->mono0, "server", 0, src->status);
     }
     if (t->gpu_from_dcgm) {
         struct gp_prom_scan sc;
@@ -412,10 +412,10 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     if (gp_host_open(&t->host, reason, sizeof reason) == 0)
         t->host_ok = 1;
     else
-        add_event(t, t->mono0, "host", "unavailable", reason);
+        add_event(t, t->mono0, "host", 0, reason);
     open_sources(t);
     if (!t->nv && !t->gpu_from_dcgm)
-        add_event(t, t->mono0, "gpu", "unavailable", t->gpu_status);
+        add_event(t, t->mono0, "gpu", 0, t->gpu_status);
     /* room for one minute of samples up front, so a short run never grows */
     size_t per_tick = 8 + (size_t)t->host.maxcpu + 9u * (size_t)t->ngpu;
     size_t ticks = (size_t)(60.0 / iv) + 2;
@@ -581,7 +581,7 @@ int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, str
         gp_buf_printf(&b, "{\"t_ns\":%llu,\"wall_ns\":%llu,\"device\":", (unsigned long long)e->t_ns,
                       (unsigned long long)gp_telemetry_wall_ns(t, e->t_ns));
         gp_buf_json_str(&b, e->device, strlen(e->device));
-        gp_buf_printf(&b, ",\"metric\":\"%s\",\"reason\":", e->metric);
+        gp_buf_printf(&b, ",\"metric\":\"unavailable\",%s\"reason\":", e->mid_run ? "\"mid_run\":true," : "");
         gp_buf_json_str(&b, e->reason, strlen(e->reason));
         gp_buf_puts(&b, "}\n");
         fwrite(b.data, 1, b.len, af.fp);
@@ -734,7 +734,8 @@ json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
     for (int i = 0; i < t->nev; i++) {
         json_t *e = json_object();
         json_object_set_new(e, "device", json_string(t->ev[i].device));
-        json_object_set_new(e, "metric", json_string(t->ev[i].metric));
+        json_object_set_new(e, "metric", json_string("unavailable"));
+        json_object_set_new(e, "mid_run", json_boolean(t->ev[i].mid_run));
         json_object_set_new(e, "reason", json_string(t->ev[i].reason));
         json_array_append_new(ev, e);
     }

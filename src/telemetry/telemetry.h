@@ -32,7 +32,7 @@
  *    "metric":"<name>","value":<number>}
  * preceded by status lines (no "value"; readers skip them, see docs/telemetry.md):
  *   {"t_ns":..,"wall_ns":..,"device":"gpu"|"server"|"host","metric":"unavailable","reason":"..."}
- *   {"t_ns":..,"wall_ns":..,"device":"gpu1"|"server","metric":"error","reason":"..."}  (failed mid-run)
+ *   {"t_ns":..,"wall_ns":..,"device":"gpu1"|"server","metric":"unavailable","mid_run":true,"reason":"..."}
  * Metric names are the GP_TM_* names below (gp_telemetry_metric_name).
  */
 #ifndef GP_TELEMETRY_TELEMETRY_H

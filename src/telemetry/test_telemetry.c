@@ -230,7 +230,8 @@ static void test_device_error_mid_run(void)
         CHECK(json_is_string(json_object_get(j, "device")));
         CHECK(json_is_string(json_object_get(j, "metric")));
         if (lines == 0) {
-            CHECK_STR(json_string_value(json_object_get(j, "metric")), "error");
+            CHECK_STR(json_string_value(json_object_get(j, "metric")), "unavailable");
+            CHECK(json_is_true(json_object_get(j, "mid_run")));
             CHECK(json_is_string(json_object_get(j, "reason")));
         }
         if (json_is_number(json_object_get(j, "value")))
