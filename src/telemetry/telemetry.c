@@ -54,6 +54,7 @@ struct gp_telemetry {
     struct gp_nvml *nv;
     int ngpu;
     int gpu_dead[GP_NVML_MAX_DEV];
+    unsigned gpu_soft_errors[GP_NVML_MAX_DEV];
     int gpu_from_dcgm;   /* no NVML, but the metrics URL is a DCGM exporter */
     char gpu_status[512];
 
@@ -236,13 +237,24 @@ static void sample_gpus(struct gp_telemetry *t, uint64_t now)
             continue;
         struct gp_nvml_reading r;
         char reason[300], dev[16], line[400];
-        if (gp_nvml_read(t->nv, g, &r, reason, sizeof reason) != 0) {
+        int rc = gp_nvml_read(t->nv, g, &r, reason, sizeof reason);
+        if (rc == -1) {
             /* A lost GPU keeps failing (and may block in the driver): stop
              * asking it and say when it went away. */
             t->gpu_dead[g] = 1;
             gp_telemetry_device_name(GP_TD_GPU, g, dev, sizeof dev);
             snprintf(line, sizeof line, "%s; sampling of %s stopped", reason, dev);
             add_event(t, now, dev, 1, line);
+            continue;
+        }
+        if (rc < 0) {
+            /* anything else may pass: drop this tick's reading, retry next
+             * tick, and report only the first such failure of the device */
+            if (t->gpu_soft_errors[g]++ == 0) {
+                gp_telemetry_device_name(GP_TD_GPU, g, dev, sizeof dev);
+                snprintf(line, sizeof line, "%s; %s skipped for this sample, retried next", reason, dev);
+                add_event(t, now, dev, 1, line);
+            }
             continue;
         }
         if (r.has_power) add(t, now, GP_TD_GPU, g, GP_TM_POWER_W, r.power_w);

@@ -246,6 +246,30 @@ static void test_device_error_mid_run(void)
     gp_telemetry_free(t);
 }
 
+static void test_device_glitch(void)
+{
+    /* an unknown error is one lost sample, not a lost device */
+    fake_env("1", NULL, NULL, NULL, NULL);
+    setenv("GENPERF_FAKE_NVML_GLITCH_AT", "1", 1);
+    struct gp_telemetry *t = open_fake();
+    unsetenv("GENPERF_FAKE_NVML_GLITCH_AT");
+    if (!t)
+        return;
+    for (int i = 0; i < 4; i++)
+        gp_telemetry_tick(t);
+    double v[8];
+    CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 8), 3);
+    CHECK_NEAR(v[0], 100, 0);
+    CHECK_NEAR(v[1], 110, 0);
+    CHECK_NEAR(v[2], 120, 0);
+    json_t *sum = gp_telemetry_summary_json(t);
+    json_t *ev = json_object_get(sum, "events");
+    CHECK_INT(json_array_size(ev), 1);
+    CHECK(strstr(json_string_value(json_object_get(json_array_get(ev, 0), "reason")), "retried next") != NULL);
+    json_decref(sum);
+    gp_telemetry_free(t);
+}
+
 static void test_thread(void)
 {
     fake_env("1", NULL, NULL, NULL, NULL);
@@ -475,6 +499,7 @@ int main(void)
     GP_RUN(test_init_fails);
     GP_RUN(test_no_devices);
     GP_RUN(test_device_error_mid_run);
+    GP_RUN(test_device_glitch);
     GP_RUN(test_thread);
     GP_RUN(test_server_scrape);
     GP_RUN(test_metrics_url_for);
