@@ -23,7 +23,7 @@ start_serve() {
   SERVE_PID=$!
 }
 
-# cpu_of CMD... : runs CMD, prints "<user+sys seconds> <wall seconds>" of it on fd 3
+# timed CMD...: runs CMD; sets TIMED_CPU (user+sys s of CMD and its children) and TIMED_WALL (s)
 timed() {
   /usr/bin/time -f "%U %S %e" -o "$BENCH_TMP/time.txt" "$@"
   local rc=$?
@@ -32,3 +32,22 @@ timed() {
   TIMED_WALL=$e
   return $rc
 }
+
+# calc FMT EXPR [name=value ...]: prints EXPR (awk syntax) with FMT. The
+# expression is parenthesised so that a comparison is never read as awk's
+# output redirection (`print a>b` writes to a file named b).
+calc() {
+  local fmt=$1 expr=$2; shift 2
+  local args=() kv
+  for kv in "$@"; do args+=(-v "$kv"); done
+  awk "${args[@]}" "BEGIN{ printf \"$fmt\", ($expr) }"
+}
+# met COND [name=value ...]: prints yes when the awk condition holds, else no.
+met() {
+  local cond=$1; shift
+  local args=() kv
+  for kv in "$@"; do args+=(-v "$kv"); done
+  awk "${args[@]}" "BEGIN{ print (($cond) ? \"yes\" : \"no\") }"
+}
+# jget JSON KEY: one field of a JSON object ('-' when null or absent).
+jget() { /usr/bin/python3 -c 'import json,sys; v=json.loads(sys.argv[1]).get(sys.argv[2]); print("-" if v is None else (round(v,3) if isinstance(v,float) else v))' "$1" "$2"; }
