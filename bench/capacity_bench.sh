@@ -4,7 +4,7 @@
 # client), both against `genperf serve --zero-delay`, OSL 256, concurrency
 # 1, 64, 256, 1024, in the same run, same requests. Tokens per client
 # CPU-second (user+sys of the whole client process, start-up and artifact
-# writing included) is the figure that does not depend on how much of the two
+# writing included, for both clients) is the figure that does not depend on how much of the two
 # shared cores the server takes; wall-clock figures are printed beside it.
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -24,7 +24,7 @@ for l in sys.stdin:
     t += r.get("osl") or 0; e += r.get("events") or 0; f += r.get("status") != "ok"
 print(t, e, f)'
 }
-for c in 1 64 256 1024; do
+for c in ${CAP_CONC:-1 64 256 1024}; do
   n=$(( c * 4 )); [ $n -lt 400 ] && n=400
   out="$BENCH_TMP/c$c"
   if ! timed "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat --streaming --tokenizer builtin \
@@ -34,6 +34,10 @@ for c in 1 64 256 1024; do
   fi
   gcpu=$TIMED_CPU gwall=$TIMED_WALL
   read -r tok ev gfail < <(sum_records "$out")
+  # steady phase: the event loop's busy time during the measured window (wall
+  # time outside epoll_wait, so preemption by the server counts against us)
+  gbusy=$(/usr/bin/python3 -c 'import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1]+"/*/*_genperf.json")[0])); print(round(d["client"]["busy_fraction"]*d["window"]["duration_s"],4))' "$out")
+  g_tpb=$(calc %.0f 'b>0 ? t/b : 0' t="$tok" b="$gbusy")
   g_tpc=$(calc %.0f 'c>0 ? t/c : 0' t="$tok" c="$gcpu")
   g_tpw=$(calc %.0f 'w>0 ? t/w : 0' t="$tok" w="$gwall")
   g_epw=$(calc %.0f 'w>0 ? t/w : 0' t="$ev" w="$gwall")
@@ -41,20 +45,28 @@ for c in 1 64 256 1024; do
   printf '%-8s %-5s %8s %9s %8s %8s %12s %12s %12s\n' genperf $c $n "$tok" "$gwall" "$gcpu" "$g_tpc" \
     "$(calc %.3f 't>0 ? c/t*1e6 : 0' t="$tok" c="$gcpu")" "$g_tpw"
   echo "         genperf: $ev SSE events, $g_epc events/CPU-s, $g_epw events/s wall; $gfail failed;" \
-       "$(grep -o 'event loop busy.*' "$out.log")"
-  pout=$(/usr/bin/python3 "$GP_ROOT/bench/py_client.py" --url "$SERVE_URL" --concurrency $c --requests $n --osl $OSL 2>"$out.py.err")
+       "steady phase: event loop busy $gbusy s -> $g_tpb tok/busy-s"
+  # measured the same way: the whole process under /usr/bin/time
+  timed /usr/bin/python3 "$GP_ROOT/bench/py_client.py" --url "$SERVE_URL" --concurrency $c --requests $n --osl $OSL \
+    >"$out.py.json" 2>"$out.py.err"
+  pout=$(cat "$out.py.json")
   if [ -z "$pout" ]; then echo "python client failed at $c: $(tail -2 "$out.py.err")"; continue; fi
-  ptok=$(jget "$pout" tokens) pev=$(jget "$pout" events) pcpu=$(jget "$pout" cpu_s) pwall=$(jget "$pout" wall_s) pfail=$(jget "$pout" failed)
+  pcpu=$TIMED_CPU pwall=$TIMED_WALL
+  ptok=$(jget "$pout" tokens) pev=$(jget "$pout" events) pfail=$(jget "$pout" failed) pphase=$(jget "$pout" cpu_s)
+  p_tpp=$(calc %.0f 'c>0 ? t/c : 0' t="$ptok" c="$pphase")
   p_tpc=$(calc %.0f 'c>0 ? t/c : 0' t="$ptok" c="$pcpu")
   p_tpw=$(calc %.0f 'w>0 ? t/w : 0' t="$ptok" w="$pwall")
   printf '%-8s %-5s %8s %9s %8s %8s %12s %12s %12s\n' python $c $n "$ptok" "$pwall" "$pcpu" "$p_tpc" \
     "$(calc %.3f 't>0 ? c/t*1e6 : 0' t="$ptok" c="$pcpu")" "$p_tpw"
-  echo "         python:  $pev SSE events; $pfail failed"
+  echo "         python:  $pev SSE events; $pfail failed; steady phase: $pphase CPU-s -> $p_tpp tok/CPU-s"
   ratio=$(calc %.1f 'b>0 ? a/b : 0' a="$g_tpc" b="$p_tpc")
+  sratio=$(calc %.1f 'b>0 ? a/b : 0' a="$g_tpb" b="$p_tpp")
   wratio=$(calc %.1f 'b>0 ? a/b : 0' a="$g_tpw" b="$p_tpw")
   result capacity "genperf tokens per client CPU-second, c=$c" "$g_tpc" tok/CPU-s ">= 500000" "$(met 'a>=500000' a="$g_tpc")"
   result capacity "python-aiohttp tokens per client CPU-second, c=$c" "$p_tpc" tok/CPU-s - -
   result capacity "genperf / python-aiohttp per CPU-second, c=$c" "$ratio" x ">= 20" "$(met 'r>=20' r="$ratio")"
+  result capacity "genperf tokens per event-loop busy second (steady phase), c=$c" "$g_tpb" tok/s - -
+  result capacity "genperf / python-aiohttp, steady phase only, c=$c" "$sratio" x - -
   result capacity "genperf / python-aiohttp wall-clock (shared cores), c=$c" "$wratio" x - -
   result capacity "genperf wall-clock tokens/s (this machine, server on the same 2 cores), c=$c" "$g_tpw" tok/s - -
   result capacity "genperf SSE events per client CPU-second, c=$c" "$g_epc" events/CPU-s - -
