@@ -5,6 +5,7 @@
 # 1 running) / (10,000 - 1). The open-file limit is raised to the hard limit.
 set -u
 source "$(dirname "$0")/lib.sh"
+bench_boost_session "$@"
 S=${SCALE_STREAMS:-10000}
 # client and server are separate processes, each needs S sockets plus a few
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
@@ -12,7 +13,7 @@ if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $(( S + 512 )) ]; the
   echo "open-file limit $(ulimit -n) (hard $(ulimit -Hn)) is below $S streams + 512: raise it (ulimit -Hn as root)"; exit 77
 fi
 SERVE_PREFIX=("${PRIO[@]}")
-echo "priority: ${PRIO[*]:-none}; open-file limit $(ulimit -n); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "priority: $BOOST; open-file limit $(ulimit -n); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 start_serve scale --tokenizer builtin --ttft-ms 8000 --itl-ms 100 --idle-timeout-s 60 --quiet
 # run_streams C: one profile with C streams of 9.9 s each (TTFT 8 s, so that
 # all 10,000 connections are open before the first token -- opening them takes

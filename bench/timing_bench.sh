@@ -8,9 +8,10 @@
 # together and measure burst serialisation, not the client).
 set -u
 source "$(dirname "$0")/lib.sh"
+bench_boost_session "$@"
 ulimit -n 16384 2>/dev/null || true
 SERVE_PREFIX=("${PRIO[@]}")
-echo "priority: ${PRIO[*]:-none} (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "priority: $BOOST (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 for c in ${TIMING_CONC:-64 512 4096}; do
   log="$BENCH_TMP/timing$c.jsonl"
   start_serve t$c --tokenizer builtin --ttft-ms 50 --itl-ms 10 --timing-log "$log" --quiet
