@@ -25,7 +25,7 @@ for l in sys.stdin:
 print(t, e, f)'
 }
 for c in ${CAP_CONC:-1 64 256 1024}; do
-  n=$(( c * 4 )); [ $n -lt 400 ] && n=400
+  n=$(( c * 4 )); min=${CAP_MIN_REQUESTS:-400}; [ $n -lt $min ] && n=$min
   out="$BENCH_TMP/c$c"
   if ! timed "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat --streaming --tokenizer builtin \
       --synthetic-input-tokens-mean 64 --output-tokens-mean $OSL --output-tokens-mean-deterministic \

@@ -59,6 +59,7 @@ total=$(( $(date +%s) - t_all ))
   echo
   cat "$logs"
 } > "$out"
-mv "$out" "$root/BENCHMARKS.md"
+dest=${BENCH_OUT:-$root/BENCHMARKS.md}
+mv "$out" "$dest"
 rm -f "$results" "$logs"
-echo "wrote $root/BENCHMARKS.md ($total s)" >&2
+echo "wrote $dest ($total s)" >&2
