@@ -77,6 +77,9 @@ int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *p
  * metric of that job (-GP_ENOENT when it does not exist). */
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err);
+/* v_telemetry_job_summary for one job (job_id) or all (NULL). */
+int gp_store_print_telemetry(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                             struct gp_error *err);
 int gp_store_job_exists(struct gp_db *db, long long id, long long *found, struct gp_error *err);
 
 #endif
