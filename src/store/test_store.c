@@ -161,8 +161,8 @@ static void test_ingest_fixtures(void)
     CHECK_INT(r, 0);
     if (r)
         fprintf(stderr, "  %s\n", err.msg);
-    CHECK_INT(res.jobs_found, 3);
-    CHECK_INT(res.jobs_added, 3);
+    CHECK_INT(res.jobs_found, 4);
+    CHECK_INT(res.jobs_added, 4);
     gp_ingest_result_free(&res);
 
     struct rows rw = {0};
@@ -234,7 +234,7 @@ static void test_ingest_fixtures(void)
     gp_buf_free(&b);
     memset(&rw, 0, sizeof rw);
     CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM jobs", NULL, 0, rows_cb, &rw, &err), 0);
-    CHECK_STR(rw.first, "4");
+    CHECK_STR(rw.first, "5");
 
     /* results printers */
     char out[4200];
