@@ -261,10 +261,10 @@ static int note_metric(struct job *j, const char *code)
 
 /* Python's json.dumps writes NaN, Infinity and -Infinity, which are not JSON;
  * they become null (stored as SQL NULL). */
-static char *sanitize_pyjson(const char *in, size_t len)
+static char *sanitize_pyjson(const char *in, size_t len, size_t *outlen)
 {
     struct gp_buf b = {0};
-    if (gp_buf_reserve(&b, len + 16))
+    if (gp_buf_reserve(&b, len + 16) || gp_buf_puts(&b, ""))
         return NULL;
     int str = 0;
     for (size_t i = 0; i < len; i++) {
@@ -294,6 +294,7 @@ static char *sanitize_pyjson(const char *in, size_t len)
         }
         gp_buf_putc(&b, c);
     }
+    *outlen = b.len;
     return gp_buf_steal(&b);
 }
 
@@ -318,12 +319,11 @@ static json_t *load_json(const char *path, int sanitize, struct gp_error *err)
     if (gp_read_file(path, &text, &len, err))
         return NULL;
     if (sanitize) {
-        char *s = sanitize_pyjson(text, len);
+        char *s = sanitize_pyjson(text, len, &len);
         free(text);
         if (!s)
             return gp_err(err, GP_ENOMEM, "out of memory reading %s", path), NULL;
         text = s;
-        len = strlen(s);
     }
     json_error_t je;
     json_t *v = json_loadb(text, len, JSON_ALLOW_NUL, &je);
