@@ -1936,13 +1936,17 @@ static int walk(struct gp_db *db, const char *top, const char *dir, int depth, c
     closedir(d);
     if (n)
         qsort(names, n, sizeof *names, cmp_str);
-    int found = 0;
     struct gp_error jerr;
     for (size_t i = 0; i < n; i++) {
         const char *nm = names[i];
         int is_json = ends_with(nm, "_genai_perf.json"), is_csv = ends_with(nm, "_genai_perf.csv");
         if (!is_json && !is_csv)
             continue;
+        if (!strcmp(nm, "analyze_export_genai_perf.csv")) {
+            /* `genai-perf analyze` summary: its runs have their own directories */
+            msg(res, "%s/%s: skipped (a sweep summary; its runs are ingested from their own directories)", dir, nm);
+            continue;
+        }
         size_t stemlen = strlen(nm) - strlen(is_json ? "_genai_perf.json" : "_genai_perf.csv");
         char stem[1024];
         snprintf(stem, sizeof stem, "%.*s", (int)stemlen, nm);
@@ -1950,12 +1954,9 @@ static int walk(struct gp_db *db, const char *top, const char *dir, int depth, c
             /* the JSON wins when both exist */
             char jp[4200];
             snprintf(jp, sizeof jp, "%s/%s_genai_perf.json", dir, stem);
-            if (gp_is_file(jp)) {
-                found = 1;
+            if (gp_is_file(jp))
                 continue;
-            }
         }
-        found = 1;
         gp_err_clear(&jerr);
         if (ingest_one(db, top, dir, stem, is_csv, meta, res, &jerr) && !*first_err) {
             *first_err = 1;
@@ -1963,7 +1964,8 @@ static int walk(struct gp_db *db, const char *top, const char *dir, int depth, c
                 *err = jerr;
         }
     }
-    if (!found && depth < MAX_DEPTH) {
+    /* run directories can sit next to (and below) a job's files: always descend */
+    if (depth < MAX_DEPTH) {
         for (size_t i = 0; i < n; i++) {
             char sub[4096];
             if (gp_path_join(sub, sizeof sub, dir, names[i]) || !gp_is_dir(sub))

@@ -9,9 +9,9 @@
  * <stem>.json (perf_analyzer profile export), <stem>_records.jsonl,
  * <stem>_genperf.json, <stem>_telemetry.jsonl and genperf_run.json (the
  * runner's scenario metadata, looked up in the run directory and its parents
- * up to the directory given). A directory without such a file is searched
- * recursively (sorted, depth <= 6), so a whole artifact tree can be ingested
- * at once.
+ * up to the directory given). Subdirectories are searched recursively
+ * (sorted, depth <= 6), so a whole artifact tree can be ingested at once;
+ * GenAI-Perf's analyze_export_genai_perf.csv sweep summary is skipped.
  *
  * Each job is validated completely before anything is written, then written
  * in one transaction. Its identity is the sha256 of the main artifact's

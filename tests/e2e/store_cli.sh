@@ -30,4 +30,11 @@ got=$("$GENPERF" query --format csv "SELECT framework, hardware, tp, gpu_count, 
 "$GENPERF" results --telemetry --format csv | grep -q "^1,gpu1,genai_perf_stats" || fail "results --telemetry"
 "$GENPERF" query --format json "SELECT 1 AS one, 'a' AS s, NULL AS n" | tr -d ' \n' | grep -qF '[{"one":1,"s":"a","n":null}]' ||
   fail "query json: $("$GENPERF" query --format json "SELECT 1 AS one, 'a' AS s, NULL AS n")"
+# a `genai-perf analyze` tree: the sweep summary CSV at the top is skipped, the runs below are ingested
+mkdir -p "$TMPDIR/analyze"
+cp -r "$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf-csv/"* "$TMPDIR/analyze/"
+printf 'Config Name,Concurrency,p99 Time To First Token (ms)\r\nrun1,1,2.00\r\n' >"$TMPDIR/analyze/analyze_export_genai_perf.csv"
+run ingest "$TMPDIR/analyze" --db "$TMPDIR/analyze.db"
+[ "$rc" -eq 0 ] || fail "analyze tree: $out"
+grep -q "analyze_export_genai_perf.csv: skipped" <<<"$out" && grep -q "1 job: 1 added" <<<"$out" || fail "analyze tree: $out"
 echo "store_cli: all checks passed"
