@@ -768,7 +768,9 @@ static int parse_genai_perf_csv(struct job *j, struct gp_error *err)
             sec = NONE;
             continue;
         }
-        if (sec == NONE) {
+        /* a header also starts a section without the blank line before it
+         * (LF-only copies lose it: strtok_r folds empty lines) */
+        if (sec == NONE || !strncmp(line, "Metric,", 7)) {
             snprintf(hdr_store, sizeof hdr_store, "%s", line);
             ncols = csv_split(hdr_store, cols, 32);
             if (ncols >= 2 && !strcmp(cols[0], "Metric") && !strcmp(cols[1], "Value"))
@@ -1865,6 +1867,13 @@ static int ingest_one(struct gp_db *db, const char *top, const char *dir, const 
     const char *hp[] = {j.sha};
     if ((r = gp_db_query(db, "SELECT id FROM jobs WHERE artifact_sha256 = ?", hp, 1, first_cb, &existing, err)))
         goto out;
+    if (existing <= 0 && meta && meta->validate_only) {
+        res->jobs_added++;
+        msg(res, "%s: valid (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples; not written (--check)",
+            j.main_path, j.producer, j.model, j.nmv + (j.requests_failed.set ? 1 : 0),
+            j.n_records ? j.n_records : j.n_export_requests, j.n_samples);
+        goto out;
+    }
     if (existing <= 0) {
         long long id = write_job(db, &j, &existing, err);
         if (id < 0) {

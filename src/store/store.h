@@ -44,12 +44,13 @@ struct gp_ingest_meta {
     int gpu_count, tp, replicas;          /* 0 = unknown / from the artifacts */
     long concurrency, isl, osl, request_count; /* 0 = from the artifacts */
     int streaming;              /* -1 = from the artifacts, else 0/1 */
+    int validate_only;          /* 1 = check every file, write nothing (genperf ingest --check) */
 };
 #define GP_INGEST_META_INIT {.streaming = -1}
 
 struct gp_ingest_result {
     size_t jobs_found;      /* main artifacts seen */
-    size_t jobs_added;      /* new jobs committed */
+    size_t jobs_added;      /* new jobs committed (validate_only: jobs that would be added) */
     size_t jobs_existing;   /* already in the store (nothing changed) */
     size_t jobs_rejected;   /* failed validation or the write */
     long long last_job_id;  /* id of the last job added or found, 0 = none */

@@ -30,6 +30,12 @@ got=$("$GENPERF" query --format csv "SELECT framework, hardware, tp, gpu_count, 
 "$GENPERF" results --telemetry --format csv | grep -q "^1,gpu1,genai_perf_stats" || fail "results --telemetry"
 "$GENPERF" query --format json "SELECT 1 AS one, 'a' AS s, NULL AS n" | tr -d ' \n' | grep -qF '[{"one":1,"s":"a","n":null}]' ||
   fail "query json: $("$GENPERF" query --format json "SELECT 1 AS one, 'a' AS s, NULL AS n")"
+# --check validates and writes nothing
+run ingest "$GP_ROOT/tests/fixtures/genai-perf" --db "$TMPDIR/check.db" --check
+[ "$rc" -eq 0 ] || fail "--check: $out"
+grep -q "4 jobs: 4 valid (not written), 0 already present, 0 rejected" <<<"$out" || fail "--check: $out"
+[ "$("$GENPERF" query --db "$TMPDIR/check.db" --format csv "SELECT COUNT(*) FROM jobs" | tail -n1)" = 0 ] || fail "--check wrote jobs"
+
 # a `genai-perf analyze` tree: the sweep summary CSV at the top is skipped, the runs below are ingested
 mkdir -p "$TMPDIR/analyze"
 cp -r "$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf-csv/"* "$TMPDIR/analyze/"
