@@ -144,6 +144,10 @@ static void test_db_basics(void)
     CHECK(strstr(err.msg, "cannot open SQLite database") != NULL);
     CHECK(gp_db_open("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", &db, &err) < 0);
     CHECK(strstr(err.msg, "cannot connect to PostgreSQL") != NULL);
+    /* a password never reaches a message */
+    CHECK(gp_db_open("postgresql://u:s3cret@127.0.0.1:1/none?connect_timeout=2", &db, &err) < 0);
+    CHECK(strstr(err.msg, "s3cret") == NULL);
+    CHECK(strstr(err.msg, "postgresql://u:***@127.0.0.1:1/none") != NULL);
 }
 
 static void test_ingest_fixtures(void)
