@@ -13,7 +13,6 @@
 #include "core/buf.h"
 #include "core/error.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,19 +41,37 @@ struct collect {
     struct gp_buf line;
 };
 
+/* A JSON number exactly: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? —
+ * text like "007", "+5" or "0x10" stays a string. */
 static int is_number(const char *s)
 {
-    if (!*s)
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
         return 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (*end || !isfinite(v))
-        return 0;
-    /* strtod accepts "0x1p3", " 5" and "inf"; JSON does not */
-    for (const char *p = s; *p; p++)
-        if (!strchr("0123456789+-.eE", *p))
+    if (*p == '.') {
+        p++;
+        if (!(*p >= '0' && *p <= '9'))
             return 0;
-    return 1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0';
 }
 
 static void csv_field(struct gp_buf *b, const char *s)
