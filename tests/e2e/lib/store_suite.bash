@@ -20,7 +20,7 @@ expect() {
 counts() {
   q "SELECT (SELECT COUNT(*) FROM jobs) || ',' || (SELECT COUNT(*) FROM scenarios) || ',' ||
             (SELECT COUNT(*) FROM metric_values) || ',' || (SELECT COUNT(*) FROM requests) || ',' ||
-            (SELECT COUNT(*) FROM telemetry_samples) || ',' || (SELECT COUNT(*) FROM telemetry_stats)"
+            (SELECT COUNT(*) FROM telemetry_samples) || ',' || (SELECT COUNT(*) FROM telemetry_stats) AS c" | tr -d '"'
 }
 
 expect_reject() { # dir, text the error must contain
@@ -160,6 +160,11 @@ PY
   GENPERF_TEST_INGEST_SLEEP_MS=20000 "$GENPERF" ingest "$crash" --db "$DB" >"$TMPDIR/crash.out" 2>&1 &
   local victim=$!
   sleep 1.5
+  # a reader is not blocked by the open write transaction and does not see the uncommitted job
+  local seen
+  seen=$(timeout 5 "$GENPERF" query --db "$DB" --format csv "SELECT COUNT(*) FROM jobs" | tail -n1) ||
+    fail "a reader blocked (or failed) while an ingest held its transaction open"
+  [ "$seen" = "${base_counts%%,*}" ] || fail "a reader saw an uncommitted job: $seen jobs, want ${base_counts%%,*}"
   kill -9 "$victim" 2>/dev/null || fail "the ingest under test ended before it could be killed: $(cat "$TMPDIR/crash.out")"
   wait "$victim" 2>/dev/null
   [ "$(counts)" = "$base_counts" ] || fail "kill -9 mid-ingest left a partial job: $(counts) vs $base_counts"
