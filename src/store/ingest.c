@@ -94,6 +94,7 @@ struct job {
     char (*new_metrics)[96]; /* codes not in metric_templates: added on ingest */
     size_t nnew;
     json_t *export_json;     /* profile export, kept for its per-request rows */
+    int export_skipped;      /* too large to load (GP_MAX_EXPORT_BYTES) */
 };
 
 static void job_free(struct job *j)
@@ -985,9 +986,20 @@ done:
 
 /* GenAI-Perf's run timing lives only in perf_analyzer's export: request
  * timestamps are Unix-epoch ns (system_clock). */
+/* perf_analyzer's export carries every response chunk; a long run's file can
+ * be gigabytes, and a parsed JSON tree is several times larger. Past this
+ * size it is skipped (no start time, no per-request rows) rather than risk
+ * the machine's memory. */
+#define GP_MAX_EXPORT_BYTES (256L * 1024 * 1024)
+
 static int parse_profile_export(struct job *j, struct gp_error *err)
 {
     const char *path = j->export_path;
+    struct stat stt;
+    if (stat(path, &stt) == 0 && stt.st_size > GP_MAX_EXPORT_BYTES) {
+        j->export_skipped = 1;
+        return 0;
+    }
     json_t *m = load_json(path, 0, err);
     if (!m)
         return -GP_EINVAL;
@@ -1883,9 +1895,9 @@ static int ingest_one(struct gp_db *db, const char *top, const char *dir, const 
         if (id > 0) {
             res->jobs_added++;
             res->last_job_id = id;
-            msg(res, "job %lld: ingested %s (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples",
+            msg(res, "job %lld: ingested %s (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples%s",
                 id, j.main_path, j.producer, j.model, j.nmv + (j.requests_failed.set ? 1 : 0), j.n_records,
-                j.n_samples);
+                j.n_samples, j.export_skipped ? " (profile export over 256 MiB: its per-request timing was skipped)" : "");
             goto out;
         }
     }
