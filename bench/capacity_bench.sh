@@ -34,8 +34,10 @@ for c in ${CAP_CONC:-1 64 256 1024}; do
   fi
   gcpu=$TIMED_CPU gwall=$TIMED_WALL
   read -r tok ev gfail < <(sum_records "$out")
-  # steady phase: the event loop's busy time during the measured window (wall
-  # time outside epoll_wait, so preemption by the server counts against us)
+  # steady phase: CPU time of the event-loop thread during the measured phase
+  # (the client reports busy_fraction = CLOCK_THREAD_CPUTIME_ID / phase wall;
+  # the window duration stands in for the phase wall); Python: getrusage
+  # around its gather()
   gbusy=$(/usr/bin/python3 -c 'import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1]+"/*/*_genperf.json")[0])); print(round(d["client"]["busy_fraction"]*d["window"]["duration_s"],4))' "$out")
   g_tpb=$(calc %.0f 'b>0 ? t/b : 0' t="$tok" b="$gbusy")
   g_tpc=$(calc %.0f 'c>0 ? t/c : 0' t="$tok" c="$gcpu")
@@ -45,7 +47,7 @@ for c in ${CAP_CONC:-1 64 256 1024}; do
   printf '%-8s %-5s %8s %9s %8s %8s %12s %12s %12s\n' genperf $c $n "$tok" "$gwall" "$gcpu" "$g_tpc" \
     "$(calc %.3f 't>0 ? c/t*1e6 : 0' t="$tok" c="$gcpu")" "$g_tpw"
   echo "         genperf: $ev SSE events, $g_epc events/CPU-s, $g_epw events/s wall; $gfail failed;" \
-       "steady phase: event loop busy $gbusy s -> $g_tpb tok/busy-s"
+       "steady phase: event-loop thread $gbusy CPU-s -> $g_tpb tok/CPU-s"
   # measured the same way: the whole process under /usr/bin/time
   timed /usr/bin/python3 "$GP_ROOT/bench/py_client.py" --url "$SERVE_URL" --concurrency $c --requests $n --osl $OSL \
     >"$out.py.json" 2>"$out.py.err"
@@ -65,7 +67,7 @@ for c in ${CAP_CONC:-1 64 256 1024}; do
   result capacity "genperf tokens per client CPU-second, c=$c" "$g_tpc" tok/CPU-s ">= 500000" "$(met 'a>=500000' a="$g_tpc")"
   result capacity "python-aiohttp tokens per client CPU-second, c=$c" "$p_tpc" tok/CPU-s - -
   result capacity "genperf / python-aiohttp per CPU-second, c=$c" "$ratio" x ">= 20" "$(met 'r>=20' r="$ratio")"
-  result capacity "genperf tokens per event-loop busy second (steady phase), c=$c" "$g_tpb" tok/s - -
+  result capacity "genperf tokens per event-loop CPU-second (steady phase), c=$c" "$g_tpb" tok/CPU-s - -
   result capacity "genperf / python-aiohttp, steady phase only, c=$c" "$sratio" x - -
   result capacity "genperf / python-aiohttp wall-clock (shared cores), c=$c" "$wratio" x - -
   result capacity "genperf wall-clock tokens/s (this machine, server on the same 2 cores), c=$c" "$g_tpw" tok/s - -
