@@ -5,7 +5,8 @@
 # request). Arrivals are Poisson at c / 0.68 s with at most c in flight, so
 # about c streams are open and their chunks are not all due at the same
 # instant (a closed loop started at once would make every stream's token k due
-# together and measure burst serialisation, not the client).
+# together and measure burst serialisation, not the client). Beside genperf,
+# bench/timing_floor.py measures the same way what this host allows at all.
 set -u
 source "$(dirname "$0")/lib.sh"
 bench_boost_session "$@"
@@ -27,7 +28,9 @@ for c in ${TIMING_CONC:-64 512 4096}; do
   if [ -z "$export_file" ] || [ ! -s "$log" ]; then echo "no export or timing log at $c"; continue; fi
   r=$(/usr/bin/python3 "$GP_ROOT/bench/timing_compare.py" "$export_file" "$log")
   echo "streams $c: $r"
-  echo "  client: $(grep -o 'event loop busy.*' "$dir.log")"
+  gcpu=$(/usr/bin/python3 -c 'import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1]+"/*/*_genperf.json")[0])); print(round(d["client"]["busy_fraction"]*d["window"]["duration_s"],3))' "$dir")
+  echo "  genperf client: $(grep -o 'event loop busy.*' "$dir.log"): $gcpu CPU-s in the loop thread" \
+       "= $(calc %.1f 'n>0 ? c/n*1e6 : 0' c="$gcpu" n="$(jget "$r" chunks)") CPU-us per content event"
   get() { /usr/bin/python3 -c "import json,sys; v=json.loads(sys.argv[1])[sys.argv[2]]; print('-' if v is None else round(v,1))" "$r" "$1"; }
   med=$(get chunk_median_us) p99=$(get chunk_p99_us)
   goal_med="-" goal_p99="-" met_med="-" met_p99="-"
@@ -40,4 +43,24 @@ for c in ${TIMING_CONC:-64 512 4096}; do
   result timing "TTFT abs(measured - truth) p99, $c streams" "$(get ttft_p99_us)" us - -
   result timing "chunk arrival abs(measured - truth) median, $c streams" "$med" us "$goal_med" "$met_med"
   result timing "chunk arrival abs(measured - truth) p99, $c streams" "$p99" us "$goal_p99" "$met_p99"
+  # the host's floor, same load, fresh server: bench/timing_floor.py (raw
+  # sockets + epoll, a clock read after each recv, nothing else)
+  case " ${FLOOR_CONC:-64 512} " in *" $c "*)
+    flog="$BENCH_TMP/floor$c.jsonl"
+    start_serve f$c --tokenizer builtin --ttft-ms 50 --itl-ms 10 --timing-log "$flog" --quiet
+    fpid=${bench_pids[-1]}
+    timed "${PRIO[@]}" /usr/bin/python3 "$GP_ROOT/bench/timing_floor.py" --url "$SERVE_URL" --streams $c \
+      --rate "$(calc %.1f 'c/0.68' c=$c)" --requests $(( c * 2 )) --out "$BENCH_TMP/floor$c.out" >/dev/null \
+      || echo "timing_floor.py failed at $c"
+    kill -TERM "$fpid"; wait "$fpid" 2>/dev/null
+    if [ -s "$flog" ] && [ -s "$BENCH_TMP/floor$c.out" ]; then
+      fr=$(/usr/bin/python3 "$GP_ROOT/bench/timing_compare.py" --floor "$BENCH_TMP/floor$c.out" "$flog")
+      echo "  floor (timing_floor.py) $c: $fr"
+      echo "  floor client: $TIMED_CPU CPU-s in $TIMED_WALL s for $(jget "$fr" chunks) content events" \
+           "= $(calc %.1f 'n>0 ? c/n*1e6 : 0' c="$TIMED_CPU" n="$(jget "$fr" chunks)") CPU-us per event (whole process)"
+      result timing "host floor (raw epoll reader) chunk abs(error) median / p99, $c streams" \
+        "$(jget "$fr" chunk_median_us | cut -d. -f1) / $(jget "$fr" chunk_p99_us | cut -d. -f1)" us - -
+    fi
+    ;;
+  esac
 done
