@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -264,6 +265,22 @@ int cmd_profile(int argc, char **argv)
         .grace_ns = 2000000000ull,
     };
     struct gp_client_stats cs;
+    {
+        /* One socket per request in flight: lift the soft descriptor limit
+         * (often 1024) toward what the run needs; open loops without a cap
+         * get the hard limit. */
+        struct rlimit rl;
+        rlim_t need = cfg.request_rate > 0 ? (cfg.max_concurrency ? (rlim_t)cfg.max_concurrency + 64 : RLIM_INFINITY)
+                                           : (rlim_t)cfg.concurrency + 64;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+            rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
+            setrlimit(RLIMIT_NOFILE, &rl);
+            if (cfg.request_rate == 0 && rl.rlim_cur < need)
+                fprintf(stderr, "genperf: warning: --concurrency %ld needs about %llu file descriptors; the limit is "
+                                "%llu (raise it with ulimit -n)\n",
+                        cfg.concurrency, (unsigned long long)need, (unsigned long long)rl.rlim_cur);
+        }
+    }
 
     struct gp_telemetry *tel = NULL;
     {
