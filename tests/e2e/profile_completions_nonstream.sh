@@ -4,7 +4,7 @@
 start_stub
 cd "$TMPDIR"
 "$GENPERF" profile -m m1 --url "$URL" --endpoint-type completions --tokenizer builtin \
-  --synthetic-input-tokens-mean 16 --output-tokens-mean 4 >out.txt 2>err.txt
+  --synthetic-input-tokens-mean 16 --output-tokens-mean 4 --extra-inputs temperature:0.5 >out.txt 2>err.txt
 rc=$?; cat err.txt
 [ $rc -eq 0 ] || fail "exit $rc"
 d=artifacts/m1-openai-completions-concurrency1
@@ -21,5 +21,6 @@ reqs = json.load(open(sys.argv[2]))["experiments"][0]["requests"]
 got = [json.loads(r["request_inputs"]["payload"]) for r in reqs]
 assert got == [ins[i % len(ins)] for i in range(len(reqs))], "order differs"
 assert "stream" not in got[0] and "prompt" in got[0], got[0]
+assert got[0]["temperature"] == 0.5, got[0]
 PY
 echo ok
