@@ -101,7 +101,7 @@ static const struct opt opts[] = {
     {O_SESSION_CONC, K_INT, {"--session-concurrency"}, "N", NULL, "not supported by genperf"},
     {O_TIMEOUT, K_FLOAT, {"--request-timeout"}, "SECONDS", NULL,
      "genperf: per-request timeout; a stalled request fails (default 600)"},
-    {O_HTTP2, K_FLAG, {"--http2"}, NULL, NULL, "genperf: use HTTP/2 (prior knowledge on http://)"},
+    {O_HTTP2, K_FLAG, {"--http2"}, NULL, NULL, "genperf: use HTTP/2 (h2c Upgrade on http://, ALPN on https://)"},
     {O_DISTRIBUTION, K_CHOICE, {"--request-distribution"}, "{constant,poisson}", distributions,
      "genperf: arrival process with --request-rate (default constant)"},
     {O_MAX_CONC, K_INT, {"--max-concurrency"}, "N", NULL, "genperf: cap on in-flight requests with --request-rate"},
