@@ -418,6 +418,9 @@ int cmd_profile(int argc, char **argv)
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",
             (unsigned long long)cs.n_sent, (unsigned long long)cs.n_warmup, (unsigned long long)cs.n_retried,
             (double)(cs.end_ns - cs.start_ns) / 1e9, cs.busy_fraction * 100);
+    if (cfg.request_rate > 0)
+        fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
+                (double)cs.max_lag_ns / 1e6, (unsigned long long)cs.n_delayed);
     if (cs.n_dropped)
         fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
                 (unsigned long long)cs.n_dropped);
