@@ -108,6 +108,11 @@ int cmd_profile(int argc, char **argv)
     sigaddset(&mask, SIGTERM);
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
     int sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    /* A server that closes a TLS connection mid-write must cost one
+     * request, not the process: libcurl runs with CURLOPT_NOSIGNAL. */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old_pipe);
 
     gp_profile_config_init(&cfg);
     if (gp_profile_parse(&cfg, argc, argv, prog, &err) < 0) {
@@ -462,6 +467,7 @@ out:
             ;
         close(sfd);
     }
+    sigaction(SIGPIPE, &old_pipe, NULL);
     sigprocmask(SIG_SETMASK, &oldmask, NULL);
     return status;
 }
