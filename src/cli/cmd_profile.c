@@ -287,6 +287,12 @@ int cmd_profile(int argc, char **argv)
         }
     }
 
+    input_config = gp_profile_input_config(&cfg);
+    if (!input_config) {
+        fprintf(stderr, "%s: error: out of memory building input_config\n", prog);
+        goto out;
+    }
+
     struct gp_telemetry *tel = NULL;
     {
         struct gp_telemetry_opts to = {
@@ -320,12 +326,6 @@ int cmd_profile(int argc, char **argv)
     if (cs.n_delayed && (cs.n_delayed * 100 > measured || cs.max_lag_ns > 10000000ull))
         fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
                 (unsigned long long)cs.n_delayed, (double)cs.max_lag_ns / 1e6);
-
-    input_config = gp_profile_input_config(&cfg);
-    if (!input_config) {
-        fprintf(stderr, "%s: error: out of memory building input_config\n", prog);
-        goto out;
-    }
 
     int export_ok = 1;
     /* The client sees transport and HTTP failures; metrics also sees the
