@@ -44,12 +44,25 @@ start_serve() {
   SERVE_PID=$!
 }
 
-# timed CMD...: runs CMD; sets TIMED_CPU (user+sys s of CMD and its children) and TIMED_WALL (s)
+# timed CMD...: runs CMD; sets TIMED_CPU (user+sys s of CMD and its children,
+# from getrusage: microseconds, where /usr/bin/time rounds to 10 ms) and
+# TIMED_WALL (s). CMD keeps this shell's stdin/stdout/stderr.
 timed() {
-  /usr/bin/time -f "%U %S %e" -o "$BENCH_TMP/time.txt" "$@"
+  /usr/bin/python3 -c '
+import resource, subprocess, sys, time
+t = time.monotonic()
+try:
+    rc = subprocess.call(sys.argv[2:])
+except OSError as e:
+    print("timed: %s: %s" % (sys.argv[2], e), file=sys.stderr); rc = 127
+w = time.monotonic() - t
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.6f %.6f %.3f\n" % (r.ru_utime, r.ru_stime, w))
+sys.exit(rc if rc >= 0 else 128 - rc)' "$BENCH_TMP/time.txt" "$@"
   local rc=$?
+  local u s e
   read -r u s e < "$BENCH_TMP/time.txt"
-  TIMED_CPU=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.3f", u+s}')
+  TIMED_CPU=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.4f", u+s}')
   TIMED_WALL=$e
   return $rc
 }
