@@ -52,7 +52,7 @@ int tk_dec_load(struct tk_dec *d, json_t *j, struct gp_error *err)
         for (size_t i = 0; i < d->nsub; i++) {
             int r = tk_dec_load(&d->sub[i], json_array_get(arr, i), err);
             if (r) {
-                d->nsub = i;
+                d->nsub = i + 1;
                 return r;
             }
         }

@@ -41,7 +41,7 @@ int tk_norm_load(struct tk_norm *n, json_t *j, struct gp_error *err)
         for (size_t i = 0; i < n->nsub; i++) {
             int r = tk_norm_load(&n->sub[i], json_array_get(arr, i), err);
             if (r) {
-                n->nsub = i; /* free only what loaded */
+                n->nsub = i + 1; /* free what loaded, the failed one included */
                 return r;
             }
         }

@@ -239,9 +239,9 @@ static int load_json(struct gp_tokenizer *t, const char *path, struct gp_error *
     }
     json_t *norm = json_object_get(root, "normalizer");
     if (norm && !json_is_null(norm)) {
+        t->has_norm = 1; /* set first: a half-loaded normalizer is freed too */
         if ((r = tk_norm_load(&t->norm, norm, err)))
             goto out;
-        t->has_norm = 1;
     }
     if ((r = tk_pre_load(json_object_get(root, "pre_tokenizer"), &t->pre, &t->npre, &t->byte_level, err)))
         goto out;
@@ -249,9 +249,9 @@ static int load_json(struct gp_tokenizer *t, const char *path, struct gp_error *
         goto out;
     json_t *dec = json_object_get(root, "decoder");
     if (dec && !json_is_null(dec)) {
+        t->has_dec = 1;
         if ((r = tk_dec_load(&t->dec, dec, err)))
             goto out;
-        t->has_dec = 1;
     }
     if ((r = load_post(t, json_object_get(root, "post_processor"), err)))
         goto out;
