@@ -227,14 +227,16 @@ static int step(const struct tk_dec *d, struct tk_strs *in, struct tk_strs *out,
         }
         return r;
     case TK_D_METASPACE:
+        /* HF drops every replacement char of the first token (not just a
+         * leading one) unless the scheme is never; elsewhere it is a space */
         for (size_t i = 0; i < in->n && !r; i++) {
             gp_buf_reset(tmp);
-            r = replace_into(tmp, TOK(in, i), in->len[i], d->repl, d->repl_len, " ", 1);
-            size_t a = 0;
-            if (!r && i == 0 && d->prepend != TK_PREPEND_NEVER && tmp->len && tmp->data[0] == ' ')
-                a = 1;
+            if (i == 0 && d->prepend != TK_PREPEND_NEVER)
+                r = replace_into(tmp, TOK(in, i), in->len[i], d->repl, d->repl_len, "", 0);
+            else
+                r = replace_into(tmp, TOK(in, i), in->len[i], d->repl, d->repl_len, " ", 1);
             if (!r)
-                r = tk_strs_push(out, tmp->data ? tmp->data + a : "", tmp->len - a);
+                r = tk_strs_push(out, tmp->data ? tmp->data : "", tmp->len);
         }
         return r;
     case TK_D_SEQ:

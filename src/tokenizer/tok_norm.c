@@ -144,8 +144,14 @@ static int apply_one(const struct tk_norm *n, const char *s, size_t len, struct 
             size_t l;
             uint32_t cp = tk_utf8_dec((const unsigned char *)s + i, &l);
             char e[4];
-            uint32_t lc = (uint32_t)utf8proc_tolower((utf8proc_int32_t)cp);
-            if (gp_buf_append(out, e, tk_utf8_enc(lc, e)))
+            int rr;
+            if (cp == 0x130) /* Rust's char::to_lowercase: the one mapping to two chars */
+                rr = gp_buf_append(out, "i\xCC\x87", 3);
+            else {
+                uint32_t lc = (uint32_t)utf8proc_tolower((utf8proc_int32_t)cp);
+                rr = gp_buf_append(out, e, tk_utf8_enc(lc, e));
+            }
+            if (rr)
                 return -GP_ENOMEM;
             i += l;
         }
