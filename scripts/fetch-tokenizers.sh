@@ -6,7 +6,9 @@
 # tokenizer_config.json) into $CACHE/tokenizers/<family>/. It also installs the
 # reference implementation (HF's Rust tokenizers through its node binding,
 # npm `tokenizers`, pinned) into $CACHE/node. Idempotent: families already
-# unpacked are left alone. Prints where the files are.
+# unpacked are left alone. Prints where the files are. Family llama_tok is
+# hf-internal-testing/llama-tokenizer (GenAI-Perf's default), rebuilt from
+# llama-tokenizer-js by scripts/rebuild-llama-tokenizer.py.
 #
 #   CACHE = ${GENPERF_CACHE:-$GP_ROOT/.cache}   (GP_ROOT defaults to the repo root)
 #   Usage: scripts/fetch-tokenizers.sh [family...]   (default: all)
@@ -26,8 +28,11 @@ declare -A sha=(
   [deepseek_v3]=b70577e9bc88029325cb6259b7d3cb5cb3be30356da7220dad39baa24a074e14
   [gptoss]=c96bd71f681401990116cf005a7525a21c6ae8f175ac6383ef00194b9d35e014
 )
+# hf-internal-testing/llama-tokenizer (GenAI-Perf's default), rebuilt from llama-tokenizer-js
+llama_tok_pkg=llama-tokenizer-js@1.2.2
+llama_tok_sha=ee83014ac8b379b16cf8d81e99ffcdb23dfade8c0d2e751bd06e7dc0b8476e72
 families=("$@")
-[ ${#families[@]} -eq 0 ] && families=(llama3 qwen3 llama2 gpt4o deepseek_v3 gptoss)
+[ ${#families[@]} -eq 0 ] && families=(llama3 qwen3 llama2 gpt4o deepseek_v3 gptoss llama_tok)
 
 command -v npm >/dev/null || { echo "fetch-tokenizers: npm not found (install nodejs/npm)" >&2; exit 3; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gp-fetch.XXXXXX")
@@ -49,6 +54,17 @@ pack() { # pack PKG@VER EXPECTED_SHA -> prints tarball path
 }
 
 for fam in "${families[@]}"; do
+  if [ "$fam" = llama_tok ]; then
+    dest="$cache/tokenizers/$fam"
+    if [ -s "$dest/tokenizer.json" ]; then echo "$fam: $dest/tokenizer.json (cached)"; continue; fi
+    command -v python3 >/dev/null || { echo "fetch-tokenizers: python3 is needed to rebuild llama_tok" >&2; exit 1; }
+    f=$(pack "$llama_tok_pkg" "$llama_tok_sha") || exit $?
+    mkdir -p "$tmp/x-$fam" "$dest"
+    tar xzf "$f" -C "$tmp/x-$fam" package/llama-tokenizer.js
+    python3 "$root/scripts/rebuild-llama-tokenizer.py" "$tmp/x-$fam/package/llama-tokenizer.js" "$dest/tokenizer.json"
+    echo "$fam: $dest/tokenizer.json (hf-internal-testing/llama-tokenizer, rebuilt)"
+    continue
+  fi
   [ -n "${sha[$fam]:-}" ] || { echo "fetch-tokenizers: unknown family '$fam' (known: ${!sha[*]})" >&2; exit 1; }
   dest="$cache/tokenizers/$fam"
   if [ -s "$dest/tokenizer.json" ]; then echo "$fam: $dest/tokenizer.json (cached)"; continue; fi

@@ -313,6 +313,13 @@ static void test_real_others(void)
         CHECK_STR(enc(t, "<think>", 0), "151667"); /* non-special added tokens are split out too */
         gp_tokenizer_free(t);
     }
+    t = real("llama_tok"); /* hf-internal-testing/llama-tokenizer, GenAI-Perf's default */
+    if (t) {
+        CHECK_STR(enc(t, "The Gophers craft code using [MASK] language.", 1),
+                  "1,450,402,3021,414,25554,775,773,518,1529,16033,29962,4086,29889");
+        CHECK_STR(enc(t, "Hello <s> world", 0), "15043,1,3186"); /* normalized:true <s> is "▁<s>" */
+        gp_tokenizer_free(t);
+    }
     t = real("llama2"); /* really Mistral-7B's file */
     if (t) {
         CHECK_STR(enc(t, "Hello", 0), "22557");

@@ -189,18 +189,24 @@ static int load_added(struct gp_tokenizer *t, json_t *arr, struct gp_error *err)
         at.single_word = json_is_true(json_object_get(e, "single_word"));
         const char *s = json_string_value(c);
         size_t l = json_string_length(c);
-        if (set_token(t, at.id, s, l, (uint8_t)(TF_ADDED | (at.special ? TF_SPECIAL : 0)))) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory");
-            break;
-        }
+        int changed = 0;
         /* a normalized token is matched by its normalized form (tokenizers 0.23) */
         if (at.normalized && t->has_norm) {
             if (tk_norm_apply(&t->norm, s, l, &t->nbuf, &t->nscratch)) {
                 rc = gp_err(err, GP_ENOMEM, "out of memory");
                 break;
             }
+            changed = t->nbuf.len != l || memcmp(t->nbuf.data, s, l) != 0;
             s = t->nbuf.data ? t->nbuf.data : "";
             l = t->nbuf.len;
+        }
+        /* tokenizers 0.23 also decodes such a token as its normalized form
+         * (Llama-2's <s> comes back as "▁<s>", i.e. " <s>"), and that form is
+         * not in its special-token set, so skip_special_tokens keeps it */
+        uint8_t flag = (uint8_t)(TF_ADDED | (at.special && !changed ? TF_SPECIAL : 0));
+        if (set_token(t, at.id, s, l, flag)) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory");
+            break;
         }
         at.content = malloc(l + 1);
         if (!at.content) {
