@@ -186,7 +186,8 @@ static void test_spm(void)
     CHECK_STR(enc(t, "hi\xd0\x96\xd0\x96", 0), "8,0");
     uint32_t ids[] = {1, 8, 2, 3, 8, 12, 13};
     CHECK_STR(dec(t, ids, 7, 0), "<s> hi\xc3\xa9 hi\xef\xbf\xbd\xef\xbf\xbd");
-    CHECK_STR(dec(t, ids, 7, 1), "hi\xc3\xa9 hi\xef\xbf\xbd\xef\xbf\xbd");
+    /* HF 0.23: a normalized:true special decodes as "▁<s>" and is not skipped */
+    CHECK_STR(dec(t, ids, 7, 1), "<s> hi\xc3\xa9 hi\xef\xbf\xbd\xef\xbf\xbd");
     gp_tokenizer_free(t);
 }
 

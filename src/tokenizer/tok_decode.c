@@ -264,12 +264,9 @@ static int run(const struct tk_dec *d, struct tk_strs **cur, struct tk_strs **tm
     return 0;
 }
 
-int tk_dec_apply(const struct tk_dec *d, struct tk_strs **cur, struct tk_strs **tmp)
+int tk_dec_apply(const struct tk_dec *d, struct tk_strs **cur, struct tk_strs **tmp, struct gp_buf *scratch)
 {
-    struct gp_buf scratch = {0};
-    int r = run(d, cur, tmp, &scratch);
-    gp_buf_free(&scratch);
-    return r;
+    return run(d, cur, tmp, scratch);
 }
 
 void tk_dec_free(struct tk_dec *d)

@@ -42,7 +42,7 @@ struct gp_tokenizer {
     uint8_t *tflag;
     uint32_t ntok;
     /* workspace */
-    struct gp_buf lossy, nbuf, nscratch, pbufs[2];
+    struct gp_buf lossy, nbuf, nalt, nscratch, pbufs[2], dscratch;
     struct tk_pieces pieces, ptmp;
     struct tk_strs d1, d2;
     struct gp_ids cnt;
@@ -192,7 +192,7 @@ static int load_added(struct gp_tokenizer *t, json_t *arr, struct gp_error *err)
         int changed = 0;
         /* a normalized token is matched by its normalized form (tokenizers 0.23) */
         if (at.normalized && t->has_norm) {
-            if (tk_norm_apply(&t->norm, s, l, &t->nbuf, &t->nscratch)) {
+            if (tk_norm_apply(&t->norm, s, l, &t->nbuf, &t->nalt, &t->nscratch)) {
                 rc = gp_err(err, GP_ENOMEM, "out of memory");
                 break;
             }
@@ -368,6 +368,8 @@ void gp_tokenizer_free(struct gp_tokenizer *t)
     gp_buf_free(&t->lossy);
     gp_buf_free(&t->nbuf);
     gp_buf_free(&t->nscratch);
+    gp_buf_free(&t->nalt);
+    gp_buf_free(&t->dscratch);
     gp_buf_free(&t->pbufs[0]);
     gp_buf_free(&t->pbufs[1]);
     tk_pieces_free(&t->pieces);
@@ -400,7 +402,7 @@ static int encode_segment(struct gp_tokenizer *t, const char *s, size_t n, int f
     if (!n)
         return 0;
     if (t->has_norm) {
-        int r = tk_norm_apply(&t->norm, s, n, &t->nbuf, &t->nscratch);
+        int r = tk_norm_apply(&t->norm, s, n, &t->nbuf, &t->nalt, &t->nscratch);
         if (r)
             return r;
         s = t->nbuf.data ? t->nbuf.data : "";
@@ -493,7 +495,7 @@ int gp_tokenizer_decode(struct gp_tokenizer *tok, const uint32_t *ids, size_t n,
         r = tk_strs_push(cur, tok->tarena + tok->toff[id], tok->tlen[id]);
     }
     if (!r && tok->has_dec)
-        r = tk_dec_apply(&tok->dec, &cur, &tmp);
+        r = tk_dec_apply(&tok->dec, &cur, &tmp, &tok->dscratch);
     for (size_t i = 0; i < cur->n && !r; i++) {
         if (!tok->has_dec && i && gp_buf_putc(out, ' '))
             r = -GP_ENOMEM;
