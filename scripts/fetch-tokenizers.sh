@@ -11,7 +11,11 @@
 # llama-tokenizer-js by scripts/rebuild-llama-tokenizer.py.
 #
 #   CACHE = ${GENPERF_CACHE:-$GP_ROOT/.cache}   (GP_ROOT defaults to the repo root)
-#   Usage: scripts/fetch-tokenizers.sh [family...]   (default: all)
+#   Usage: scripts/fetch-tokenizers.sh [--seed-hf-cache] [family...]   (default: all)
+#   --seed-hf-cache  also install llama_tok as hf-internal-testing/llama-tokenizer
+#                    (GenAI-Perf's default --tokenizer) into the HF hub cache
+#                    ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub), so
+#                    it resolves with no network; refs/main -> a fixed local commit id.
 # Exit status: 0 ok, 3 registry unreachable (tests turn this into a skip), 1 other errors.
 set -euo pipefail
 root=${GP_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -31,6 +35,8 @@ declare -A sha=(
 # hf-internal-testing/llama-tokenizer (GenAI-Perf's default), rebuilt from llama-tokenizer-js
 llama_tok_pkg=llama-tokenizer-js@1.2.2
 llama_tok_sha=ee83014ac8b379b16cf8d81e99ffcdb23dfade8c0d2e751bd06e7dc0b8476e72
+seed=0
+if [ "${1:-}" = --seed-hf-cache ]; then seed=1; shift; fi
 families=("$@")
 [ ${#families[@]} -eq 0 ] && families=(llama3 qwen3 llama2 gpt4o deepseek_v3 gptoss llama_tok)
 
@@ -89,3 +95,18 @@ fi
 node -e "require('$nodedir/node_modules/tokenizers')" 2>/dev/null ||
   { echo "fetch-tokenizers: the reference $ref_pkg in $nodedir does not load under node" >&2; exit 1; }
 echo "reference: $nodedir/node_modules/tokenizers ($ref_pkg)"
+
+if [ $seed = 1 ]; then
+  src="$cache/tokenizers/llama_tok/tokenizer.json"
+  [ -s "$src" ] || { echo "fetch-tokenizers: --seed-hf-cache needs the llama_tok family" >&2; exit 1; }
+  hub=${HF_HUB_CACHE:-${HF_HOME:+$HF_HOME/hub}}
+  hub=${hub:-${XDG_CACHE_HOME:-$HOME/.cache}/huggingface/hub}
+  repo="$hub/models--hf-internal-testing--llama-tokenizer"
+  commit=$(printf '%040d' 0)  # not a hub commit: marks a locally seeded snapshot
+  if [ ! -f "$repo/refs/main" ]; then
+    mkdir -p "$repo/snapshots/$commit" "$repo/refs"
+    cp "$src" "$repo/snapshots/$commit/tokenizer.json.tmp.$$" && mv "$repo/snapshots/$commit/tokenizer.json.tmp.$$" "$repo/snapshots/$commit/tokenizer.json"
+    printf '%s' "$commit" >"$repo/refs/main.tmp.$$" && mv "$repo/refs/main.tmp.$$" "$repo/refs/main"
+  fi
+  echo "hf cache: $repo/snapshots/$(cat "$repo/refs/main")/tokenizer.json"
+fi
