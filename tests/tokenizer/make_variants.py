@@ -4,7 +4,8 @@ exercise components no fetched family uses (Metaspace, Split behaviors and
 invert, String patterns, NFC/Lowercase/Strip/Replace/Prepend normalizers, ByteLevel with
 the GPT-2 regex and add_prefix_space, lstrip/rstrip/single_word added tokens,
 Metaspace decoder). Each is built from a fetched file by swapping components
-and written to CACHE/tokenizers/v_<name>/tokenizer.json; the corpus test then
+and written to CACHE/tokenizer-variants/v_<name>/tokenizer.json (not under
+tokenizers/, which other tests glob as "the real families"); the corpus test then
 compares genperf with HF on them like on the real families.
 """
 import copy, json, os, sys
@@ -63,7 +64,7 @@ out["lowercase_invert"] = t
 for name, tj in out.items():
     if only and name not in only:
         continue
-    d = os.path.join(cache, "tokenizers", "v_" + name)
+    d = os.path.join(cache, "tokenizer-variants", "v_" + name)
     os.makedirs(d, exist_ok=True)
     tmp = os.path.join(d, "tokenizer.json.tmp")
     json.dump(tj, open(tmp, "w", encoding="utf-8"), ensure_ascii=False)
