@@ -1,12 +1,216 @@
-/* telemetry/cmd_telemetry.c — `genperf telemetry` (PLACEHOLDER: replaced by the issue that builds it). */
+/* telemetry/cmd_telemetry.c — `genperf telemetry`: sample for a while and print.
+ *
+ * A quick look at a host: one line per tick (host CPU/load/memory, genperf's
+ * own CPU, each GPU, the server's queue), then a summary. Uses the same
+ * sampler as profile/run, driven from this thread with gp_telemetry_tick.
+ */
 #include "commands.h"
 
+#include "core/clock.h"
+#include "core/error.h"
+#include "telemetry/telemetry.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: genperf telemetry [--duration S] [--interval S] [--server-metrics-url URL]\n"
+            "                         [--nvml-lib PATH] [--output FILE.jsonl] [--json] [--quiet]\n"
+            "  Samples GPU (NVML), host (/proc) and server (/metrics) telemetry and prints it.\n"
+            "  --duration S            how long to sample (default 10; 0 = one sample)\n"
+            "  --interval S            sampling period, sub-second allowed (default 1;\n"
+            "                          --telemetry-interval is accepted too)\n"
+            "  --server-metrics-url U  Prometheus /metrics of a vLLM/SGLang/TRT-LLM server or DCGM exporter\n"
+            "  --nvml-lib PATH         NVML library (default $GENPERF_NVML_LIB or libnvidia-ml.so.1)\n"
+            "  --output FILE           also write the time series (JSON lines, docs/telemetry.md)\n"
+            "  --json                  print the summary as JSON instead of text\n"
+            "  --quiet                 no per-tick lines\n");
+}
+
+static int parse_secs(const char *flag, const char *v, double *out)
+{
+    char *e;
+    errno = 0;
+    double d = strtod(v, &e);
+    if (e == v || *e || errno || !(d >= 0) || d > 1e6) {
+        fprintf(stderr, "genperf telemetry: %s '%s' is not a number of seconds (e.g. 0.5)\n", flag, v);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+static void print_tick(const struct gp_telemetry *t, size_t from, size_t to, uint64_t t0)
+{
+    const struct gp_telemetry_sample *s = gp_telemetry_samples(t);
+    if (from >= to)
+        return;
+    printf("t=%.2fs", (double)(s[from].t_ns - t0) / 1e9);
+    char dev[16];
+    int last_kind = -1, last_idx = -1;
+    for (size_t i = from; i < to; i++) {
+        if (s[i].device_kind == GP_TD_CPU)
+            continue; /* per-core values go to the file, not the screen */
+        if (s[i].device_kind != last_kind || s[i].device_index != last_idx) {
+            printf("  %s:", gp_telemetry_device_name(s[i].device_kind, s[i].device_index, dev, sizeof dev));
+            last_kind = s[i].device_kind;
+            last_idx = s[i].device_index;
+        }
+        const char *m = gp_telemetry_metric_name(s[i].metric);
+        double v = s[i].value;
+        if (strstr(m, "bytes"))
+            printf(" %s=%.2fGiB", m, v / 1073741824.0);
+        else
+            printf(" %s=%.6g", m, v);
+    }
+    printf("\n");
+}
+
+static void print_summary(struct gp_telemetry *t)
+{
+    json_t *sum = gp_telemetry_summary_json(t);
+    if (!sum)
+        return;
+    printf("\nGPU telemetry: %s", gp_telemetry_gpu_status(t));
+    json_t *names = json_object_get(json_object_get(sum, "gpu"), "names");
+    size_t i;
+    json_t *v;
+    json_array_foreach(names, i, v) printf("%sgpu%zu=%s", i ? ", " : " (", i, json_string_value(v));
+    printf("%s\n", json_array_size(names) ? ")" : "");
+    printf("server telemetry: %s\n", gp_telemetry_server_status(t));
+    json_t *ev = json_object_get(sum, "events");
+    json_array_foreach(ev, i, v) {
+        if (strcmp(json_string_value(json_object_get(v, "metric")), "error") == 0)
+            printf("error: %s: %s\n", json_string_value(json_object_get(v, "device")),
+                   json_string_value(json_object_get(v, "reason")));
+    }
+    printf("%-36s %14s %14s %14s %6s\n", "metric", "avg", "min", "max", "n");
+    const char *k;
+    json_object_foreach(json_object_get(sum, "metrics"), k, v) {
+        double sc = strstr(k, "bytes") ? 1.0 / 1073741824.0 : 1.0;
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", k, sc != 1.0 ? " (GiB)" : "");
+        printf("%-36s %14.3f %14.3f %14.3f %6lld\n", name,
+               json_real_value(json_object_get(v, "avg")) * sc,
+               json_real_value(json_object_get(v, "min")) * sc,
+               json_real_value(json_object_get(v, "max")) * sc,
+               (long long)json_integer_value(json_object_get(v, "n")));
+    }
+    json_decref(sum);
+}
 
 int cmd_telemetry(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "genperf telemetry: not implemented yet\n");
-    return 2;
+    double duration = 10, interval = 1;
+    const char *url = NULL, *nvml = NULL, *output = NULL;
+    int as_json = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = (i + 1 < argc) ? argv[i + 1] : NULL;
+        int takes = !strcmp(a, "--duration") || !strcmp(a, "--interval") ||
+                    !strcmp(a, "--telemetry-interval") || !strcmp(a, "--server-metrics-url") ||
+                    !strcmp(a, "--nvml-lib") || !strcmp(a, "--output") || !strcmp(a, "-o");
+        if (takes && !val) {
+            fprintf(stderr, "genperf telemetry: %s needs a value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--duration")) {
+            if (parse_secs(a, val, &duration)) return 2;
+        } else if (!strcmp(a, "--interval") || !strcmp(a, "--telemetry-interval")) {
+            if (parse_secs(a, val, &interval)) return 2;
+            if (interval < 0.01) {
+                fprintf(stderr, "genperf telemetry: %s %s is too small; use at least 0.01\n", a, val);
+                return 2;
+            }
+        } else if (!strcmp(a, "--server-metrics-url")) {
+            url = val;
+        } else if (!strcmp(a, "--nvml-lib")) {
+            nvml = val;
+        } else if (!strcmp(a, "--output") || !strcmp(a, "-o")) {
+            output = val;
+        } else if (!strcmp(a, "--json")) {
+            as_json = 1;
+            continue;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = 1;
+            continue;
+        } else {
+            fprintf(stderr, "genperf telemetry: unknown option '%s' (see genperf telemetry --help)\n", a);
+            return 2;
+        }
+        i++;
+    }
+    struct gp_telemetry_opts o = {.interval_s = interval, .server_metrics_url = url, .nvml_path = nvml};
+    struct gp_telemetry *t;
+    struct gp_error err = {0};
+    if (gp_telemetry_open(&o, &t, &err)) {
+        fprintf(stderr, "genperf telemetry: %s\n", err.msg);
+        return 1;
+    }
+    if (!as_json && !quiet) {
+        printf("GPU telemetry: %s\n", gp_telemetry_gpu_status(t));
+        if (url)
+            printf("server telemetry: %s\n", gp_telemetry_server_status(t));
+    }
+    /* Ctrl-C / SIGTERM end the sampling early but still print the summary
+     * and write the file: block them and wait for them instead of sleeping. */
+    sigset_t stopsig, oldmask;
+    sigemptyset(&stopsig);
+    sigaddset(&stopsig, SIGINT);
+    sigaddset(&stopsig, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopsig, &oldmask);
+    int interrupted = 0;
+    uint64_t t0 = gp_now_ns(), step = (uint64_t)(interval * 1e9);
+    uint64_t end = t0 + (uint64_t)(duration * 1e9), next = t0;
+    for (;;) {
+        size_t before = gp_telemetry_nsamples(t);
+        gp_telemetry_tick(t);
+        if (!as_json && !quiet)
+            print_tick(t, before, gp_telemetry_nsamples(t), t0);
+        fflush(stdout);
+        next += step;
+        if (next > end + step / 100)  /* tolerate rounding so the last tick lands at end */
+            break;
+        for (uint64_t now = gp_now_ns(); now < next && !interrupted; now = gp_now_ns()) {
+            uint64_t left = next - now;
+            struct timespec ts = {(time_t)(left / 1000000000ull), (long)(left % 1000000000ull)};
+            if (sigtimedwait(&stopsig, NULL, &ts) > 0)
+                interrupted = 1;
+        }
+        if (interrupted)
+            break;
+    }
+    pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
+    if (interrupted && !as_json)
+        fprintf(stderr, "genperf telemetry: interrupted; summary of what was sampled\n");
+    int rc = 0;
+    if (output && gp_telemetry_write_jsonl(t, output, &err)) {
+        fprintf(stderr, "genperf telemetry: %s\n", err.msg);
+        rc = 1;
+    }
+    if (as_json) {
+        json_t *sum = gp_telemetry_summary_json(t);
+        json_t *ts = gp_telemetry_stats_json(t);
+        if (ts)
+            json_object_set_new(sum, "telemetry_stats", ts);
+        char *s = json_dumps(sum, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        if (s)
+            printf("%s\n", s);
+        free(s);
+        json_decref(sum);
+    } else {
+        print_summary(t);
+    }
+    gp_telemetry_free(t);
+    return rc;
 }

@@ -1,12 +1,218 @@
-/* tokenizer/cmd_tokenize.c — `genperf tokenize` (PLACEHOLDER: replaced by the issue that builds it). */
+/* tokenizer/cmd_tokenize.c — `genperf tokenize`: encode text lines to JSON id
+ * arrays, or decode id arrays to JSON strings, with any supported tokenizer.
+ * Also the hidden `--bench FILE` used by bench/tokenizer_bench.sh.
+ * Owns: everything it allocates, freed before returning. */
 #include "commands.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "tokenizer/tokenizer.h"
 
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void) { return (double)gp_now_ns() / 1e9; }
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: genperf tokenize [--tokenizer T] [--tokenizer-revision REV] [--add-special-tokens]\n"
+            "                        [--decode [--skip-special-tokens]] [--jsonl] [--count] [--offline]\n"
+            "\n"
+            "Reads stdin, one input per line, and prints one line per input:\n"
+            "  encode (default): each line is a text (without its newline); prints a JSON array of ids.\n"
+            "  --jsonl           each line is a JSON string instead (for texts holding newlines).\n"
+            "  --decode          each line is a JSON array of ids; prints the decoded text as a JSON string.\n"
+            "  --count           print only the number of ids per line.\n"
+            "\n"
+            "options:\n"
+            "  --tokenizer T            a tokenizer.json, a directory holding one, a hub id ORG/NAME (HF cache,\n"
+            "                           else downloaded from $HF_ENDPOINT), or 'builtin' (one id per byte).\n"
+            "                           Default: hf-internal-testing/llama-tokenizer (as GenAI-Perf).\n"
+            "  --tokenizer-revision REV hub branch, tag or commit (default main)\n"
+            "  --add-special-tokens     apply the post-processor (e.g. BOS), as add_special_tokens=True\n"
+            "  --skip-special-tokens    with --decode: drop special tokens, as skip_special_tokens=True\n"
+            "  --offline                never download (also HF_HUB_OFFLINE=1)\n");
+}
+
+static int bench(struct gp_tokenizer *tok, const char *file, double min_s, double load_s)
+{
+    struct gp_error err = {0};
+    char *data;
+    size_t len;
+    if (gp_read_file(file, &data, &len, &err)) {
+        fprintf(stderr, "genperf tokenize: %s\n", err.msg);
+        return 1;
+    }
+    struct gp_ids ids = {0};
+    size_t bytes = 0, tokens = 0;
+    int iters = 0;
+    double t0 = now_s(), el = 0;
+    do {
+        const char *p = data, *end = data + len;
+        while (p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            ids.n = 0;
+            if (gp_tokenizer_encode(tok, p, l, 0, &ids, &err)) {
+                fprintf(stderr, "genperf tokenize: %s\n", err.msg);
+                free(data);
+                gp_ids_free(&ids);
+                return 1;
+            }
+            tokens += ids.n;
+            bytes += l;
+            p += l + 1;
+        }
+        iters++;
+        el = now_s() - t0;
+    } while (el < min_s);
+    printf("{\"impl\":\"genperf\",\"bytes\":%zu,\"tokens\":%zu,\"seconds\":%.6f,\"iters\":%d,"
+           "\"mb_per_s\":%.3f,\"tokens_per_s\":%.1f,\"load_s\":%.3f}\n",
+           bytes, tokens, el, iters, bytes / el / 1e6, tokens / el, load_s);
+    free(data);
+    gp_ids_free(&ids);
+    return 0;
+}
+
+static int put_line(struct gp_buf *o)
+{
+    if (gp_buf_putc(o, '\n'))
+        return -1;
+    if (fwrite(o->data, 1, o->len, stdout) != o->len)
+        return -1;
+    gp_buf_reset(o);
+    return 0;
+}
 
 int cmd_tokenize(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "genperf tokenize: not implemented yet\n");
-    return 2;
+    const char *spec = "hf-internal-testing/llama-tokenizer", *rev = NULL, *bench_file = NULL;
+    int add_special = 0, decode = 0, jsonl = 0, skip_special = 0, offline = 0, count = 0;
+    double bench_s = 1.0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        int takes = !strcmp(a, "--tokenizer") || !strcmp(a, "--tokenizer-revision") || !strcmp(a, "--bench") ||
+                    !strcmp(a, "--bench-seconds");
+        if (takes) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "genperf tokenize: %s needs a value\n", a);
+                return 2;
+            }
+            val = argv[++i];
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--tokenizer")) spec = val;
+        else if (!strcmp(a, "--tokenizer-revision")) rev = val;
+        else if (!strcmp(a, "--bench")) bench_file = val;
+        else if (!strcmp(a, "--bench-seconds")) bench_s = atof(val);
+        else if (!strcmp(a, "--add-special-tokens")) add_special = 1;
+        else if (!strcmp(a, "--skip-special-tokens")) skip_special = 1;
+        else if (!strcmp(a, "--decode")) decode = 1;
+        else if (!strcmp(a, "--jsonl")) jsonl = 1;
+        else if (!strcmp(a, "--count")) count = 1;
+        else if (!strcmp(a, "--offline")) offline = 1;
+        else {
+            fprintf(stderr, "genperf tokenize: unknown option '%s' (see --help)\n", a);
+            return 2;
+        }
+    }
+    struct gp_error err = {0};
+    struct gp_tokenizer *tok;
+    struct gp_tokenizer_opts opts = {rev, offline};
+    double t0 = now_s();
+    if (gp_tokenizer_load(spec, &opts, &tok, &err)) {
+        fprintf(stderr, "genperf tokenize: %s\n", err.msg);
+        return 1;
+    }
+    if (bench_file) {
+        int r = bench(tok, bench_file, bench_s, now_s() - t0);
+        gp_tokenizer_free(tok);
+        return r;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long lineno = 0;
+    int rc = 0;
+    struct gp_ids ids = {0};
+    struct gp_buf out = {0};
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        lineno++;
+        size_t len = (size_t)n;
+        if (len && line[len - 1] == '\n')
+            len--;
+        const char *text = line;
+        size_t tlen = len;
+        json_t *j = NULL;
+        if (jsonl || decode) {
+            json_error_t je;
+            j = json_loadb(line, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+            if (!j || (decode ? !json_is_array(j) : !json_is_string(j))) {
+                fprintf(stderr, "genperf tokenize: stdin line %ld: expected a JSON %s\n", lineno,
+                        decode ? "array of ids" : "string");
+                json_decref(j);
+                rc = 1;
+                break;
+            }
+            if (!decode) {
+                text = json_string_value(j);
+                tlen = json_string_length(j);
+            }
+        }
+        ids.n = 0;
+        int r;
+        if (decode) {
+            for (size_t k = 0; k < json_array_size(j); k++) {
+                json_t *v = json_array_get(j, k);
+                if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 0xffffffffLL) {
+                    fprintf(stderr, "genperf tokenize: stdin line %ld: ids must be non-negative integers\n", lineno);
+                    rc = 1;
+                    break;
+                }
+                gp_ids_push(&ids, (uint32_t)json_integer_value(v));
+            }
+            struct gp_buf txt = {0};
+            r = rc ? -1 : gp_tokenizer_decode(tok, ids.v, ids.n, skip_special, &txt, &err);
+            if (!r)
+                gp_buf_json_str(&out, txt.data ? txt.data : "", txt.len);
+            gp_buf_free(&txt);
+        } else {
+            r = gp_tokenizer_encode(tok, text, tlen, add_special, &ids, &err);
+            if (!r && count)
+                gp_buf_printf(&out, "%zu", ids.n);
+            else if (!r) {
+                gp_buf_putc(&out, '[');
+                for (size_t k = 0; k < ids.n; k++)
+                    gp_buf_printf(&out, k ? ",%u" : "%u", ids.v[k]);
+                gp_buf_putc(&out, ']');
+            }
+        }
+        json_decref(j);
+        if (r) {
+            if (!rc)
+                fprintf(stderr, "genperf tokenize: stdin line %ld: %s\n", lineno, err.msg);
+            rc = 1;
+            break;
+        }
+        if (put_line(&out)) {
+            fprintf(stderr, "genperf tokenize: writing stdout failed\n");
+            rc = 1;
+            break;
+        }
+    }
+    free(line);
+    gp_ids_free(&ids);
+    gp_buf_free(&out);
+    gp_tokenizer_free(tok);
+    if (fflush(stdout) != 0)
+        rc = 1;
+    return rc;
 }

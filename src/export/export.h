@@ -1,0 +1,84 @@
+/* export/export.h — every file a profile run leaves behind, and the console table.
+ *
+ * Owns nothing long-lived: the context borrows everything (store, dataset,
+ * metrics result, JSON objects); each writer builds its file in memory or
+ * streams it through gp_atomic_open and renames it into place (never a
+ * half-written artifact). Nothing is printed except by gp_export_console /
+ * gp_export_all's console step, to ctx->console.
+ *
+ * Files in ctx->run_dir (stem = profile_export_file without its extension):
+ *   <profile_export_file>     perf_analyzer's profile_export.json (§4.6)
+ *   <stem>_genai_perf.json    GenAI-Perf's summary (§7.1), Python json.dumps(indent=2)
+ *   <stem>_genai_perf.csv     GenAI-Perf's CSV (§7.2), CRLF
+ *   <stem>_records.jsonl      ours: one line per measured request, failures included
+ *   <stem>_genperf.json       ours: counts, provenance, inter-chunk latency, client health
+ * inputs.json is written by the dataset module (gp_dataset_write_inputs_json).
+ */
+#ifndef GP_EXPORT_EXPORT_H
+#define GP_EXPORT_EXPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct gp_error;
+struct gp_buf;
+struct gp_record_store;
+struct gp_dataset;
+struct gp_metrics_result;
+
+struct gp_export_ctx {
+    const char *run_dir;             /* created if missing (mkdir -p) */
+    const char *profile_export_file; /* bare file name, default "profile_export.json" */
+
+    const char *mode;                /* "concurrency" | "request_rate" */
+    double value;                    /* concurrency (written as an int) or rate (float) */
+    const char *service_kind;        /* "openai" */
+    const char *endpoint;            /* "v1/chat/completions" (no leading '/') */
+    int endpoint_type;               /* enum gp_endpoint_type (dataset/dataset.h) */
+    int streaming;                   /* --streaming: shapes CSV/console rows */
+    int goodput;                     /* --goodput given: request_goodput row/key */
+
+    const json_t *input_config;      /* borrowed; written as "input_config" */
+    const json_t *telemetry_stats;   /* borrowed, GenAI-Perf shape (§9); NULL = none */
+
+    const struct gp_record_store *store;   /* borrowed */
+    const struct gp_dataset *ds;           /* borrowed (payloads for profile_export.json) */
+    const struct gp_metrics_result *m;     /* borrowed (gp_metrics_compute) */
+
+    /* provenance and client health for <stem>_genperf.json */
+    const char *tokenizer_source;    /* gp_tokenizer_source(), NULL = unknown */
+    double client_busy_fraction;     /* event-loop busy time / wall time, < 0 = unknown */
+    double client_busy_warn;         /* warn above this (e.g. 0.8); 0 = 0.8 */
+    uint64_t n_sent;                 /* requests sent incl. warmup (client counter) */
+    uint64_t n_retried;              /* stale-connection resends (not failures) */
+    uint64_t n_warmup;
+    uint64_t start_wall_ns, end_wall_ns;   /* run start/end (CLOCK_REALTIME ns); 0 = from store */
+
+    FILE *console;                   /* table destination (stdout); NULL = no table */
+    int console_width;               /* 0 = $COLUMNS or 80 */
+};
+
+/* Writes every artifact above (console table first, as GenAI-Perf does);
+ * stops at the first error. */
+int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err);
+
+/* The single writers (path = full file path). */
+int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);
+int gp_export_genai_perf_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);
+int gp_export_genai_perf_csv(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);
+int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);
+int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);
+
+/* Builders into a buffer (for tests and for callers that print elsewhere). */
+int gp_export_genai_perf_json_buf(const struct gp_export_ctx *ctx, struct gp_buf *out);
+int gp_export_csv_buf(const struct gp_export_ctx *ctx, struct gp_buf *out);
+/* Console table "NVIDIA GenAI-Perf | LLM Metrics" (§8), plain box drawing. */
+int gp_export_console_buf(const struct gp_export_ctx *ctx, int width, struct gp_buf *out);
+int gp_export_console(const struct gp_export_ctx *ctx, struct gp_error *err);
+
+/* <stem> of a profile export file name: "custom_export.json" -> "custom_export". */
+void gp_export_stem(const char *profile_export_file, char *out, size_t outsz);
+
+#endif

@@ -1,0 +1,371 @@
+/* export/test_export.c — the writers against the spec's literal examples
+ * (genai-perf-profile.md §7.1 JSON, §7.2 CSV, §8 console), plus a full
+ * gp_export_all run whose files must parse. */
+#include "client/record.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/test.h"
+#include "dataset/dataset.h"
+#include "export/export.h"
+#include "export/pyjson.h"
+#include "metrics/metrics.h"
+#include "tokenizer/tokenizer.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void set_stats(struct gp_metrics_result *m, enum gp_metric k, double a, double b, double c)
+{
+    double x[3] = {a, b, c};
+    gp_stats_compute(x, 3, &m->stats[k]);
+}
+
+static void set_sys(struct gp_metrics_result *m, enum gp_metric k, double v)
+{
+    m->stats[k].present = m->stats[k].system = 1;
+    m->stats[k].avg = v;
+}
+
+/* the lists of GPT/test_exporters/test_csv_exporter.py (unscaled) */
+static void csv_fixture(struct gp_metrics_result *m)
+{
+    memset(m, 0, sizeof *m);
+    set_stats(m, GP_M_TTFT, 7, 8, 9);
+    set_stats(m, GP_M_TTST, 1, 2, 3);
+    set_stats(m, GP_M_REQUEST_LATENCY, 4, 5, 6);
+    set_stats(m, GP_M_ITL, 10, 11, 12);
+    set_stats(m, GP_M_TPS_PER_USER, 4, 5, 6);
+    set_stats(m, GP_M_OSL, 1, 2, 3);
+    set_stats(m, GP_M_ISL, 5, 6, 7);
+    set_sys(m, GP_M_OUTPUT_TOKEN_THROUGHPUT, 456);
+    set_sys(m, GP_M_REQUEST_THROUGHPUT, 123);
+    set_sys(m, GP_M_REQUEST_COUNT, 3);
+}
+
+static void test_csv_literal(void)
+{
+    struct gp_metrics_result m;
+    csv_fixture(&m);
+    struct gp_export_ctx ctx = {0};
+    ctx.m = &m;
+    ctx.streaming = 1;
+    struct gp_buf b = {0};
+    CHECK_INT(gp_export_csv_buf(&ctx, &b), 0);
+    const char *exp =
+        "Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
+        "Time To First Token (ms),8.00,7.00,9.00,8.98,8.90,8.80,8.50,8.00,7.50,7.20,7.10,7.02\r\n"
+        "Time To Second Token (ms),2.00,1.00,3.00,2.98,2.90,2.80,2.50,2.00,1.50,1.20,1.10,1.02\r\n"
+        "Request Latency (ms),5.00,4.00,6.00,5.98,5.90,5.80,5.50,5.00,4.50,4.20,4.10,4.02\r\n"
+        "Inter Token Latency (ms),11.00,10.00,12.00,11.98,11.90,11.80,11.50,11.00,10.50,10.20,10.10,10.02\r\n"
+        "Output Token Throughput Per User (tokens/sec/user),5.00,4.00,6.00,5.98,5.90,5.80,5.50,5.00,4.50,4.20,4.10,4.02\r\n"
+        "Output Sequence Length (tokens),2.00,1.00,3.00,2.98,2.90,2.80,2.50,2.00,1.50,1.20,1.10,1.02\r\n"
+        "Input Sequence Length (tokens),6.00,5.00,7.00,6.98,6.90,6.80,6.50,6.00,5.50,5.20,5.10,5.02\r\n"
+        "\r\n"
+        "Metric,Value\r\n"
+        "Output Token Throughput (tokens/sec),456.00\r\n"
+        "Request Throughput (per sec),123.00\r\n"
+        "Request Count (count),3.00\r\n";
+    CHECK_STR(b.data, exp);
+
+    /* non-streaming + goodput + missing ISL + a value >= 1000 (quoted) */
+    gp_buf_reset(&b);
+    ctx.streaming = 0;
+    ctx.goodput = 1;
+    set_sys(&m, GP_M_REQUEST_GOODPUT, 100);
+    m.stats[GP_M_ISL].present = 0;
+    set_stats(&m, GP_M_OSL, 1000, 2000, 3000);
+    CHECK_INT(gp_export_csv_buf(&ctx, &b), 0);
+    const char *exp2 =
+        "Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
+        "Request Latency (ms),5.00,4.00,6.00,5.98,5.90,5.80,5.50,5.00,4.50,4.20,4.10,4.02\r\n"
+        "Output Sequence Length (tokens),\"2,000.00\",\"1,000.00\",\"3,000.00\",\"2,980.00\",\"2,900.00\","
+        "\"2,800.00\",\"2,500.00\",\"2,000.00\",\"1,500.00\",\"1,200.00\",\"1,100.00\",\"1,020.00\"\r\n"
+        "Input Sequence Length (tokens),N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n"
+        "\r\n"
+        "Metric,Value\r\n"
+        "Output Token Throughput (tokens/sec),456.00\r\n"
+        "Request Throughput (per sec),123.00\r\n"
+        "Request Goodput (per sec),100.00\r\n"
+        "Request Count (count),3.00\r\n";
+    CHECK_STR(b.data, exp2);
+    gp_buf_free(&b);
+}
+
+static void test_csv_telemetry(void)
+{
+    struct gp_metrics_result m;
+    csv_fixture(&m);
+    json_t *ts = json_loads("{\"gpu_power_usage\":{\"unit\":\"W\",\"gpu0\":{\"avg\":45.85,\"p1\":45.21,\"p5\":45.27,"
+                            "\"p10\":45.33,\"p25\":45.53,\"p50\":45.85,\"p75\":46.17,\"p90\":46.37,\"p95\":46.44,"
+                            "\"p99\":46.49,\"min\":45.2,\"max\":46.5,\"std\":0.1}},"
+                            "\"gpu_power_limit\":{\"unit\":\"W\",\"gpu0\":{\"avg\":250.0}},"
+                            "\"gpu_clock_sm\":{\"unit\":\"MHz\",\"gpu0\":{\"avg\":1525.0,\"min\":1500.0}}}",
+                            0, NULL);
+    struct gp_export_ctx ctx = {0};
+    ctx.m = &m;
+    ctx.streaming = 1;
+    ctx.telemetry_stats = ts;
+    struct gp_buf b = {0};
+    CHECK_INT(gp_export_csv_buf(&ctx, &b), 0);
+    const char *tail = strstr(b.data, "Request Count (count),3.00\r\n");
+    CHECK(tail != NULL);
+    if (tail)
+        CHECK_STR(tail + strlen("Request Count (count),3.00\r\n"),
+                  "\r\n"
+                  "Metric,GPU,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
+                  "GPU Power Usage (W),gpu0,45.85,45.20,46.50,46.49,46.44,46.37,46.17,45.85,45.53,45.33,45.27,45.21\r\n"
+                  "GPU Clock Sm (MHz),gpu0,\"1,525.00\",\"1,500.00\",0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00\r\n"
+                  "\r\n"
+                  "Metric,GPU,Value\r\n"
+                  "GPU Power Limit (W),gpu0,250.00\r\n");
+    gp_buf_free(&b);
+    json_decref(ts);
+}
+
+static void test_console_literal(void)
+{
+    struct gp_metrics_result m;
+    csv_fixture(&m);
+    struct gp_export_ctx ctx = {0};
+    ctx.m = &m;
+    ctx.streaming = 1;
+    struct gp_buf b = {0};
+    CHECK_INT(gp_export_console_buf(&ctx, 100, &b), 0);
+    char *exp = NULL;
+    CHECK_INT(gp_read_file("src/export/testdata/console_example.txt", &exp, NULL, NULL), 0);
+    if (exp)
+        CHECK_STR(b.data, exp);
+    free(exp);
+    /* at 80 columns (a pipe) the label column is squeezed and wraps more */
+    gp_buf_reset(&b);
+    CHECK_INT(gp_export_console_buf(&ctx, 80, &b), 0);
+    CHECK(strstr(b.data, "│ Output Token Throughput Per │") != NULL);
+    CHECK(strstr(b.data, "│                        User │") != NULL);
+    /* every line is exactly 80 columns wide */
+    const char *p = b.data;
+    int lines = 0, bad = 0;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t w = 0;
+        for (const char *q = p; q < e; q++)
+            if (((unsigned char)*q & 0xC0) != 0x80)
+                w++;
+        if (w != 80)
+            bad++;
+        lines++;
+        p = e + 1;
+    }
+    CHECK(lines > 10);
+    CHECK_INT(bad, 0);
+    gp_buf_free(&b);
+}
+
+/* ---- the full example of §7.1 through gp_metrics_compute -------------- */
+
+struct reqspec {
+    uint64_t start_ms;
+    int n;              /* content chunks, one token ("a") each */
+    uint64_t at_ms[5];  /* chunk times relative to start */
+};
+
+static void build_example(struct gp_record_store *st, struct gp_dataset *ds)
+{
+    /* TTFT/latency/ITL/OSL pairs that reproduce the spec's statistics:
+     * (ttft 46, lat 58, osl 2) (40, 70, 4) (49, 75, 3) (43, 87, 5) ms */
+    static const struct reqspec rs[4] = {
+        {0, 2, {46, 58}},
+        {0, 4, {40, 50, 60, 70}},
+        {100, 3, {49, 62, 75}},
+        {168, 5, {43, 54, 65, 76, 87}},
+    };
+    gp_record_store_init(st);
+    st->mono0_ns = 1000000000ull;
+    st->wall0_ns = 1733000000000000000ull;
+    for (int i = 0; i < 4; i++) {
+        struct gp_chunk ch[8];
+        struct gp_buf b = {0};
+        uint64_t t0 = st->mono0_ns + rs[i].start_ms * 1000000ull;
+        int nc = 0;
+        ch[nc].t_ns = t0 + rs[i].at_ms[0] * 1000000ull - 1000;
+        ch[nc].off = b.len;
+        gp_buf_puts(&b, "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n");
+        ch[nc].len = (uint32_t)(b.len - ch[nc].off);
+        nc++;
+        for (int k = 0; k < rs[i].n; k++) {
+            ch[nc].t_ns = t0 + rs[i].at_ms[k] * 1000000ull;
+            ch[nc].off = b.len;
+            gp_buf_puts(&b, "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n");
+            if (k == rs[i].n - 1)
+                gp_buf_puts(&b, "data: [DONE]\n\n");
+            ch[nc].len = (uint32_t)(b.len - ch[nc].off);
+            nc++;
+        }
+        struct gp_record r = {0};
+        r.t_start_ns = t0;
+        r.t_end_ns = ch[nc - 1].t_ns + 1000;
+        r.http_status = 200;
+        r.flags = GP_REC_STREAMING;
+        r.entry = (uint32_t)i;
+        gp_record_append(st, &r, ch, (size_t)nc, b.data, b.len, NULL, 0);
+        gp_buf_free(&b);
+    }
+    ds->n = 4;
+    ds->entries = calloc(4, sizeof *ds->entries);
+    for (int i = 0; i < 4; i++) {
+        ds->entries[i].payload = strdup("{\"model\":\"test-model\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"stream\":true}");
+        ds->entries[i].payload_len = strlen(ds->entries[i].payload);
+        ds->entries[i].isl = 5;
+        ds->entries[i].osl_asked = -1;
+    }
+}
+
+static void free_ds(struct gp_dataset *ds)
+{
+    for (size_t i = 0; i < ds->n; i++)
+        free(ds->entries[i].payload);
+    free(ds->entries);
+}
+
+static void test_json_literal(void)
+{
+    struct gp_record_store st;
+    struct gp_dataset ds;
+    build_example(&st, &ds);
+    struct gp_tokenizer *tok = NULL;
+    gp_tokenizer_load("builtin", NULL, &tok, NULL);
+    struct gp_slo slos[2] = {{"time_to_first_token", 45}, {"request_latency", 120}};
+    struct gp_metrics_opts o = {1, slos, 2, 1};
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, &ds, tok, &o, &m, NULL), 0);
+
+    char *fixture = NULL;
+    CHECK_INT(gp_read_file("src/export/testdata/genai_perf_example.json", &fixture, NULL, NULL), 0);
+    json_t *full = fixture ? json_loads(fixture, 0, NULL) : NULL;
+    CHECK(full != NULL);
+    struct gp_export_ctx ctx = {0};
+    ctx.m = &m;
+    ctx.store = &st;
+    ctx.ds = &ds;
+    ctx.streaming = 1;
+    ctx.goodput = 1;
+    ctx.mode = "concurrency";
+    ctx.value = 2;
+    ctx.input_config = full ? json_object_get(full, "input_config") : NULL;
+    struct gp_buf b = {0};
+    CHECK_INT(gp_export_genai_perf_json_buf(&ctx, &b), 0);
+    if (fixture)
+        CHECK_STR(b.data, fixture);
+    if (fixture && strcmp(b.data, fixture)) {
+        FILE *f = fopen("build/test-logs/genai_perf_json.got", "w");
+        if (f) {
+            fputs(b.data, f);
+            fclose(f);
+        }
+    }
+
+    /* every artifact through gp_export_all */
+    char dir[] = "/tmp/gp-export-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char run_dir[256];
+    snprintf(run_dir, sizeof run_dir, "%s/run/x", dir);
+    ctx.run_dir = run_dir;
+    ctx.profile_export_file = "custom_export.json";
+    ctx.tokenizer_source = "builtin";
+    ctx.client_busy_fraction = 0.25;
+    struct gp_error err = {0};
+    int rc = gp_export_all(&ctx, &err);
+    CHECK_INT(rc, 0);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    const char *files[] = {"custom_export.json", "custom_export_genai_perf.json", "custom_export_genai_perf.csv",
+                           "custom_export_records.jsonl", "custom_export_genperf.json"};
+    for (int i = 0; i < 5; i++) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", run_dir, files[i]);
+        char *txt = NULL;
+        size_t len = 0;
+        CHECK_INT(gp_read_file(p, &txt, &len, NULL), 0);
+        if (!txt)
+            continue;
+        if (i == 3) {
+            int lines = 0, parsed = 0;
+            for (char *q = txt, *e; (e = strchr(q, '\n')); q = e + 1) {
+                json_t *j = json_loadb(q, (size_t)(e - q), 0, NULL);
+                parsed += j != NULL;
+                json_decref(j);
+                lines++;
+            }
+            CHECK_INT(parsed, 4);
+            CHECK_INT(lines, 4);
+            CHECK(strstr(txt, "\"status\":\"ok\"") != NULL);
+        } else if (i != 2) {
+            json_error_t je;
+            json_t *j = json_loads(txt, 0, &je);
+            CHECK(j != NULL);
+            if (!j)
+                fprintf(stderr, "%s: %s\n", files[i], je.text);
+            if (i == 0 && j) {
+                json_t *reqs = json_object_get(json_array_get(json_object_get(j, "experiments"), 0), "requests");
+                CHECK_INT(json_array_size(reqs), 4);
+                json_t *r0 = json_array_get(reqs, 0);
+                CHECK_INT(json_integer_value(json_object_get(r0, "timestamp")), 1733000000000000000ll);
+                CHECK_INT(json_array_size(json_object_get(r0, "response_outputs")), 3);
+                CHECK_STR(json_string_value(json_object_get(j, "endpoint")), "v1/chat/completions");
+            }
+            if (i == 4 && j) {
+                CHECK_INT(json_integer_value(json_object_get(json_object_get(j, "requests"), "ok")), 4);
+                CHECK(json_is_object(json_object_get(j, "inter_chunk_latency")));
+            }
+            json_decref(j);
+        }
+        unlink(p);
+        free(txt);
+    }
+    char p[512];
+    snprintf(p, sizeof p, "%s/run/x", dir);
+    rmdir(p);
+    snprintf(p, sizeof p, "%s/run", dir);
+    rmdir(p);
+    rmdir(dir);
+    gp_buf_free(&b);
+    json_decref(full);
+    free(fixture);
+    gp_metrics_result_free(&m);
+    gp_tokenizer_free(tok);
+    gp_record_store_free(&st);
+    free_ds(&ds);
+}
+
+static void test_pyjson(void)
+{
+    json_t *v = json_loads("{\"a\":[],\"b\":{},\"c\":[1,2.5,\"x\"],\"d\":null,\"e\":true,\"f\":1e-5}", 0, NULL);
+    struct gp_buf b = {0};
+    gp_pyjson_dump(&b, v, 2, 0);
+    CHECK_STR(b.data, "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1,\n    2.5,\n    \"x\"\n  ],\n  \"d\": null,\n"
+                      "  \"e\": true,\n  \"f\": 1e-05\n}");
+    gp_buf_reset(&b);
+    gp_pyjson_dump(&b, v, -1, 0);
+    CHECK_STR(b.data, "{\"a\": [], \"b\": {}, \"c\": [1, 2.5, \"x\"], \"d\": null, \"e\": true, \"f\": 1e-05}");
+    gp_buf_free(&b);
+    json_decref(v);
+    char stem[64];
+    gp_export_stem("custom_export.json", stem, sizeof stem);
+    CHECK_STR(stem, "custom_export");
+    gp_export_stem("dir/a.b.json", stem, sizeof stem);
+    CHECK_STR(stem, "a.b");
+    gp_export_stem("noext", stem, sizeof stem);
+    CHECK_STR(stem, "noext");
+}
+
+int main(void)
+{
+    GP_RUN(test_csv_literal);
+    GP_RUN(test_csv_telemetry);
+    GP_RUN(test_console_literal);
+    GP_RUN(test_json_literal);
+    GP_RUN(test_pyjson);
+    return gp_test_summary();
+}

@@ -1,0 +1,173 @@
+/* metrics/metrics.h — everything derived from a finished run's records.
+ *
+ * Owns: struct gp_metrics_result and every array/byte in it (per-request
+ * metrics, statistics, error texts). gp_metrics_compute fills it from a
+ * struct gp_record_store (borrowed, read only), the dataset (borrowed: ISL
+ * and osl_asked per entry) and a tokenizer (borrowed: OSL is counted on the
+ * concatenated streamed `content`, add_special_tokens=False, as GenAI-Perf
+ * does). Free with gp_metrics_result_free. Nothing here prints.
+ *
+ * Definitions (GenAI-Perf 0.0.16, spec genai-perf-profile.md §6):
+ *   TTFT    = first non-empty content chunk - request start
+ *   TTST    = second content chunk - first content chunk (>= 2 content chunks)
+ *   latency = last content chunk - request start (not [DONE]/usage/finish)
+ *   ITL     = round_half_even((latency - TTFT) / (OSL - 1)) ns (>= 2 chunks and OSL > 1)
+ *             == vLLM/SGLang "TPOT"
+ *   TPS/user = 1e9 / ITL (from the rounded ITL)
+ *   inter-chunk latency = gaps between consecutive content chunks, pooled over
+ *             requests (== vLLM/SGLang "ITL", AIPerf "ICL"); reported only by us.
+ * A content chunk's timestamp is the time of the network read that completed
+ * its SSE event (several events completed by one read share that time and
+ * count as one chunk, exactly as GenAI-Perf merges them).
+ * Failed requests (transport error, HTTP >= 400, in-stream error object,
+ * timeout) are excluded from every latency/length statistic but counted.
+ * Warmup records are ignored entirely (not even counted).
+ */
+#ifndef GP_METRICS_METRICS_H
+#define GP_METRICS_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gp_error;
+struct gp_record_store;
+struct gp_dataset;
+struct gp_tokenizer;
+
+/* Statistics in GenAI-Perf's metric order (genai-perf-profile.md §7.1). */
+enum gp_metric {
+    GP_M_REQUEST_THROUGHPUT = 0,  /* system: avg only, requests/sec */
+    GP_M_REQUEST_LATENCY,         /* ms */
+    GP_M_REQUEST_GOODPUT,         /* system, only when goodput SLOs are given */
+    GP_M_REQUEST_COUNT,           /* system, count */
+    GP_M_TTFT,                    /* time_to_first_token, ms */
+    GP_M_TTST,                    /* time_to_second_token, ms */
+    GP_M_ITL,                     /* inter_token_latency, ms */
+    GP_M_OUTPUT_TOKEN_THROUGHPUT, /* system, tokens/sec */
+    GP_M_TPS_PER_USER,            /* output_token_throughput_per_user, tokens/sec/user */
+    GP_M_OSL,                     /* output_sequence_length, tokens */
+    GP_M_ISL,                     /* input_sequence_length, tokens */
+    GP_M__COUNT
+};
+
+/* GenAI-Perf's JSON key / unit for a metric ("request_latency", "ms"). */
+const char *gp_metric_name(enum gp_metric m);
+const char *gp_metric_unit(enum gp_metric m);
+
+/* Percentiles in GenAI-Perf's JSON order p1,p5,p10,p25,p50,p75,p90,p95,p99. */
+#define GP_NPCT 9
+extern const int gp_pct_levels[GP_NPCT];
+
+struct gp_stats {
+    int present;        /* 0 = metric had no data (omitted from JSON, N/A in CSV) */
+    int system;         /* 1 = only avg is meaningful */
+    size_t n;
+    double avg, min, max, std;
+    double p[GP_NPCT];  /* p[i] = percentile gp_pct_levels[i] */
+};
+
+/* Why a request failed (counts in <stem>_genperf.json "failures"). */
+enum gp_fail_kind {
+    GP_FAIL_NONE = 0,
+    GP_FAIL_TRANSPORT,    /* no HTTP response (connect/reset/curl error) */
+    GP_FAIL_HTTP,         /* HTTP status >= 400 (body text kept as the error) */
+    GP_FAIL_STREAM_ERROR, /* {"error": ...} object inside a 200 stream */
+    GP_FAIL_TIMEOUT,      /* --request-timeout fired */
+    GP_FAIL_CANCELLED,    /* stopped by Ctrl-C / end of run */
+    GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content */
+    GP_FAIL__COUNT
+};
+const char *gp_fail_kind_name(enum gp_fail_kind k); /* "transport", "http", ... */
+
+enum gp_req_flags {
+    GP_RQ_OK = 1u << 0,            /* counted in latency statistics */
+    GP_RQ_NO_DONE = 1u << 1,       /* streaming, EOF before [DONE] (content kept) */
+    GP_RQ_HAS_USAGE = 1u << 2,     /* server sent usage (prompt/completion tokens valid) */
+    GP_RQ_STREAMED = 1u << 3,      /* the response was an event stream */
+    GP_RQ_OSL_MISMATCH = 1u << 4,  /* osl_asked >= 0 and the OSL got differs (server count if sent) */
+    GP_RQ_OSL_FROM_SERVER = 1u << 5, /* no tokenizer count: osl = usage.completion_tokens */
+};
+
+/* One measured (non-warmup) request. Times are CLOCK_MONOTONIC ns like the
+ * store's; -1 = not applicable. */
+struct gp_req_metrics {
+    uint32_t rec;                 /* index into store->recs */
+    uint32_t flags;               /* enum gp_req_flags */
+    uint8_t fail;                 /* enum gp_fail_kind */
+    int32_t http_status;
+    int64_t ttft_ns, ttst_ns, latency_ns, itl_ns;
+    double tps_user;              /* < 0 when not applicable */
+    uint64_t first_content_ns, last_content_ns;  /* 0 when no content */
+    int32_t isl;                  /* GenAI-Perf ISL (client tokenizer, no template) */
+    int32_t osl;                  /* client tokenizer on the concatenated content */
+    int32_t osl_asked;            /* max_tokens sent, -1 when none */
+    int32_t server_prompt_tokens;     /* usage.prompt_tokens, -1 when absent */
+    int32_t server_completion_tokens; /* usage.completion_tokens, -1 when absent */
+    int32_t reasoning_tokens;     /* client tokenizer on reasoning/reasoning_content text */
+    uint32_t content_chunks;      /* chunks that carried non-empty content */
+    uint32_t events;              /* SSE data events seen */
+    uint32_t bad_events;          /* events that were not JSON / had an unexpected shape (ignored) */
+    uint64_t err_off;             /* error text in result->text, err_len 0 = none */
+    uint32_t err_len;
+};
+
+/* A goodput SLO (GenAI-Perf --goodput name:value; time values in ms). */
+struct gp_slo {
+    const char *name;
+    double value;
+};
+
+struct gp_metrics_opts {
+    int streaming;                 /* --streaming given (shapes CSV/console rows only) */
+    const struct gp_slo *slos;     /* NULL/0 = no --goodput */
+    size_t n_slos;
+    int inter_chunk;               /* 1: also collect pooled inter-chunk latencies */
+};
+
+struct gp_metrics_result {
+    struct gp_req_metrics *reqs;   /* one per non-warmup record, store order */
+    size_t n_reqs;
+    struct gp_stats stats[GP_M__COUNT];  /* time stats already in ms (x 1/1e6), as exported */
+    struct gp_stats inter_chunk;   /* ms, pooled over requests; present=0 when none */
+
+    /* benchmark window over requests with >= 1 content chunk (§6.4) */
+    uint64_t window_start_ns, window_end_ns;  /* monotonic */
+    double duration_s;
+
+    size_t n_ok, n_failed;
+    size_t fail_counts[GP_FAIL__COUNT];
+    size_t n_no_content;           /* ok (2xx, complete) but no content chunk: GenAI-Perf
+                                      leaves them out of request_count, keeps them in
+                                      request_throughput's numerator */
+    size_t n_no_done;              /* streams without [DONE] (ok or not) */
+    size_t n_osl_mismatch;         /* requests with osl_asked >= 0 and osl != osl_asked */
+    size_t n_with_usage;           /* requests that carried usage */
+    size_t n_bad_events;           /* malformed events over all requests (their text is lost) */
+    double isl_client_avg;         /* over ok requests */
+    double isl_server_avg;         /* over ok requests with usage; < 0 when none */
+    double osl_server_avg;         /* usage.completion_tokens avg; < 0 when none */
+    int goodput_invalid;           /* an unknown SLO name: goodput = -1.0 as GenAI-Perf */
+
+    char *text;                    /* error texts, back to back (owned) */
+    size_t text_len;
+};
+
+int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset *ds,
+                       struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,
+                       struct gp_metrics_result *out, struct gp_error *err);
+void gp_metrics_result_free(struct gp_metrics_result *r);
+
+/* ---- statistics helpers (also used by telemetry) ------------------------ */
+
+/* NumPy-exact statistics of x[0..n) (sorted in place): np.mean (pairwise
+ * summation), np.percentile(linear, numpy's _lerp), min, max, np.std
+ * (population). n == 0 -> present = 0. */
+void gp_stats_compute(double *x, size_t n, struct gp_stats *out);
+/* numpy.percentile(sorted, q) for q in [0,100], type 7. */
+double gp_percentile_sorted(const double *sorted, size_t n, double q);
+/* Multiplies every stat by 1/1e6 (GenAI-Perf's ns -> ms). */
+void gp_stats_scale(struct gp_stats *s, double factor);
+/* Python round(): half to even. */
+double gp_round_half_even(double x);
+
+#endif

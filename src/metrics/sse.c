@@ -1,0 +1,654 @@
+/* metrics/sse.c — SSE line/event framing and a non-allocating JSON scanner
+ * for OpenAI chunks.
+ *
+ * The framing follows the WHATWG event-stream rules rather than GenAI-Perf's
+ * "split on \n\n" so that CRLF streams, `data:` without a space and comments
+ * do not lose content (genai-perf-profile.md §11 item 6 lists what GenAI-Perf
+ * loses). The JSON scanner reads only the handful of keys metrics need and
+ * skips everything else without building a tree: parsing a million requests'
+ * events through a DOM would dominate post-processing time.
+ */
+#include "metrics/sse.h"
+#include "core/error.h"
+
+#include <string.h>
+#include <strings.h>
+
+void gp_sse_init(struct gp_sse *p) { memset(p, 0, sizeof *p); }
+
+void gp_sse_reset(struct gp_sse *p)
+{
+    gp_buf_reset(&p->line);
+    gp_buf_reset(&p->data);
+    p->event[0] = '\0';
+    p->have_data = 0;
+    p->pending_cr = 0;
+}
+
+void gp_sse_free(struct gp_sse *p)
+{
+    gp_buf_free(&p->line);
+    gp_buf_free(&p->data);
+    memset(p, 0, sizeof *p);
+}
+
+static int dispatch(struct gp_sse *p, gp_sse_event_fn fn, void *ctx)
+{
+    int r = 0;
+    if (p->have_data) {
+        size_t n = p->data.len;
+        /* TRT-LLM ends its first event with "} \n\n": trailing blanks are noise */
+        while (n && (p->data.data[n - 1] == ' ' || p->data.data[n - 1] == '\t'))
+            n--;
+        if (gp_buf_reserve(&p->data, 1))
+            return -GP_ENOMEM;
+        p->data.data[n] = '\0';
+        r = fn(ctx, p->data.data, n, p->event);
+    }
+    gp_buf_reset(&p->data);
+    p->have_data = 0;
+    p->event[0] = '\0';
+    return r;
+}
+
+static int process_line(struct gp_sse *p, const char *s, size_t n, gp_sse_event_fn fn, void *ctx)
+{
+    if (n == 0)
+        return dispatch(p, fn, ctx);
+    if (s[0] == ':')
+        return 0; /* comment / keep-alive: never touches timing */
+    const char *colon = memchr(s, ':', n);
+    size_t flen = colon ? (size_t)(colon - s) : n;
+    const char *v = colon ? colon + 1 : s + n;
+    size_t vlen = (size_t)(s + n - v);
+    if (vlen && v[0] == ' ') {
+        v++;
+        vlen--;
+    }
+    if (flen == 4 && memcmp(s, "data", 4) == 0) {
+        if (p->have_data && gp_buf_putc(&p->data, '\n'))
+            return -GP_ENOMEM;
+        if (gp_buf_append(&p->data, v, vlen))
+            return -GP_ENOMEM;
+        p->have_data = 1;
+    } else if (flen == 5 && memcmp(s, "event", 5) == 0) {
+        size_t k = vlen < sizeof p->event - 1 ? vlen : sizeof p->event - 1;
+        memcpy(p->event, v, k);
+        p->event[k] = '\0';
+    }
+    return 0; /* id:, retry:, unknown fields: ignored */
+}
+
+int gp_sse_feed(struct gp_sse *p, const char *bytes, size_t n, gp_sse_event_fn fn, void *ctx)
+{
+    size_t i = 0;
+    if (n && p->pending_cr) {
+        p->pending_cr = 0;
+        if (bytes[0] == '\n')
+            i = 1;
+    }
+    while (i < n) {
+        /* find the next line end at the byte level (0x0A/0x0D never occur
+         * inside a UTF-8 sequence) */
+        const char *lf = memchr(bytes + i, '\n', n - i);
+        size_t j = lf ? (size_t)(lf - bytes) : n;
+        /* servers write LF; a CR before the LF means CRLF or a bare CR */
+        const char *cr = memchr(bytes + i, '\r', j - i);
+        if (cr)
+            j = (size_t)(cr - bytes);
+        if (j == n) {
+            if (gp_buf_append(&p->line, bytes + i, n - i))
+                return -GP_ENOMEM;
+            return 0;
+        }
+        int r;
+        if (p->line.len) {
+            if (gp_buf_append(&p->line, bytes + i, j - i))
+                return -GP_ENOMEM;
+            r = process_line(p, p->line.data, p->line.len, fn, ctx);
+            gp_buf_reset(&p->line);
+        } else {
+            r = process_line(p, bytes + i, j - i, fn, ctx);
+        }
+        if (bytes[j] == '\r') {
+            if (j + 1 < n) {
+                if (bytes[j + 1] == '\n')
+                    j++;
+            } else {
+                p->pending_cr = 1; /* maybe the first half of a CRLF split by the read */
+            }
+        }
+        i = j + 1;
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
+int gp_sse_finish(struct gp_sse *p, gp_sse_event_fn fn, void *ctx)
+{
+    int r = 0;
+    if (p->line.len) {
+        r = process_line(p, p->line.data, p->line.len, fn, ctx);
+        gp_buf_reset(&p->line);
+        if (r)
+            return r;
+    }
+    p->pending_cr = 0;
+    return dispatch(p, fn, ctx);
+}
+
+/* ---- a minimal JSON scanner -------------------------------------------- */
+
+struct js {
+    const char *p, *end;
+    int bad;
+};
+
+static void ws(struct js *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+        j->p++;
+}
+
+static int peek(struct js *j)
+{
+    ws(j);
+    return j->p < j->end ? (unsigned char)*j->p : -1;
+}
+
+static int eat(struct js *j, char c)
+{
+    if (peek(j) == c) {
+        j->p++;
+        return 1;
+    }
+    return 0;
+}
+
+static int hex4(const char *s, unsigned *out)
+{
+    unsigned v = 0;
+    for (int k = 0; k < 4; k++) {
+        char c = s[k];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int put_utf8(struct gp_buf *b, unsigned cp)
+{
+    char o[4];
+    size_t n;
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        o[0] = (char)(0xF0 | (cp >> 18));
+        o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[3] = (char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    return gp_buf_append(b, o, n);
+}
+
+/* Reads a string value; appends its decoded bytes to out (may be NULL) and
+ * returns how many bytes it appended; j->bad on malformed input. Lone
+ * surrogates become U+FFFD rather than failing the request. */
+static size_t str(struct js *j, struct gp_buf *out)
+{
+    if (!eat(j, '"')) {
+        j->bad = 1;
+        return 0;
+    }
+    if (!out) {
+        /* skipping: jump quote to quote; a quote is escaped when an odd
+         * number of backslashes precedes it */
+        for (;;) {
+            const char *q = memchr(j->p, '"', (size_t)(j->end - j->p));
+            if (!q) {
+                j->bad = 1;
+                return 0;
+            }
+            const char *b = q;
+            while (b > j->p && b[-1] == '\\')
+                b--;
+            j->p = q + 1;
+            if (((q - b) & 1) == 0)
+                return 0;
+        }
+    }
+    size_t before = out ? out->len : 0;
+    while (j->p < j->end) {
+        const char *s = j->p;
+        while (j->p < j->end && *j->p != '"' && *j->p != '\\')
+            j->p++;
+        if (out && j->p > s && gp_buf_append(out, s, (size_t)(j->p - s)))
+            j->bad = 1;
+        if (j->p >= j->end)
+            break;
+        if (*j->p == '"') {
+            j->p++;
+            return out ? out->len - before : 0;
+        }
+        /* backslash */
+        if (j->end - j->p < 2)
+            break;
+        char c = j->p[1];
+        j->p += 2;
+        char lit = 0;
+        switch (c) {
+        case '"': lit = '"'; break;
+        case '\\': lit = '\\'; break;
+        case '/': lit = '/'; break;
+        case 'b': lit = '\b'; break;
+        case 'f': lit = '\f'; break;
+        case 'n': lit = '\n'; break;
+        case 'r': lit = '\r'; break;
+        case 't': lit = '\t'; break;
+        case 'u': {
+            unsigned cp;
+            if (j->end - j->p < 4 || hex4(j->p, &cp)) {
+                j->bad = 1;
+                return 0;
+            }
+            j->p += 4;
+            if (cp >= 0xD800 && cp < 0xDC00) {
+                unsigned lo;
+                if (j->end - j->p >= 6 && j->p[0] == '\\' && j->p[1] == 'u' && !hex4(j->p + 2, &lo) &&
+                    lo >= 0xDC00 && lo < 0xE000) {
+                    j->p += 6;
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                } else {
+                    cp = 0xFFFD;
+                }
+            } else if (cp >= 0xDC00 && cp < 0xE000) {
+                cp = 0xFFFD;
+            }
+            if (out && put_utf8(out, cp))
+                j->bad = 1;
+            continue;
+        }
+        default:
+            j->bad = 1;
+            return 0;
+        }
+        if (out && gp_buf_putc(out, lit))
+            j->bad = 1;
+    }
+    j->bad = 1;
+    return 0;
+}
+
+/* Skips any value (iteratively for containers, so hostile nesting cannot
+ * blow the stack). */
+static void skip(struct js *j)
+{
+    int c = peek(j);
+    if (c == '"') {
+        str(j, NULL);
+        return;
+    }
+    if (c == '{' || c == '[') {
+        long depth = 0;
+        while (j->p < j->end) {
+            char ch = *j->p;
+            if (ch == '"') {
+                str(j, NULL);
+                if (j->bad)
+                    return;
+                continue;
+            }
+            j->p++;
+            if (ch == '{' || ch == '[')
+                depth++;
+            else if (ch == '}' || ch == ']') {
+                if (--depth == 0)
+                    return;
+            }
+        }
+        j->bad = 1;
+        return;
+    }
+    /* number, true, false, null */
+    const char *s = j->p;
+    while (j->p < j->end && *j->p != ',' && *j->p != '}' && *j->p != ']' && *j->p != ' ' &&
+           *j->p != '\n' && *j->p != '\r' && *j->p != '\t')
+        j->p++;
+    if (j->p == s)
+        j->bad = 1;
+}
+
+static int is_null(struct js *j)
+{
+    if (peek(j) == 'n' && j->end - j->p >= 4 && memcmp(j->p, "null", 4) == 0) {
+        j->p += 4;
+        return 1;
+    }
+    return 0;
+}
+
+/* An integer value (or -1 when it is not a plain number). */
+static long num(struct js *j)
+{
+    int c = peek(j);
+    if (c != '-' && (c < '0' || c > '9')) {
+        skip(j);
+        return -1;
+    }
+    int neg = 0;
+    if (*j->p == '-') {
+        neg = 1;
+        j->p++;
+    }
+    long v = 0;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
+        if (v < 100000000000000L)
+            v = v * 10 + (*j->p - '0');
+        j->p++;
+    }
+    /* fraction/exponent: keep the integer part */
+    while (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E' || *j->p == '+' ||
+                             *j->p == '-' || (*j->p >= '0' && *j->p <= '9')))
+        j->p++;
+    return neg ? -v : v;
+}
+
+/* Reads an object key into k (truncated, NUL-terminated) and the ':' after it. */
+static int key(struct js *j, char *k, size_t ksz)
+{
+    if (peek(j) != '"') {
+        j->bad = 1;
+        return -1;
+    }
+    const char *s = ++j->p;
+    while (j->p < j->end && *j->p != '"') {
+        if (*j->p == '\\')
+            j->p++;
+        j->p++;
+    }
+    if (j->p >= j->end) {
+        j->bad = 1;
+        return -1;
+    }
+    size_t n = (size_t)(j->p - s);
+    if (n >= ksz)
+        n = ksz - 1; /* long keys are never ones we look for */
+    memcpy(k, s, n);
+    k[n] = '\0';
+    j->p++;
+    if (!eat(j, ':')) {
+        j->bad = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* Iterates an object: call first with *first = 1. Returns 1 with the key
+ * read, 0 at the closing brace, -1 on error. */
+static int obj_next(struct js *j, int *first, char *k, size_t ksz)
+{
+    if (*first) {
+        if (!eat(j, '{')) {
+            j->bad = 1;
+            return -1;
+        }
+        *first = 0;
+        if (eat(j, '}'))
+            return 0;
+    } else {
+        if (eat(j, '}'))
+            return 0;
+        if (!eat(j, ',')) {
+            j->bad = 1;
+            return -1;
+        }
+    }
+    return key(j, k, ksz) ? -1 : 1;
+}
+
+static size_t text_field(struct js *j, struct gp_buf *out)
+{
+    if (is_null(j))
+        return 0;
+    if (peek(j) != '"') {
+        skip(j);
+        return 0;
+    }
+    return str(j, out);
+}
+
+struct scan_state {
+    struct gp_buf *content, *reasoning, *errtext;
+    struct gp_event_info *info;
+};
+
+/* delta / message object of a choice */
+static void scan_delta(struct js *j, struct scan_state *s)
+{
+    if (is_null(j))
+        return;
+    if (peek(j) != '{') {
+        skip(j);
+        return;
+    }
+    char k[32];
+    int first = 1, r;
+    while ((r = obj_next(j, &first, k, sizeof k)) == 1) {
+        if (strcmp(k, "content") == 0)
+            s->info->content_len += text_field(j, s->content);
+        else if (strcmp(k, "reasoning_content") == 0 || strcmp(k, "reasoning") == 0)
+            s->info->reasoning_len += text_field(j, s->reasoning);
+        else
+            skip(j);
+        if (j->bad)
+            return;
+    }
+}
+
+static void scan_choice(struct js *j, struct scan_state *s)
+{
+    if (peek(j) != '{') {
+        skip(j);
+        return;
+    }
+    char k[32];
+    int first = 1, r;
+    while ((r = obj_next(j, &first, k, sizeof k)) == 1) {
+        if (strcmp(k, "delta") == 0 || strcmp(k, "message") == 0)
+            scan_delta(j, s);
+        else if (strcmp(k, "text") == 0)
+            s->info->content_len += text_field(j, s->content);
+        else if (strcmp(k, "finish_reason") == 0) {
+            if (!is_null(j)) {
+                s->info->has_finish = 1;
+                skip(j);
+            }
+        } else
+            skip(j);
+        if (j->bad)
+            return;
+    }
+}
+
+static void scan_choices(struct js *j, struct scan_state *s)
+{
+    if (is_null(j))
+        return;
+    if (!eat(j, '[')) {
+        skip(j);
+        return;
+    }
+    s->info->n_choices = 0;
+    if (eat(j, ']'))
+        return;
+    for (;;) {
+        /* GenAI-Perf reads choices[0] only; with n > 1 the others are other
+         * sequences, not more text of this one */
+        if (s->info->n_choices == 0)
+            scan_choice(j, s);
+        else
+            skip(j);
+        if (j->bad)
+            return;
+        s->info->n_choices++;
+        if (eat(j, ','))
+            continue;
+        if (eat(j, ']'))
+            return;
+        j->bad = 1;
+        return;
+    }
+}
+
+static void scan_usage(struct js *j, struct scan_state *s)
+{
+    if (is_null(j))
+        return;
+    if (peek(j) != '{') {
+        skip(j);
+        return;
+    }
+    char k[32];
+    int first = 1, r;
+    s->info->has_usage = 1;
+    while ((r = obj_next(j, &first, k, sizeof k)) == 1) {
+        if (strcmp(k, "prompt_tokens") == 0)
+            s->info->prompt_tokens = num(j);
+        else if (strcmp(k, "completion_tokens") == 0)
+            s->info->completion_tokens = num(j);
+        else
+            skip(j);
+        if (j->bad)
+            return;
+    }
+}
+
+/* "error": {"message": ..., "code": N} | "error": "text" */
+static void scan_error(struct js *j, struct scan_state *s)
+{
+    int c = peek(j);
+    if (c == '"') {
+        str(j, s->errtext && s->errtext->len == 0 ? s->errtext : NULL);
+        return;
+    }
+    if (c != '{') {
+        skip(j);
+        return;
+    }
+    char k[32];
+    int first = 1, r;
+    while ((r = obj_next(j, &first, k, sizeof k)) == 1) {
+        if (strcmp(k, "message") == 0 && peek(j) == '"') {
+            str(j, s->errtext && s->errtext->len == 0 ? s->errtext : NULL);
+        } else if (strcmp(k, "code") == 0) {
+            long v = num(j);
+            s->info->error_code = v > 0 && v < 100000 ? (int)v : 0;
+        } else
+            skip(j);
+        if (j->bad)
+            return;
+    }
+}
+
+static void buf_cut(struct gp_buf *b, size_t n)
+{
+    if (b && b->data && b->len > n) {
+        b->len = n;
+        b->data[n] = '\0';
+    }
+}
+
+void gp_event_parse(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
+                    struct gp_buf *errtext, struct gp_event_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->prompt_tokens = out->completion_tokens = -1;
+    out->n_choices = -1;
+    size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
+    if (errtext)
+        gp_buf_reset(errtext);
+
+    size_t n = len;
+    while (n && (json[n - 1] == ' ' || json[n - 1] == '\t' || json[n - 1] == '\r' || json[n - 1] == '\n'))
+        n--;
+    size_t s0 = 0;
+    while (s0 < n && (json[s0] == ' ' || json[s0] == '\t' || json[s0] == '\r' || json[s0] == '\n'))
+        s0++;
+    if (n - s0 == 6 && memcmp(json + s0, "[DONE]", 6) == 0) {
+        out->kind = GP_EV_DONE;
+        return;
+    }
+    struct js j = {json + s0, json + n, 0};
+    struct scan_state s = {content, reasoning, errtext, out};
+    int is_error = 0, flat_error = 0;
+    char k[32];
+    int first = 1, r;
+    if (peek(&j) != '{') {
+        out->kind = GP_EV_BAD;
+        return;
+    }
+    while ((r = obj_next(&j, &first, k, sizeof k)) == 1) {
+        if (strcmp(k, "choices") == 0)
+            scan_choices(&j, &s);
+        else if (strcmp(k, "usage") == 0)
+            scan_usage(&j, &s);
+        else if (strcmp(k, "error") == 0) {
+            if (!is_null(&j)) {
+                is_error = 1;
+                scan_error(&j, &s);
+            }
+        } else if (strcmp(k, "object") == 0 && peek(&j) == '"') {
+            const char *v = j.p + 1;
+            str(&j, NULL);
+            if (j.p - v == 6 && memcmp(v, "error", 5) == 0)
+                flat_error = 1;
+        } else if (strcmp(k, "message") == 0 && peek(&j) == '"' && errtext && errtext->len == 0) {
+            str(&j, errtext); /* flat {"object":"error","message":...} */
+        } else if (strcmp(k, "code") == 0) {
+            long v = num(&j);
+            if (!out->error_code && v > 0 && v < 100000)
+                out->error_code = (int)v;
+        } else
+            skip(&j);
+        if (j.bad)
+            break;
+    }
+    if (is_error || flat_error) {
+        out->kind = GP_EV_ERROR;
+        out->content_len = out->reasoning_len = 0;
+        buf_cut(content, content0);
+        buf_cut(reasoning, reasoning0);
+        return;
+    }
+    buf_cut(errtext, 0); /* a "message" key outside an error object is not an error */
+    if (j.bad || r != 0) {
+        /* keep nothing from a malformed event: GenAI-Perf drops it too */
+        out->kind = GP_EV_BAD;
+        out->content_len = out->reasoning_len = 0;
+        out->has_usage = 0;
+        buf_cut(content, content0);
+        buf_cut(reasoning, reasoning0);
+        return;
+    }
+    out->kind = GP_EV_CHUNK;
+}

@@ -1,0 +1,72 @@
+/* metrics/sse.h — streaming-safe Server-Sent Events parsing and the OpenAI
+ * response extraction built on it.
+ *
+ * Owns: struct gp_sse (two growable buffers, reused across events and
+ * requests: no allocation per event once warm). The caller owns the struct;
+ * gp_sse_free releases the buffers. Pure: no I/O, no globals.
+ *
+ * Accepted on the wire (sse-and-servers.md §0, §6): events split across reads
+ * and several events per read; LF, CRLF and CR line ends (a CR at the end of a
+ * read waits for the next byte); `data:` with or without one space; several
+ * data lines joined with '\n'; `:` comments, event:/id:/retry:/unknown fields
+ * ignored; a final event without its blank line is dispatched at EOF.
+ */
+#ifndef GP_METRICS_SSE_H
+#define GP_METRICS_SSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+
+/* Called once per dispatched event with its data (joined data lines,
+ * trailing spaces/tabs removed, not NUL-terminated beyond len is guaranteed:
+ * data[len] == '\0'). event_type is the last `event:` value ("" if none).
+ * Return non-zero to stop feeding (gp_sse_feed returns that value). */
+typedef int (*gp_sse_event_fn)(void *ctx, const char *data, size_t len, const char *event_type);
+
+struct gp_sse {
+    struct gp_buf line;    /* the incomplete line carried over between reads */
+    struct gp_buf data;    /* data lines of the event being built */
+    char event[32];        /* last event: field of the event being built */
+    int have_data;
+    int pending_cr;        /* last byte seen was CR: skip a following LF */
+};
+
+void gp_sse_init(struct gp_sse *p);
+void gp_sse_reset(struct gp_sse *p);   /* new stream; keeps buffer capacity */
+void gp_sse_free(struct gp_sse *p);
+int gp_sse_feed(struct gp_sse *p, const char *bytes, size_t n, gp_sse_event_fn fn, void *ctx);
+/* End of stream: dispatches a last event that had no blank line. */
+int gp_sse_finish(struct gp_sse *p, gp_sse_event_fn fn, void *ctx);
+
+/* ---- one OpenAI event / body -------------------------------------------- */
+
+enum gp_event_kind {
+    GP_EV_CHUNK = 0,   /* chat.completion(.chunk) / text_completion: see fields */
+    GP_EV_DONE,        /* [DONE] */
+    GP_EV_ERROR,       /* top-level "error" key, or {"object":"error"} */
+    GP_EV_BAD,         /* not JSON / unexpected shape (ignored, counted) */
+};
+
+/* What one event (or one non-streamed body) carried. Text is appended to
+ * the caller's buffers (so a request's content accumulates with no
+ * allocation per event); *_len say how much this event added. */
+struct gp_event_info {
+    enum gp_event_kind kind;
+    size_t content_len;        /* bytes appended to content (delta.content / message.content / text) */
+    size_t reasoning_len;      /* bytes appended to reasoning (reasoning_content or reasoning) */
+    int has_usage;
+    long prompt_tokens, completion_tokens;   /* -1 when absent */
+    int has_finish;            /* finish_reason non-null */
+    int n_choices;             /* -1 when there was no "choices" */
+    int error_code;            /* error.code when an integer, else 0 */
+};
+
+/* Parses one JSON event/body (len bytes, need not be NUL-terminated).
+ * content/reasoning/errtext may be NULL (then the text is not kept).
+ * errtext receives the error message for GP_EV_ERROR. */
+void gp_event_parse(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
+                    struct gp_buf *errtext, struct gp_event_info *out);
+
+#endif

@@ -1,0 +1,204 @@
+/* metrics/stats.c — statistics computed bit-for-bit as NumPy computes them.
+ *
+ * GenAI-Perf calls np.mean, np.std and np.percentile on Python lists; the
+ * numbers in its JSON are those doubles printed with repr(). To reproduce
+ * them exactly we mirror NumPy's pairwise summation (8 accumulators, blocks
+ * of 128) and its `_lerp` (which switches to b - (b-a)(1-t) for t >= 0.5).
+ * Mean and std use the caller's order (pairwise summation is order
+ * dependent); percentiles sort afterwards with an LSD radix sort, because a
+ * million-request run sorts a handful of 1M arrays and qsort's indirect
+ * compare would dominate post-processing.
+ */
+#include "metrics/metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int gp_pct_levels[GP_NPCT] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
+
+static double pairwise_sum(const double *a, size_t n)
+{
+    if (n < 8) {
+        double res = 0.;
+        for (size_t i = 0; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        size_t i;
+        for (int k = 0; k < 8; k++)
+            r[k] = a[k];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int k = 0; k < 8; k++)
+                r[k] += a[i + k];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+
+/* pairwise sum of (a[i]-mean)^2 without a temporary array: same grouping as
+ * pairwise_sum over the squared deviations. */
+static double pairwise_sq(const double *a, size_t n, double m)
+{
+#define SQ(i) ((a[i] - m) * (a[i] - m))
+    if (n < 8) {
+        double res = 0.;
+        for (size_t i = 0; i < n; i++)
+            res += SQ(i);
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        size_t i;
+        for (int k = 0; k < 8; k++)
+            r[k] = SQ(k);
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int k = 0; k < 8; k++)
+                r[k] += SQ(i + k);
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += SQ(i);
+        return res;
+    }
+#undef SQ
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise_sq(a, n2, m) + pairwise_sq(a + n2, n - n2, m);
+}
+
+static inline uint64_t dkey(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return (u & 0x8000000000000000ull) ? ~u : (u | 0x8000000000000000ull);
+}
+
+static inline double kdbl(uint64_t k)
+{
+    uint64_t u = (k & 0x8000000000000000ull) ? (k & ~0x8000000000000000ull) : ~k;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Ascending sort; NaNs are not expected (metrics never produce them). */
+static void sort_doubles(double *x, size_t n)
+{
+    if (n < 2048) {
+        qsort(x, n, sizeof *x, cmp_dbl);
+        return;
+    }
+    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        qsort(x, n, sizeof *x, cmp_dbl);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        a[i] = dkey(x[i]);
+    enum { BITS = 16, NB = 1 << BITS };
+    size_t *cnt = malloc(NB * sizeof *cnt);
+    if (!cnt) {
+        free(a);
+        free(b);
+        qsort(x, n, sizeof *x, cmp_dbl);
+        return;
+    }
+    for (int pass = 0; pass < 64 / BITS; pass++) {
+        int sh = pass * BITS;
+        /* skip a pass where every key has the same digit (common: high bits) */
+        uint64_t d0 = (a[0] >> sh) & (NB - 1);
+        size_t i = 1;
+        while (i < n && ((a[i] >> sh) & (NB - 1)) == d0)
+            i++;
+        if (i == n)
+            continue;
+        memset(cnt, 0, NB * sizeof *cnt);
+        for (i = 0; i < n; i++)
+            cnt[(a[i] >> sh) & (NB - 1)]++;
+        size_t s = 0;
+        for (size_t k = 0; k < NB; k++) {
+            size_t c = cnt[k];
+            cnt[k] = s;
+            s += c;
+        }
+        for (i = 0; i < n; i++)
+            b[cnt[(a[i] >> sh) & (NB - 1)]++] = a[i];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        x[i] = kdbl(a[i]);
+    free(cnt);
+    free(a);
+    free(b);
+}
+
+double gp_percentile_sorted(const double *x, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    double qq = q / 100.0;               /* np.true_divide(q, 100) */
+    double vi = (double)(n - 1) * qq;    /* method "linear": (n-1)*q */
+    if (vi >= (double)(n - 1))
+        return x[n - 1];
+    if (vi < 0)
+        return x[0];
+    double lo = floor(vi);
+    size_t il = (size_t)lo;
+    double a = x[il], b = x[il + 1];
+    double t = vi - lo;
+    double d = b - a;
+    /* numpy _lerp: add(a, d*t), then subtract(b, d*(1-t)) where t >= 0.5 */
+    if (t >= 0.5)
+        return b - d * (1.0 - t);
+    return a + d * t;
+}
+
+void gp_stats_compute(double *x, size_t n, struct gp_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return;
+    out->present = 1;
+    out->n = n;
+    double mean = pairwise_sum(x, n) / (double)n;
+    out->avg = mean;
+    out->std = sqrt(pairwise_sq(x, n, mean) / (double)n);
+    sort_doubles(x, n);
+    out->min = x[0];
+    out->max = x[n - 1];
+    for (int i = 0; i < GP_NPCT; i++)
+        out->p[i] = gp_percentile_sorted(x, n, (double)gp_pct_levels[i]);
+}
+
+void gp_stats_scale(struct gp_stats *s, double factor)
+{
+    s->avg *= factor;
+    s->min *= factor;
+    s->max *= factor;
+    s->std *= factor;
+    for (int i = 0; i < GP_NPCT; i++)
+        s->p[i] *= factor;
+}
+
+double gp_round_half_even(double x)
+{
+    /* the default rounding mode is round-to-nearest-even, which is Python's round() */
+    return nearbyint(x);
+}

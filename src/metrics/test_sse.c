@@ -1,0 +1,284 @@
+/* metrics/test_sse.c — SSE framing, event scanning and per-request metrics
+ * over synthetic record stores (every real-server case of the issue). */
+#include "client/record.h"
+#include "core/buf.h"
+#include "core/test.h"
+#include "dataset/dataset.h"
+#include "metrics/metrics.h"
+#include "metrics/sse.h"
+#include "tokenizer/tokenizer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct collect {
+    int n;
+    char ev[16][256];
+    char type[16][32];
+};
+
+static int col(void *ctx, const char *d, size_t n, const char *t)
+{
+    struct collect *c = ctx;
+    if (c->n < 16) {
+        snprintf(c->ev[c->n], sizeof c->ev[0], "%.*s", (int)n, d);
+        snprintf(c->type[c->n], sizeof c->type[0], "%s", t);
+    }
+    c->n++;
+    return 0;
+}
+
+/* feeds s split at every position in splits[] */
+static void feed_split(struct gp_sse *p, const char *s, size_t step, struct collect *c)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i += step)
+        gp_sse_feed(p, s + i, (n - i < step) ? n - i : step, col, c);
+    gp_sse_finish(p, col, c);
+}
+
+static void test_framing(void)
+{
+    const char *inputs[] = {
+        "data: {\"a\":1}\n\ndata:{\"b\":2}\n\n: keep-alive\n\ndata: [DONE]\n\n",
+        "data: {\"a\":1}\r\n\r\ndata:{\"b\":2}\r\n\r\n: ping\r\n\r\ndata: [DONE]\r\n\r\n",
+        "data: {\"a\":1}\r\rdata:{\"b\":2}\r\r:x\r\rdata: [DONE]  \r\r",
+        "event: message\nid: 3\nretry: 10\ndata: {\"a\":1} \n\nfoo\ndata:{\"b\":2}\n\ndata:[DONE]",
+    };
+    for (size_t k = 0; k < sizeof inputs / sizeof *inputs; k++)
+        for (size_t step = 1; step <= 64; step = step * 2 + 1) {
+            struct gp_sse p;
+            struct collect c = {0};
+            gp_sse_init(&p);
+            feed_split(&p, inputs[k], step, &c);
+            CHECK_INT(c.n, 3);
+            CHECK_STR(c.ev[0], "{\"a\":1}");
+            CHECK_STR(c.ev[1], "{\"b\":2}");
+            CHECK_STR(c.ev[2], "[DONE]");
+            gp_sse_free(&p);
+        }
+    /* multi-line data joined with \n; event type passed */
+    struct gp_sse p;
+    struct collect c = {0};
+    gp_sse_init(&p);
+    feed_split(&p, "event: error\ndata: line1\ndata: line2\n\n", 1000, &c);
+    CHECK_INT(c.n, 1);
+    CHECK_STR(c.ev[0], "line1\nline2");
+    CHECK_STR(c.type[0], "error");
+    gp_sse_free(&p);
+}
+
+static void test_event_parse(void)
+{
+    struct gp_buf content = {0}, reasoning = {0}, et = {0};
+    struct gp_event_info in;
+    const char *role = "{\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}";
+    gp_event_parse(role, strlen(role), &content, &reasoning, &et, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_INT(in.content_len, 0);
+    const char *c1 = "{\"choices\":[{\"delta\":{\"role\":null,\"content\":\"He\\u00e9\\ud83d\\ude00\\n\",\"reasoning_content\":null}}],\"usage\":null}";
+    gp_event_parse(c1, strlen(c1), &content, &reasoning, &et, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_STR(content.data, "He\xc3\xa9\xf0\x9f\x98\x80\n");
+    const char *r1 = "{\"choices\":[{\"delta\":{\"reasoning\":\"think\"}}]}";
+    gp_event_parse(r1, strlen(r1), &content, &reasoning, &et, &in);
+    CHECK_INT(in.reasoning_len, 5);
+    CHECK_INT(in.content_len, 0);
+    const char *r2 = "{\"choices\":[{\"delta\":{\"reasoning_content\":\"more\",\"content\":\"\"}}]}";
+    gp_event_parse(r2, strlen(r2), &content, &reasoning, &et, &in);
+    CHECK_STR(reasoning.data, "thinkmore");
+    const char *usage = "{\"id\":\"x\",\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"total_tokens\":140,\"completion_tokens\":128,\"completion_tokens_details\":{\"reasoning_tokens\":120}}}";
+    gp_event_parse(usage, strlen(usage), &content, &reasoning, &et, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_INT(in.has_usage, 1);
+    CHECK_INT(in.prompt_tokens, 12);
+    CHECK_INT(in.completion_tokens, 128);
+    CHECK_INT(in.n_choices, 0);
+    const char *err1 = "{\"error\": {\"message\": \"Internal server error\", \"type\": \"InternalServerError\", \"param\": null, \"code\": 500}}";
+    gp_event_parse(err1, strlen(err1), &content, &reasoning, &et, &in);
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    CHECK_INT(in.error_code, 500);
+    CHECK_STR(et.data, "Internal server error");
+    const char *err2 = "{\"object\":\"error\",\"message\":\"bad max_tokens\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}";
+    gp_event_parse(err2, strlen(err2), &content, &reasoning, &et, &in);
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    CHECK_STR(et.data, "bad max_tokens");
+    const char *err3 = "{\"error\":\"Unauthorized\"}";
+    gp_event_parse(err3, strlen(err3), &content, &reasoning, &et, &in);
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    CHECK_STR(et.data, "Unauthorized");
+    gp_event_parse("[DONE]", 6, &content, &reasoning, &et, &in);
+    CHECK_INT(in.kind, GP_EV_DONE);
+    gp_event_parse("{\"choices\":[{\"delta\":{\"content\":\"x\"", 33, &content, &reasoning, &et, &in);
+    CHECK_INT(in.kind, GP_EV_BAD);
+    CHECK_STR(content.data, "He\xc3\xa9\xf0\x9f\x98\x80\n"); /* nothing kept from a bad event */
+    const char *full = "{\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"abc\",\"reasoning\":null},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":3}}";
+    gp_buf_reset(&content);
+    gp_event_parse(full, strlen(full), &content, &reasoning, &et, &in);
+    CHECK_STR(content.data, "abc");
+    CHECK_INT(in.has_finish, 1);
+    CHECK_INT(in.completion_tokens, 3);
+    const char *tc = "{\"object\":\"text_completion\",\"choices\":[{\"text\":\"xyz\",\"finish_reason\":null}]}";
+    gp_buf_reset(&content);
+    gp_event_parse(tc, strlen(tc), &content, &reasoning, &et, &in);
+    CHECK_STR(content.data, "xyz");
+    gp_buf_free(&content);
+    gp_buf_free(&reasoning);
+    gp_buf_free(&et);
+}
+
+/* ---- whole requests through gp_metrics_compute ------------------------- */
+
+#define EV(txt) "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" txt "\"},\"finish_reason\":null}]}\n\n"
+#define ROLE "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n"
+#define USAGE "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":4}}\n\n"
+#define DONE "data: [DONE]\n\n"
+
+/* Appends a request whose response is the given reads at times t_start + dt[i]. */
+static void add_req(struct gp_record_store *st, uint64_t t0, int status, uint32_t flags, const char *const *reads,
+                    const uint64_t *dt, size_t n, const char *errtext)
+{
+    struct gp_chunk ch[32];
+    struct gp_buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        ch[i].t_ns = t0 + dt[i];
+        ch[i].off = b.len;
+        ch[i].len = (uint32_t)strlen(reads[i]);
+        gp_buf_puts(&b, reads[i]);
+    }
+    struct gp_record r = {0};
+    r.t_start_ns = t0;
+    r.t_end_ns = t0 + (n ? dt[n - 1] : 0) + 1;
+    r.http_status = status;
+    r.flags = flags;
+    gp_record_append(st, &r, ch, n, b.data, b.len, errtext, errtext ? strlen(errtext) : 0);
+    gp_buf_free(&b);
+}
+
+static void run(struct gp_record_store *st, struct gp_metrics_result *m)
+{
+    struct gp_tokenizer *tok = NULL;
+    gp_tokenizer_load("builtin", NULL, &tok, NULL);
+    struct gp_metrics_opts o = {1, NULL, 0, 1};
+    int rc = gp_metrics_compute(st, NULL, tok, &o, m, NULL);
+    CHECK_INT(rc, 0);
+    gp_tokenizer_free(tok);
+}
+
+static void test_requests(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    st.mono0_ns = 1000;
+    st.wall0_ns = 1700000000000000000ull;
+    uint32_t S = GP_REC_STREAMING;
+    /* 0: role chunk, 3 content chunks, finish+usage+done in one read */
+    {
+        const char *r[] = {ROLE, EV("ab"), EV("cd"), EV("ef") USAGE DONE};
+        uint64_t dt[] = {10, 20, 30, 40};
+        add_req(&st, 1000, 200, S, r, dt, 4, NULL);
+    }
+    /* 1: an event split across reads at odd places, CRLF, no space after data: */
+    {
+        const char *r[] = {"data:{\"choices\":[{\"delta\":{\"content\":\"x", "y\"}}]}\r\n", "\r\n", ": ping\r\n\r\n" EV("zw"), DONE};
+        uint64_t dt[] = {100, 200, 300, 400, 500};
+        add_req(&st, 2000, 200, S, r, dt, 5, NULL);
+    }
+    /* 2: in-stream error after one token (HTTP 200) */
+    {
+        const char *r[] = {EV("a"), "data: {\"error\": {\"message\": \"boom\", \"code\": 500}}\n\n", DONE};
+        uint64_t dt[] = {10, 20, 30};
+        add_req(&st, 3000, 200, S, r, dt, 3, NULL);
+    }
+    /* 3: EOF before [DONE] (TRT-LLM dropped the connection): content kept, flagged */
+    {
+        const char *r[] = {"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]} \n\n", EV("abc"), EV("de")};
+        uint64_t dt[] = {5, 15, 45};
+        add_req(&st, 4000, 200, S, r, dt, 3, NULL);
+    }
+    /* 4: HTTP 503 with a JSON body */
+    {
+        const char *r[] = {"{\"object\":\"error\",\"message\":\"queue full\",\"code\":503}"};
+        uint64_t dt[] = {7};
+        add_req(&st, 5000, 503, GP_REC_FAILED, r, dt, 1, NULL);
+    }
+    /* 5: transport error */
+    add_req(&st, 6000, 0, GP_REC_FAILED, NULL, NULL, 0, "Connection refused");
+    /* 6: warmup, ignored */
+    {
+        const char *r[] = {EV("a"), DONE};
+        uint64_t dt[] = {1, 2};
+        add_req(&st, 7000, 200, S | GP_REC_WARMUP, r, dt, 2, NULL);
+    }
+    /* 7: non-streaming chat.completion */
+    {
+        const char *r[] = {"{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"hello\"}}],", "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":5}}"};
+        uint64_t dt[] = {50, 60};
+        add_req(&st, 8000, 200, 0, r, dt, 2, NULL);
+    }
+    /* 8: only empty deltas + reasoning: ok, no content */
+    {
+        const char *r[] = {ROLE, "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hmm\"}}]}\n\n", EV(""), DONE};
+        uint64_t dt[] = {1, 2, 3, 4};
+        add_req(&st, 9000, 200, S, r, dt, 4, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.n_reqs, 8);
+    struct gp_req_metrics *q = m.reqs;
+    CHECK_INT(q[0].fail, GP_FAIL_NONE);
+    CHECK_INT(q[0].ttft_ns, 20);
+    CHECK_INT(q[0].ttst_ns, 10);
+    CHECK_INT(q[0].latency_ns, 40);
+    CHECK_INT(q[0].osl, 6);
+    CHECK_INT(q[0].itl_ns, 4); /* round((40-20)/5) */
+    CHECK_INT(q[0].content_chunks, 3);
+    CHECK_INT(q[0].server_prompt_tokens, 7);
+    CHECK_INT(q[0].server_completion_tokens, 4);
+    CHECK(!(q[0].flags & GP_RQ_NO_DONE));
+    /* request 1: the blank line ending the event came in the third read (t=300) */
+    CHECK_INT(q[1].fail, GP_FAIL_NONE);
+    CHECK_INT(q[1].ttft_ns, 300);
+    CHECK_INT(q[1].latency_ns, 400);
+    CHECK_INT(q[1].osl, 4);
+    CHECK_INT(q[1].content_chunks, 2);
+    CHECK_INT(q[2].fail, GP_FAIL_STREAM_ERROR);
+    CHECK(q[2].err_len > 0 && strstr(m.text + q[2].err_off, "boom"));
+    CHECK_INT(q[3].fail, GP_FAIL_NONE);
+    CHECK(q[3].flags & GP_RQ_NO_DONE);
+    CHECK_INT(q[3].ttft_ns, 15);
+    CHECK_INT(q[3].latency_ns, 45);
+    CHECK_INT(q[4].fail, GP_FAIL_HTTP);
+    CHECK(strstr(m.text + q[4].err_off, "HTTP code 503") != NULL);
+    CHECK(strstr(m.text + q[4].err_off, "queue full") != NULL);
+    CHECK_INT(q[5].fail, GP_FAIL_TRANSPORT);
+    CHECK(strncmp(m.text + q[5].err_off, "Connection refused", q[5].err_len) == 0);
+    CHECK_INT(q[6].rec, 7);
+    CHECK_INT(q[6].ttft_ns, 61); /* non-streaming: completion time = t_end */
+    CHECK_INT(q[6].latency_ns, 61);
+    CHECK_INT(q[6].ttst_ns, -1);
+    CHECK_INT(q[6].osl, 5);
+    CHECK_INT(q[7].fail, GP_FAIL_NONE);
+    CHECK_INT(q[7].content_chunks, 0);
+    CHECK_INT(q[7].reasoning_tokens, 3);
+    CHECK_INT(m.n_ok, 5);
+    CHECK_INT(m.n_failed, 3);
+    CHECK_INT(m.n_no_content, 1);
+    CHECK_INT(m.n_no_done, 1);
+    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 4);
+    /* window: min start 1000 .. max last content 8000+61 */
+    CHECK_INT(m.window_start_ns, 1000);
+    CHECK_INT(m.window_end_ns, 8061);
+    CHECK_NEAR(m.stats[GP_M_REQUEST_THROUGHPUT].avg, 5 / (7061 / 1e9), 1e-3);
+    CHECK(m.inter_chunk.present);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
+int main(void)
+{
+    GP_RUN(test_framing);
+    GP_RUN(test_event_parse);
+    GP_RUN(test_requests);
+    return gp_test_summary();
+}

@@ -1,0 +1,40 @@
+/* store/db_impl.h — what db.c shares with the two engine backends.
+ *
+ * Owns: the layout of struct gp_db. One backend pointer is set, the other is
+ * NULL. Nothing outside src/store/db*.c includes this file.
+ */
+#ifndef GP_STORE_DB_IMPL_H
+#define GP_STORE_DB_IMPL_H
+
+#include "store/db.h"
+
+struct gp_buf;
+
+struct gp_db {
+    enum gp_db_engine engine;
+    void *sq;         /* sqlite3 * */
+    void *pg;         /* PGconn * */
+    char where[512];  /* the URL with any password removed, for messages */
+};
+
+int gp_db_sqlite_open(struct gp_db *db, const char *path, struct gp_error *err);
+void gp_db_sqlite_close(struct gp_db *db);
+int gp_db_sqlite_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
+                       gp_db_row_fn fn, void *ctx, struct gp_error *err);
+int gp_db_sqlite_exec(struct gp_db *db, const char *sql, struct gp_error *err);
+
+int gp_db_pg_open(struct gp_db *db, const char *url, struct gp_error *err);
+void gp_db_pg_close(struct gp_db *db);
+int gp_db_pg_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
+                   gp_db_row_fn fn, void *ctx, struct gp_error *err);
+int gp_db_pg_exec(struct gp_db *db, const char *sql, struct gp_error *err);
+
+/* '?' -> $1, $2 ... outside string literals, quoted identifiers and
+ * comments (a '?' inside them is text, not a parameter). */
+int gp_db_pg_placeholders(const char *sql, struct gp_buf *out);
+
+/* Shortest text that reads back as the same double ("61.599999999999994",
+ * "4"), the way PostgreSQL prints float8, so both engines agree. */
+void gp_db_format_double(double v, char *out, size_t outsz);
+
+#endif

@@ -1,0 +1,236 @@
+/* store/migrations.c — the versioned schema of the results store.
+ *
+ * Owns: the static table of migrations (nothing allocated). Each migration is
+ * applied once, in version order, inside the transaction gp_db_open opens,
+ * and recorded in schema_migrations. Never edit a migration that has shipped:
+ * add a new one. The same text serves both engines; the only dialect
+ * difference is the auto-numbered key, written @PK@ here and expanded by
+ * db.c ("INTEGER PRIMARY KEY" on SQLite, "BIGSERIAL PRIMARY KEY" on
+ * PostgreSQL). Everything else is the common subset: TEXT, INTEGER, BIGINT,
+ * DOUBLE PRECISION, CHECK, UNIQUE, REFERENCES, views without engine-specific
+ * functions. Booleans are INTEGER 0/1 so both engines print them alike.
+ *
+ * docs/store.md documents every table and view column; keep it in step.
+ */
+#include "store/migrations.h"
+
+#include <stddef.h>
+
+static const char m1_schema[] =
+    /* One row per distinct benchmark setup: jobs that share a scenario are
+     * the same experiment repeated. scenario_key is the sha256 of the fields,
+     * so concurrent ingests of the same setup converge on one row. */
+    "CREATE TABLE scenarios (\n"
+    "  id @PK@,\n"
+    "  scenario_key TEXT NOT NULL UNIQUE,\n"
+    "  model TEXT NOT NULL,\n"
+    "  framework TEXT,\n"
+    "  engine_args TEXT,\n"
+    "  hardware TEXT,\n"
+    "  gpu_count INTEGER,\n"
+    "  tp INTEGER,\n"
+    "  replicas INTEGER,\n"
+    "  concurrency INTEGER,\n"
+    "  request_rate DOUBLE PRECISION,\n"
+    "  isl INTEGER,\n"
+    "  osl INTEGER,\n"
+    "  request_count INTEGER,\n"
+    "  streaming INTEGER NOT NULL DEFAULT 0,\n"
+    "  seed INTEGER,\n"
+    "  endpoint TEXT,\n"
+    "  endpoint_type TEXT\n"
+    ");\n"
+    /* One row per ingested run (one *_genai_perf.json or .csv). The artifact
+     * hash is the idempotency key: UNIQUE makes a concurrent duplicate lose
+     * cleanly (ON CONFLICT DO NOTHING) instead of creating a second job. */
+    "CREATE TABLE jobs (\n"
+    "  id @PK@,\n"
+    "  artifact_sha256 TEXT NOT NULL UNIQUE,\n"
+    "  scenario_id BIGINT NOT NULL REFERENCES scenarios(id),\n"
+    "  tool_code TEXT NOT NULL DEFAULT 'genai-perf',\n"
+    "  tool_type TEXT NOT NULL DEFAULT 'third_party',\n"
+    "  tool_version TEXT,\n"
+    "  producer TEXT NOT NULL,\n"
+    "  producer_version TEXT,\n"
+    "  label TEXT,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('completed','completed_with_errors','failed')),\n"
+    "  started_at TEXT,\n"
+    "  finished_at TEXT,\n"
+    "  duration_s DOUBLE PRECISION,\n"
+    "  host TEXT,\n"
+    "  server_url TEXT,\n"
+    "  requests_ok INTEGER,\n"
+    "  requests_failed INTEGER,\n"
+    "  artifact_dir TEXT NOT NULL,\n"
+    "  artifact_file TEXT NOT NULL,\n"
+    "  input_config TEXT,\n"
+    "  goodput_slos TEXT,\n"
+    "  genperf_summary TEXT,\n"
+    "  ingested_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX jobs_scenario ON jobs(scenario_id);\n"
+    "CREATE TABLE metric_templates (\n"
+    "  code TEXT PRIMARY KEY,\n"
+    "  display_name TEXT NOT NULL,\n"
+    "  unit TEXT,\n"
+    "  better TEXT NOT NULL CHECK (better IN ('lower','higher')),\n"
+    "  category TEXT NOT NULL,\n"
+    "  sort_order INTEGER NOT NULL\n"
+    ");\n"
+    "INSERT INTO metric_templates (code, display_name, unit, better, category, sort_order) VALUES\n"
+    "  ('request_throughput', 'Request Throughput', 'requests/sec', 'higher', 'throughput', 10),\n"
+    "  ('request_latency', 'Request Latency', 'ms', 'lower', 'latency', 20),\n"
+    "  ('request_goodput', 'Request Goodput', 'requests/sec', 'higher', 'throughput', 30),\n"
+    "  ('request_count', 'Request Count', 'count', 'higher', 'count', 40),\n"
+    "  ('time_to_first_token', 'Time To First Token', 'ms', 'lower', 'latency', 50),\n"
+    "  ('time_to_second_token', 'Time To Second Token', 'ms', 'lower', 'latency', 60),\n"
+    "  ('inter_token_latency', 'Inter Token Latency', 'ms', 'lower', 'latency', 70),\n"
+    "  ('output_token_throughput', 'Output Token Throughput', 'tokens/sec', 'higher', 'throughput', 80),\n"
+    "  ('output_token_throughput_per_user', 'Output Token Throughput Per User', 'tokens/sec/user', 'higher', "
+    "'throughput', 90),\n"
+    "  ('output_sequence_length', 'Output Sequence Length', 'tokens', 'higher', 'tokens', 100),\n"
+    "  ('input_sequence_length', 'Input Sequence Length', 'tokens', 'higher', 'tokens', 110),\n"
+    "  ('failed_request_count', 'Failed Request Count', 'count', 'lower', 'count', 120);\n"
+    /* Normalized values: one row per job x metric x statistic. Stats are
+     * avg, min, max, std, p1..p99 exactly as the artifact names them; units
+     * are the template's (ms for times). */
+    "CREATE TABLE metric_values (\n"
+    "  job_id BIGINT NOT NULL REFERENCES jobs(id),\n"
+    "  metric_code TEXT NOT NULL REFERENCES metric_templates(code),\n"
+    "  stat TEXT NOT NULL,\n"
+    "  value DOUBLE PRECISION,\n"
+    "  PRIMARY KEY (job_id, metric_code, stat)\n"
+    ");\n"
+    /* Our *_records.jsonl, one row per measured request (failures too);
+     * from a real GenAI-Perf run, the request timing of profile_export.json. */
+    "CREATE TABLE requests (\n"
+    "  job_id BIGINT NOT NULL REFERENCES jobs(id),\n"
+    "  request_index INTEGER NOT NULL,\n"
+    "  entry INTEGER,\n"
+    "  t_start_ns BIGINT,\n"
+    "  t_end_ns BIGINT,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('ok','failed')),\n"
+    "  http_status INTEGER,\n"
+    "  error TEXT,\n"
+    "  warmup INTEGER NOT NULL DEFAULT 0,\n"
+    "  ttft_ns BIGINT,\n"
+    "  request_latency_ns BIGINT,\n"
+    "  isl INTEGER,\n"
+    "  osl INTEGER,\n"
+    "  osl_asked INTEGER,\n"
+    "  server_prompt_tokens INTEGER,\n"
+    "  server_completion_tokens INTEGER,\n"
+    "  content_chunks INTEGER,\n"
+    "  reasoning_tokens INTEGER,\n"
+    "  PRIMARY KEY (job_id, request_index)\n"
+    ");\n"
+    /* Our *_telemetry.jsonl time series. */
+    "CREATE TABLE telemetry_samples (\n"
+    "  job_id BIGINT NOT NULL REFERENCES jobs(id),\n"
+    "  t_ns BIGINT NOT NULL,\n"
+    "  wall_ns BIGINT,\n"
+    "  device TEXT NOT NULL,\n"
+    "  metric TEXT NOT NULL,\n"
+    "  value DOUBLE PRECISION NOT NULL\n"
+    ");\n"
+    "CREATE INDEX telemetry_samples_job ON telemetry_samples(job_id, device, metric);\n"
+    /* GenAI-Perf's telemetry_stats block (aggregates only, no series):
+     * device is 'gpu' + the DCGM gpu label so it lines up with our samples. */
+    "CREATE TABLE telemetry_stats (\n"
+    "  job_id BIGINT NOT NULL REFERENCES jobs(id),\n"
+    "  device TEXT NOT NULL,\n"
+    "  metric TEXT NOT NULL,\n"
+    "  unit TEXT,\n"
+    "  stat TEXT NOT NULL,\n"
+    "  value DOUBLE PRECISION,\n"
+    "  PRIMARY KEY (job_id, device, metric, stat)\n"
+    ");\n"
+    "CREATE VIEW v_jobs AS\n"
+    "SELECT j.id AS job_id, j.label AS job_label, j.tool_code, j.tool_type, j.tool_version,\n"
+    "  j.producer, j.producer_version, j.status, j.started_at, j.finished_at, j.duration_s, j.host,\n"
+    "  j.server_url, j.requests_ok, j.requests_failed, j.artifact_dir, j.artifact_file,\n"
+    "  j.artifact_sha256, j.ingested_at, s.id AS scenario_id, s.model, s.framework, s.engine_args,\n"
+    "  s.hardware, s.gpu_count, s.tp, s.replicas, s.concurrency, s.request_rate, s.isl, s.osl,\n"
+    "  s.request_count, s.streaming, s.seed, s.endpoint, s.endpoint_type\n"
+    "FROM jobs j JOIN scenarios s ON s.id = j.scenario_id;\n"
+    "CREATE VIEW v_genai_perf_outputs AS\n"
+    "SELECT j.id AS job_id, j.label AS job_label, j.tool_code, j.tool_type, j.tool_version, j.producer,\n"
+    "  j.status, j.started_at, j.finished_at, j.host, s.id AS scenario_id, s.model, s.framework,\n"
+    "  s.engine_args, s.hardware, s.gpu_count, s.tp, s.replicas, s.concurrency, s.request_rate,\n"
+    "  s.isl, s.osl, s.request_count, s.streaming, s.seed, s.endpoint,\n"
+    "  p.metric_code AS metric, t.display_name AS metric_name, t.unit, t.better, t.category,\n"
+    "  t.sort_order, p.avg, p.min, p.max, p.p1, p.p5, p.p10, p.p25, p.p50, p.p75, p.p90, p.p95,\n"
+    "  p.p99, p.std\n"
+    "FROM (SELECT job_id, metric_code,\n"
+    "        MAX(CASE WHEN stat = 'avg' THEN value END) AS avg,\n"
+    "        MAX(CASE WHEN stat = 'min' THEN value END) AS min,\n"
+    "        MAX(CASE WHEN stat = 'max' THEN value END) AS max,\n"
+    "        MAX(CASE WHEN stat = 'p1' THEN value END) AS p1,\n"
+    "        MAX(CASE WHEN stat = 'p5' THEN value END) AS p5,\n"
+    "        MAX(CASE WHEN stat = 'p10' THEN value END) AS p10,\n"
+    "        MAX(CASE WHEN stat = 'p25' THEN value END) AS p25,\n"
+    "        MAX(CASE WHEN stat = 'p50' THEN value END) AS p50,\n"
+    "        MAX(CASE WHEN stat = 'p75' THEN value END) AS p75,\n"
+    "        MAX(CASE WHEN stat = 'p90' THEN value END) AS p90,\n"
+    "        MAX(CASE WHEN stat = 'p95' THEN value END) AS p95,\n"
+    "        MAX(CASE WHEN stat = 'p99' THEN value END) AS p99,\n"
+    "        MAX(CASE WHEN stat = 'std' THEN value END) AS std\n"
+    "      FROM metric_values GROUP BY job_id, metric_code) p\n"
+    "  JOIN jobs j ON j.id = p.job_id\n"
+    "  JOIN scenarios s ON s.id = j.scenario_id\n"
+    "  JOIN metric_templates t ON t.code = p.metric_code;\n"
+    /* Samples win; a job/device with only GenAI-Perf aggregates is summarised
+     * from those (GenAI-Perf's "GB" is 1e9 bytes, converted to GiB here). */
+    "CREATE VIEW v_telemetry_job_summary AS\n"
+    "SELECT job_id, device, 'samples' AS source,\n"
+    "  COUNT(DISTINCT t_ns) AS sample_count,\n"
+    "  CAST(MAX(t_ns) - MIN(t_ns) AS DOUBLE PRECISION) / 1000000000.0 AS duration_s,\n"
+    "  AVG(CASE WHEN metric = 'power_w' THEN value END) AS power_avg_w,\n"
+    "  MAX(CASE WHEN metric = 'power_w' THEN value END) AS power_max_w,\n"
+    "  AVG(CASE WHEN metric = 'gpu_util_pct' THEN value END) AS gpu_util_avg_pct,\n"
+    "  MAX(CASE WHEN metric = 'gpu_util_pct' THEN value END) AS gpu_util_max_pct,\n"
+    "  MAX(CASE WHEN metric = 'mem_used_bytes' THEN value END) / 1073741824.0 AS mem_used_peak_gib,\n"
+    "  MAX(CASE WHEN metric = 'mem_total_bytes' THEN value END) / 1073741824.0 AS mem_total_gib,\n"
+    "  100.0 * MAX(CASE WHEN metric = 'mem_used_bytes' THEN value END)\n"
+    "    / NULLIF(MAX(CASE WHEN metric = 'mem_total_bytes' THEN value END), 0) AS mem_used_peak_pct,\n"
+    "  AVG(CASE WHEN metric IN ('cpu_util_pct', 'cpu_pct') THEN value END) AS cpu_avg_pct,\n"
+    "  MAX(CASE WHEN metric IN ('cpu_util_pct', 'cpu_pct') THEN value END) AS cpu_max_pct,\n"
+    "  MAX(CASE WHEN metric = 'energy_j' THEN value END)\n"
+    "    - MIN(CASE WHEN metric = 'energy_j' THEN value END) AS energy_used_j\n"
+    "FROM telemetry_samples GROUP BY job_id, device\n"
+    "UNION ALL\n"
+    "SELECT job_id, device, 'genai_perf_stats' AS source,\n"
+    "  NULL AS sample_count, NULL AS duration_s,\n"
+    "  MAX(CASE WHEN metric = 'gpu_power_usage' AND stat = 'avg' THEN value END) AS power_avg_w,\n"
+    "  MAX(CASE WHEN metric = 'gpu_power_usage' AND stat = 'max' THEN value END) AS power_max_w,\n"
+    "  MAX(CASE WHEN metric = 'gpu_utilization' AND stat = 'avg' THEN value END) AS gpu_util_avg_pct,\n"
+    "  MAX(CASE WHEN metric = 'gpu_utilization' AND stat = 'max' THEN value END) AS gpu_util_max_pct,\n"
+    "  MAX(CASE WHEN metric = 'gpu_memory_used' AND stat = 'max' THEN value END)\n"
+    "    * 1000000000.0 / 1073741824.0 AS mem_used_peak_gib,\n"
+    "  MAX(CASE WHEN metric = 'total_gpu_memory' AND stat = 'avg' THEN value END)\n"
+    "    * 1000000000.0 / 1073741824.0 AS mem_total_gib,\n"
+    "  100.0 * MAX(CASE WHEN metric = 'gpu_memory_used' AND stat = 'max' THEN value END)\n"
+    "    / NULLIF(MAX(CASE WHEN metric = 'total_gpu_memory' AND stat = 'avg' THEN value END), 0)\n"
+    "    AS mem_used_peak_pct,\n"
+    "  NULL AS cpu_avg_pct, NULL AS cpu_max_pct, NULL AS energy_used_j\n"
+    "FROM telemetry_stats ts\n"
+    "WHERE NOT EXISTS (SELECT 1 FROM telemetry_samples x WHERE x.job_id = ts.job_id AND x.device = ts.device)\n"
+    "GROUP BY job_id, device;\n";
+
+/* genperf's own extras from <stem>_genperf.json. */
+static const char m2_genperf_metrics[] =
+    "INSERT INTO metric_templates (code, display_name, unit, better, category, sort_order) VALUES\n"
+    "  ('inter_chunk_latency', 'Inter Chunk Latency', 'ms', 'lower', 'latency', 75),\n"
+    "  ('client_busy_fraction', 'Client Busy Fraction', 'fraction', 'lower', 'client', 130)\n"
+    "ON CONFLICT (code) DO NOTHING;\n";
+
+static const struct gp_migration migrations[] = {
+    {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
+    {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
+};
+
+const struct gp_migration *gp_store_migrations(size_t *n)
+{
+    *n = sizeof migrations / sizeof migrations[0];
+    return migrations;
+}

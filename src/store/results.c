@@ -1,0 +1,281 @@
+/* store/results.c — printing query results as a table, CSV or JSON, and the
+ * listings behind `genperf results`.
+ *
+ * Owns: the rows it collects for one call (freed before returning). Tables
+ * need every row to size their columns, so rows are buffered; CSV and JSON
+ * stream. NULL prints as an empty cell in tables/CSV and null in JSON;
+ * numbers stay numbers in JSON (a value that parses completely as a finite
+ * number is written bare).
+ */
+#include "store/store.h"
+#include "store/db.h"
+
+#include "core/buf.h"
+#include "core/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gp_store_parse_format(const char *s, enum gp_out_format *out)
+{
+    if (!strcmp(s, "table"))
+        *out = GP_OUT_TABLE;
+    else if (!strcmp(s, "csv"))
+        *out = GP_OUT_CSV;
+    else if (!strcmp(s, "json"))
+        *out = GP_OUT_JSON;
+    else
+        return -GP_EINVAL;
+    return 0;
+}
+
+struct collect {
+    enum gp_out_format fmt;
+    FILE *out;
+    int ncols;
+    char **names;
+    char **cells;       /* table: rows * ncols strings (NULL = SQL NULL) */
+    size_t nrows, cap;
+    int failed;
+    struct gp_buf line;
+};
+
+static int is_number(const char *s)
+{
+    if (!*s)
+        return 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !isfinite(v))
+        return 0;
+    /* strtod accepts "0x1p3", " 5" and "inf"; JSON does not */
+    for (const char *p = s; *p; p++)
+        if (!strchr("0123456789+-.eE", *p))
+            return 0;
+    return 1;
+}
+
+static void csv_field(struct gp_buf *b, const char *s)
+{
+    if (!s)
+        return;
+    if (strpbrk(s, ",\"\r\n")) {
+        gp_buf_putc(b, '"');
+        for (const char *p = s; *p; p++) {
+            if (*p == '"')
+                gp_buf_putc(b, '"');
+            gp_buf_putc(b, *p);
+        }
+        gp_buf_putc(b, '"');
+    } else {
+        gp_buf_puts(b, s);
+    }
+}
+
+static int row_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
+{
+    struct collect *c = ctx;
+    if (!c->names) {
+        c->ncols = ncols;
+        c->names = calloc((size_t)ncols + 1, sizeof *c->names);
+        if (!c->names)
+            return c->failed = 1;
+        for (int i = 0; i < ncols; i++)
+            c->names[i] = strdup(names[i]);
+        if (c->fmt == GP_OUT_CSV) {
+            gp_buf_reset(&c->line);
+            for (int i = 0; i < ncols; i++) {
+                if (i)
+                    gp_buf_putc(&c->line, ',');
+                csv_field(&c->line, names[i]);
+            }
+            fprintf(c->out, "%s\n", c->line.data);
+        } else if (c->fmt == GP_OUT_JSON) {
+            fputs("[", c->out);
+        }
+    }
+    if (c->fmt == GP_OUT_TABLE) {
+        if (c->nrows == c->cap) {
+            size_t nc = c->cap ? c->cap * 2 : 64;
+            char **n = realloc(c->cells, nc * (size_t)ncols * sizeof *n);
+            if (!n)
+                return c->failed = 1;
+            c->cells = n;
+            c->cap = nc;
+        }
+        for (int i = 0; i < ncols; i++)
+            c->cells[c->nrows * (size_t)ncols + (size_t)i] = values[i] ? strdup(values[i]) : NULL;
+        c->nrows++;
+        return 0;
+    }
+    gp_buf_reset(&c->line);
+    if (c->fmt == GP_OUT_CSV) {
+        for (int i = 0; i < ncols; i++) {
+            if (i)
+                gp_buf_putc(&c->line, ',');
+            csv_field(&c->line, values[i]);
+        }
+        fprintf(c->out, "%s\n", c->line.data);
+    } else {
+        gp_buf_puts(&c->line, c->nrows ? ",\n {" : "\n {");
+        for (int i = 0; i < ncols; i++) {
+            if (i)
+                gp_buf_puts(&c->line, ", ");
+            gp_buf_json_str(&c->line, names[i], strlen(names[i]));
+            gp_buf_puts(&c->line, ": ");
+            if (!values[i])
+                gp_buf_puts(&c->line, "null");
+            else if (is_number(values[i]))
+                gp_buf_puts(&c->line, values[i]);
+            else
+                gp_buf_json_str(&c->line, values[i], strlen(values[i]));
+        }
+        gp_buf_putc(&c->line, '}');
+        fputs(c->line.data, c->out);
+        c->nrows++;
+    }
+    return 0;
+}
+
+/* Display width in code points (UTF-8 continuation bytes do not count). */
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (; s && *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+static void print_table(struct collect *c)
+{
+    int n = c->ncols;
+    size_t *w = calloc((size_t)n + 1, sizeof *w);
+    int *num = calloc((size_t)n + 1, sizeof *num);
+    if (!w || !num) {
+        free(w);
+        free(num);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        w[i] = width(c->names[i]);
+        num[i] = 1;
+    }
+    for (size_t r = 0; r < c->nrows; r++)
+        for (int i = 0; i < n; i++) {
+            const char *v = c->cells[r * (size_t)n + (size_t)i];
+            if (v && width(v) > w[i])
+                w[i] = width(v);
+            if (v && !is_number(v))
+                num[i] = 0;
+        }
+    for (int i = 0; i < n; i++)
+        fprintf(c->out, "%s%-*s", i ? "  " : "", (int)w[i], c->names[i]);
+    fputc('\n', c->out);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? "  " : "", c->out);
+        for (size_t k = 0; k < w[i]; k++)
+            fputc('-', c->out);
+    }
+    fputc('\n', c->out);
+    for (size_t r = 0; r < c->nrows; r++) {
+        for (int i = 0; i < n; i++) {
+            const char *v = c->cells[r * (size_t)n + (size_t)i];
+            if (!v)
+                v = "";
+            int pad = (int)(w[i] - width(v));
+            if (num[i])
+                fprintf(c->out, "%s%*s%s", i ? "  " : "", pad, "", v);
+            else
+                fprintf(c->out, "%s%s%*s", i ? "  " : "", v, i == n - 1 ? 0 : pad, "");
+        }
+        fputc('\n', c->out);
+    }
+    free(w);
+    free(num);
+}
+
+int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
+                         enum gp_out_format fmt, FILE *out, struct gp_error *err)
+{
+    struct collect c = {.fmt = fmt, .out = out};
+    int r = gp_db_query(db, sql, params, nparams, row_cb, &c, err);
+    if (!r && c.failed)
+        r = gp_err(err, GP_ENOMEM, "out of memory collecting query rows");
+    if (!r) {
+        if (fmt == GP_OUT_TABLE && c.names)
+            print_table(&c);
+        else if (fmt == GP_OUT_JSON)
+            fputs(c.names ? "\n]\n" : "[]\n", out);
+        else if (fmt == GP_OUT_TABLE)
+            fputs("(no rows)\n", out);
+    }
+    for (size_t i = 0; c.cells && i < c.nrows * (size_t)c.ncols; i++)
+        free(c.cells[i]);
+    free(c.cells);
+    for (int i = 0; c.names && i < c.ncols; i++)
+        free(c.names[i]);
+    free(c.names);
+    gp_buf_free(&c.line);
+    return r;
+}
+
+int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                           struct gp_error *err)
+{
+    if (!job_id)
+        return gp_store_print_query(
+            db,
+            "SELECT job_id, job_label AS label, model, framework, concurrency, isl, osl, status, started_at, "
+            "requests_ok, requests_failed, "
+            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+            "'output_token_throughput' AND v.stat = 'avg') AS tokens_per_s, "
+            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+            "'request_throughput' AND v.stat = 'avg') AS requests_per_s, "
+            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+            "'time_to_first_token' AND v.stat = 'p50') AS ttft_p50_ms, "
+            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+            "'inter_token_latency' AND v.stat = 'p50') AS itl_p50_ms "
+            "FROM v_jobs j ORDER BY job_id",
+            NULL, 0, fmt, out, err);
+    char *end;
+    long long id = strtoll(job_id, &end, 10);
+    if (*end || id <= 0 || !*job_id)
+        return gp_err(err, GP_EINVAL, "--job '%s' is not a job id; list the ids with `genperf results --db URL`",
+                      job_id);
+    long long found = 0;
+    const char *p[] = {job_id};
+    struct gp_error qe = {0};
+    int r = gp_store_job_exists(db, id, &found, &qe);
+    if (r) {
+        if (err)
+            *err = qe;
+        return r;
+    }
+    if (!found)
+        return gp_err(err, GP_ENOENT, "no job %lld in the store; list the ids with `genperf results --db URL`",
+                      id);
+    return gp_store_print_query(db,
+                                "SELECT metric, unit, avg, min, max, p50, p90, p95, p99, std "
+                                "FROM v_genai_perf_outputs WHERE job_id = ? ORDER BY sort_order, metric",
+                                p, 1, fmt, out, err);
+}
+
+static int first_int_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
+{
+    (void)names;
+    if (ncols > 0 && values[0])
+        *(long long *)ctx = strtoll(values[0], NULL, 10);
+    return 1;
+}
+
+int gp_store_job_exists(struct gp_db *db, long long id, long long *found, struct gp_error *err)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%lld", id);
+    const char *p[] = {s};
+    *found = 0;
+    return gp_db_query(db, "SELECT COUNT(*) FROM jobs WHERE id = ?", p, 1, first_int_cb, found, err);
+}

@@ -1,0 +1,50 @@
+/* telemetry/nvml.h — the few NVML calls genperf uses, loaded at run time.
+ *
+ * Owns: struct gp_nvml (the dlopen handle and resolved symbols) and the
+ * per-device handles. There is no NVIDIA package at build time: the types
+ * and signatures below are our own declarations of NVML's stable C ABI
+ * (nvml.h, API version 11+), limited to what we call. Free with
+ * gp_nvml_close(), which calls nvmlShutdown and dlclose.
+ */
+#ifndef GP_TELEMETRY_NVML_H
+#define GP_TELEMETRY_NVML_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GP_NVML_MAX_DEV 64
+
+/* NVML return codes we treat specially (values from NVML's nvmlReturn_t). */
+enum {
+    GP_NVML_SUCCESS = 0,
+    GP_NVML_ERROR_NOT_SUPPORTED = 3,
+    GP_NVML_ERROR_GPU_IS_LOST = 15,
+};
+
+struct gp_nvml;
+
+/* One reading of one device; has_* says which fields were read (a device
+ * may not support every query, e.g. no energy counter before Volta). */
+struct gp_nvml_reading {
+    double power_w, power_limit_w, energy_j, gpu_util_pct, mem_util_pct;
+    double mem_used_bytes, mem_total_bytes, temp_c, sm_clock_mhz;
+    unsigned has_power : 1, has_power_limit : 1, has_energy : 1, has_util : 1, has_mem : 1,
+        has_temp : 1, has_clock : 1;
+};
+
+/* Loads path (dlopen), resolves the symbols and calls nvmlInit_v2 and
+ * nvmlDeviceGetCount_v2. On failure returns -1 and writes why into reason
+ * (one line, naming the library); *out is NULL. Zero devices is a failure
+ * too ("no NVIDIA GPU found"). */
+int gp_nvml_open(const char *path, struct gp_nvml **out, char *reason, size_t reasonsz);
+void gp_nvml_close(struct gp_nvml *nv);
+int gp_nvml_count(const struct gp_nvml *nv);
+/* Device name ("NVIDIA H100 80GB HBM3"), "" if unknown. */
+const char *gp_nvml_name(const struct gp_nvml *nv, int dev);
+/* Reads every metric of device dev. Queries answering NOT_SUPPORTED are
+ * skipped silently. Returns 0, or -1 for any other error, with reason
+ * filled ("nvmlDeviceGetPowerUsage: GPU is lost"). */
+int gp_nvml_read(struct gp_nvml *nv, int dev, struct gp_nvml_reading *r, char *reason,
+                 size_t reasonsz);
+
+#endif

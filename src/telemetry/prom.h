@@ -1,0 +1,54 @@
+/* telemetry/prom.h — Prometheus text exposition parser and the mapping of
+ * vLLM / SGLang / TRT-LLM / DCGM-exporter names onto genperf's metrics.
+ *
+ * Owns nothing: the parser walks a caller's buffer (not necessarily
+ * NUL-terminated) and hands out pointers into it; no allocation, so it can
+ * run on every sampling tick and under a fuzzer.
+ */
+#ifndef GP_TELEMETRY_PROM_H
+#define GP_TELEMETRY_PROM_H
+
+#include <stddef.h>
+
+#define GP_PROM_MAX_GPU 64
+
+/* One sample line: name, the text between '{' and '}' (may be empty) and
+ * the value (NaN/+Inf/-Inf allowed). Return non-zero to stop. */
+typedef int (*gp_prom_fn)(void *ctx, const char *name, size_t nlen, const char *labels,
+                          size_t llen, double value);
+
+/* Calls fn for every well-formed sample line; skips comments, blank and
+ * malformed lines. Returns the number of samples passed to fn. */
+int gp_prom_parse(const char *text, size_t len, gp_prom_fn fn, void *ctx);
+
+/* Finds label key in a label text (a="x",b="y"); copies its unescaped value
+ * into out (truncated to outsz-1). Returns 1 if found, 0 otherwise. */
+int gp_prom_label(const char *labels, size_t llen, const char *key, char *out, size_t outsz);
+
+/* Bits of struct gp_prom_gpu.has, indexed like gp_tm_metric GPU entries. */
+struct gp_prom_gpu {
+    double v[9];   /* GP_TM_POWER_W .. GP_TM_SM_CLOCK_MHZ, in our units */
+    unsigned has;  /* bit i set when v[i] was seen */
+    double fb_free_bytes;
+    int has_fb_free;
+};
+
+/* What one scrape of a server (or DCGM exporter) said, summed over label
+ * sets (several engines / models behind one endpoint). */
+struct gp_prom_scan {
+    int known;                       /* recognised sample lines */
+    int has_running, has_waiting;
+    double running, waiting;
+    int kv_n;                        /* KV-cache usage, mean over label sets, in % */
+    double kv_sum;
+    int hit_n;                       /* prefix-cache hit-rate gauges (0..1) */
+    double hit_sum;
+    int has_pc_counters;             /* vLLM prefix_cache_{hits,queries}_total */
+    double pc_hits, pc_queries;
+    int ngpu;                        /* DCGM: 1 + highest gpu label seen */
+    struct gp_prom_gpu gpu[GP_PROM_MAX_GPU];
+};
+
+void gp_prom_scan(const char *text, size_t len, struct gp_prom_scan *out);
+
+#endif

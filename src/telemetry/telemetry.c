@@ -1,0 +1,702 @@
+/* telemetry/telemetry.c — the sampler: thread, storage, outputs (see telemetry.h). */
+#include "telemetry/telemetry.h"
+
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "metrics/metrics.h"
+#include "telemetry/host.h"
+#include "telemetry/nvml.h"
+#include "telemetry/prom.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TM_MAX_EVENTS 64
+
+/* A source that became (or was) unavailable, written as a status line. */
+struct tm_event {
+    uint64_t t_ns;
+    char device[16];
+    char metric[16];  /* "unavailable" or "error" */
+    char reason[400];
+};
+
+struct gp_telemetry {
+    double interval_s;
+    char *url;
+    int url_is_default;
+    char *nvml_path;
+    uint64_t mono0, wall0;
+
+    struct gp_nvml *nv;
+    int ngpu;
+    int gpu_dead[GP_NVML_MAX_DEV];
+    int gpu_from_dcgm;   /* no NVML, but the metrics URL is a DCGM exporter */
+    char gpu_status[512];
+
+    struct gp_host host;
+    int host_ok;
+
+    CURL *curl;
+    struct gp_buf body;
+    int server_on;
+    long scrape_timeout_ms;
+    unsigned scrape_failures;
+    int have_pc_prev;
+    double pc_hits_prev, pc_queries_prev;
+    char server_status[512];
+    char curl_err[CURL_ERROR_SIZE];
+
+    struct gp_telemetry_sample *s;
+    size_t n, cap;
+    struct tm_event ev[TM_MAX_EVENTS];
+    int nev;
+    uint64_t t_first, t_last;
+    unsigned ticks;
+
+    pthread_t th;
+    int thread_started;
+    int stopping;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int sync_ok;
+};
+
+static const char *const metric_names[GP_TM__COUNT] = {
+    "power_w", "power_limit_w", "energy_j", "gpu_util_pct", "mem_util_pct",
+    "mem_used_bytes", "mem_total_bytes", "temp_c", "sm_clock_mhz",
+    "cpu_util_pct", "load1", "mem_used_bytes", "mem_available_bytes",
+    "cpu_pct",
+    "num_requests_running", "num_requests_waiting", "kv_cache_usage_pct",
+    "prefix_cache_hit_rate",
+};
+
+const char *gp_telemetry_metric_name(int metric)
+{
+    return (metric >= 0 && metric < GP_TM__COUNT) ? metric_names[metric] : NULL;
+}
+
+const char *gp_telemetry_device_name(int kind, int index, char *buf, size_t bufsz)
+{
+    switch (kind) {
+    case GP_TD_GPU: snprintf(buf, bufsz, "gpu%d", index); break;
+    case GP_TD_HOST: snprintf(buf, bufsz, "host"); break;
+    case GP_TD_CPU: snprintf(buf, bufsz, "cpu%d", index); break;
+    case GP_TD_GENPERF: snprintf(buf, bufsz, "genperf"); break;
+    case GP_TD_SERVER: snprintf(buf, bufsz, "server"); break;
+    default: snprintf(buf, bufsz, "unknown"); break;
+    }
+    return buf;
+}
+
+/* Appends one sample; growth doubles so the amortised cost per tick is a
+ * store. A failed growth drops the sample rather than the run. */
+static void add(struct gp_telemetry *t, uint64_t now, int kind, int index, int metric, double v)
+{
+    if (!isfinite(v))
+        return;
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 1024;
+        void *p = realloc(t->s, nc * sizeof *t->s);
+        if (!p)
+            return;
+        t->s = p;
+        t->cap = nc;
+    }
+    struct gp_telemetry_sample *s = &t->s[t->n++];
+    s->t_ns = now;
+    s->value = v;
+    s->device_kind = (uint16_t)kind;
+    s->device_index = (uint16_t)index;
+    s->metric = (uint16_t)metric;
+}
+
+static void add_event(struct gp_telemetry *t, uint64_t now, const char *device,
+                      const char *metric, const char *reason)
+{
+    if (t->nev >= TM_MAX_EVENTS)
+        return;
+    struct tm_event *e = &t->ev[t->nev++];
+    e->t_ns = now;
+    snprintf(e->device, sizeof e->device, "%s", device);
+    snprintf(e->metric, sizeof e->metric, "%s", metric);
+    snprintf(e->reason, sizeof e->reason, "%s", reason);
+}
+
+struct host_ctx { struct gp_telemetry *t; uint64_t now; };
+
+static void host_emit(void *ctx, int kind, int index, int metric, double value)
+{
+    struct host_ctx *h = ctx;
+    add(h->t, h->now, kind, index, metric, value);
+}
+
+static size_t curl_write(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+    struct gp_buf *b = ud;
+    size_t n = size * nmemb;
+    /* a metrics page is a few hundred KB at most; refuse runaway bodies */
+    if (b->len + n > 16u * 1024 * 1024 || gp_buf_append(b, ptr, n) != 0)
+        return 0;
+    return n;
+}
+
+/* GETs the metrics URL into t->body. 0, or -1 with why in reason. */
+static int scrape(struct gp_telemetry *t, long timeout_ms, char *reason, size_t reasonsz)
+{
+    gp_buf_reset(&t->body);
+    curl_easy_setopt(t->curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(t->curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    t->curl_err[0] = '\0';
+    CURLcode rc = curl_easy_perform(t->curl);
+    if (rc != CURLE_OK) {
+        snprintf(reason, reasonsz, "GET %s failed: %s", t->url,
+                 t->curl_err[0] ? t->curl_err : curl_easy_strerror(rc));
+        return -1;
+    }
+    long code = 0;
+    curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &code);
+    if (code != 200) {
+        snprintf(reason, reasonsz, "GET %s answered HTTP %ld", t->url, code);
+        return -1;
+    }
+    return 0;
+}
+
+static void sample_dcgm(struct gp_telemetry *t, uint64_t now, const struct gp_prom_scan *sc)
+{
+    for (int g = 0; g < sc->ngpu; g++)
+        for (int m = 0; m <= GP_TM_SM_CLOCK_MHZ; m++)
+            if (sc->gpu[g].has & (1u << m))
+                add(t, now, GP_TD_GPU, g, m, sc->gpu[g].v[m]);
+}
+
+static void sample_server(struct gp_telemetry *t, uint64_t now)
+{
+    char reason[512];
+    if (scrape(t, t->scrape_timeout_ms, reason, sizeof reason) != 0) {
+        /* A busy server may miss one scrape; keep trying, report the first. */
+        if (t->scrape_failures++ == 0)
+            add_event(t, now, "server", "error", reason);
+        return;
+    }
+    /* the scan is 5 KB on the stack: fine for the sampler thread */
+    struct gp_prom_scan sc;
+    gp_prom_scan(t->body.data ? t->body.data : "", t->body.len, &sc);
+    if (sc.has_running)
+        add(t, now, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_RUNNING, sc.running);
+    if (sc.has_waiting)
+        add(t, now, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_WAITING, sc.waiting);
+    if (sc.kv_n)
+        add(t, now, GP_TD_SERVER, 0, GP_TM_KV_CACHE_USAGE_PCT, sc.kv_sum / sc.kv_n);
+    if (sc.hit_n) {
+        add(t, now, GP_TD_SERVER, 0, GP_TM_PREFIX_CACHE_HIT_RATE, sc.hit_sum / sc.hit_n);
+    } else if (sc.has_pc_counters == 3) {
+        /* vLLM exports counters: the hit rate of this interval is the ratio
+         * of their increments (none when no prefix lookups happened). */
+        if (t->have_pc_prev && sc.pc_queries > t->pc_queries_prev &&
+            sc.pc_hits >= t->pc_hits_prev)
+            add(t, now, GP_TD_SERVER, 0, GP_TM_PREFIX_CACHE_HIT_RATE,
+                (sc.pc_hits - t->pc_hits_prev) / (sc.pc_queries - t->pc_queries_prev));
+        t->pc_hits_prev = sc.pc_hits;
+        t->pc_queries_prev = sc.pc_queries;
+        t->have_pc_prev = 1;
+    }
+    if (t->gpu_from_dcgm)
+        sample_dcgm(t, now, &sc);
+}
+
+static void sample_gpus(struct gp_telemetry *t, uint64_t now)
+{
+    for (int g = 0; g < t->ngpu; g++) {
+        if (t->gpu_dead[g])
+            continue;
+        struct gp_nvml_reading r;
+        char reason[300], dev[16], line[400];
+        if (gp_nvml_read(t->nv, g, &r, reason, sizeof reason) != 0) {
+            /* A lost GPU keeps failing (and may block in the driver): stop
+             * asking it and say when it went away. */
+            t->gpu_dead[g] = 1;
+            gp_telemetry_device_name(GP_TD_GPU, g, dev, sizeof dev);
+            snprintf(line, sizeof line, "%s; sampling of %s stopped", reason, dev);
+            add_event(t, now, dev, "error", line);
+            continue;
+        }
+        if (r.has_power) add(t, now, GP_TD_GPU, g, GP_TM_POWER_W, r.power_w);
+        if (r.has_power_limit) add(t, now, GP_TD_GPU, g, GP_TM_POWER_LIMIT_W, r.power_limit_w);
+        if (r.has_energy) add(t, now, GP_TD_GPU, g, GP_TM_ENERGY_J, r.energy_j);
+        if (r.has_util) {
+            add(t, now, GP_TD_GPU, g, GP_TM_GPU_UTIL_PCT, r.gpu_util_pct);
+            add(t, now, GP_TD_GPU, g, GP_TM_MEM_UTIL_PCT, r.mem_util_pct);
+        }
+        if (r.has_mem) {
+            add(t, now, GP_TD_GPU, g, GP_TM_GPU_MEM_USED_BYTES, r.mem_used_bytes);
+            add(t, now, GP_TD_GPU, g, GP_TM_GPU_MEM_TOTAL_BYTES, r.mem_total_bytes);
+        }
+        if (r.has_temp) add(t, now, GP_TD_GPU, g, GP_TM_TEMP_C, r.temp_c);
+        if (r.has_clock) add(t, now, GP_TD_GPU, g, GP_TM_SM_CLOCK_MHZ, r.sm_clock_mhz);
+    }
+}
+
+int gp_telemetry_tick(struct gp_telemetry *t)
+{
+    size_t before = t->n;
+    uint64_t now = gp_now_ns();
+    if (!t->ticks++)
+        t->t_first = now;
+    t->t_last = now;
+    if (t->nv)
+        sample_gpus(t, now);
+    if (t->host_ok) {
+        struct host_ctx hc = {t, now};
+        gp_host_sample(&t->host, now, host_emit, &hc);
+    }
+    if (t->server_on)
+        sample_server(t, now);
+    return (int)(t->n - before);
+}
+
+static void open_server(struct gp_telemetry *t)
+{
+    if (!t->url) {
+        snprintf(t->server_status, sizeof t->server_status, "none");
+        return;
+    }
+    t->curl = curl_easy_init();
+    if (!t->curl) {
+        snprintf(t->server_status, sizeof t->server_status, "curl_easy_init failed");
+        return;
+    }
+    curl_easy_setopt(t->curl, CURLOPT_URL, t->url);
+    curl_easy_setopt(t->curl, CURLOPT_WRITEFUNCTION, curl_write);
+    curl_easy_setopt(t->curl, CURLOPT_WRITEDATA, &t->body);
+    curl_easy_setopt(t->curl, CURLOPT_ERRORBUFFER, t->curl_err);
+    curl_easy_setopt(t->curl, CURLOPT_NOSIGNAL, 1L);  /* we run in a thread */
+    curl_easy_setopt(t->curl, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(t->curl, CURLOPT_USERAGENT, "genperf-telemetry");
+    /* the scrape must finish well inside one interval */
+    long ms = (long)(t->interval_s * 800.0);
+    t->scrape_timeout_ms = ms < 200 ? 200 : (ms > 2000 ? 2000 : ms);
+    char reason[512];
+    if (scrape(t, 2000, reason, sizeof reason) != 0) {
+        snprintf(t->server_status, sizeof t->server_status, "%s", reason);
+        return;
+    }
+    struct gp_prom_scan sc;
+    gp_prom_scan(t->body.data ? t->body.data : "", t->body.len, &sc);
+    if (sc.known == 0) {
+        snprintf(t->server_status, sizeof t->server_status,
+                 "%s has no vLLM, SGLang, TRT-LLM or DCGM metric names", t->url);
+        return;
+    }
+    t->server_on = 1;
+    if (!t->nv && sc.ngpu > 0) {
+        t->gpu_from_dcgm = 1;
+        t->ngpu = sc.ngpu;
+        snprintf(t->gpu_status, sizeof t->gpu_status, "available");
+    }
+    snprintf(t->server_status, sizeof t->server_status, "available");
+}
+
+int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **out,
+                      struct gp_error *err)
+{
+    *out = NULL;
+    double iv = (o && o->interval_s > 0) ? o->interval_s : 1.0;
+    if (!(iv >= 0.01 && iv <= 3600))
+        return gp_err(err, GP_EINVAL,
+                      "--telemetry-interval %g is out of range; use 0.01 to 3600 seconds", iv);
+    struct gp_telemetry *t = calloc(1, sizeof *t);
+    if (!t)
+        return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
+    t->interval_s = iv;
+    const char *u = (o && o->server_metrics_url && *o->server_metrics_url) ? o->server_metrics_url : NULL;
+    if (!u && o && o->default_metrics_url && *o->default_metrics_url) {
+        u = o->default_metrics_url;
+        t->url_is_default = 1;
+    }
+    if (u)
+        t->url = strdup(u);
+    const char *np = (o && o->nvml_path) ? o->nvml_path : getenv("GENPERF_NVML_LIB");
+    if (!np || !*np)
+        np = "libnvidia-ml.so.1";
+    t->nvml_path = strdup(np);
+    if (!t->nvml_path || (u && !t->url)) {
+        gp_telemetry_free(t);
+        return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
+    }
+    t->mono0 = gp_now_ns();
+    t->wall0 = gp_wall_ns();
+    if (gp_nvml_open(t->nvml_path, &t->nv, t->gpu_status, sizeof t->gpu_status) == 0) {
+        t->ngpu = gp_nvml_count(t->nv);
+        snprintf(t->gpu_status, sizeof t->gpu_status, "available");
+    }
+    char reason[256];
+    if (gp_host_open(&t->host, reason, sizeof reason) == 0)
+        t->host_ok = 1;
+    else
+        add_event(t, t->mono0, "host", "unavailable", reason);
+    open_server(t);
+    if (!t->nv && !t->gpu_from_dcgm)
+        add_event(t, t->mono0, "gpu", "unavailable", t->gpu_status);
+    if (t->url && !t->server_on) {
+        if (t->url_is_default) {
+            char why[sizeof t->server_status];
+            snprintf(why, sizeof why, "%s", t->server_status);
+            snprintf(t->server_status, sizeof t->server_status, "none (default %s)", why);
+        } else {
+            add_event(t, t->mono0, "server", "unavailable", t->server_status);
+        }
+    }
+    /* room for one minute of samples up front, so a short run never grows */
+    size_t per_tick = 8 + (size_t)t->host.maxcpu + 9u * (size_t)t->ngpu;
+    size_t ticks = (size_t)(60.0 / iv) + 2;
+    t->cap = per_tick * (ticks > 6000 ? 6000 : ticks);
+    t->s = malloc(t->cap * sizeof *t->s);
+    if (!t->s)
+        t->cap = 0;
+    *out = t;
+    return 0;
+}
+
+int gp_telemetry_metrics_url_for(const char *target_url, char *out, size_t outsz)
+{
+    const char *p = target_url, *scheme = "http";
+    const char *sep = strstr(p, "://");
+    if (sep) {
+        scheme = (sep - p == 5 && strncmp(p, "https", 5) == 0) ? "https" : "http";
+        p = sep + 3;
+    }
+    size_t hl = strcspn(p, "/?#");
+    if (hl == 0)
+        return -1;
+    int n = snprintf(out, outsz, "%s://%.*s/metrics", scheme, (int)hl, p);
+    return (n < 0 || (size_t)n >= outsz) ? -1 : 0;
+}
+
+static void *sampler_main(void *arg)
+{
+    struct gp_telemetry *t = arg;
+    uint64_t step = (uint64_t)(t->interval_s * 1e9);
+    uint64_t next = gp_now_ns();
+    pthread_mutex_lock(&t->mu);
+    while (!t->stopping) {
+        pthread_mutex_unlock(&t->mu);
+        gp_telemetry_tick(t);
+        next += step;
+        uint64_t now = gp_now_ns();
+        if (next < now)  /* a slow tick: skip the missed slots, keep the phase */
+            next += ((now - next) / step + 1) * step;
+        pthread_mutex_lock(&t->mu);
+        while (!t->stopping) {
+            now = gp_now_ns();
+            if (now >= next)
+                break;
+            struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
+            pthread_cond_timedwait(&t->cv, &t->mu, &ts);
+        }
+    }
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+int gp_telemetry_start(const struct gp_telemetry_opts *o, struct gp_telemetry **out,
+                       struct gp_error *err)
+{
+    struct gp_telemetry *t;
+    int r = gp_telemetry_open(o, &t, err);
+    if (r)
+        return r;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    int ok = pthread_mutex_init(&t->mu, NULL) == 0;
+    if (ok && pthread_cond_init(&t->cv, &ca) != 0) {
+        pthread_mutex_destroy(&t->mu);
+        ok = 0;
+    }
+    pthread_condattr_destroy(&ca);
+    if (!ok) {
+        gp_telemetry_free(t);
+        return gp_err(err, GP_ENOMEM, "cannot create the telemetry sampler's lock");
+    }
+    t->sync_ok = 1;
+    /* The sampler must never be the thread a process signal (Ctrl-C) lands
+     * on: whoever waits for signals (signalfd, sigwait) expects them blocked
+     * everywhere else. The new thread inherits this mask. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    r = pthread_create(&t->th, NULL, sampler_main, t);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (r != 0) {
+        gp_telemetry_free(t);
+        return gp_err(err, GP_ENOMEM, "cannot start the telemetry sampler thread: %s", strerror(r));
+    }
+    t->thread_started = 1;
+    *out = t;
+    return 0;
+}
+
+int gp_telemetry_stop(struct gp_telemetry *t)
+{
+    if (!t || !t->thread_started)
+        return 0;
+    pthread_mutex_lock(&t->mu);
+    t->stopping = 1;
+    pthread_cond_signal(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(t->th, NULL);
+    t->thread_started = 0;
+    /* one closing sample so the series covers the whole measurement */
+    gp_telemetry_tick(t);
+    return 0;
+}
+
+void gp_telemetry_free(struct gp_telemetry *t)
+{
+    if (!t)
+        return;
+    gp_telemetry_stop(t);
+    if (t->sync_ok) {
+        pthread_mutex_destroy(&t->mu);
+        pthread_cond_destroy(&t->cv);
+    }
+    gp_nvml_close(t->nv);
+    if (t->host_ok)
+        gp_host_close(&t->host);
+    if (t->curl)
+        curl_easy_cleanup(t->curl);
+    gp_buf_free(&t->body);
+    free(t->s);
+    free(t->url);
+    free(t->nvml_path);
+    free(t);
+}
+
+const char *gp_telemetry_gpu_status(const struct gp_telemetry *t) { return t->gpu_status; }
+const char *gp_telemetry_server_status(const struct gp_telemetry *t) { return t->server_status; }
+int gp_telemetry_gpu_count(const struct gp_telemetry *t) { return t->ngpu; }
+size_t gp_telemetry_nsamples(const struct gp_telemetry *t) { return t->n; }
+const struct gp_telemetry_sample *gp_telemetry_samples(const struct gp_telemetry *t) { return t->s; }
+
+uint64_t gp_telemetry_wall_ns(const struct gp_telemetry *t, uint64_t t_ns)
+{
+    return t->wall0 + (t_ns - t->mono0);
+}
+
+/* Shortest "%.*g" that reads back to the same double (like Python's repr). */
+static int put_num(struct gp_buf *b, double v)
+{
+    char tmp[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    return gp_buf_puts(b, tmp);
+}
+
+int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, struct gp_error *err)
+{
+    struct gp_atomic_file af;
+    int r = gp_atomic_open(&af, path, err);
+    if (r)
+        return r;
+    struct gp_buf b = {0};
+    char dev[16];
+    for (int i = 0; i < t->nev; i++) {
+        const struct tm_event *e = &t->ev[i];
+        gp_buf_reset(&b);
+        gp_buf_printf(&b, "{\"t_ns\":%llu,\"wall_ns\":%llu,\"device\":", (unsigned long long)e->t_ns,
+                      (unsigned long long)gp_telemetry_wall_ns(t, e->t_ns));
+        gp_buf_json_str(&b, e->device, strlen(e->device));
+        gp_buf_printf(&b, ",\"metric\":\"%s\",\"reason\":", e->metric);
+        gp_buf_json_str(&b, e->reason, strlen(e->reason));
+        gp_buf_puts(&b, "}\n");
+        fwrite(b.data, 1, b.len, af.fp);
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        const struct gp_telemetry_sample *s = &t->s[i];
+        gp_buf_reset(&b);
+        gp_buf_printf(&b, "{\"t_ns\":%llu,\"wall_ns\":%llu,\"device\":\"%s\",\"metric\":\"%s\",\"value\":",
+                      (unsigned long long)s->t_ns,
+                      (unsigned long long)gp_telemetry_wall_ns(t, s->t_ns),
+                      gp_telemetry_device_name(s->device_kind, s->device_index, dev, sizeof dev),
+                      gp_telemetry_metric_name(s->metric));
+        put_num(&b, s->value);
+        if (gp_buf_puts(&b, "}\n") != 0) {
+            gp_buf_free(&b);
+            gp_atomic_abort(&af);
+            return gp_err(err, GP_ENOMEM, "out of memory writing '%s'", path);
+        }
+        fwrite(b.data, 1, b.len, af.fp);
+    }
+    gp_buf_free(&b);
+    return gp_atomic_commit(&af, err);
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+/* Collects the values of (kind,index,metric) into buf (caller's, size >= t->n). */
+static size_t collect(const struct gp_telemetry *t, int kind, int index, int metric, double *buf)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const struct gp_telemetry_sample *s = &t->s[i];
+        if (s->device_kind == kind && s->device_index == index && s->metric == metric)
+            buf[k++] = s->value;
+    }
+    return k;
+}
+
+struct gp_stat_export { const char *name; const char *unit; int metric; double scale; int constant; };
+
+/* GenAI-Perf's metric order (power, memory, utilisation, clock, temperature)
+ * and units; our units are W, J, bytes, %, MHz, C. */
+static const struct gp_stat_export gp_exports[] = {
+    {"gpu_power_usage", "W", GP_TM_POWER_W, 1.0, 0},
+    {"gpu_power_limit", "W", GP_TM_POWER_LIMIT_W, 1.0, 1},
+    {"energy_consumption", "MJ", GP_TM_ENERGY_J, 1e-6, 0},
+    {"total_gpu_memory", "GB", GP_TM_GPU_MEM_TOTAL_BYTES, 1e-9, 1},
+    {"gpu_memory_used", "GB", GP_TM_GPU_MEM_USED_BYTES, 1e-9, 0},
+    {"gpu_utilization", "%", GP_TM_GPU_UTIL_PCT, 1.0, 0},
+    {"memory_copy_utilization", "%", GP_TM_MEM_UTIL_PCT, 1.0, 0},
+    {"gpu_clock_sm", "MHz", GP_TM_SM_CLOCK_MHZ, 1.0, 0},
+    {"gpu_temperature", "C", GP_TM_TEMP_C, 1.0, 0},
+};
+
+/* NumPy-exact stats (metrics/stats.c), then scaled to GenAI-Perf's unit the
+ * way its scale_data does: every stat multiplied after the fact. */
+static json_t *stats_obj(double *x, size_t n, double scale, int constant)
+{
+    struct gp_stats st;
+    gp_stats_compute(x, n, &st);
+    gp_stats_scale(&st, scale);
+    json_t *o = json_object();
+    json_object_set_new(o, "avg", json_real(st.avg));
+    if (constant)
+        return o;
+    for (int i = 0; i < GP_NPCT; i++) {
+        char key[8];
+        snprintf(key, sizeof key, "p%d", gp_pct_levels[i]);
+        json_object_set_new(o, key, json_real(st.p[i]));
+    }
+    json_object_set_new(o, "min", json_real(st.min));
+    json_object_set_new(o, "max", json_real(st.max));
+    json_object_set_new(o, "std", json_real(st.std));
+    return o;
+}
+
+json_t *gp_telemetry_stats_json(const struct gp_telemetry *t)
+{
+    if (!t || t->n == 0 || t->ngpu == 0)
+        return NULL;
+    double *buf = malloc(t->n * sizeof *buf);
+    if (!buf)
+        return NULL;
+    json_t *root = json_object();
+    for (size_t m = 0; m < sizeof gp_exports / sizeof gp_exports[0]; m++) {
+        json_t *mo = NULL;
+        for (int g = 0; g < t->ngpu; g++) {
+            size_t k = collect(t, GP_TD_GPU, g, gp_exports[m].metric, buf);
+            if (!k)
+                continue;
+            if (!mo) {
+                mo = json_object();
+                json_object_set_new(mo, "unit", json_string(gp_exports[m].unit));
+            }
+            char key[16];
+            snprintf(key, sizeof key, "%d", g);  /* GenAI-Perf keys by DCGM's gpu label */
+            json_object_set_new(mo, key, stats_obj(buf, k, gp_exports[m].scale, gp_exports[m].constant));
+        }
+        if (mo)
+            json_object_set_new(root, gp_exports[m].name, mo);
+    }
+    free(buf);
+    if (json_object_size(root) == 0) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "interval_s", json_real(t->interval_s));
+    json_object_set_new(root, "duration_s",
+                        json_real(t->ticks ? (double)(t->t_last - t->t_first) / 1e9 : 0.0));
+    json_object_set_new(root, "ticks", json_integer(t->ticks));
+    json_object_set_new(root, "samples", json_integer((json_int_t)t->n));
+    json_t *gpu = json_object();
+    json_object_set_new(gpu, "status", json_string(t->gpu_status));
+    json_object_set_new(gpu, "source", json_string(t->nv ? "nvml" : t->gpu_from_dcgm ? "dcgm" : "none"));
+    json_object_set_new(gpu, "count", json_integer(t->ngpu));
+    json_t *names = json_array();
+    for (int g = 0; t->nv && g < t->ngpu; g++)
+        json_array_append_new(names, json_string(gp_nvml_name(t->nv, g)));
+    json_object_set_new(gpu, "names", names);
+    json_object_set_new(root, "gpu", gpu);
+    json_t *srv = json_object();
+    json_object_set_new(srv, "status", json_string(t->server_status));
+    json_object_set_new(srv, "url", t->url ? json_string(t->url) : json_null());
+    json_object_set_new(srv, "failed_scrapes", json_integer(t->scrape_failures));
+    json_object_set_new(root, "server", srv);
+    json_t *ev = json_array();
+    for (int i = 0; i < t->nev; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "device", json_string(t->ev[i].device));
+        json_object_set_new(e, "metric", json_string(t->ev[i].metric));
+        json_object_set_new(e, "reason", json_string(t->ev[i].reason));
+        json_array_append_new(ev, e);
+    }
+    json_object_set_new(root, "events", ev);
+
+    /* per (device, metric): avg/min/max/last/n, in first-seen order; host
+     * per-core series are summarised by "cpu*" only through host.cpu_util_pct */
+    json_t *mets = json_object();
+    char dev[16], key[64];
+    for (size_t i = 0; i < t->n; i++) {
+        const struct gp_telemetry_sample *s = &t->s[i];
+        if (s->device_kind == GP_TD_CPU)
+            continue;
+        snprintf(key, sizeof key, "%s.%s",
+                 gp_telemetry_device_name(s->device_kind, s->device_index, dev, sizeof dev),
+                 gp_telemetry_metric_name(s->metric));
+        json_t *o = json_object_get(mets, key);
+        if (!o) {
+            o = json_object();
+            json_object_set_new(o, "sum", json_real(0));
+            json_object_set_new(o, "min", json_real(s->value));
+            json_object_set_new(o, "max", json_real(s->value));
+            json_object_set_new(o, "n", json_integer(0));
+            json_object_set_new(mets, key, o);
+        }
+        json_real_set(json_object_get(o, "sum"), json_real_value(json_object_get(o, "sum")) + s->value);
+        if (s->value < json_real_value(json_object_get(o, "min")))
+            json_real_set(json_object_get(o, "min"), s->value);
+        if (s->value > json_real_value(json_object_get(o, "max")))
+            json_real_set(json_object_get(o, "max"), s->value);
+        json_integer_set(json_object_get(o, "n"), json_integer_value(json_object_get(o, "n")) + 1);
+        json_object_set_new(o, "last", json_real(s->value));
+    }
+    const char *k;
+    json_t *o;
+    json_object_foreach(mets, k, o) {
+        double sum = json_real_value(json_object_get(o, "sum"));
+        json_int_t n = json_integer_value(json_object_get(o, "n"));
+        json_object_set_new(o, "avg", json_real(n ? sum / (double)n : 0.0));
+        json_object_del(o, "sum");
+    }
+    json_object_set_new(root, "metrics", mets);
+    return root;
+}

@@ -1,0 +1,453 @@
+/* Unit tests: the sampler with the fake NVML library and a local /metrics
+ * server (libmicrohttpd on 127.0.0.1, ephemeral port). */
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/test.h"
+#include "telemetry/telemetry.h"
+
+#include <jansson.h>
+#include <arpa/inet.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char fake_path[512];
+
+static void fake_env(const char *devices, const char *init_fail, const char *fail_dev,
+                     const char *fail_after, const char *no_energy)
+{
+    const char *names[] = {"GENPERF_FAKE_NVML_DEVICES", "GENPERF_FAKE_NVML_INIT_FAIL",
+                           "GENPERF_FAKE_NVML_FAIL_DEV", "GENPERF_FAKE_NVML_FAIL_AFTER",
+                           "GENPERF_FAKE_NVML_NO_ENERGY"};
+    const char *vals[] = {devices, init_fail, fail_dev, fail_after, no_energy};
+    for (int i = 0; i < 5; i++) {
+        if (vals[i])
+            setenv(names[i], vals[i], 1);
+        else
+            unsetenv(names[i]);
+    }
+}
+
+/* Values of (kind, index, metric) in sample order. */
+static int values(struct gp_telemetry *t, int kind, int idx, int metric, double *out, int max)
+{
+    const struct gp_telemetry_sample *s = gp_telemetry_samples(t);
+    int k = 0;
+    for (size_t i = 0; i < gp_telemetry_nsamples(t); i++)
+        if (s[i].device_kind == kind && s[i].device_index == idx && s[i].metric == metric) {
+            if (k < max)
+                out[k] = s[i].value;
+            k++;
+        }
+    return k;
+}
+
+static struct gp_telemetry *open_fake(void)
+{
+    struct gp_telemetry_opts o = {.interval_s = 0.05, .nvml_path = fake_path};
+    struct gp_telemetry *t = NULL;
+    struct gp_error err = {0};
+    CHECK_INT(gp_telemetry_open(&o, &t, &err), 0);
+    return t;
+}
+
+static void test_values_and_units(void)
+{
+    fake_env("2", NULL, NULL, NULL, NULL);
+    struct gp_telemetry *t = open_fake();
+    if (!t)
+        return;
+    CHECK_STR(gp_telemetry_gpu_status(t), "available");
+    CHECK_INT(gp_telemetry_gpu_count(t), 2);
+    for (int i = 0; i < 3; i++)
+        CHECK(gp_telemetry_tick(t) >= 18);
+    double v[8];
+    CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 8), 3);
+    CHECK_NEAR(v[0], 100, 0);
+    CHECK_NEAR(v[2], 120, 0);
+    CHECK_INT(values(t, GP_TD_GPU, 1, GP_TM_POWER_W, v, 8), 3);
+    CHECK_NEAR(v[0], 150, 0);
+    values(t, GP_TD_GPU, 0, GP_TM_POWER_LIMIT_W, v, 8);
+    CHECK_NEAR(v[0], 700, 0);
+    values(t, GP_TD_GPU, 0, GP_TM_ENERGY_J, v, 8);   /* mJ -> J */
+    CHECK_NEAR(v[1], 1000500.0, 1e-6);
+    values(t, GP_TD_GPU, 0, GP_TM_GPU_UTIL_PCT, v, 8);
+    CHECK_NEAR(v[2], 40, 0);
+    values(t, GP_TD_GPU, 1, GP_TM_MEM_UTIL_PCT, v, 8);
+    CHECK_NEAR(v[0], 31, 0);
+    values(t, GP_TD_GPU, 0, GP_TM_GPU_MEM_USED_BYTES, v, 8);
+    CHECK_NEAR(v[1], 2.0 * 1073741824.0, 0);
+    values(t, GP_TD_GPU, 0, GP_TM_GPU_MEM_TOTAL_BYTES, v, 8);
+    CHECK_NEAR(v[0], 80.0 * 1073741824.0, 0);
+    values(t, GP_TD_GPU, 1, GP_TM_TEMP_C, v, 8);
+    CHECK_NEAR(v[2], 43, 0);
+    values(t, GP_TD_GPU, 1, GP_TM_SM_CLOCK_MHZ, v, 8);
+    CHECK_NEAR(v[0], 1970, 0);
+    /* host telemetry runs alongside */
+    CHECK_INT(values(t, GP_TD_HOST, 0, GP_TM_LOAD1, v, 8), 3);
+
+    json_t *ts = gp_telemetry_stats_json(t);
+    CHECK(ts != NULL);
+    if (ts) {
+        /* GenAI-Perf order, units and scaling */
+        const char *order[] = {"gpu_power_usage", "gpu_power_limit", "energy_consumption",
+                               "total_gpu_memory", "gpu_memory_used", "gpu_utilization",
+                               "memory_copy_utilization", "gpu_clock_sm", "gpu_temperature"};
+        void *it = json_object_iter(ts);
+        for (size_t i = 0; i < 9; i++, it = json_object_iter_next(ts, it)) {
+            CHECK(it != NULL);
+            if (!it)
+                break;
+            CHECK_STR(json_object_iter_key(it), order[i]);
+        }
+        json_t *pw = json_object_get(ts, "gpu_power_usage");
+        CHECK_STR(json_string_value(json_object_get(pw, "unit")), "W");
+        json_t *g0 = json_object_get(pw, "0");
+        CHECK_NEAR(json_real_value(json_object_get(g0, "avg")), 110, 1e-9);
+        CHECK_NEAR(json_real_value(json_object_get(g0, "p50")), 110, 1e-9);
+        CHECK_NEAR(json_real_value(json_object_get(g0, "p25")), 105, 1e-9);
+        CHECK_NEAR(json_real_value(json_object_get(g0, "p99")), 119.8, 1e-9);
+        CHECK_NEAR(json_real_value(json_object_get(g0, "min")), 100, 0);
+        CHECK_NEAR(json_real_value(json_object_get(g0, "max")), 120, 0);
+        CHECK_NEAR(json_real_value(json_object_get(g0, "std")), sqrt(200.0 / 3), 1e-9);
+        const char *keys[] = {"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "min", "max", "std"};
+        it = json_object_iter(g0);
+        for (size_t i = 0; i < 13 && it; i++, it = json_object_iter_next(g0, it))
+            CHECK_STR(json_object_iter_key(it), keys[i]);
+        CHECK_INT(json_object_size(json_object_get(json_object_get(ts, "gpu_power_limit"), "0")), 1);
+        json_t *mem = json_object_get(ts, "total_gpu_memory");
+        CHECK_STR(json_string_value(json_object_get(mem, "unit")), "GB");
+        CHECK_NEAR(json_real_value(json_object_get(json_object_get(mem, "1"), "avg")), 85.89934592, 1e-9);
+        json_t *en = json_object_get(ts, "energy_consumption");
+        CHECK_STR(json_string_value(json_object_get(en, "unit")), "MJ");
+        CHECK_NEAR(json_real_value(json_object_get(json_object_get(en, "0"), "min")), 1.0, 1e-12);
+        json_decref(ts);
+    }
+    json_t *sum = gp_telemetry_summary_json(t);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(sum, "gpu"), "status")), "available");
+    CHECK_STR(json_string_value(json_array_get(json_object_get(json_object_get(sum, "gpu"), "names"), 1)), "Fake GPU 1");
+    json_t *m = json_object_get(json_object_get(sum, "metrics"), "gpu1.power_w");
+    CHECK_NEAR(json_real_value(json_object_get(m, "avg")), 160, 1e-9);
+    CHECK_NEAR(json_real_value(json_object_get(m, "max")), 170, 0);
+    CHECK_INT(json_integer_value(json_object_get(m, "n")), 3);
+    json_decref(sum);
+    gp_telemetry_free(t);
+}
+
+static void test_no_library(void)
+{
+    fake_env(NULL, NULL, NULL, NULL, NULL);
+    struct gp_telemetry_opts o = {.interval_s = 0.05, .nvml_path = "/nonexistent/libnvidia-ml.so.1"};
+    struct gp_telemetry *t = NULL;
+    CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
+    if (!t)
+        return;
+    CHECK(strstr(gp_telemetry_gpu_status(t), "not loadable") != NULL);
+    CHECK(strstr(gp_telemetry_gpu_status(t), "/nonexistent/libnvidia-ml.so.1") != NULL);
+    CHECK_INT(gp_telemetry_gpu_count(t), 0);
+    gp_telemetry_tick(t);
+    gp_telemetry_tick(t);
+    double v[4];
+    CHECK_INT(values(t, GP_TD_HOST, 0, GP_TM_HOST_MEM_AVAILABLE_BYTES, v, 4), 2);
+    CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 4), 0);
+    CHECK(gp_telemetry_stats_json(t) == NULL);
+    CHECK_STR(gp_telemetry_server_status(t), "none");
+    gp_telemetry_free(t);
+}
+
+static void test_init_fails(void)
+{
+    fake_env("1", "1", NULL, NULL, NULL);
+    struct gp_telemetry *t = open_fake();
+    if (!t)
+        return;
+    CHECK(strstr(gp_telemetry_gpu_status(t), "nvmlInit_v2 failed") != NULL);
+    CHECK(strstr(gp_telemetry_gpu_status(t), "Driver Not Loaded") != NULL);
+    CHECK(gp_telemetry_tick(t) > 0);  /* host still sampled */
+    CHECK(gp_telemetry_stats_json(t) == NULL);
+    gp_telemetry_free(t);
+}
+
+static void test_no_devices(void)
+{
+    fake_env("0", NULL, NULL, NULL, NULL);
+    struct gp_telemetry *t = open_fake();
+    if (!t)
+        return;
+    CHECK(strstr(gp_telemetry_gpu_status(t), "no NVIDIA GPU") != NULL);
+    gp_telemetry_free(t);
+}
+
+static void test_device_error_mid_run(void)
+{
+    fake_env("2", NULL, "1", "2", "1");
+    struct gp_telemetry *t = open_fake();
+    if (!t)
+        return;
+    for (int i = 0; i < 5; i++)
+        gp_telemetry_tick(t);
+    double v[8];
+    CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 8), 5);
+    CHECK_INT(values(t, GP_TD_GPU, 1, GP_TM_POWER_W, v, 8), 2);
+    CHECK_INT(values(t, GP_TD_GPU, 1, GP_TM_TEMP_C, v, 8), 2);
+    /* NOT_SUPPORTED energy is skipped silently, not an error */
+    CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_ENERGY_J, v, 8), 0);
+    CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_TEMP_C, v, 8), 5);
+    json_t *sum = gp_telemetry_summary_json(t);
+    json_t *ev = json_object_get(sum, "events");
+    CHECK_INT(json_array_size(ev), 1);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(ev, 0), "device")), "gpu1");
+    CHECK(strstr(json_string_value(json_object_get(json_array_get(ev, 0), "reason")), "GPU is lost") != NULL);
+    json_decref(sum);
+    json_t *ts = gp_telemetry_stats_json(t);
+    CHECK(ts && !json_object_get(ts, "energy_consumption"));
+    CHECK(ts && json_object_get(json_object_get(ts, "gpu_power_usage"), "1"));
+    json_decref(ts);
+
+    /* the time series file: status line first, then one line per sample */
+    char path[512];
+    snprintf(path, sizeof path, "%s/gp_tel_%d.jsonl", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    struct gp_error err = {0};
+    CHECK_INT(gp_telemetry_write_jsonl(t, path, &err), 0);
+    char *txt = NULL;
+    CHECK_INT(gp_read_file(path, &txt, NULL, NULL), 0);
+    size_t lines = 0, with_value = 0;
+    for (char *line = txt, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        json_error_t je;
+        json_t *j = json_loadb(line, nl ? (size_t)(nl - line) : strlen(line), 0, &je);
+        CHECK(j != NULL);
+        if (!j)
+            break;
+        CHECK(json_is_integer(json_object_get(j, "t_ns")));
+        CHECK(json_is_integer(json_object_get(j, "wall_ns")));
+        CHECK(json_is_string(json_object_get(j, "device")));
+        CHECK(json_is_string(json_object_get(j, "metric")));
+        if (lines == 0) {
+            CHECK_STR(json_string_value(json_object_get(j, "metric")), "error");
+            CHECK(json_is_string(json_object_get(j, "reason")));
+        }
+        if (json_is_number(json_object_get(j, "value")))
+            with_value++;
+        json_decref(j);
+        lines++;
+    }
+    CHECK_INT(with_value, gp_telemetry_nsamples(t));
+    CHECK_INT(lines, gp_telemetry_nsamples(t) + 1);
+    free(txt);
+    unlink(path);
+    gp_telemetry_free(t);
+}
+
+static void test_thread(void)
+{
+    fake_env("1", NULL, NULL, NULL, NULL);
+    struct gp_telemetry_opts o = {.interval_s = 0.02, .nvml_path = fake_path};
+    struct gp_telemetry *t = NULL;
+    struct gp_error err = {0};
+    CHECK_INT(gp_telemetry_start(&o, &t, &err), 0);
+    if (!t)
+        return;
+    usleep(210000);
+    CHECK_INT(gp_telemetry_stop(t), 0);
+    CHECK_INT(gp_telemetry_stop(t), 0);  /* idempotent */
+    double v[64];
+    int n = values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 64);
+    /* ~11 ticks + the closing one; generous bounds for a loaded machine */
+    CHECK(n >= 5 && n <= 14);
+    const struct gp_telemetry_sample *s = gp_telemetry_samples(t);
+    for (size_t i = 1; i < gp_telemetry_nsamples(t); i++)
+        CHECK(s[i].t_ns >= s[i - 1].t_ns);
+    uint64_t w = gp_telemetry_wall_ns(t, s[0].t_ns), now = gp_wall_ns();
+    CHECK(w <= now && now - w < 5000000000ull);
+    gp_telemetry_free(t);
+
+    CHECK(gp_telemetry_open(&(struct gp_telemetry_opts){.interval_s = 0.001}, &t, &err) < 0);
+    CHECK(strstr(err.msg, "interval") != NULL);
+}
+
+/* ---- a /metrics server ---------------------------------------------------- */
+
+struct srv { int hits; };
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
+                               const char *method, const char *version, const char *data,
+                               size_t *size, void **ptr)
+{
+    struct srv *s = cls;
+    char body[2048];
+    unsigned status = 200;
+    int k = s->hits++;
+    if (!strcmp(url, "/metrics")) {
+        snprintf(body, sizeof body,
+                 "# TYPE vllm:num_requests_running gauge\n"
+                 "vllm:num_requests_running{engine=\"0\",model_name=\"m\"} %d\n"
+                 "vllm:num_requests_waiting{engine=\"0\",model_name=\"m\"} 2\n"
+                 "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"m\"} 0.125\n"
+                 "vllm:prefix_cache_queries_total{engine=\"0\",model_name=\"m\"} %d\n"
+                 "vllm:prefix_cache_hits_total{engine=\"0\",model_name=\"m\"} %d\n",
+                 k, 10 * k, 5 * k);
+    } else if (!strcmp(url, "/dcgm")) {
+        snprintf(body, sizeof body,
+                 "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-x\"} %d.5\n"
+                 "DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-x\"} 2048\n"
+                 "DCGM_FI_DEV_FB_TOTAL{gpu=\"0\",UUID=\"GPU-x\"} 81920\n",
+                 200 + k);
+    } else if (!strcmp(url, "/other")) {
+        snprintf(body, sizeof body, "process_cpu_seconds_total 1\n");
+    } else {
+        status = 404;
+        snprintf(body, sizeof body, "not found\n");
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_COPY);
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static void test_server_scrape(void)
+{
+    struct srv s = {0};
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
+                                            handler, &s, MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_END);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    int port = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT)->port;
+    char url[128];
+    fake_env(NULL, NULL, NULL, NULL, NULL);
+
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/metrics", port);
+    struct gp_telemetry_opts o = {.interval_s = 0.05, .server_metrics_url = url,
+                                  .nvml_path = "/nonexistent/libnvml.so"};
+    struct gp_telemetry *t = NULL;
+    CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
+    if (t) {
+        CHECK_STR(gp_telemetry_server_status(t), "available");
+        for (int i = 0; i < 3; i++)
+            gp_telemetry_tick(t);
+        double v[8];
+        /* the probe was request 0; ticks see 1, 2, 3 */
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_RUNNING, v, 8), 3);
+        CHECK_NEAR(v[0], 1, 0);
+        CHECK_NEAR(v[2], 3, 0);
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_WAITING, v, 8), 3);
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_KV_CACHE_USAGE_PCT, v, 8), 3);
+        CHECK_NEAR(v[0], 12.5, 1e-12);
+        /* counter deltas: first tick only sets the baseline */
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_PREFIX_CACHE_HIT_RATE, v, 8), 2);
+        CHECK_NEAR(v[0], 0.5, 1e-12);
+        gp_telemetry_free(t);
+    }
+
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/dcgm", port);
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
+    if (t) {
+        /* no NVML, but a DCGM exporter: GPU telemetry comes from it */
+        CHECK_STR(gp_telemetry_gpu_status(t), "available");
+        CHECK_INT(gp_telemetry_gpu_count(t), 1);
+        gp_telemetry_tick(t);
+        gp_telemetry_tick(t);
+        double v[8];
+        CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 8), 2);
+        json_t *ts = gp_telemetry_stats_json(t);
+        CHECK(ts != NULL);
+        json_t *mu = json_object_get(json_object_get(ts, "gpu_memory_used"), "0");
+        CHECK_NEAR(json_real_value(json_object_get(mu, "avg")), 2.147483648, 1e-12);
+        json_decref(ts);
+        gp_telemetry_free(t);
+    }
+
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/other", port);
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
+    if (t) {
+        CHECK(strstr(gp_telemetry_server_status(t), "has no vLLM") != NULL);
+        gp_telemetry_free(t);
+    }
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/missing", port);
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
+    if (t) {
+        CHECK(strstr(gp_telemetry_server_status(t), "HTTP 404") != NULL);
+        gp_telemetry_free(t);
+    }
+    /* a default URL that does not work is dropped quietly */
+    struct gp_telemetry_opts od = {.interval_s = 0.05, .default_metrics_url = url,
+                                   .nvml_path = "/nonexistent/libnvml.so"};
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&od, &t, NULL), 0);
+    if (t) {
+        CHECK(strncmp(gp_telemetry_server_status(t), "none (default GET", 17) == 0);
+        json_t *sum = gp_telemetry_summary_json(t);
+        json_t *ev = json_object_get(sum, "events");
+        CHECK_INT(json_array_size(ev), 1);  /* only the gpu line */
+        CHECK_STR(json_string_value(json_object_get(json_array_get(ev, 0), "device")), "gpu");
+        json_decref(sum);
+        gp_telemetry_free(t);
+    }
+    /* and a default that answers is used */
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/v1/chat/completions", port);
+    char mu[160];
+    CHECK_INT(gp_telemetry_metrics_url_for(url, mu, sizeof mu), 0);
+    od.default_metrics_url = mu;
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&od, &t, NULL), 0);
+    if (t) {
+        CHECK_STR(gp_telemetry_server_status(t), "available");
+        gp_telemetry_free(t);
+    }
+    MHD_stop_daemon(d);
+
+    /* nothing listens any more: unreachable, reported, and start still works */
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/metrics", port);
+    t = NULL;
+    CHECK_INT(gp_telemetry_start(&o, &t, NULL), 0);
+    if (t) {
+        CHECK(strstr(gp_telemetry_server_status(t), "failed") != NULL);
+        gp_telemetry_free(t);
+    }
+}
+
+static void test_metrics_url_for(void)
+{
+    char b[128];
+    CHECK_INT(gp_telemetry_metrics_url_for("localhost:8000", b, sizeof b), 0);
+    CHECK_STR(b, "http://localhost:8000/metrics");
+    CHECK_INT(gp_telemetry_metrics_url_for("http://10.0.0.1:8000/v1/chat/completions", b, sizeof b), 0);
+    CHECK_STR(b, "http://10.0.0.1:8000/metrics");
+    CHECK_INT(gp_telemetry_metrics_url_for("https://h.example/v1", b, sizeof b), 0);
+    CHECK_STR(b, "https://h.example/metrics");
+    CHECK_INT(gp_telemetry_metrics_url_for("http:///x", b, sizeof b), -1);
+    CHECK_INT(gp_telemetry_metrics_url_for("localhost:8000", b, 10), -1);
+}
+
+int main(void)
+{
+    const char *b = getenv("BUILD");
+    snprintf(fake_path, sizeof fake_path, "%s/tests-lib/libfake_nvml.so", b && *b ? b : "build");
+    if (access(fake_path, R_OK) != 0) {
+        fprintf(stderr, "%s missing: build it with make (TEST_DEPS)\n", fake_path);
+        return 1;
+    }
+    GP_RUN(test_values_and_units);
+    GP_RUN(test_no_library);
+    GP_RUN(test_init_fails);
+    GP_RUN(test_no_devices);
+    GP_RUN(test_device_error_mid_run);
+    GP_RUN(test_thread);
+    GP_RUN(test_server_scrape);
+    GP_RUN(test_metrics_url_for);
+    return gp_test_summary();
+}

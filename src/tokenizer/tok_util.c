@@ -1,0 +1,213 @@
+/* tokenizer/tok_util.c — hashing, UTF-8 and the GPT-2 byte map used by every
+ * tokenizer component. Owns nothing; tk_strs owns its arena (tk_strs_free). */
+#include "tokenizer/tok_internal.h"
+#include "core/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t tk_hash(const void *p, size_t n)
+{
+    /* FNV-1a over 8-byte words with a final mix: cheap for the short
+     * pre-tokens that dominate, and good enough for open addressing. */
+    const unsigned char *s = p;
+    uint64_t h = 0xcbf29ce484222325ull ^ (n * 0x9e3779b97f4a7c15ull);
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+        h ^= h >> 29;
+        s += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w) * 0x100000001b3ull;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return h;
+}
+
+size_t tk_utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t len;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else
+        return 0;
+    if (n < len || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+uint32_t tk_utf8_dec(const unsigned char *s, size_t *len)
+{
+    unsigned c = s[0];
+    if (c < 0x80) { *len = 1; return c; }
+    if (c < 0xE0) { *len = 2; return ((c & 0x1Fu) << 6) | (s[1] & 0x3Fu); }
+    if (c < 0xF0) { *len = 3; return ((c & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu); }
+    *len = 4;
+    return ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
+}
+
+size_t tk_utf8_enc(uint32_t cp, char *o)
+{
+    if (cp < 0x80) { o[0] = (char)cp; return 1; }
+    if (cp < 0x800) { o[0] = (char)(0xC0 | (cp >> 6)); o[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12)); o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18)); o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+int tk_utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        /* ASCII fast path, 8 bytes at a time */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, u + i, 8);
+            if (w & 0x8080808080808080ull)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
+        size_t l = tk_utf8_len(u + i, n - i);
+        if (!l)
+            return 0;
+        i += l;
+    }
+    return 1;
+}
+
+int tk_utf8_lossy(struct gp_buf *out, const char *s, size_t n)
+{
+    static const char fffd[] = "\xEF\xBF\xBD";
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t l = tk_utf8_len(u + i, n - i);
+        if (l) {
+            if (gp_buf_append(out, s + i, l))
+                return -GP_ENOMEM;
+            i += l;
+            continue;
+        }
+        /* maximal subpart: skip the lead byte and every continuation byte
+         * that could still have been part of a valid sequence */
+        unsigned c = u[i];
+        size_t need = 0;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) { need = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+        else if (c >= 0xF0 && c <= 0xF4) { need = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+        i++;
+        for (size_t k = 0; k < need && i < n; k++) {
+            if (u[i] < lo || u[i] > hi)
+                break;
+            lo = 0x80; hi = 0xBF;
+            i++;
+        }
+        if (gp_buf_append(out, fffd, 3))
+            return -GP_ENOMEM;
+    }
+    return 0;
+}
+
+static int byte_is_printable(unsigned b)
+{
+    return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE);
+}
+
+/* The 68 unprintable bytes map, in order, to U+0100..U+0143: 0x00-0x20 are
+ * n = 0..32, 0x7F-0xA0 are 33..66 and 0xAD is 67. */
+uint32_t tk_byte_to_cp(unsigned b)
+{
+    if (byte_is_printable(b))
+        return b;
+    if (b <= 0x20)
+        return 0x100 + b;
+    if (b >= 0x7F && b <= 0xA0)
+        return 0x100 + 33 + (b - 0x7F);
+    return 0x100 + 67; /* 0xAD */
+}
+
+int tk_cp_to_byte(uint32_t cp)
+{
+    if (cp < 0x100)
+        return byte_is_printable(cp) ? (int)cp : -1;
+    if (cp > 0x143)
+        return -1;
+    unsigned n = cp - 0x100;
+    if (n <= 32)
+        return (int)n;
+    if (n <= 66)
+        return (int)(0x7F + n - 33);
+    return 0xAD;
+}
+
+int tk_is_space(uint32_t c)
+{
+    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+           c == 0x205F || c == 0x3000;
+}
+
+int tk_strs_push(struct tk_strs *s, const char *p, size_t n)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        size_t *o = realloc(s->off, nc * sizeof *o);
+        if (!o)
+            return -GP_ENOMEM;
+        s->off = o;
+        size_t *l = realloc(s->len, nc * sizeof *l);
+        if (!l)
+            return -GP_ENOMEM;
+        s->len = l;
+        s->cap = nc;
+    }
+    s->off[s->n] = s->data.len;
+    s->len[s->n] = n;
+    if (gp_buf_append(&s->data, p, n))
+        return -GP_ENOMEM;
+    s->n++;
+    return 0;
+}
+
+void tk_strs_reset(struct tk_strs *s)
+{
+    gp_buf_reset(&s->data);
+    s->n = 0;
+}
+
+void tk_strs_free(struct tk_strs *s)
+{
+    gp_buf_free(&s->data);
+    free(s->off);
+    free(s->len);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,178 @@
+/* tests/fake_nvml/fake_nvml.c — a stand-in libnvidia-ml.so for tests only.
+ *
+ * Built to build/tests-lib/libfake_nvml.so by src/telemetry/module.mk and
+ * selected with GENPERF_NVML_LIB. It exports the NVML symbols genperf
+ * resolves and answers with scripted values, so the sampler can be tested
+ * on machines without a GPU. Knobs (environment, read at nvmlInit_v2):
+ *   GENPERF_FAKE_NVML_INIT_FAIL=1   nvmlInit_v2 fails (NVML_ERROR_DRIVER_NOT_LOADED)
+ *   GENPERF_FAKE_NVML_DEVICES=N     device count (default 1, 0 allowed)
+ *   GENPERF_FAKE_NVML_FAIL_DEV=d    with FAIL_AFTER=N: device d answers
+ *   GENPERF_FAKE_NVML_FAIL_AFTER=N  NVML_ERROR_GPU_IS_LOST from its N+1th power read on
+ *   GENPERF_FAKE_NVML_NO_ENERGY=1   energy counter NOT_SUPPORTED
+ * Values for device d at its k-th sample (k = power reads so far, from 0):
+ *   power 100+50d+10k W, limit 700 W, energy 1e6+500k J, gpu util min(100,20+10k) %,
+ *   mem util 30+d %, memory 80 GiB total, (1+k) GiB used, temp 40+d+k C, SM clock 1980-10d MHz.
+ * The static counters are this fake's own state, like the real library's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FAKE_MAX 16
+#define FAKE_KEY 0x6e766d6cUL
+
+struct fake_dev { unsigned long key; int idx; };
+
+static struct fake_dev devs[FAKE_MAX];
+static unsigned calls[FAKE_MAX];
+static int ndev = 1, inited, fail_dev = -1, no_energy;
+static long fail_after = -1;
+
+static long env_long(const char *name, long def)
+{
+    const char *s = getenv(name);
+    return (s && *s) ? strtol(s, NULL, 10) : def;
+}
+
+int nvmlInit_v2(void);
+int nvmlShutdown(void);
+const char *nvmlErrorString(int rc);
+int nvmlDeviceGetCount_v2(unsigned int *n);
+int nvmlDeviceGetHandleByIndex_v2(unsigned int i, struct fake_dev **out);
+int nvmlDeviceGetName(struct fake_dev *d, char *buf, unsigned int len);
+int nvmlDeviceGetPowerUsage(struct fake_dev *d, unsigned int *mw);
+int nvmlDeviceGetEnforcedPowerLimit(struct fake_dev *d, unsigned int *mw);
+int nvmlDeviceGetTotalEnergyConsumption(struct fake_dev *d, unsigned long long *mj);
+struct fake_util { unsigned int gpu, memory; };
+int nvmlDeviceGetUtilizationRates(struct fake_dev *d, struct fake_util *u);
+struct fake_mem { unsigned long long total, free, used; };
+int nvmlDeviceGetMemoryInfo(struct fake_dev *d, struct fake_mem *m);
+int nvmlDeviceGetTemperature(struct fake_dev *d, int sensor, unsigned int *t);
+int nvmlDeviceGetClockInfo(struct fake_dev *d, int type, unsigned int *mhz);
+
+int nvmlInit_v2(void)
+{
+    if (env_long("GENPERF_FAKE_NVML_INIT_FAIL", 0))
+        return 9; /* NVML_ERROR_DRIVER_NOT_LOADED */
+    ndev = (int)env_long("GENPERF_FAKE_NVML_DEVICES", 1);
+    if (ndev < 0) ndev = 0;
+    if (ndev > FAKE_MAX) ndev = FAKE_MAX;
+    fail_dev = (int)env_long("GENPERF_FAKE_NVML_FAIL_DEV", -1);
+    fail_after = env_long("GENPERF_FAKE_NVML_FAIL_AFTER", -1);
+    no_energy = (int)env_long("GENPERF_FAKE_NVML_NO_ENERGY", 0);
+    for (int i = 0; i < FAKE_MAX; i++) {
+        devs[i].key = FAKE_KEY;
+        devs[i].idx = i;
+        calls[i] = 0;
+    }
+    inited = 1;
+    return 0;
+}
+
+int nvmlShutdown(void)
+{
+    if (!inited)
+        return 1; /* NVML_ERROR_UNINITIALIZED */
+    inited = 0;
+    return 0;
+}
+
+const char *nvmlErrorString(int rc)
+{
+    switch (rc) {
+    case 0: return "Success";
+    case 1: return "Uninitialized";
+    case 2: return "Invalid Argument";
+    case 3: return "Not Supported";
+    case 9: return "Driver Not Loaded";
+    case 15: return "GPU is lost";
+    default: return "Unknown Error";
+    }
+}
+
+static int valid(const struct fake_dev *d)
+{
+    return inited && d && d->key == FAKE_KEY && d->idx >= 0 && d->idx < ndev;
+}
+
+int nvmlDeviceGetCount_v2(unsigned int *n)
+{
+    if (!inited) return 1;
+    *n = (unsigned)ndev;
+    return 0;
+}
+
+int nvmlDeviceGetHandleByIndex_v2(unsigned int i, struct fake_dev **out)
+{
+    if (!inited) return 1;
+    if ((int)i >= ndev) return 2;
+    *out = &devs[i];
+    return 0;
+}
+
+int nvmlDeviceGetName(struct fake_dev *d, char *buf, unsigned int len)
+{
+    if (!valid(d)) return 2;
+    snprintf(buf, len, "Fake GPU %d", d->idx);
+    return 0;
+}
+
+/* k: index of the sample being taken (the power read counts them). */
+static unsigned k_of(const struct fake_dev *d) { return calls[d->idx] ? calls[d->idx] - 1 : 0; }
+
+int nvmlDeviceGetPowerUsage(struct fake_dev *d, unsigned int *mw)
+{
+    if (!valid(d)) return 2;
+    if (d->idx == fail_dev && fail_after >= 0 && calls[d->idx] >= (unsigned long)fail_after)
+        return 15; /* NVML_ERROR_GPU_IS_LOST */
+    unsigned k = calls[d->idx]++;
+    *mw = (100 + 50 * (unsigned)d->idx + 10 * k) * 1000;
+    return 0;
+}
+
+int nvmlDeviceGetEnforcedPowerLimit(struct fake_dev *d, unsigned int *mw)
+{
+    if (!valid(d)) return 2;
+    *mw = 700000;
+    return 0;
+}
+
+int nvmlDeviceGetTotalEnergyConsumption(struct fake_dev *d, unsigned long long *mj)
+{
+    if (!valid(d)) return 2;
+    if (no_energy) return 3;
+    *mj = 1000000000ull + 500000ull * k_of(d);
+    return 0;
+}
+
+int nvmlDeviceGetUtilizationRates(struct fake_dev *d, struct fake_util *u)
+{
+    if (!valid(d)) return 2;
+    unsigned g = 20 + 10 * k_of(d);
+    u->gpu = g > 100 ? 100 : g;
+    u->memory = 30 + (unsigned)d->idx;
+    return 0;
+}
+
+int nvmlDeviceGetMemoryInfo(struct fake_dev *d, struct fake_mem *m)
+{
+    if (!valid(d)) return 2;
+    m->total = 80ull << 30;
+    m->used = (1ull + k_of(d)) << 30;
+    m->free = m->total - m->used;
+    return 0;
+}
+
+int nvmlDeviceGetTemperature(struct fake_dev *d, int sensor, unsigned int *t)
+{
+    if (!valid(d) || sensor != 0) return 2;
+    *t = 40 + (unsigned)d->idx + k_of(d);
+    return 0;
+}
+
+int nvmlDeviceGetClockInfo(struct fake_dev *d, int type, unsigned int *mhz)
+{
+    if (!valid(d) || type != 1) return 2;
+    *mhz = 1980 - 10 * (unsigned)d->idx;
+    return 0;
+}
