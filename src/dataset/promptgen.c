@@ -376,3 +376,51 @@ int gp_promptgen_text(struct gp_promptgen *g, struct gp_rng *rng, long ntokens, 
                   "use another --synthetic-input-tokens-mean or --tokenizer",
                   gp_tokenizer_source(g->tok), ntokens, MAX_RESTARTS);
 }
+
+int gp_promptgen_blocks(struct gp_promptgen *g, uint64_t seed, const int64_t *ids, size_t nids, long block,
+                        long ntokens, uint64_t salt, struct gp_buf *out, struct gp_error *err)
+{
+    if (ntokens < 1 || block < 1)
+        return gp_err(err, GP_EINVAL, "prompt length %ld: must be at least 1 token", ntokens);
+    gp_buf_reset(out);
+    int trust = g->additive && g->verify == GP_PROMPTGEN_TRUST_ADDITIVE;
+    struct gp_rng tail;
+    gp_rng_seed_stream(&tail, seed, GP_RNG_TAIL, salt);
+    size_t np = 0;
+    long left = ntokens;
+    for (size_t b = 0; left > 0; b++) {
+        long k = left < block ? left : block;
+        struct gp_rng r;
+        struct gp_rng *use = &tail;
+        if (b < nids) {
+            gp_rng_seed_stream(&r, seed, GP_RNG_BLOCK, (uint64_t)ids[b]);
+            use = &r;
+        }
+        if (place(g, use, out, &np, (size_t)k, 1, !trust))
+            return gp_err(err, GP_ENOMEM, "out of memory generating a prompt of %ld tokens", ntokens);
+        left -= k;
+    }
+    if (trust)
+        return 0;
+    for (int round = 0; round < REPAIR_ROUNDS * 4; round++) {
+        long c = gp_tokenizer_count(g->tok, out->data, out->len);
+        if (c < 0)
+            return gp_err(err, GP_EINVAL, "tokenizer '%s' failed to encode a generated prompt",
+                          gp_tokenizer_source(g->tok));
+        if (c == ntokens)
+            return 0;
+        if (c > ntokens) {
+            size_t drop = (size_t)(c - ntokens);
+            if (drop >= np)
+                break;
+            np -= drop;
+            out->len = g->ends[np - 1];
+            out->data[out->len] = '\0';
+        } else if (place(g, &tail, out, &np, (size_t)(ntokens - c), 1, 1)) {
+            return gp_err(err, GP_ENOMEM, "out of memory generating a prompt of %ld tokens", ntokens);
+        }
+    }
+    return gp_err(err, GP_EINVAL,
+                  "tokenizer '%s': could not build a trace prompt of exactly %ld tokens; use another --tokenizer",
+                  gp_tokenizer_source(g->tok), ntokens);
+}

@@ -13,6 +13,7 @@
 #include "dataset/test_support.h"
 
 #include <dirent.h>
+#include <unistd.h>
 
 static int tested, skipped;
 static char skipped_names[1024];
@@ -121,6 +122,28 @@ static void check_family(const char *name, const char *path)
         free(c);
     }
     gp_dataset_free(d1);
+    /* payload: traces: exact input_length, hash-id blocks shared */
+    char tpath[64], spec[80];
+    snprintf(tpath, sizeof tpath, "/tmp/gp-trace-%d.jsonl", (int)getpid());
+    const char *rows = "{\"input_length\": 700, \"hash_ids\": [1, 2]}\n{\"input_length\": 1100, \"hash_ids\": [1, 3, 4]}\n";
+    CHECK_INT(gp_write_file_atomic(tpath, rows, strlen(rows), &e), 0);
+    snprintf(spec, sizeof spec, "payload:%s", tpath);
+    struct gp_dataset_opts tro = ts_opts();
+    tro.input_file = spec;
+    CHECK_INT(gp_dataset_build(&tro, tok, &d1, &e), 0);
+    CHECK(d1 && d1->n == 2);
+    if (d1 && d1->n == 2) {
+        char *a = ts_content(d1->entries[0].payload), *c = ts_content(d1->entries[1].payload);
+        CHECK_INT(ts_encode_count(tok, a), 700);
+        CHECK_INT(ts_encode_count(tok, c), 1100);
+        CHECK(strncmp(a, c, 1000) == 0); /* 512 shared tokens are > 1000 bytes */
+        dump_prompt(a, 700);
+        dump_prompt(c, 1100);
+        free(a);
+        free(c);
+    }
+    gp_dataset_free(d1);
+    unlink(tpath);
     printf("family %s: %zu safe pieces, additive=%d, %ld prompts exact\n", name, np, additive, total - bad);
     tested++;
     gp_tokenizer_free(tok);
