@@ -6,8 +6,11 @@
  * osl_asked and payload back by index.
  *
  * Synthetic prompts: seeded random token ids decoded with the workload
- * tokenizer such that re-encoding gives exactly the asked ISL (see README,
- * "How prompts are generated"). File prompts: --input-file JSONL.
+ * tokenizer such that re-encoding gives exactly the asked ISL (method in
+ * dataset/promptgen.h and docs/dataset.md). File prompts: --input-file JSONL
+ * (text / messages / payload rows), or payload:FILE traces (input_length +
+ * hash_ids rows). Zero/negative numeric opts mean "default" as in GenAI-Perf
+ * (isl 550, 100 entries, prefix length 100, osl_mean <= 0 = no max_tokens).
  */
 #ifndef GP_DATASET_DATASET_H
 #define GP_DATASET_DATASET_H
