@@ -262,8 +262,9 @@ static int place(struct gp_promptgen *g, struct gp_rng *rng, struct gp_buf *out,
         } else {
             pi = (uint32_t)gp_rng_below(rng, g->n);
             /* Fallback alphabet: no run of spaces (it would merge into one
-             * whitespace pre-token in real tokenizers and look odd). */
-            while (pieces[pi].space && prev_space)
+             * whitespace pre-token in real tokenizers and look odd), and no
+             * trailing space (a prefix is joined to its prompt by one). */
+            while (pieces[pi].space && (prev_space || j + 1 == k))
                 pi = (uint32_t)gp_rng_below(rng, g->n);
         }
         const struct piece *p = &pieces[pi];
