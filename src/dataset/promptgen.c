@@ -99,6 +99,7 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
     /* With a one-token anchor in front, decoders that strip a leading space
      * (SentencePiece's Strip / Metaspace) keep the piece's own space. */
     size_t alen = 0;
+    char atext[64] = "";
     uint32_t ids[2];
     int use_anchor = anchor.n == 1;
     if (use_anchor) {
@@ -106,7 +107,9 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
             rc = gp_err(err, GP_EINVAL, "tokenizer '%s': cannot decode a probe token: %s", src, lerr.msg);
             goto out;
         }
-        alen = dec.len;
+        alen = dec.len < sizeof atext ? dec.len : 0;
+        memcpy(atext, dec.data, alen);
+        use_anchor = alen > 0;
         ids[0] = anchor.v[0];
     }
     long base = gp_tokenizer_count(tok, "a", 1);
@@ -117,7 +120,7 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
         ids[use_anchor] = (uint32_t)id;
         if (gp_tokenizer_decode(tok, ids, use_anchor ? 2 : 1, 0, &dec, NULL) < 0)
             continue;
-        if (use_anchor && (dec.len < alen || dec.len == alen))
+        if (use_anchor && (dec.len <= alen || memcmp(dec.data, atext, alen) != 0))
             continue;
         const char *s = dec.data + alen;
         size_t n = dec.len - alen;
