@@ -23,6 +23,8 @@
  * larger workloads rely on the proof (promptgen.h) so that generation stays
  * fast. */
 #define VERIFY_BUDGET_TOKENS 1000000.0
+/* Longest prompt we build (no served model takes more; it bounds memory). */
+#define MAX_PROMPT_TOKENS 4194304L
 
 void gp_dataset_free(struct gp_dataset *ds)
 {
@@ -126,6 +128,10 @@ static int check_opts(const struct gp_dataset_opts *o, struct gp_error *err)
                       "--output-tokens-stddev needs --output-tokens-mean N (mean must also be set)");
     if (o->isl_stddev < 0 || o->osl_stddev < 0)
         return gp_err(err, GP_EINVAL, "token length stddev must be >= 0");
+    if (o->isl_mean > MAX_PROMPT_TOKENS || o->prefix_prompt_length > MAX_PROMPT_TOKENS ||
+        o->isl_stddev > MAX_PROMPT_TOKENS)
+        return gp_err(err, GP_EINVAL, "--synthetic-input-tokens-mean/-stddev and --prefix-prompt-length must be at most %ld",
+                      MAX_PROMPT_TOKENS);
     if (o->num_prefix_prompts < 0)
         return gp_err(err, GP_EINVAL, "--num-prefix-prompts %ld: must be >= 0", o->num_prefix_prompts);
     if (o->extra_inputs && !json_is_object(o->extra_inputs))
@@ -211,6 +217,8 @@ static int build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer 
         struct gp_rng r;
         gp_rng_seed_stream(&r, o->seed, GP_RNG_ISL, (uint64_t)i);
         long isl = gp_rng_length(&r, isl_mean, o->isl_stddev, 1);
+        if (isl > MAX_PROMPT_TOKENS)
+            isl = MAX_PROMPT_TOKENS;
         long osl = -1;
         if (o->osl_mean > 0) {
             gp_rng_seed_stream(&r, o->seed, GP_RNG_OSL, (uint64_t)i);
@@ -423,6 +431,8 @@ static int build_from_file(const struct gp_dataset_opts *o, struct gp_tokenizer 
         if (trace && json_is_object(row)) {
             /* trace rows: output_length is the row's max_tokens */
             int r1 = row_posint(row, "input_length", &ilen, path, line, err);
+            if (r1 == 1 && ilen > MAX_PROMPT_TOKENS)
+                r1 = row_err(err, path, line, "\"input_length\" must be at most 4194304%s", "");
             long olen = -1;
             int r2 = r1 < 0 ? 0 : row_posint(row, "output_length", &olen, path, line, err);
             if (r1 < 0 || r2 < 0) {
