@@ -299,6 +299,10 @@ static void test_completions_and_models(void)
     o.n_models = 0;
     CHECK(gp_dataset_build(&o, tok, &ds, &e) < 0);
     CHECK(strstr(e.msg, "--model") != NULL);
+    o.n_models = 3;
+    o.isl_mean = 5000000;
+    CHECK(gp_dataset_build(&o, tok, &ds, &e) < 0);
+    CHECK(strstr(e.msg, "at most 4194304") != NULL);
     gp_tokenizer_free(tok);
 }
 
