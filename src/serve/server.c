@@ -78,30 +78,72 @@ void gp_serve_opts_default(struct gp_serve_opts *o)
     o->stall_s = 2;
 }
 
+/* ---- rng ---------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static double urand(uint64_t *x) { return (double)(splitmix(x) >> 11) * (1.0 / 9007199254740992.0); }
+
 /* ---- tokens ------------------------------------------------------------ */
 
 struct toktab {
     struct gp_buf esc;      /* every safe token's JSON-escaped text, back to back */
     uint32_t *off, *len;
     uint32_t n;
+    int strip_first;        /* SentencePiece: a response's first token drops its space */
 };
 
-/* A token is safe to emit when its text is letters with an optional leading
- * space and it encodes back to exactly itself: then any concatenation of safe
- * tokens re-encodes to the same number of tokens (the pre-tokenizer splits
- * on the spaces), so the client's count equals our usage. */
+#define TOKTAB_MAX 4096     /* plenty of variety; scanning a 200k vocab costs seconds */
+
+/* 1 if the tokenizer decodes single tokens without their word-initial space
+ * (SentencePiece's Metaspace/Strip decoders): "a b" -> [a][b] -> "a"+"b". */
+static int sp_style(struct gp_tokenizer *tok)
+{
+    struct gp_ids ids = {0};
+    struct gp_buf one = {0}, all = {0};
+    int sp = 0;
+    if (!gp_tokenizer_encode(tok, "a b", 3, 0, &ids, NULL) && ids.n >= 2) {
+        for (size_t i = 0; i < ids.n; i++)
+            gp_tokenizer_decode(tok, &ids.v[i], 1, 1, &one, NULL);
+        gp_tokenizer_decode(tok, ids.v, ids.n, 1, &all, NULL);
+        sp = all.len == 3 && !memcmp(all.data, "a b", 3) && !(one.len == 3 && !memcmp(one.data, "a b", 3));
+    }
+    gp_ids_free(&ids);
+    gp_buf_free(&one);
+    gp_buf_free(&all);
+    return sp;
+}
+
+/* A token is safe to emit when its text is letters with a leading space
+ * (GPT-style byte-level BPE) and it encodes back to exactly itself: then any
+ * concatenation of safe tokens re-encodes to the same number of tokens (the
+ * pre-tokenizer splits on the spaces), so the client's count equals our
+ * usage. SentencePiece tokenizers decode "\u2581word" as "word"; there the
+ * word must encode to the token alone (the normalizer re-adds the \u2581),
+ * we emit " word", and a response's first token drops the space, as the real
+ * detokenizer does. The builtin byte tokenizer: lowercase letters and space. */
 static int build_toktab(struct gp_tokenizer *tok, struct toktab *t, struct gp_error *err)
 {
     size_t vocab = gp_tokenizer_vocab_size(tok);
     int bytewise = vocab <= 256;
+    int sp = !bytewise && sp_style(tok);
+    t->strip_first = sp;
     struct gp_buf txt = {0};
     struct gp_ids ids = {0};
     size_t cap = 0;
-    for (uint32_t id = 0; id < vocab; id++) {
+    for (uint32_t id = 0; id < vocab && t->n < TOKTAB_MAX; id++) {
         if (gp_tokenizer_is_special(tok, id))
             continue;
         gp_buf_reset(&txt);
-        if (gp_tokenizer_decode(tok, &id, 1, 1, &txt, NULL) || !txt.len || txt.len > 16)
+        if (sp)
+            gp_buf_putc(&txt, ' ');
+        size_t pre = txt.len;
+        if (gp_tokenizer_decode(tok, &id, 1, 1, &txt, NULL) || txt.len == pre || txt.len > 16)
             continue;
         size_t i = 0;
         if (bytewise) {
@@ -116,7 +158,10 @@ static int build_toktab(struct gp_tokenizer *tok, struct toktab *t, struct gp_er
             if (i != txt.len)
                 continue;
             ids.n = 0;
-            if (gp_tokenizer_encode(tok, txt.data, txt.len, 0, &ids, NULL) || ids.n != 1 || ids.v[0] != id)
+            /* SentencePiece: the bare word must be this token (prefix space re-added) */
+            const char *w = sp ? txt.data + 1 : txt.data;
+            size_t wl = sp ? txt.len - 1 : txt.len;
+            if (gp_tokenizer_encode(tok, w, wl, 0, &ids, NULL) || ids.n != 1 || ids.v[0] != id)
                 continue;
         }
         if (t->n == cap) {
@@ -151,23 +196,34 @@ static int build_toktab(struct gp_tokenizer *tok, struct toktab *t, struct gp_er
     return 0;
 }
 
+/* Re-encodes a seeded sample the way a client sees it (first token possibly
+ * without its space) and returns the token count, so start-up can warn when
+ * client counts would not equal usage. */
+static long toktab_selfcheck(struct gp_tokenizer *tok, const struct toktab *t, uint32_t n)
+{
+    struct gp_buf txt = {0};
+    uint64_t r = 12345;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = (uint32_t)(splitmix(&r) % t->n);
+        const char *e = t->esc.data + t->off[i];
+        size_t l = t->len[i];
+        if (k == 0 && t->strip_first && l && e[0] == ' ') {
+            e++;
+            l--;
+        }
+        gp_buf_append(&txt, e, l); /* letters and spaces need no unescaping */
+    }
+    long c = gp_tokenizer_count(tok, txt.data ? txt.data : "", txt.len);
+    gp_buf_free(&txt);
+    return c;
+}
+
 static void toktab_free(struct toktab *t)
 {
     gp_buf_free(&t->esc);
     free(t->off);
     free(t->len);
 }
-
-/* ---- rng ---------------------------------------------------------------- */
-
-static uint64_t splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static double urand(uint64_t *x) { return (double)(splitmix(x) >> 11) * (1.0 / 9007199254740992.0); }
 
 /* ---- histograms for /metrics ------------------------------------------- */
 
@@ -707,6 +763,10 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
     uint32_t ti = (uint32_t)(splitmix(&r->rng) % s->tt.n);
     const char *esc = s->tt.esc.data + s->tt.off[ti];
     size_t elen = s->tt.len[ti];
+    if (k == 1 && s->tt.strip_first && elen && esc[0] == ' ') {
+        esc++;
+        elen--;
+    }
     r->generated = k;
     int last = k >= r->out_tokens;
     if (!r->t_first_ns) {
@@ -1630,6 +1690,10 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
         goto out;
     printf("genperf serve: listening on %s\n", url);
     fflush(stdout);
+    long chk = toktab_selfcheck(s->tok, &s->tt, 200);
+    if (chk != 200)
+        fprintf(stderr, "genperf serve: warning: 200 emitted tokens re-encode to %ld with tokenizer %s; "
+                        "client token counts will differ from usage\n", chk, gp_tokenizer_source(s->tok));
     if (!o->quiet) {
         const char *mn = s->mode == MODE_ZERO ? "zero-delay" : s->mode == MODE_FIXED ? "fixed delays" : "batching model";
         fprintf(stderr, "genperf serve: flavor %s, model %s, %s, %u emit tokens from tokenizer %s\n",
