@@ -273,6 +273,7 @@ struct sreq {
     int status;
     uint64_t rng;
     uint64_t t_request_ns, t_first_ns, t_last_ns, t_base_ns;
+    uint64_t t_next_ns;        /* fixed/zero-delay: when the next token is due */
     struct gp_render rd;
     struct gp_buf text, rtext;   /* non-streamed: escaped content / reasoning */
     struct gp_sim_seq sq;
@@ -754,7 +755,7 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
                 gp_sim_remove(&s->sim, &r->sq);
                 r->active = 0;
             }
-            r->t_base_ns += s->stall_ns;
+            r->t_next_ns = now + s->stall_ns;
             set_timer(s, c, now + s->stall_ns, T_STALL);
             return 0;
         }
@@ -776,6 +777,9 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
         hist_obs(&s->h_itl, (double)(now - r->t_last_ns) * 1e-9);
     }
     r->t_last_ns = now;
+    /* relative schedule, like a server whose step ran late: a late token
+     * delays the next one instead of being caught up with a short gap */
+    r->t_next_ns = now + s->itl_ns;
     if (!r->stream) {
         gp_buf_append(reasoning ? &r->rtext : &r->text, esc, elen);
         if (!last)
@@ -832,11 +836,6 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
     return 1;
 }
 
-static uint64_t due_ns(const struct srv *s, const struct sreq *r, uint32_t k)
-{
-    /* token k (1-based) is due at base + ttft + (k-1)*itl */
-    return r->t_base_ns + s->ttft_ns + (uint64_t)(k - 1) * s->itl_ns;
-}
 
 /* Fixed/zero-delay modes: emit every due token (bounded per pass), then arm
  * the next timer or join the ready list. */
@@ -847,7 +846,7 @@ static void pump(struct srv *s, struct conn *c)
         return;
     uint64_t now = gp_now_ns();
     int n = 0;
-    while (r->state == R_GEN && !c->closing && due_ns(s, r, r->generated + 1) <= now) {
+    while (r->state == R_GEN && !c->closing && r->t_next_ns <= now) {
         if (queued(c) >= OUT_HIGH_WATER || n >= EMIT_BURST)
             break;
         uint32_t before = r->generated;
@@ -859,7 +858,7 @@ static void pump(struct srv *s, struct conn *c)
     }
     if (r->state != R_GEN || c->closing)
         return;
-    uint64_t next = due_ns(s, r, r->generated + 1);
+    uint64_t next = r->t_next_ns;
     if (next <= now) {
         if (queued(c) >= OUT_HIGH_WATER)
             c->waiting_drain = 1;
@@ -888,6 +887,7 @@ static void begin_generation(struct srv *s, struct conn *c)
     r->state = R_GEN;
     r->active = 1;
     r->t_base_ns = now;
+    r->t_next_ns = now + s->ttft_ns;
     if (s->o->flavor != GP_FLAVOR_SGLANG)
         start_stream_headers(s, c); /* Starlette sends the headers before the first body chunk */
     if (s->mode == MODE_BATCH) {
