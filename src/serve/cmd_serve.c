@@ -41,6 +41,7 @@ static void usage(FILE *fp)
           "  --max-model-len N          prompt + output limit, else 400 (131072)\n"
           "  --eos-rate P               per-token chance of an early stop unless ignore_eos (0)\n"
           "  --reasoning N              emit the first N output tokens as reasoning\n"
+          "  --stream-interval N        after the first token, one chunk per N tokens (1)\n"
           "  --api-key KEY              require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)\n"
           "  --idle-timeout-s S         close idle keep-alive connections after S s (5, like uvicorn)\n"
           "  --timing-log FILE          JSON line per request with the chunk send times (written at exit)\n"
@@ -122,6 +123,7 @@ int cmd_serve(int argc, char **argv)
         else if (!strcmp(flag, "--max-model-len")) { rc = num(flag, v, 1, 4e9, &d, &err); o.max_model_len = (uint32_t)d; }
         else if (!strcmp(flag, "--eos-rate")) rc = num(flag, v, 0, 1, &o.eos_rate, &err);
         else if (!strcmp(flag, "--reasoning")) { rc = num(flag, v, 0, 1e8, &d, &err); o.reasoning = (uint32_t)d; }
+        else if (!strcmp(flag, "--stream-interval")) { rc = num(flag, v, 1, 1e6, &d, &err); o.stream_interval = (uint32_t)d; }
         else if (!strcmp(flag, "--idle-timeout-s")) rc = num(flag, v, 0.001, 1e6, &o.idle_timeout_s, &err);
         else if (!strcmp(flag, "--fault-rate-429")) rc = num(flag, v, 0, 1, &o.rate_429, &err);
         else if (!strcmp(flag, "--fault-rate-500")) rc = num(flag, v, 0, 1, &o.rate_500, &err);

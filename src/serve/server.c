@@ -76,6 +76,7 @@ void gp_serve_opts_default(struct gp_serve_opts *o)
     o->idle_timeout_s = 5;
     o->max_body = 64u << 20;
     o->stall_s = 2;
+    o->stream_interval = 1;
 }
 
 /* ---- rng ---------------------------------------------------------------- */
@@ -276,6 +277,8 @@ struct sreq {
     uint64_t t_next_ns;        /* fixed/zero-delay: when the next token is due */
     struct gp_render rd;
     struct gp_buf text, rtext;   /* non-streamed: escaped content / reasoning */
+    struct gp_buf pend;          /* streamed: tokens waiting for their chunk (--stream-interval) */
+    uint32_t pend_n;
     struct gp_sim_seq sq;
     uint64_t *ts;              /* timing log: one stamp per SSE event (or body) */
     uint32_t nts, cts, stamped;
@@ -624,6 +627,8 @@ static void req_reset(struct sreq *r)
     gp_buf_reset(&r->kinds);
     gp_buf_reset(&r->text);
     gp_buf_reset(&r->rtext);
+    gp_buf_reset(&r->pend);
+    r->pend_n = 0;
     r->fault = 0;
     r->fault_done = 0;
     r->headers_sent = 0;
@@ -804,16 +809,26 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
         put_chunk(s, c);
         stamp(r, 'R');
     }
-    if (r->fault == F_MALFORMED && !r->fault_done && k == r->fault_at) {
+    /* --stream-interval: the first token goes out at once (TTFT), then one
+     * chunk per N tokens, and never one chunk mixing reasoning and content */
+    gp_buf_append(&r->pend, esc, elen);
+    r->pend_n++;
+    int malformed = r->fault == F_MALFORMED && !r->fault_done && k == r->fault_at;
+    if (!last && !malformed && k > 1 && r->pend_n < s->o->stream_interval && k != r->reasoning_n)
+        return 0;
+    if (malformed) {
         r->fault_done = 1;
         gp_render_malformed(&r->rd, &s->scratch);
         put_chunk(s, c);
         stamp(r, 'M');
     } else {
-        gp_render_token(&r->rd, &s->scratch, esc, elen, reasoning, last ? r->finish : GP_FINISH_NONE, k);
+        gp_render_token(&r->rd, &s->scratch, r->pend.data, r->pend.len, reasoning,
+                        last ? r->finish : GP_FINISH_NONE, k);
         put_chunk(s, c);
         stamp(r, 'C');
     }
+    gp_buf_reset(&r->pend);
+    r->pend_n = 0;
     if (!last)
         return 0;
     if (gp_render_separate_finish(&r->rd)) {
@@ -1451,6 +1466,7 @@ static void conn_free(struct srv *s, struct conn *c)
     gp_buf_free(&c->body);
     gp_buf_free(&c->r.text);
     gp_buf_free(&c->r.rtext);
+    gp_buf_free(&c->r.pend);
     gp_buf_free(&c->r.kinds);
     gp_render_free(&c->r.rd);
     free(c->r.ts);

@@ -37,6 +37,7 @@ struct gp_serve_opts {
     uint32_t max_model_len;
     double eos_rate;
     uint32_t reasoning;            /* first N output tokens are reasoning */
+    uint32_t stream_interval;      /* tokens per streamed chunk after the first (vLLM --stream-interval) */
     double idle_timeout_s;         /* keep-alive idle close (uvicorn: 5) */
     size_t max_body;
 

@@ -2,7 +2,7 @@
 # serve_profile: `genperf profile` against `genperf serve` in each flavour. Exact counts
 # (client ISL/OSL == server usage == timing log), client-measured TTFT/ITL equal to the
 # server's ground truth (timing log) within a small margin, and injected faults become
-# failure records one for one.
+# failure records one for one; --stream-interval chunks still count exactly.
 set -u
 command -v python3 >/dev/null || { echo "python3 not available"; exit 77; }
 "$GENPERF" profile --help 2>&1 | grep -q -- '--streaming' || { echo "genperf profile is not built in this tree"; exit 77; }
@@ -27,6 +27,7 @@ run() { # name profile-args -- serve-args
 for fl in vllm sglang trtllm; do
   run $fl --concurrency 1 --request-count 6 -- --flavor $fl --ttft-ms 25 --itl-ms 4
 done
+run interval --concurrency 4 --request-count 8 -- --zero-delay --stream-interval 4
 run faults --concurrency 2 --request-count 16 -- --zero-delay --seed 5 --fault-rate-500 0.25 \
     --fault-rate-stream-error 0.25
 python3 - "$TMPDIR" <<'PY'
@@ -55,6 +56,11 @@ for fl in ("vllm", "sglang", "trtllm"):
     print("%s: client-minus-truth TTFT ms %s, ITL ms %s" % (fl, ["%.3f" % x for x in dttft], ["%.3f" % x for x in ditl]))
     check(min(dttft) >= 0 and statistics.median(dttft) < 3, fl + " TTFT matches the timing log")
     check(statistics.median([abs(x) for x in ditl]) < 0.5, fl + " ITL matches the timing log")
+# several tokens per chunk: the client still counts 12 tokens from 4 chunks (1 + 4 + 4 + 3)
+recs = [json.loads(l) for l in open(tmp + "/interval.records")]
+check(len(recs) == 8 and all(r["status"] == "ok" and r["osl"] == 12 and r["server_completion_tokens"] == 12
+                             and r["content_chunks"] == 4 for r in recs),
+      "stream-interval 4: %r" % [(r["osl"], r["content_chunks"]) for r in recs])
 recs = [json.loads(l) for l in open(tmp + "/faults.records")]
 log = [json.loads(l) for l in open(tmp + "/faults.jsonl")]
 faulted = sum(1 for e in log if e["fault"])
