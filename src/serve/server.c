@@ -99,7 +99,7 @@ struct toktab {
     int strip_first;        /* SentencePiece: a response's first token drops its space */
 };
 
-#define TOKTAB_MAX 4096     /* plenty of variety; scanning a 200k vocab costs seconds */
+#define TOKTAB_MAX 2048     /* plenty of variety; scanning a whole 200k vocab costs seconds */
 
 /* 1 if the tokenizer decodes single tokens without their word-initial space
  * (SentencePiece's Metaspace/Strip decoders): "a b" -> [a][b] -> "a"+"b". */
