@@ -2,6 +2,7 @@
 #include "runner/launch.h"
 #include "runner/recipe.h"
 #include "runner/scenario.h"
+#include "telemetry/telemetry.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -114,7 +115,7 @@ static int find_run_dir(const char *dir, char *out, size_t outsz)
         struct dirent *f;
         while (sd && (f = readdir(sd))) {
             size_t n = strlen(f->d_name);
-            if (n > 15 && !strcmp(f->d_name + n - 15, "_genai_perf.json")) {
+            if (n > 16 && !strcmp(f->d_name + n - 16, "_genai_perf.json")) {
                 snprintf(out, outsz, "%s", sub);
                 found = 0;
                 break;
@@ -148,7 +149,7 @@ static void summarise(const char *run_dir, struct cell_summary *cs)
     while (d && (e = readdir(d))) {
         size_t n = strlen(e->d_name);
         snprintf(path, sizeof path, "%s/%s", run_dir, e->d_name);
-        if (n > 15 && !strcmp(e->d_name + n - 15, "_genai_perf.json")) {
+        if (n > 16 && !strcmp(e->d_name + n - 16, "_genai_perf.json")) {
             json_t *j = json_load_file(path, 0, NULL);
             cs->tput = stat_of(j, "output_token_throughput", "avg");
             cs->req_tput = stat_of(j, "request_throughput", "avg");
@@ -289,14 +290,28 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     const char *recipes_dir = o->recipes_dir ? o->recipes_dir : getenv("GENPERF_RECIPES_DIR");
 
     int tp = sc->gpus;
+    char gpu_reason[256] = "";
+    if (tp <= 0) {
+        /* TP = GPU count: ask NVML (the telemetry module's loader) when the
+         * scenario does not say; a host without a GPU gets the reason. */
+        struct gp_telemetry_opts to = {0};
+        struct gp_telemetry *t = NULL;
+        if (gp_telemetry_open(&to, &t, NULL) == 0) {
+            tp = gp_telemetry_gpu_count(t);
+            snprintf(gpu_reason, sizeof gpu_reason, "%s", gp_telemetry_gpu_status(t));
+            gp_telemetry_free(t);
+        }
+        if (tp > 0)
+            fprintf(out, "genperf run: %d GPU(s) detected through NVML: TP=%d\n", tp, tp);
+    }
     if (!attach) {
         if ((rc = gp_recipe_load(sc->framework, recipes_dir, &recipe, err)))
             goto done;
         if (tp <= 0) {
             rc = gp_err(err, GP_EINVAL,
-                        "%s: hardware.gpus is not set and no GPU was detected through NVML; set hardware: "
-                        "{gpus: N} (tensor parallelism = GPU count)",
-                        sc->path ? sc->path : sc->name);
+                        "%s: hardware.gpus is not set and no GPU was detected through NVML (%s); set "
+                        "hardware: {gpus: N} (tensor parallelism = GPU count)",
+                        sc->path ? sc->path : sc->name, gpu_reason[0] ? gpu_reason : "NVML unavailable");
             goto done;
         }
         int port = sc->port ? sc->port : recipe.default_port;
