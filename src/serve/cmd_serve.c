@@ -43,6 +43,7 @@ static void usage(FILE *fp)
           "  --reasoning N              emit the first N output tokens as reasoning\n"
           "  --stream-interval N        after the first token, one chunk per N tokens (1)\n"
           "  --api-key KEY              require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)\n"
+          "  --strict-model             404 for any request model but --model, as vLLM does\n"
           "  --idle-timeout-s S         close idle keep-alive connections after S s (5, like uvicorn)\n"
           "  --timing-log FILE          JSON line per request with the chunk send times (written at exit)\n"
           "faults (probability per request, seeded):\n"
@@ -90,6 +91,7 @@ int cmd_serve(int argc, char **argv)
         }
         if (!strcmp(flag, "--zero-delay")) { o.zero_delay = 1; continue; }
         if (!strcmp(flag, "--quiet")) { o.quiet = 1; continue; }
+        if (!strcmp(flag, "--strict-model")) { o.strict_model = 1; continue; }
         if (!v) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "genperf serve: %s needs a value (see genperf serve --help)\n", flag);

@@ -1041,6 +1041,14 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
     } else if (fl == GP_FLAVOR_TRTLLM) {
         bad = "1 validation error: model: Field required";
     }
+    if (!bad && o->strict_model && json_is_string(jm) && strcmp(json_string_value(jm), o->model)) {
+        json_decref(root);
+        snprintf(msg, sizeof msg, "The model `%.200s` does not exist.", r->model);
+        r->status = 404;
+        send_json_error(s, c, 404, "NotFoundError", msg, "model");
+        req_finish(s, c, "bad_request");
+        return;
+    }
     if (fl == GP_FLAVOR_VLLM)
         snprintf(r->model, sizeof r->model, "%s", o->model); /* vLLM answers with its served name */
     if (!bad && fl == GP_FLAVOR_TRTLLM) {

@@ -33,6 +33,7 @@ struct gp_serve_opts {
 
     const char *timing_log;        /* NULL = none */
     const char *api_key;           /* NULL = no auth */
+    int strict_model;              /* 404 for a request model other than ours (vLLM) */
     uint32_t max_tokens_default;
     uint32_t max_model_len;
     double eos_rate;
