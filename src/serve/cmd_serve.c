@@ -45,6 +45,7 @@ static void usage(FILE *fp)
           "  --api-key KEY              require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)\n"
           "  --strict-model             404 for any request model but --model, as vLLM does\n"
           "  --idle-timeout-s S         close idle keep-alive connections after S s (5, like uvicorn)\n"
+          "  --sse-keep-alive-s S       ': keep-alive' SSE comment after S s of silence (vLLM; not in batching mode)\n"
           "  --timing-log FILE          JSON line per request with the chunk send times (written at exit)\n"
           "faults (probability per request, seeded):\n"
           "  --fault-rate-429 P --fault-rate-500 P --fault-rate-503 P   error status before streaming\n"
@@ -127,6 +128,7 @@ int cmd_serve(int argc, char **argv)
         else if (!strcmp(flag, "--reasoning")) { rc = num(flag, v, 0, 1e8, &d, &err); o.reasoning = (uint32_t)d; }
         else if (!strcmp(flag, "--stream-interval")) { rc = num(flag, v, 1, 1e6, &d, &err); o.stream_interval = (uint32_t)d; }
         else if (!strcmp(flag, "--idle-timeout-s")) rc = num(flag, v, 0.001, 1e6, &o.idle_timeout_s, &err);
+        else if (!strcmp(flag, "--sse-keep-alive-s")) rc = num(flag, v, 0, 3600, &o.sse_keep_alive_s, &err);
         else if (!strcmp(flag, "--fault-rate-429")) rc = num(flag, v, 0, 1, &o.rate_429, &err);
         else if (!strcmp(flag, "--fault-rate-500")) rc = num(flag, v, 0, 1, &o.rate_500, &err);
         else if (!strcmp(flag, "--fault-rate-503")) rc = num(flag, v, 0, 1, &o.rate_503, &err);

@@ -49,7 +49,7 @@
 
 enum mode { MODE_ZERO = 0, MODE_FIXED, MODE_BATCH };
 enum rstate { R_NONE = 0, R_HOLD, R_GEN, R_DONE };
-enum tkind { T_IDLE = 1, T_TOKEN, T_HOLD, T_STALL };
+enum tkind { T_IDLE = 1, T_TOKEN, T_HOLD, T_STALL, T_KEEPALIVE };
 enum fault {
     F_NONE = 0, F_429, F_500, F_503, F_STREAM_ERROR, F_RESET, F_STALL, F_MALFORMED
 };
@@ -275,6 +275,7 @@ struct sreq {
     uint64_t rng;
     uint64_t t_request_ns, t_first_ns, t_last_ns, t_base_ns;
     uint64_t t_next_ns;        /* fixed/zero-delay: when the next token is due */
+    uint64_t t_ka_ref_ns;      /* last event, for --sse-keep-alive-s */
     struct gp_render rd;
     struct gp_buf text, rtext;   /* non-streamed: escaped content / reasoning */
     struct gp_buf pend;          /* streamed: tokens waiting for their chunk (--stream-interval) */
@@ -325,7 +326,7 @@ struct srv {
     char *rbuf;
     size_t rbuf_cap;
     uint64_t seq;
-    uint64_t ttft_ns, itl_ns, slow_headers_ns, stall_ns, idle_ns;
+    uint64_t ttft_ns, itl_ns, slow_headers_ns, stall_ns, idle_ns, ka_ns;
     char date[40];
     time_t date_sec;
     /* timing log */
@@ -709,6 +710,17 @@ static void metrics_done(struct srv *s, struct sreq *r, uint64_t now)
     hist_obs(&s->h_e2e, (double)(now - r->t_request_ns) * 1e-9);
 }
 
+/* Arms the connection's timer for its next token, or for a keep-alive
+ * comment first when the stream would otherwise stay silent too long. */
+static void arm_next(struct srv *s, struct conn *c)
+{
+    struct sreq *r = &c->r;
+    if (s->ka_ns && r->stream && r->headers_sent && r->t_next_ns > r->t_ka_ref_ns + s->ka_ns)
+        set_timer(s, c, r->t_ka_ref_ns + s->ka_ns, T_KEEPALIVE);
+    else
+        set_timer(s, c, r->t_next_ns, T_TOKEN);
+}
+
 /* Emits output token number r->generated + 1. Returns 1 when the request
  * has ended (completed, failed or the connection is going away). */
 static int emit_token(struct srv *s, struct conn *c, uint64_t now)
@@ -761,7 +773,10 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
                 r->active = 0;
             }
             r->t_next_ns = now + s->stall_ns;
-            set_timer(s, c, now + s->stall_ns, T_STALL);
+            if (s->mode == MODE_BATCH)
+                set_timer(s, c, now + s->stall_ns, T_STALL);
+            else
+                arm_next(s, c);
             return 0;
         }
     }
@@ -785,6 +800,7 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
     /* relative schedule, like a server whose step ran late: a late token
      * delays the next one instead of being caught up with a short gap */
     r->t_next_ns = now + s->itl_ns;
+    r->t_ka_ref_ns = now;
     if (!r->stream) {
         gp_buf_append(reasoning ? &r->rtext : &r->text, esc, elen);
         if (!last)
@@ -880,7 +896,7 @@ static void pump(struct srv *s, struct conn *c)
         else
             mark_ready(s, c);
     } else {
-        set_timer(s, c, next, T_TOKEN);
+        arm_next(s, c);
     }
 }
 
@@ -903,6 +919,7 @@ static void begin_generation(struct srv *s, struct conn *c)
     r->active = 1;
     r->t_base_ns = now;
     r->t_next_ns = now + s->ttft_ns;
+    r->t_ka_ref_ns = now;
     if (s->o->flavor != GP_FLAVOR_SGLANG)
         start_stream_headers(s, c); /* Starlette sends the headers before the first body chunk */
     if (s->mode == MODE_BATCH) {
@@ -1553,6 +1570,15 @@ static void on_timer(struct srv *s, const struct tmr *t)
     case T_HOLD:
         begin_generation(s, c);
         break;
+    case T_KEEPALIVE:
+        if (c->r.state == R_GEN) {
+            gp_buf_puts(&s->scratch, ": keep-alive\n\n"); /* vLLM's SSE_KEEP_ALIVE_COMMENT */
+            put_chunk(s, c);
+            stamp(&c->r, 'K');
+            c->r.t_ka_ref_ns = gp_now_ns();
+            pump(s, c);
+        }
+        break;
     case T_STALL:
         if (s->mode == MODE_BATCH) {
             gp_sim_add(&s->sim, &c->r.sq, gp_now_ns());
@@ -1664,6 +1690,7 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
     }
     s->slow_headers_ns = o->slow_headers_ms > 0 ? (uint64_t)(o->slow_headers_ms * 1e6) : 0;
     s->stall_ns = o->stall_s > 0 ? (uint64_t)(o->stall_s * 1e9) : 0;
+    s->ka_ns = o->sse_keep_alive_s > 0 ? (uint64_t)(o->sse_keep_alive_s * 1e9) : 0;
     s->idle_ns = o->idle_timeout_s > 0 ? (uint64_t)(o->idle_timeout_s * 1e9) : 5000000000ull;
     struct gp_sim_cfg sc = {
         .decode_step_ns = (uint64_t)(o->decode_step_ms * 1e6),

@@ -40,6 +40,7 @@ struct gp_serve_opts {
     uint32_t reasoning;            /* first N output tokens are reasoning */
     uint32_t stream_interval;      /* tokens per streamed chunk after the first (vLLM --stream-interval) */
     double idle_timeout_s;         /* keep-alive idle close (uvicorn: 5) */
+    double sse_keep_alive_s;       /* ": keep-alive" comment after this much silence (0 = off) */
     size_t max_body;
 
     /* faults, each a probability per request, drawn from the seeded stream */

@@ -70,6 +70,10 @@ try:
     case("stall", ["--ttft-ms", "0", "--itl-ms", "1", "--fault-rate-stall", "1", "--stall-s", "0.4"], lambda c, log:
          c["terminated"] and log[0]["fault"] == "stall" and log[0]["completion_tokens"] == 8
          and max(b - a for a, b in zip(log[0]["chunks_ns"], log[0]["chunks_ns"][1:])) >= 0.39e9)
+    case("keepalive", ["--ttft-ms", "0", "--itl-ms", "1", "--fault-rate-stall", "1", "--stall-s", "0.45",
+                       "--sse-keep-alive-s", "0.1"], lambda c, log:
+         c["terminated"] and c["events"][-1] == "[DONE]" and 3 <= c["events"].count(": keep-alive") <= 5
+         and log[0]["kinds"].count("K") == c["events"].count(": keep-alive") and log[0]["completion_tokens"] == 8)
     case("slow", ["--zero-delay", "--slow-headers-ms", "300"], lambda c, log:
          c["terminated"] and log[0]["chunks_ns"][0] - log[0]["t_request_ns"] >= 0.3e9)
     # a seeded mix: the same seed gives the same faults in the same order
