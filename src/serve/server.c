@@ -753,8 +753,7 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
                 conn_abort(s, c, "stream_error");
                 return 1;
             }
-            gp_render_stream_error(&r->rd, &s->scratch, s->o->flavor == GP_FLAVOR_SGLANG ? 500 : 500,
-                                   s->o->flavor == GP_FLAVOR_SGLANG ? "InternalServerError" : "InternalServerError",
+            gp_render_stream_error(&r->rd, &s->scratch, 500, "InternalServerError",
                                    "Internal server error (injected by genperf serve --fault-rate-stream-error)");
             put_chunk(s, c);
             stamp(r, 'E');
