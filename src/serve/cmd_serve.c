@@ -54,6 +54,8 @@ static void usage(FILE *fp)
           "  --fault-rate-stall P --stall-s S  no bytes for S seconds mid-stream (2)\n"
           "  --fault-rate-malformed P   one broken JSON chunk mid-stream\n"
           "  --slow-headers-ms X        delay every response by X ms before its headers\n"
+          "  --load-s S                 simulate S s of model loading: vllm/trtllm refuse connections,\n"
+          "                             sglang listens but /health answers 503 until then\n"
           "  --quiet                    no banner on stderr\n",
           fp);
 }
@@ -138,6 +140,7 @@ int cmd_serve(int argc, char **argv)
         else if (!strcmp(flag, "--fault-rate-malformed")) rc = num(flag, v, 0, 1, &o.rate_malformed, &err);
         else if (!strcmp(flag, "--stall-s")) rc = num(flag, v, 0, 3600, &o.stall_s, &err);
         else if (!strcmp(flag, "--slow-headers-ms")) rc = num(flag, v, 0, 3.6e6, &o.slow_headers_ms, &err);
+        else if (!strcmp(flag, "--load-s")) rc = num(flag, v, 0, 3600, &o.load_s, &err);
         else {
             fprintf(stderr, "genperf serve: unknown option '%s' (see genperf serve --help)\n", a);
             return 2;

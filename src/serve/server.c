@@ -32,6 +32,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -338,6 +339,7 @@ struct srv {
     uint32_t running_fixed;
     struct hist h_ttft, h_itl, h_e2e;
     int stop;
+    uint64_t ready_at_ns;      /* SGLang --load-s: health answers 503 until then */
 };
 
 /* ---- timers -------------------------------------------------------------- */
@@ -1362,7 +1364,8 @@ static void handle_request(struct srv *s, struct conn *c, const struct gp_http_r
         }
     } else if (path_is(hr, "/health") || path_is(hr, "/ping") ||
                (fl == GP_FLAVOR_SGLANG && path_is(hr, "/health_generate"))) {
-        send_simple(s, c, 200, fl == GP_FLAVOR_VLLM ? NULL : "application/json", "", 0);
+        int warm = !s->ready_at_ns || gp_now_ns() >= s->ready_at_ns;
+        send_simple(s, c, warm ? 200 : 503, fl == GP_FLAVOR_VLLM ? NULL : "application/json", "", 0);
         return;
     } else if (path_is(hr, "/v1/models")) {
         struct gp_buf b = {0};
@@ -1609,7 +1612,7 @@ static int open_listener(struct srv *s, struct gp_error *err)
     }
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 4096)) {
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen)) {
         int e = errno;
         freeaddrinfo(ai);
         close(fd);
@@ -1715,8 +1718,6 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
             goto out;
         s->log_open = 1;
     }
-    if ((rc = open_listener(s, err)))
-        goto out;
     s->ep = epoll_create1(EPOLL_CLOEXEC);
     sigset_t ss;
     sigemptyset(&ss);
@@ -1725,6 +1726,24 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
     s->sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
     if (s->ep < 0 || s->sfd < 0) {
         rc = gp_err(err, GP_EIO, "epoll/signalfd: %s", strerror(errno));
+        goto out;
+    }
+    if ((rc = open_listener(s, err)))
+        goto out;
+    /* --load-s: vLLM and TRT-LLM bind early but listen only once the model is
+     * loaded (connections are refused meanwhile); SGLang listens at once and
+     * answers 503 on its health routes until warm-up is over */
+    if (o->load_s > 0 && o->flavor != GP_FLAVOR_SGLANG) {
+        struct pollfd pf = {.fd = s->sfd, .events = POLLIN};
+        int pr = poll(&pf, 1, (int)(o->load_s * 1000));
+        if (pr > 0) {
+            rc = 0; /* SIGTERM while "loading": a clean exit */
+            goto out;
+        }
+    }
+    s->ready_at_ns = o->flavor == GP_FLAVOR_SGLANG && o->load_s > 0 ? gp_now_ns() + (uint64_t)(o->load_s * 1e9) : 0;
+    if (listen(s->lfd, 4096)) {
+        rc = gp_err(err, GP_ENET, "cannot listen on %s:%d: %s", o->host, o->port, strerror(errno));
         goto out;
     }
     struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};

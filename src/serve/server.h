@@ -49,6 +49,7 @@ struct gp_serve_opts {
     double stall_s;
     double slow_headers_ms;        /* every response's headers are delayed this long */
 
+    double load_s;                 /* simulated model load before ready (see docs/serve.md) */
     int quiet;                     /* no per-run summary on stderr */
 };
 
