@@ -72,6 +72,7 @@ void gp_serve_opts_default(struct gp_serve_opts *o)
     o->decode_step_per_seq_us = 20;
     o->max_batch = 256;
     o->kv_tokens = 1u << 20;
+    o->max_batched_tokens = 8192;
     o->max_tokens_default = 256;
     o->max_model_len = 131072;
     o->idle_timeout_s = 5;
@@ -1700,6 +1701,7 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
         .prefill_ns_per_token = (uint64_t)(o->prefill_us_per_token * 1e3),
         .max_batch = o->max_batch,
         .kv_tokens = o->kv_tokens,
+        .max_batched_tokens = o->max_batched_tokens,
     };
     gp_sim_init(&s->sim, &sc);
 

@@ -29,6 +29,7 @@ struct gp_serve_opts {
     double decode_step_per_seq_us;
     uint32_t max_batch;
     uint64_t kv_tokens;
+    uint32_t max_batched_tokens;   /* per-step token budget, chunked prefill (0 = none) */
     int zero_delay;
 
     const char *timing_log;        /* NULL = none */
