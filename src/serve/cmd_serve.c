@@ -37,6 +37,7 @@ static void usage(FILE *fp)
           "  --max-batch N              batching model: most sequences in a step (256)\n"
           "  --kv-tokens N              batching model: KV-cache capacity in tokens (1048576)\n"
           "  --max-batched-tokens N     batching model: tokens per step, chunked prefill (8192; 0 = no limit)\n"
+          "  --max-queued N             batching model: 503 once N requests wait (vLLM --max-num-queued-reqs; 0 = off)\n"
           "requests:\n"
           "  --max-tokens-default N     output length when a request sets none (256)\n"
           "  --max-model-len N          prompt + output limit, else 400 (131072)\n"
@@ -124,6 +125,7 @@ int cmd_serve(int argc, char **argv)
         else if (!strcmp(flag, "--max-batch")) { rc = num(flag, v, 1, 1e7, &d, &err); o.max_batch = (uint32_t)d; }
         else if (!strcmp(flag, "--kv-tokens")) { rc = num(flag, v, 1, 1e15, &d, &err); o.kv_tokens = (uint64_t)d; }
         else if (!strcmp(flag, "--max-batched-tokens")) { rc = num(flag, v, 0, 4e9, &d, &err); o.max_batched_tokens = (uint32_t)d; }
+        else if (!strcmp(flag, "--max-queued")) { rc = num(flag, v, 0, 4e9, &d, &err); o.max_queued = (uint32_t)d; }
         else if (!strcmp(flag, "--timing-log")) o.timing_log = v;
         else if (!strcmp(flag, "--api-key")) o.api_key = v;
         else if (!strcmp(flag, "--max-tokens-default")) { rc = num(flag, v, 1, 1e8, &d, &err); o.max_tokens_default = (uint32_t)d; }

@@ -1224,8 +1224,13 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
 
     r->fault = pick_fault(s, &r->rng);
     r->fault_at = 1 + (uint32_t)(splitmix(&r->rng) % r->out_tokens);
-    if (r->fault == F_429 || r->fault == F_500 || r->fault == F_503) {
-        int st = r->fault == F_429 ? 429 : r->fault == F_500 ? 500 : 503;
+    /* --max-queued: a real overload, not a drawn fault (vLLM --max-num-queued-reqs
+     * answers 503 before streaming; SGLang aborts with an in-stream 503) */
+    int overloaded = s->mode == MODE_BATCH && o->max_queued && s->sim.waiting.n >= o->max_queued;
+    if (overloaded)
+        r->fault = F_NONE;
+    if (overloaded || r->fault == F_429 || r->fault == F_500 || r->fault == F_503) {
+        int st = overloaded ? 503 : r->fault == F_429 ? 429 : r->fault == F_500 ? 500 : 503;
         r->status = st;
         if (st == 503 && fl == GP_FLAVOR_SGLANG && r->stream) {
             /* SGLang's queue-full abort: HTTP 200, the error rides in the stream */
@@ -1242,13 +1247,14 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
         } else {
             const char *type = st == 429 ? "TooManyRequestsError" : st == 500 ? "InternalServerError"
                                                                                 : "ServiceUnavailableError";
-            const char *m = st == 429 ? "Too many requests (injected by genperf serve)"
+            const char *m = overloaded  ? "The request queue is full (genperf serve --max-queued)"
+                            : st == 429 ? "Too many requests (injected by genperf serve)"
                             : st == 500 ? "Internal server error (injected by genperf serve)"
                                         : "The server is overloaded (injected by genperf serve)";
             send_json_error(s, c, st, type, m, NULL);
             stamp(r, 'E');
         }
-        req_finish(s, c, "fault");
+        req_finish(s, c, overloaded ? "overloaded" : "fault");
         return;
     }
     r->status = 200;

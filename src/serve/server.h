@@ -30,6 +30,7 @@ struct gp_serve_opts {
     uint32_t max_batch;
     uint64_t kv_tokens;
     uint32_t max_batched_tokens;   /* per-step token budget, chunked prefill (0 = none) */
+    uint32_t max_queued;           /* batching model: 503 when this many wait (0 = unbounded) */
     int zero_delay;
 
     const char *timing_log;        /* NULL = none */

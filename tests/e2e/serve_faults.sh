@@ -76,6 +76,20 @@ try:
          and log[0]["kinds"].count("K") == c["events"].count(": keep-alive") and log[0]["completion_tokens"] == 8)
     case("slow", ["--zero-delay", "--slow-headers-ms", "300"], lambda c, log:
          c["terminated"] and log[0]["chunks_ns"][0] - log[0]["t_request_ns"] >= 0.3e9)
+    # real overload: one running (max-batch 1, slow), 2 may wait, the rest get 503
+    import threading
+    p, url = start("queue", "--max-batch", "1", "--max-queued", "2", "--decode-step-ms", "60")
+    outs = []
+    def one():
+        outs.append(probe(url)["status"])
+    ts = [threading.Thread(target=one) for _ in range(6)]
+    for t in ts:
+        t.start(); time.sleep(0.03)
+    for t in ts: t.join()
+    log = stop(p, "queue")
+    n503 = sum(1 for e in log if e["outcome"] == "overloaded")
+    assert sorted(outs) == [200, 200, 200, 503, 503, 503] and n503 == 3, (outs, [e["outcome"] for e in log])
+    print("ok max-queued")
     # a seeded mix: the same seed gives the same faults in the same order
     runs = []
     for run in "ab":
