@@ -55,7 +55,8 @@ static void usage(FILE *fp)
           "  --fault-rate-reset P       TCP reset mid-stream\n"
           "  --fault-rate-stall P --stall-s S  no bytes for S seconds mid-stream (2)\n"
           "  --fault-rate-malformed P   one broken JSON chunk mid-stream\n"
-          "  --slow-headers-ms X        delay every response by X ms before its headers\n"
+          "  --slow-headers-ms X        delay responses by X ms before their headers (all of them, or\n"
+          "                             with --fault-rate-slow-headers P only those drawn; then 1000 by default)\n"
           "  --load-s S                 simulate S s of model loading: vllm/trtllm refuse connections,\n"
           "                             sglang listens but /health answers 503 until then\n"
           "  --quiet                    no banner on stderr\n",
@@ -142,6 +143,7 @@ int cmd_serve(int argc, char **argv)
         else if (!strcmp(flag, "--fault-rate-reset")) rc = num(flag, v, 0, 1, &o.rate_reset, &err);
         else if (!strcmp(flag, "--fault-rate-stall")) rc = num(flag, v, 0, 1, &o.rate_stall, &err);
         else if (!strcmp(flag, "--fault-rate-malformed")) rc = num(flag, v, 0, 1, &o.rate_malformed, &err);
+        else if (!strcmp(flag, "--fault-rate-slow-headers")) rc = num(flag, v, 0, 1, &o.rate_slow_headers, &err);
         else if (!strcmp(flag, "--stall-s")) rc = num(flag, v, 0, 3600, &o.stall_s, &err);
         else if (!strcmp(flag, "--slow-headers-ms")) rc = num(flag, v, 0, 3.6e6, &o.slow_headers_ms, &err);
         else if (!strcmp(flag, "--load-s")) rc = num(flag, v, 0, 3600, &o.load_s, &err);
@@ -155,7 +157,7 @@ int cmd_serve(int argc, char **argv)
         }
     }
     double tot = o.rate_429 + o.rate_500 + o.rate_503 + o.rate_stream_error + o.rate_reset + o.rate_stall +
-                 o.rate_malformed;
+                 o.rate_malformed + o.rate_slow_headers;
     if (tot > 1.0 + 1e-9) {
         fprintf(stderr, "genperf serve: the --fault-rate-* values add up to %g; their sum must be at most 1\n", tot);
         return 2;

@@ -52,9 +52,10 @@ enum mode { MODE_ZERO = 0, MODE_FIXED, MODE_BATCH };
 enum rstate { R_NONE = 0, R_HOLD, R_GEN, R_DONE };
 enum tkind { T_IDLE = 1, T_TOKEN, T_HOLD, T_STALL, T_KEEPALIVE };
 enum fault {
-    F_NONE = 0, F_429, F_500, F_503, F_STREAM_ERROR, F_RESET, F_STALL, F_MALFORMED
+    F_NONE = 0, F_429, F_500, F_503, F_STREAM_ERROR, F_RESET, F_STALL, F_MALFORMED, F_SLOW_HEADERS, F_COUNT
 };
-static const char *const fault_names[] = {NULL, "429", "500", "503", "stream_error", "reset", "stall", "malformed"};
+static const char *const fault_names[] = {NULL, "429", "500", "503", "stream_error", "reset", "stall", "malformed",
+                                          "slow_headers"};
 
 void gp_serve_opts_default(struct gp_serve_opts *o)
 {
@@ -1005,15 +1006,15 @@ static int get_uint(json_t *obj, const char *key, long long *out)
 static int pick_fault(struct srv *s, uint64_t *rng)
 {
     const struct gp_serve_opts *o = s->o;
-    double rates[] = {0, o->rate_429, o->rate_500, o->rate_503, o->rate_stream_error, o->rate_reset,
-                      o->rate_stall, o->rate_malformed};
+    double rates[F_COUNT] = {0, o->rate_429, o->rate_500, o->rate_503, o->rate_stream_error, o->rate_reset,
+                             o->rate_stall, o->rate_malformed, o->rate_slow_headers};
     double tot = 0;
-    for (int i = 1; i < 8; i++)
+    for (int i = 1; i < F_COUNT; i++)
         tot += rates[i];
     if (tot <= 0)
         return F_NONE;
     double u = urand(rng), acc = 0;
-    for (int i = 1; i < 8; i++) {
+    for (int i = 1; i < F_COUNT; i++) {
         acc += rates[i];
         if (u < acc)
             return i;
@@ -1258,7 +1259,8 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
         return;
     }
     r->status = 200;
-    if (s->slow_headers_ns) {
+    /* --slow-headers-ms alone delays every response; with a rate, only the drawn ones */
+    if (s->slow_headers_ns && (r->fault == F_SLOW_HEADERS || o->rate_slow_headers <= 0)) {
         r->state = R_HOLD;
         set_timer(s, c, r->t_request_ns + s->slow_headers_ns, T_HOLD);
         return;
@@ -1697,7 +1699,8 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
     } else {
         s->mode = MODE_BATCH;
     }
-    s->slow_headers_ns = o->slow_headers_ms > 0 ? (uint64_t)(o->slow_headers_ms * 1e6) : 0;
+    s->slow_headers_ns = o->slow_headers_ms > 0 ? (uint64_t)(o->slow_headers_ms * 1e6)
+                         : o->rate_slow_headers > 0 ? 1000000000ull : 0;
     s->stall_ns = o->stall_s > 0 ? (uint64_t)(o->stall_s * 1e9) : 0;
     s->ka_ns = o->sse_keep_alive_s > 0 ? (uint64_t)(o->sse_keep_alive_s * 1e9) : 0;
     s->idle_ns = o->idle_timeout_s > 0 ? (uint64_t)(o->idle_timeout_s * 1e9) : 5000000000ull;

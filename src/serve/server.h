@@ -47,7 +47,7 @@ struct gp_serve_opts {
 
     /* faults, each a probability per request, drawn from the seeded stream */
     double rate_429, rate_500, rate_503;
-    double rate_stream_error, rate_reset, rate_stall, rate_malformed;
+    double rate_stream_error, rate_reset, rate_stall, rate_malformed, rate_slow_headers;
     double stall_s;
     double slow_headers_ms;        /* every response's headers are delayed this long */
 

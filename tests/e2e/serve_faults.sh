@@ -76,6 +76,8 @@ try:
          and log[0]["kinds"].count("K") == c["events"].count(": keep-alive") and log[0]["completion_tokens"] == 8)
     case("slow", ["--zero-delay", "--slow-headers-ms", "300"], lambda c, log:
          c["terminated"] and log[0]["chunks_ns"][0] - log[0]["t_request_ns"] >= 0.3e9)
+    case("slowrate", ["--zero-delay", "--fault-rate-slow-headers", "1", "--slow-headers-ms", "250"], lambda c, log:
+         c["terminated"] and log[0]["fault"] == "slow_headers" and log[0]["chunks_ns"][0] - log[0]["t_request_ns"] >= 0.25e9)
     # real overload: one running (max-batch 1, slow), 2 may wait, the rest get 503
     import threading
     p, url = start("queue", "--max-batch", "1", "--max-queued", "2", "--decode-step-ms", "60")
