@@ -273,6 +273,7 @@ struct sreq {
     uint32_t fault_at;         /* token index (1-based) where a mid-stream fault fires */
     int fault_done;
     int active;                /* counted in the engine / running_fixed */
+    int logged;                /* --timing-log: record chunk stamps */
     int headers_sent;
     int status;
     uint64_t rng;
@@ -454,6 +455,8 @@ static void update_date(struct srv *s)
 static void stamp(struct sreq *r, char kind)
 {
     /* reserve a slot; the time is filled in when the bytes reach send() */
+    if (!r->logged)
+        return;
     if (r->nts == r->cts) {
         uint32_t nc = r->cts ? r->cts * 2 : 64;
         uint64_t *p = realloc(r->ts, nc * sizeof *p);
@@ -1031,6 +1034,7 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
     r->t_request_ns = gp_now_ns();
     r->seq = s->seq++;
     s->n_requests++;
+    r->logged = s->log_open;
     r->rng = o->seed * 0x9e3779b97f4a7c15ull + r->seq + 1;
     splitmix(&r->rng);
     r->status = 400;
