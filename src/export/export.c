@@ -1006,6 +1006,9 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
                 mx = st->recs[i].t_end_ns;
         t1 = gp_record_wall_ns(st, mx);
     }
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) == 0 && host[0])
+        json_object_set_new(o, "host", json_string(host));
     json_object_set_new(o, "start_wall_ns", json_integer((json_int_t)t0));
     json_object_set_new(o, "end_wall_ns", json_integer((json_int_t)t1));
     json_object_set_new(o, "mode", json_string(ctx->mode ? ctx->mode : "concurrency"));

@@ -49,7 +49,7 @@ struct scratch {
     struct gp_buf content, reasoning, errtext, first_err, body;
     uint64_t *ct;          /* content chunk times of the current request */
     size_t nct, ctcap;
-    int done, has_error, has_usage;
+    int done, has_error, has_usage, finish;
     long prompt_tokens, completion_tokens;
     uint32_t events, bad_events;
 };
@@ -88,6 +88,8 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         s->has_error = 1;
         break;
     case GP_EV_CHUNK:
+        if (info.has_finish)
+            s->finish = 1;
         if (info.has_usage) {
             s->has_usage = 1;
             if (info.prompt_tokens >= 0)
@@ -135,7 +137,7 @@ static int scan_response(const struct gp_record_store *st, const struct gp_recor
     gp_buf_reset(&s->reasoning);
     gp_buf_reset(&s->first_err);
     s->nct = 0;
-    s->done = s->has_error = s->has_usage = 0;
+    s->done = s->has_error = s->has_usage = s->finish = 0;
     s->prompt_tokens = s->completion_tokens = -1;
     s->events = s->bad_events = 0;
     int sse = (r->flags & GP_REC_STREAMING) != 0;
@@ -360,10 +362,15 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         }
         const char *etext = r->err_len ? st->bytes.data + r->err_off : NULL;
 
-        /* classify */
-        int failed_transport = (r->flags & (GP_REC_FAILED | GP_REC_TIMEOUT | GP_REC_CANCELLED)) ||
-                               r->http_status == 0 || r->http_status >= 400;
-        if (failed_transport) {
+        /* classify (sse-and-servers.md §6: EOF after [DONE] is fine, EOF after
+         * finish_reason means output complete but accounting incomplete, EOF
+         * before it is a truncated request) */
+        int status_fail = (r->flags & (GP_REC_TIMEOUT | GP_REC_CANCELLED)) || r->http_status == 0 ||
+                          r->http_status >= 400;
+        int cut = !status_fail && (r->flags & GP_REC_FAILED); /* 2xx, then the transfer failed */
+        if (cut && !(streamed && s.events > 0))
+            status_fail = 1; /* nothing usable arrived: a transport failure */
+        if (status_fail) {
             if (r->flags & GP_REC_TIMEOUT)
                 rm->fail = GP_FAIL_TIMEOUT;
             else if (r->flags & GP_REC_CANCELLED)
@@ -409,10 +416,19 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
             }
         } else if (streamed && !s.done) {
             rm->flags |= GP_RQ_NO_DONE;
-            if (s.nct == 0) {
+            if (s.nct == 0 || (cut && !s.finish)) {
+                /* no content at all, or the connection broke before finish_reason */
                 rm->fail = GP_FAIL_TRUNCATED;
-                static const char m[] = "stream ended before [DONE] with no content";
-                if (save_err(&text, rm, m, sizeof m - 1)) {
+                struct gp_buf msg = {0};
+                gp_buf_puts(&msg, s.nct ? "stream cut before finish_reason and [DONE]"
+                                        : "stream ended before [DONE] with no content");
+                if (cut && etext) {
+                    gp_buf_puts(&msg, ": ");
+                    gp_buf_append(&msg, etext, r->err_len);
+                }
+                rc = save_err(&text, rm, msg.data ? msg.data : "", msg.len);
+                gp_buf_free(&msg);
+                if (rc) {
                     rc = gp_err(err, GP_ENOMEM, "out of memory keeping error texts");
                     goto done;
                 }
@@ -440,6 +456,22 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
             rm->reasoning_tokens = n < 0 ? 0 : (int32_t)n;
         }
 
+        /* timings for every request that got content, failed ones included
+         * (diagnostics in records.jsonl); only ok ones reach the statistics */
+        if (s.nct) {
+            rm->first_content_ns = s.ct[0];
+            rm->last_content_ns = s.ct[s.nct - 1];
+            rm->ttft_ns = (int64_t)(s.ct[0] - r->t_start_ns);
+            rm->latency_ns = (int64_t)(s.ct[s.nct - 1] - r->t_start_ns);
+            if (s.nct > 1)
+                rm->ttst_ns = (int64_t)(s.ct[1] - s.ct[0]);
+            if (s.nct > 1 && rm->osl > 1) {
+                double q = (double)(rm->latency_ns - rm->ttft_ns) / (double)(rm->osl - 1);
+                rm->itl_ns = (int64_t)gp_round_half_even(q);
+                if (rm->itl_ns > 0)
+                    rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
+            }
+        }
         if (rm->fail != GP_FAIL_NONE) {
             out->n_failed++;
             out->fail_counts[rm->fail]++;
@@ -458,19 +490,6 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         if (s.nct == 0) {
             out->n_no_content++;
             continue; /* GenAI-Perf: skipped for per-request metrics, still in throughput */
-        }
-
-        rm->first_content_ns = s.ct[0];
-        rm->last_content_ns = s.ct[s.nct - 1];
-        rm->ttft_ns = (int64_t)(s.ct[0] - r->t_start_ns);
-        rm->latency_ns = (int64_t)(s.ct[s.nct - 1] - r->t_start_ns);
-        if (s.nct > 1)
-            rm->ttst_ns = (int64_t)(s.ct[1] - s.ct[0]);
-        if (s.nct > 1 && rm->osl > 1) {
-            double q = (double)(rm->latency_ns - rm->ttft_ns) / (double)(rm->osl - 1);
-            rm->itl_ns = (int64_t)gp_round_half_even(q);
-            if (rm->itl_ns > 0)
-                rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
         }
         if (r->t_start_ns < wmin)
             wmin = r->t_start_ns;

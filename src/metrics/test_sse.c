@@ -247,9 +247,21 @@ static void test_requests(void)
         uint64_t dt[] = {10};
         add_req(&st, 13000, 200, S, r, dt, 1, NULL);
     }
+    /* 13: TRT-LLM dropped the connection mid-stream (curl error after a 200) */
+    {
+        const char *r[] = {EV("ab"), EV("cd")};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 14000, 200, S | GP_REC_FAILED, r, dt, 2, "Transferred a partial file");
+    }
+    /* 14: dropped after the finish chunk: output complete, accounting incomplete */
+    {
+        const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{\"content\":\"z\"},\"finish_reason\":\"length\"}]}\n\n"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 15000, 200, S | GP_REC_FAILED, r, dt, 2, "Transferred a partial file");
+    }
     struct gp_metrics_result m;
     run(&st, &m);
-    CHECK_INT(m.n_reqs, 12);
+    CHECK_INT(m.n_reqs, 14);
     struct gp_req_metrics *q = m.reqs;
     CHECK_INT(q[0].fail, GP_FAIL_NONE);
     CHECK_INT(q[0].ttft_ns, 20);
@@ -296,19 +308,27 @@ static void test_requests(void)
     CHECK_INT(q[10].fail, GP_FAIL_STREAM_ERROR);
     CHECK(strstr(m.text + q[10].err_off, "upstream went away") != NULL);
     CHECK_INT(q[11].fail, GP_FAIL_TRUNCATED);
-    CHECK_INT(m.n_ok, 6);
-    CHECK_INT(m.n_failed, 6);
+    CHECK_INT(q[12].fail, GP_FAIL_TRUNCATED);
+    CHECK(strstr(m.text + q[12].err_off, "partial file") != NULL);
+    CHECK_INT(q[12].ttft_ns, 10); /* partial timings kept for diagnostics */
+    CHECK_INT(q[12].osl, 4);
+    CHECK_INT(q[13].fail, GP_FAIL_NONE);
+    CHECK(q[13].flags & GP_RQ_NO_DONE);
+    CHECK_INT(q[13].latency_ns, 20);
+    CHECK_INT(q[2].ttft_ns, 10); /* stream error after one token: timing kept, not counted */
+    CHECK_INT(m.n_ok, 7);
+    CHECK_INT(m.n_failed, 7);
     CHECK_INT(m.n_no_content, 1);
-    CHECK_INT(m.n_no_done, 2);
+    CHECK_INT(m.n_no_done, 4);
     CHECK_INT(m.fail_counts[GP_FAIL_HTTP], 2);
     CHECK_INT(m.fail_counts[GP_FAIL_STREAM_ERROR], 2);
     CHECK_INT(m.fail_counts[GP_FAIL_TRANSPORT], 1);
-    CHECK_INT(m.fail_counts[GP_FAIL_TRUNCATED], 1);
-    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 5);
-    /* window: min start 1000 .. max last content 11000+30 */
+    CHECK_INT(m.fail_counts[GP_FAIL_TRUNCATED], 2);
+    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 6);
+    /* window: min start 1000 .. max last content 15000+20 */
     CHECK_INT(m.window_start_ns, 1000);
-    CHECK_INT(m.window_end_ns, 11030);
-    CHECK_NEAR(m.stats[GP_M_REQUEST_THROUGHPUT].avg, 6 / (10030 / 1e9), 1e-3);
+    CHECK_INT(m.window_end_ns, 15020);
+    CHECK_NEAR(m.stats[GP_M_REQUEST_THROUGHPUT].avg, 7 / (14020 / 1e9), 1e-3);
     CHECK(m.inter_chunk.present);
     gp_metrics_result_free(&m);
     gp_record_store_free(&st);
