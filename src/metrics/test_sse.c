@@ -334,8 +334,54 @@ static void test_requests(void)
     gp_record_store_free(&st);
 }
 
+/* enough requests for the multi-threaded path: error texts and inter-chunk
+ * gaps must come back in request order */
+static void test_many(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    size_t n = 30000;
+    for (size_t i = 0; i < n; i++) {
+        char etext[32];
+        snprintf(etext, sizeof etext, "boom %zu", i);
+        if (i % 7 == 3) {
+            add_req(&st, 1000 + i * 10, 0, GP_REC_FAILED, NULL, NULL, 0, etext);
+            continue;
+        }
+        const char *r[] = {EV("ab"), EV("c") DONE};
+        uint64_t dt[] = {100 + i % 50, 300 + i % 50 + i % 3};
+        add_req(&st, 1000 + i * 10, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.n_reqs, n);
+    size_t nf = 0, bad = 0, badgap = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct gp_req_metrics *q = &m.reqs[i];
+        if (i % 7 == 3) {
+            char etext[32];
+            snprintf(etext, sizeof etext, "boom %zu", i);
+            nf++;
+            if (q->fail != GP_FAIL_TRANSPORT || q->err_len != strlen(etext) ||
+                memcmp(m.text + q->err_off, etext, q->err_len) != 0)
+                bad++;
+        } else if (q->ttft_ns != (int64_t)(100 + i % 50) || q->osl != 3 || q->rec != i) {
+            bad++;
+        }
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(m.n_failed, nf);
+    CHECK_INT(m.inter_chunk.n, n - nf);
+    /* gaps are 200..202 ns */
+    CHECK(m.inter_chunk.min * 1e6 > 199.5 && m.inter_chunk.max * 1e6 < 202.5);
+    (void)badgap;
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
+    GP_RUN(test_many);
     GP_RUN(test_framing);
     GP_RUN(test_event_parse);
     GP_RUN(test_requests);
