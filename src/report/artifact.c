@@ -1,0 +1,422 @@
+/* report/artifact.c — the page's JSON answers built from GenAI-Perf artifact
+ * directories instead of the store, for `genperf report ARTIFACT_DIR`.
+ *
+ * Owns: nothing past each call; the bundle returned is the caller's.
+ * Reads <stem>_genai_perf.json (metrics, input_config, telemetry_stats) and,
+ * when present next to it, the profile export <stem>.json, whose per-chunk
+ * response timestamps give exact TTFT, request latency and ITL by output
+ * chunk position (a chunk counts when it carries non-empty content, the same
+ * rule GenAI-Perf uses to drop empty first/last chunks).
+ */
+#include "report/report.h"
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static const char *const stat_names[] = {"avg", "min", "max", "p1", "p5", "p10", "p25",
+                                         "p50", "p75", "p90", "p95", "p99", "std"};
+#define NSTATS (sizeof stat_names / sizeof stat_names[0])
+
+static const char *suffix = "_genai_perf.json";
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir matching want (1 = *_genai_perf.json files, 2 = subdirs). */
+static int list_dir(const char *dir, int want, char ***names_out, size_t *n_out, struct gp_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return gp_err(err, GP_ENOENT, "%s: cannot open the artifact directory; pass a `genperf profile` run directory", dir);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        if (gp_path_join(path, sizeof path, dir, e->d_name) < 0)
+            continue;
+        int ok = want == 1 ? (ends_with(e->d_name, suffix) && gp_is_file(path)) : gp_is_dir(path);
+        if (!ok)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            char **nn = realloc(names, nc * sizeof *nn);
+            if (!nn)
+                goto oom;
+            names = nn;
+            cap = nc;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            goto oom;
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
+    *names_out = names;
+    *n_out = n;
+    return 0;
+oom:
+    closedir(d);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return gp_err(err, GP_ENOMEM, "out of memory listing %s", dir);
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static json_t *load_json(const char *path, struct gp_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (gp_read_file(path, &text, &len, err) < 0)
+        return NULL;
+    char *clean = gp_json_sanitize_py(text, len);
+    free(text);
+    if (!clean) {
+        gp_err(err, GP_ENOMEM, "out of memory reading %s", path);
+        return NULL;
+    }
+    json_error_t je;
+    json_t *j = json_loads(clean, JSON_ALLOW_NUL, &je);
+    free(clean);
+    if (!j)
+        gp_err(err, GP_EINVAL, "%s:%d: not valid JSON (%s); regenerate it with genperf profile", path, je.line, je.text);
+    return j;
+}
+
+/* True if one raw read of a streamed (or whole) response carries output text. */
+static int has_content(const char *raw)
+{
+    const char *p = raw;
+    int any_event = 0;
+    while (p && *p) {
+        const char *line = p;
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        p = nl ? nl + 1 : NULL;
+        const char *payload = NULL;
+        size_t plen = 0;
+        if (len >= 5 && !strncmp(line, "data:", 5)) {
+            payload = line + 5;
+            plen = len - 5;
+            while (plen && (*payload == ' ')) {
+                payload++;
+                plen--;
+            }
+            any_event = 1;
+        } else if (!any_event && len && line[0] == '{') {
+            payload = line; /* non-streaming: the whole body */
+            plen = strlen(line);
+            p = NULL;
+        }
+        if (!payload || !plen || (plen >= 6 && !strncmp(payload, "[DONE]", 6)))
+            continue;
+        json_t *j = json_loadb(payload, plen, 0, NULL);
+        if (!j)
+            continue;
+        json_t *c0 = json_array_get(json_object_get(j, "choices"), 0);
+        const char *s = json_string_value(json_object_get(json_object_get(c0, "delta"), "content"));
+        if (!s)
+            s = json_string_value(json_object_get(json_object_get(c0, "message"), "content"));
+        if (!s)
+            s = json_string_value(json_object_get(c0, "text"));
+        int yes = s && *s;
+        json_decref(j);
+        if (yes)
+            return 1;
+    }
+    return 0;
+}
+
+static double ns_ms(json_int_t ns) { return (double)ns / 1e6; }
+
+/* Per-request arrays from a profile export; NULL export gives empty arrays. */
+static json_t *requests_from_export(json_t *exp)
+{
+    json_t *ttft = json_array(), *lat = json_array();
+    double *itl_sum = NULL;
+    size_t *itl_n = NULL, npos = 0;
+    size_t ei, ri;
+    json_t *e, *r;
+    json_array_foreach(json_object_get(exp, "experiments"), ei, e) {
+        json_array_foreach(json_object_get(e, "requests"), ri, r) {
+            json_t *ts_j = json_object_get(r, "timestamp");
+            json_t *rts = json_object_get(r, "response_timestamps");
+            json_t *outs = json_object_get(r, "response_outputs");
+            size_t nr = json_array_size(rts);
+            if (!json_is_integer(ts_j) || nr == 0)
+                continue;
+            json_int_t t0 = json_integer_value(ts_j);
+            json_array_append_new(lat, json_real(ns_ms(json_integer_value(json_array_get(rts, nr - 1)) - t0)));
+            json_int_t prev = -1;
+            size_t pos = 0;
+            for (size_t k = 0; k < nr; k++) {
+                const char *raw = json_string_value(json_object_get(json_array_get(outs, k), "response"));
+                if (!raw || !has_content(raw))
+                    continue;
+                json_int_t t = json_integer_value(json_array_get(rts, k));
+                if (prev < 0) {
+                    json_array_append_new(ttft, json_real(ns_ms(t - t0)));
+                } else {
+                    if (pos >= npos) {
+                        size_t nn = npos ? npos * 2 : 64;
+                        double *s2 = realloc(itl_sum, nn * sizeof *s2);
+                        if (s2)
+                            itl_sum = s2;
+                        size_t *n2 = s2 ? realloc(itl_n, nn * sizeof *n2) : NULL;
+                        if (!s2 || !n2)
+                            goto done; /* keep what we have; the chart just ends early */
+                        itl_n = n2;
+                        memset(itl_sum + npos, 0, (nn - npos) * sizeof *itl_sum);
+                        memset(itl_n + npos, 0, (nn - npos) * sizeof *itl_n);
+                        npos = nn;
+                    }
+                    itl_sum[pos] += ns_ms(t - prev);
+                    itl_n[pos]++;
+                    pos++;
+                }
+                prev = t;
+            }
+        }
+    }
+done:;
+    json_t *out = json_pack("{s:o,s:o}", "ttft_ms", ttft, "latency_ms", lat);
+    size_t used = 0;
+    while (used < npos && itl_n[used])
+        used++;
+    if (used) {
+        json_t *p = json_array(), *a = json_array(), *c = json_array();
+        for (size_t k = 0; k < used; k++) {
+            json_array_append_new(p, json_integer((json_int_t)k + 1));
+            json_array_append_new(a, json_real(itl_sum[k] / (double)itl_n[k]));
+            json_array_append_new(c, json_integer((json_int_t)itl_n[k]));
+        }
+        json_object_set_new(out, "itl_by_position", json_pack("{s:o,s:o,s:o}", "position", p, "avg_ms", a, "count", c));
+    } else {
+        json_object_set_new(out, "itl_by_position", json_null());
+    }
+    free(itl_sum);
+    free(itl_n);
+    return out;
+}
+
+static json_t *dup_or_null(json_t *v) { return v ? json_deep_copy(v) : json_null(); }
+
+/* One run directory -> (list row, job answer, requests answer, compare point). */
+static int one_run(const char *dir, const char *file, int id, const char *scenario, json_t *api, json_t *jobs,
+                   json_t *points, struct gp_error *err)
+{
+    char path[4096];
+    if (gp_path_join(path, sizeof path, dir, file) < 0)
+        return gp_err(err, GP_EINVAL, "%s/%s: path too long", dir, file);
+    json_t *g = load_json(path, err);
+    if (!g)
+        return -err->code;
+    if (!json_is_object(g)) {
+        json_decref(g);
+        return gp_err(err, GP_EINVAL, "%s: not a GenAI-Perf export (top level is not an object)", path);
+    }
+    json_t *cfg = json_object_get(g, "input_config");
+    json_t *model = json_array_get(json_object_get(cfg, "model_names"), 0);
+    if (!model)
+        model = json_object_get(cfg, "model");
+    json_t *stim = json_object_get(json_object_get(cfg, "perf_analyzer"), "stimulus");
+    json_t *endpoint = json_object_get(cfg, "endpoint");
+
+    const char *base = strrchr(dir, '/');
+    base = base && base[1] ? base + 1 : dir;
+    char created[32] = "";
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        struct tm tm;
+        time_t t = st.st_mtime;
+        if (gmtime_r(&t, &tm))
+            strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    }
+    json_t *job = json_pack("{s:i,s:o,s:s,s:s,s:o,s:o,s:o,s:s}", "id", id, "model", dup_or_null(model), "created_at",
+                            created, "cell", base, "concurrency",
+                            dup_or_null(json_object_get(stim, "concurrency")), "request_rate",
+                            dup_or_null(json_object_get(stim, "request_rate")), "url",
+                            dup_or_null(json_object_get(endpoint, "url")), "source", path);
+    if (scenario)
+        json_object_set_new(job, "scenario", json_string(scenario));
+
+    json_t *metrics = json_array(), *flat = json_object();
+    const char *key;
+    json_t *val;
+    json_object_foreach(g, key, val) {
+        if (!json_is_object(val) || !json_object_get(val, "unit") || !strcmp(key, "telemetry_stats"))
+            continue;
+        json_t *row = json_pack("{s:s,s:O?}", "metric", key, "unit", json_object_get(val, "unit"));
+        for (size_t s = 0; s < NSTATS; s++) {
+            json_t *v = json_object_get(val, stat_names[s]);
+            if (!v)
+                continue;
+            json_object_set(row, stat_names[s], v);
+            char fk[256];
+            snprintf(fk, sizeof fk, "%s.%s", key, stat_names[s]);
+            json_object_set(flat, fk, v);
+        }
+        json_array_append_new(metrics, row);
+    }
+
+    json_t *tsum = json_array();
+    json_object_foreach(json_object_get(g, "telemetry_stats"), key, val) {
+        const char *gpu;
+        json_t *gv;
+        json_object_foreach(val, gpu, gv) {
+            if (!json_is_object(gv))
+                continue;
+            json_t *row = json_pack("{s:s,s:O?,s:s}", "metric", key, "unit", json_object_get(val, "unit"), "gpu", gpu);
+            json_t *v;
+            if ((v = json_object_get(gv, "avg")))
+                json_object_set(row, "avg", v);
+            if ((v = json_object_get(gv, "min")))
+                json_object_set(row, "min", v);
+            if ((v = json_object_get(gv, "max")))
+                json_object_set(row, "max", v);
+            if ((v = json_object_get(gv, "p99")))
+                json_object_set(row, "p99", v);
+            json_array_append_new(tsum, row);
+        }
+    }
+
+    /* The profile export sits next to the genai_perf file under its stem. */
+    char stem_file[1024];
+    size_t stem_len = strlen(file) - strlen(suffix);
+    snprintf(stem_file, sizeof stem_file, "%.*s.json", (int)stem_len, file);
+    char epath[4096];
+    json_t *exp = NULL;
+    if (gp_path_join(epath, sizeof epath, dir, stem_file) == 0 && gp_is_file(epath)) {
+        struct gp_error e2 = {0};
+        exp = load_json(epath, &e2); /* a broken export only loses the charts */
+    }
+    json_t *reqs = requests_from_export(exp);
+    json_decref(exp);
+
+    char k[128];
+    json_t *listrow = json_deep_copy(job);
+    json_object_set_new(listrow, "metrics", flat);
+    json_array_append_new(jobs, listrow);
+
+    json_t *pt = json_pack("{s:i,s:s,s:O?,s:O?,s:O?}", "id", id, "label", base, "model", json_object_get(job, "model"),
+                           "concurrency", json_object_get(job, "concurrency"), "request_rate",
+                           json_object_get(job, "request_rate"));
+    static const char *const pmap[][2] = {
+        {"request_throughput", "request_throughput.avg"},
+        {"output_token_throughput", "output_token_throughput.avg"},
+        {"time_to_first_token_p50", "time_to_first_token.p50"},
+        {"request_latency_p50", "request_latency.p50"},
+        {"request_latency_p99", "request_latency.p99"},
+    };
+    json_t *flatm = json_object_get(listrow, "metrics");
+    for (size_t i = 0; i < sizeof pmap / sizeof pmap[0]; i++) {
+        json_t *v = json_object_get(flatm, pmap[i][1]);
+        json_object_set_new(pt, pmap[i][0], v ? json_incref(v) : json_null());
+    }
+    json_array_append_new(points, pt);
+
+    snprintf(k, sizeof k, "/api/job?id=%d", id);
+    json_object_set_new(api, k, json_pack("{s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum));
+    snprintf(k, sizeof k, "/api/job/requests?id=%d", id);
+    json_object_set_new(api, k, reqs);
+    snprintf(k, sizeof k, "/api/job/telemetry?id=%d", id);
+    json_object_set_new(api, k, json_pack("{s:[]}", "series"));
+    json_decref(g);
+    return 0;
+}
+
+int gp_artifact_bundle(const char *dir, json_t **out, struct gp_error *err)
+{
+    char **files = NULL, **subs = NULL;
+    size_t nf = 0, ns = 0;
+    int rc = list_dir(dir, 1, &files, &nf, err);
+    if (rc < 0)
+        return rc;
+    json_t *api = json_object(), *jobs = json_array(), *points = json_array();
+    int id = 0;
+    const char *scenario = NULL;
+    if (nf) {
+        /* GenAI-Perf writes one per run; several only with custom export names. */
+        for (size_t i = 0; i < nf && rc == 0; i++)
+            rc = one_run(dir, files[i], ++id, NULL, api, jobs, points, err);
+    } else {
+        rc = list_dir(dir, 2, &subs, &ns, err);
+        const char *base = strrchr(dir, '/');
+        scenario = base && base[1] ? base + 1 : dir;
+        for (size_t i = 0; i < ns && rc == 0; i++) {
+            char sub[4096];
+            char **sf = NULL;
+            size_t nsf = 0;
+            if (gp_path_join(sub, sizeof sub, dir, subs[i]) < 0 || list_dir(sub, 1, &sf, &nsf, NULL) < 0)
+                continue;
+            for (size_t j = 0; j < nsf && rc == 0; j++)
+                rc = one_run(sub, sf[j], ++id, scenario, api, jobs, points, err);
+            free_names(sf, nsf);
+        }
+    }
+    free_names(files, nf);
+    free_names(subs, ns);
+    if (rc == 0 && id == 0)
+        rc = gp_err(err, GP_ENOENT, "%s: no *%s here or one level down; pass the run directory genperf profile wrote (artifacts/<model>-openai-chat-concurrencyN)", dir, suffix);
+    if (rc < 0) {
+        json_decref(api);
+        json_decref(jobs);
+        json_decref(points);
+        return rc;
+    }
+    /* The compare answer covers every job under any path the page may ask. */
+    struct gp_buf ids = {0};
+    for (int i = 1; i <= id; i++)
+        gp_buf_printf(&ids, "%s%d", i > 1 ? "," : "", i);
+    char k[64];
+    json_t *cmp = json_pack("{s:o}", "points", points);
+    struct gp_buf key = {0};
+    gp_buf_printf(&key, "/api/compare?ids=%s", ids.data ? ids.data : "");
+    json_object_set(api, key.data, cmp);
+    if (scenario) {
+        /* app.js encodes the scenario with encodeURIComponent; the directory
+         * name is used as is when it needs no escaping, which is the norm. */
+        gp_buf_reset(&key);
+        gp_buf_puts(&key, "/api/compare?scenario=");
+        for (const char *p = scenario; *p; p++) {
+            unsigned char c = (unsigned char)*p;
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-_.!~*'()", c))
+                gp_buf_putc(&key, (char)c);
+            else
+                gp_buf_printf(&key, "%%%02X", c);
+        }
+        json_object_set(api, key.data, cmp);
+    }
+    json_decref(cmp);
+    gp_buf_free(&key);
+    gp_buf_free(&ids);
+    json_object_set_new(api, "/api/jobs", json_pack("{s:o}", "jobs", jobs));
+    snprintf(k, sizeof k, "#/job/1");
+    *out = json_pack("{s:s,s:o}", "start", id == 1 ? k : "#/", "api", api);
+    return 0;
+}

@@ -1,0 +1,409 @@
+/* genperf Benchmarks page and report (one script for both).
+ *
+ * Data comes from the JSON endpoints of `genperf ui` (/api/...), or, in a
+ * report written by `genperf report`, from the same endpoint answers embedded
+ * in <script type="application/json" id="gp-bundle"> keyed by request path.
+ * Every string that came from a file or a server is put in the page as a text
+ * node (el() below); nothing built from data ever goes through innerHTML.
+ * Charts are uPlot (embedded by the build, scripts/fetch-web-assets.sh).
+ */
+'use strict';
+(function () {
+  const bundleEl = document.getElementById('gp-bundle');
+  const bundle = bundleEl ? JSON.parse(bundleEl.textContent) : null;
+  const root = document.getElementById('gp-main');
+  const charts = [];
+
+  function api(path) {
+    if (bundle) {
+      if (Object.prototype.hasOwnProperty.call(bundle.api, path)) return Promise.resolve(bundle.api[path]);
+      return Promise.reject(new Error('this report does not contain ' + path));
+    }
+    return fetch(path, { headers: { Accept: 'application/json' } }).then(function (r) {
+      return r.json().catch(function () { return null; }).then(function (j) {
+        if (!r.ok) throw new Error((j && j.error) || ('HTTP ' + r.status + ' for ' + path));
+        return j;
+      });
+    });
+  }
+
+  /* The only way this script creates elements: strings become text nodes. */
+  function el(tag, attrs) {
+    const e = document.createElement(tag);
+    if (attrs) {
+      for (const k of Object.keys(attrs)) {
+        const v = attrs[k];
+        if (v == null || v === false) continue;
+        if (k === 'class') e.className = v;
+        else if (k.slice(0, 2) === 'on') e.addEventListener(k.slice(2), v);
+        else e.setAttribute(k, String(v));
+      }
+    }
+    for (let i = 2; i < arguments.length; i++) add(e, arguments[i]);
+    return e;
+  }
+  function add(e, kid) {
+    if (kid == null || kid === false) return;
+    if (Array.isArray(kid)) { kid.forEach(function (k) { add(e, k); }); return; }
+    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+
+  function num(v) {
+    if (v == null || v === '') return null;
+    const n = typeof v === 'number' ? v : Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+  function fmt(v) {
+    const n = num(v);
+    if (n == null) return v == null ? '' : String(v);
+    if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
+    const a = Math.abs(n);
+    if (a >= 1e6 || (a > 0 && a < 1e-3)) return n.toExponential(3);
+    return n.toFixed(2);
+  }
+  function jobHref(id, tab) { return '#/job/' + encodeURIComponent(String(id)) + (tab ? '/' + tab : ''); }
+
+  function clear() {
+    while (charts.length) charts.pop().destroy();
+    while (root.firstChild) root.removeChild(root.firstChild);
+  }
+  function showError(where, e) {
+    add(where, el('p', { class: 'gp-err' }, String(e && e.message ? e.message : e)));
+  }
+
+  /* ---- charts ---------------------------------------------------------- */
+  const palette = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df', '#bf3989', '#0a7d8c', '#57606a'];
+
+  function chart(parent, title, caption, opts, data) {
+    const box = el('div', { class: 'gp-chart', 'data-chart': title });
+    add(parent, box);
+    const o = Object.assign({ title: title, width: 560, height: 260 }, opts);
+    o.hooks = { draw: [function () { box.setAttribute('data-drawn', '1'); }] };
+    charts.push(new uPlot(o, data, box));
+    if (caption) add(box, el('div', { class: 'cap' }, caption));
+    return box;
+  }
+
+  function histogram(parent, title, values, unit) {
+    const vs = (values || []).map(num).filter(function (v) { return v != null; });
+    if (!vs.length) { add(parent, el('p', { class: 'gp-note' }, title + ': no per-request data')); return; }
+    let lo = Math.min.apply(null, vs), hi = Math.max.apply(null, vs);
+    if (hi === lo) { lo -= 0.5; hi += 0.5; }
+    const nb = Math.max(5, Math.min(40, Math.ceil(Math.sqrt(vs.length))));
+    const w = (hi - lo) / nb, xs = [], ys = [];
+    for (let i = 0; i < nb; i++) { xs.push(lo + w * (i + 0.5)); ys.push(0); }
+    vs.forEach(function (v) { ys[Math.min(nb - 1, Math.floor((v - lo) / w))]++; });
+    chart(parent, title, vs.length + ' requests, ' + nb + ' bins', {
+      scales: { x: { time: false, range: function () { return [lo, hi]; } },
+        y: { range: function (u, mn, mx) { return [0, Math.max(1, mx) * 1.1]; } } },
+      axes: [{ label: unit }, { label: 'requests' }],
+      series: [{ label: unit }, { label: 'requests', stroke: palette[0], fill: 'rgba(31,111,235,0.35)',
+        paths: uPlot.paths.bars({ size: [0.9, 100] }), points: { show: false } }],
+    }, [xs, ys]);
+  }
+
+  /* ---- Benchmarks list ------------------------------------------------- */
+  const listState = { model: '', framework: '', hardware: '', from: '', to: '', sort: 'created_at', desc: true, picked: {} };
+  const listCols = ['request_throughput.avg', 'output_token_throughput.avg', 'time_to_first_token.p50',
+    'inter_token_latency.p50', 'request_latency.p50', 'request_latency.p99'];
+
+  function sortKey(j, k) {
+    if (k === 'id' || k === 'concurrency' || k === 'request_rate') return num(j[k]);
+    if (k === 'created_at' || k === 'model' || k === 'framework' || k === 'hardware') return j[k] == null ? null : String(j[k]);
+    return num((j.metrics || {})[k]);
+  }
+
+  function viewList() {
+    clear();
+    add(root, el('h2', null, 'Benchmarks'));
+    const box = el('div'); add(root, box);
+    api('/api/jobs').then(function (d) { renderList(box, d.jobs || []); }).catch(function (e) { showError(box, e); });
+  }
+
+  function renderList(box, jobs) {
+    const distinct = function (k) {
+      const s = {}; jobs.forEach(function (j) { if (j[k] != null && j[k] !== '') s[String(j[k])] = 1; });
+      return Object.keys(s).sort();
+    };
+    const metricKeys = {}; jobs.forEach(function (j) { Object.keys(j.metrics || {}).forEach(function (k) { metricKeys[k] = 1; }); });
+    const sel = function (k, label) {
+      const s = el('select', { name: k, onchange: function () { listState[k] = s.value; draw(); } },
+        el('option', { value: '' }, 'all'), distinct(k).map(function (v) { return el('option', { value: v }, v); }));
+      s.value = listState[k];
+      return el('label', null, label, s);
+    };
+    const date = function (k, label) {
+      const i = el('input', { type: 'date', name: k, onchange: function () { listState[k] = i.value; draw(); } });
+      i.value = listState[k];
+      return el('label', null, label, i);
+    };
+    const sortSel = el('select', { name: 'sort', onchange: function () { listState.sort = sortSel.value; draw(); } },
+      ['created_at', 'id', 'model', 'concurrency', 'request_rate'].concat(Object.keys(metricKeys).sort())
+        .map(function (k) { return el('option', { value: k }, k); }));
+    sortSel.value = listState.sort;
+    const order = el('select', { name: 'order', onchange: function () { listState.desc = order.value === 'desc'; draw(); } },
+      el('option', { value: 'desc' }, 'descending'), el('option', { value: 'asc' }, 'ascending'));
+    order.value = listState.desc ? 'desc' : 'asc';
+    const cmpBtn = el('button', { type: 'button', onclick: function () {
+      const ids = Object.keys(listState.picked).filter(function (k) { return listState.picked[k]; });
+      if (ids.length) location.hash = '#/compare/ids/' + ids.map(encodeURIComponent).join(',');
+    } }, 'Compare selected');
+    add(box, el('div', { class: 'gp-filters' }, sel('model', 'model'), sel('framework', 'framework'),
+      sel('hardware', 'hardware'), date('from', 'from'), date('to', 'to'),
+      el('label', null, 'sort by', sortSel), el('label', null, 'order', order), cmpBtn));
+    const tbl = el('div'); add(box, tbl);
+
+    function draw() {
+      while (tbl.firstChild) tbl.removeChild(tbl.firstChild);
+      const st = listState;
+      let rows = jobs.filter(function (j) {
+        if (st.model && String(j.model) !== st.model) return false;
+        if (st.framework && String(j.framework) !== st.framework) return false;
+        if (st.hardware && String(j.hardware) !== st.hardware) return false;
+        const day = j.created_at ? String(j.created_at).slice(0, 10) : '';
+        if (st.from && (!day || day < st.from)) return false;
+        if (st.to && (!day || day > st.to)) return false;
+        return true;
+      });
+      rows = rows.slice().sort(function (a, b) {
+        const x = sortKey(a, st.sort), y = sortKey(b, st.sort);
+        if (x == null && y == null) return 0;
+        if (x == null) return 1;
+        if (y == null) return -1;
+        const c = x < y ? -1 : x > y ? 1 : 0;
+        return st.desc ? -c : c;
+      });
+      const cols = listCols.slice();
+      if (metricKeys[st.sort] && cols.indexOf(st.sort) < 0) cols.push(st.sort);
+      const th = function (k, label, cls) {
+        return el('th', { class: 'sortable ' + (cls || ''), 'data-sort': k,
+          onclick: function () { if (st.sort === k) st.desc = !st.desc; else { st.sort = k; st.desc = true; } draw(); } },
+        label + (st.sort === k ? (st.desc ? ' ▼' : ' ▲') : ''));
+      };
+      const scenarios = {};
+      const body = rows.map(function (j) {
+        if (j.scenario != null && j.scenario !== '') scenarios[String(j.scenario)] = 1;
+        const cb = el('input', { type: 'checkbox', onchange: function () { st.picked[j.id] = cb.checked; } });
+        cb.checked = !!st.picked[j.id];
+        return el('tr', { 'data-job': j.id },
+          el('td', null, cb),
+          el('td', null, el('a', { href: jobHref(j.id) }, String(j.id))),
+          el('td', { class: 't' }, j.created_at || ''),
+          el('td', { class: 't', 'data-col': 'model' }, j.model == null ? '' : String(j.model)),
+          el('td', { class: 't' }, j.framework == null ? '' : String(j.framework)),
+          el('td', { class: 't' }, j.hardware == null ? '' : String(j.hardware)),
+          el('td', { class: 't' }, j.scenario == null ? '' : String(j.scenario), j.cell ? [' / ', String(j.cell)] : null),
+          el('td', null, fmt(j.concurrency)),
+          el('td', null, fmt(j.request_rate)),
+          el('td', { class: 't' }, j.status == null ? '' : String(j.status)),
+          cols.map(function (k) {
+            const v = (j.metrics || {})[k];
+            return el('td', { 'data-metric': k, 'data-value': v == null ? '' : String(v) }, fmt(v));
+          }));
+      });
+      add(tbl, el('p', { class: 'gp-meta' }, rows.length + ' of ' + jobs.length + ' jobs'));
+      add(tbl, el('table', { class: 'gp', id: 'gp-jobs' },
+        el('thead', null, el('tr', null, el('th', null, ''), th('id', 'job'), th('created_at', 'date', 't'),
+          th('model', 'model', 't'), th('framework', 'framework', 't'), th('hardware', 'hardware', 't'),
+          el('th', { class: 't' }, 'scenario / cell'), th('concurrency', 'concurrency'),
+          th('request_rate', 'request rate'), el('th', { class: 't' }, 'status'),
+          cols.map(function (k) { return th(k, k); }))),
+        el('tbody', null, body)));
+      const sc = Object.keys(scenarios).sort();
+      if (sc.length) {
+        add(tbl, el('p', null, 'Compare a sweep: ', sc.map(function (s, i) {
+          return [i ? ', ' : '', el('a', { href: '#/compare/scenario/' + encodeURIComponent(s) }, s)];
+        })));
+      }
+    }
+    draw();
+  }
+
+  /* ---- one job ---------------------------------------------------------- */
+  const statCols = ['avg', 'min', 'max', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'std'];
+
+  function viewJob(id, tab) {
+    clear();
+    const q = '?id=' + encodeURIComponent(id);
+    const head = el('div'); add(root, head);
+    const tabs = el('nav', { class: 'gp-tabs' },
+      el('a', { href: jobHref(id), class: tab !== 'hardware' ? 'on' : null, id: 'tab-metrics' }, 'Metrics'),
+      el('a', { href: jobHref(id, 'hardware'), class: tab === 'hardware' ? 'on' : null, id: 'tab-hardware' }, 'Hardware'));
+    add(root, tabs);
+    const body = el('div', { id: tab === 'hardware' ? 'gp-hardware' : 'gp-metrics' }); add(root, body);
+    api('/api/job' + q).then(function (d) {
+      renderJobHead(head, d.job || {});
+      if (tab === 'hardware') return renderHardware(body, q, d);
+      return renderMetrics(body, q, d);
+    }).catch(function (e) { showError(body, e); });
+  }
+
+  function renderJobHead(head, j) {
+    add(head, el('h2', null, 'Job ', String(j.id == null ? '' : j.id), ' — ', el('span', { id: 'gp-model' }, j.model == null ? '' : String(j.model))));
+    const keys = Object.keys(j).filter(function (k) { return k !== 'id' && k !== 'model' && j[k] != null && j[k] !== '' && typeof j[k] !== 'object'; });
+    add(head, el('p', { class: 'gp-meta' }, keys.map(function (k, i) { return [i ? ' · ' : '', k + ': ', el('b', null, String(j[k]))]; })));
+  }
+
+  function renderMetrics(body, q, d) {
+    const ms = d.metrics || [];
+    add(body, el('h3', null, 'GenAI-Perf metrics'));
+    if (!ms.length) add(body, el('p', { class: 'gp-note' }, 'no metrics stored for this job'));
+    else {
+      add(body, el('table', { class: 'gp', id: 'gp-metric-table' },
+        el('thead', null, el('tr', null, el('th', { class: 't' }, 'metric'), el('th', { class: 't' }, 'unit'),
+          statCols.map(function (s) { return el('th', null, s); }))),
+        el('tbody', null, ms.map(function (m) {
+          return el('tr', { 'data-metric': m.metric },
+            el('td', { class: 't' }, String(m.metric)), el('td', { class: 't' }, m.unit == null ? '' : String(m.unit)),
+            statCols.map(function (s) {
+              const v = m[s];
+              return el('td', { 'data-stat': s, 'data-value': v == null ? '' : String(v), title: v == null ? null : String(v) }, fmt(v));
+            }));
+        }))));
+    }
+    const cbox = el('div', { class: 'gp-charts' }); add(body, cbox);
+    return api('/api/job/requests' + q).then(function (r) {
+      histogram(cbox, 'Time to first token', r.ttft_ms, 'ms');
+      histogram(cbox, 'Request latency', r.latency_ms, 'ms');
+      const ip = r.itl_by_position;
+      if (ip && ip.position && ip.position.length) {
+        chart(cbox, 'Inter-token latency by output token position', 'mean over requests; position 1 is the gap between the first and second output chunk', {
+          scales: { x: { time: false } }, axes: [{ label: 'output token position' }, { label: 'ms' }],
+          series: [{ label: 'position' }, { label: 'mean ITL (ms)', stroke: palette[1], points: { show: ip.position.length < 60 } }],
+        }, [ip.position, ip.avg_ms]);
+      } else if (r.itl_vs_osl && r.itl_vs_osl.osl && r.itl_vs_osl.osl.length) {
+        const pts = r.itl_vs_osl.osl.map(function (o, i) { return [num(o), num(r.itl_vs_osl.itl_ms[i])]; })
+          .filter(function (p) { return p[0] != null && p[1] != null; }).sort(function (a, b) { return a[0] - b[0]; });
+        chart(cbox, 'Inter-token latency by output length', 'per-request mean ITL against its output length (the store keeps no per-chunk times, so ITL by exact token position is not available here)', {
+          scales: { x: { time: false, range: padded } }, axes: [{ label: 'output tokens' }, { label: 'ms' }],
+          series: [{ label: 'OSL' }, { label: 'ITL (ms)', stroke: palette[1], paths: function () { return null; }, points: { show: true, size: 5, fill: palette[1] } }],
+        }, [pts.map(function (p) { return p[0]; }), pts.map(function (p) { return p[1]; })]);
+      } else {
+        add(cbox, el('p', { class: 'gp-note' }, 'no inter-token latency data (non-streaming run?)'));
+      }
+    }).catch(function (e) { showError(cbox, e); });
+  }
+
+  const telOrder = ['power_w', 'gpu_util_pct', 'mem_used_bytes', 'cpu_util_pct'];
+  const telLabel = { power_w: 'GPU power (W)', gpu_util_pct: 'GPU utilisation (%)', mem_used_bytes: 'GPU memory used (GiB)',
+    mem_total_bytes: 'GPU memory total (GiB)', cpu_util_pct: 'CPU utilisation (%)' };
+
+  function renderHardware(body, q, d) {
+    const sum = d.telemetry_summary || [];
+    if (sum.length) {
+      const cols = Object.keys(sum[0]);
+      add(body, el('h3', null, 'Telemetry summary'));
+      add(body, el('table', { class: 'gp', id: 'gp-telemetry-summary' },
+        el('thead', null, el('tr', null, cols.map(function (c) { return el('th', { class: 't' }, c); }))),
+        el('tbody', null, sum.map(function (r) {
+          return el('tr', null, cols.map(function (c) { return el('td', { class: num(r[c]) == null ? 't' : null }, fmt(r[c])); }));
+        }))));
+    }
+    const cbox = el('div', { class: 'gp-charts' }); add(body, cbox);
+    return api('/api/job/telemetry' + q).then(function (t) {
+      const series = t.series || [];
+      if (!series.length) { add(cbox, el('p', { class: 'gp-note', id: 'gp-no-telemetry' }, 'no telemetry samples stored for this job')); return; }
+      const byMetric = {};
+      series.forEach(function (s) { (byMetric[s.metric] = byMetric[s.metric] || []).push(s); });
+      const names = Object.keys(byMetric).sort(function (a, b) {
+        const x = telOrder.indexOf(a), y = telOrder.indexOf(b);
+        return (x < 0 ? 99 : x) - (y < 0 ? 99 : y) || (a < b ? -1 : a > b ? 1 : 0);
+      });
+      names.forEach(function (m) {
+        const ss = byMetric[m];
+        const scale = /_bytes$/.test(m) ? 1 / 1073741824 : 1;
+        const tables = ss.map(function (s) {
+          const pts = s.t_s.map(function (x, i) { return [num(x), num(s.v[i])]; })
+            .filter(function (p) { return p[0] != null; }).sort(function (a, b) { return a[0] - b[0]; });
+          const xs = [], ys = [];
+          pts.forEach(function (p) { if (xs.length && xs[xs.length - 1] === p[0]) return; xs.push(p[0]); ys.push(p[1] == null ? null : p[1] * scale); });
+          return [xs, ys];
+        });
+        const data = tables.length === 1 ? tables[0] : uPlot.join(tables);
+        chart(cbox, telLabel[m] || m, null, {
+          scales: { x: { time: false } }, axes: [{ label: 's since job start' }, {}],
+          series: [{ label: 's' }].concat(ss.map(function (s, i) {
+            return { label: String(s.device), stroke: palette[i % palette.length], spanGaps: true, points: { show: false } };
+          })),
+        }, data);
+      });
+    }).catch(function (e) { showError(cbox, e); });
+  }
+
+  /* x range with a margin so points at the ends are not cut in half */
+  function padded(u, mn, mx) {
+    const d = mx > mn ? (mx - mn) * 0.06 : Math.max(Math.abs(mx) * 0.1, 1);
+    return [mn - d, mx + d];
+  }
+
+  /* ---- compare ---------------------------------------------------------- */
+  function viewCompare(kind, arg) {
+    clear();
+    add(root, el('h2', null, kind === 'scenario' ? ['Compare sweep ', el('span', null, arg)] : 'Compare jobs'));
+    const body = el('div', { id: 'gp-compare' }); add(root, body);
+    const path = '/api/compare?' + (kind === 'scenario' ? 'scenario=' + encodeURIComponent(arg) : 'ids=' + arg.split(',').map(encodeURIComponent).join(','));
+    api(path).then(function (d) { renderCompare(body, d.points || []); }).catch(function (e) { showError(body, e); });
+  }
+
+  function renderCompare(body, pts) {
+    const cols = [['id', 'job'], ['label', 'cell'], ['model', 'model'], ['concurrency', 'concurrency'], ['request_rate', 'request rate'],
+      ['request_throughput', 'requests/s'], ['output_token_throughput', 'output tokens/s'],
+      ['time_to_first_token_p50', 'TTFT p50 (ms)'], ['request_latency_p50', 'latency p50 (ms)'], ['request_latency_p99', 'latency p99 (ms)'], ['pareto', 'Pareto']];
+    // Pareto frontier on (latency p50 down, output tokens/s up): walk by latency, keep
+    // each point that beats every lower-latency point's throughput.
+    const usable = pts.filter(function (p) { return num(p.request_latency_p50) != null && num(p.output_token_throughput) != null; })
+      .sort(function (a, b) { return num(a.request_latency_p50) - num(b.request_latency_p50) || num(b.output_token_throughput) - num(a.output_token_throughput); });
+    let best = -Infinity;
+    usable.forEach(function (p) { p.pareto = num(p.output_token_throughput) > best; if (p.pareto) best = num(p.output_token_throughput); });
+    add(body, el('table', { class: 'gp', id: 'gp-compare-table' },
+      el('thead', null, el('tr', null, cols.map(function (c) { return el('th', { class: 't' }, c[1]); }))),
+      el('tbody', null, pts.map(function (p) {
+        return el('tr', null, cols.map(function (c) {
+          if (c[0] === 'id') return el('td', null, el('a', { href: jobHref(p.id) }, String(p.id)));
+          if (c[0] === 'pareto') return el('td', null, p.pareto ? 'yes' : '');
+          const v = p[c[0]];
+          return el('td', { class: num(v) == null ? 't' : null }, fmt(v));
+        }));
+      }))));
+    const cbox = el('div', { class: 'gp-charts' }); add(body, cbox);
+    if (usable.length) {
+      chart(cbox, 'Throughput vs latency (Pareto)', 'each point is one job / sweep cell; the line joins the Pareto-optimal ones', {
+        scales: { x: { time: false, range: padded }, y: { range: padded } }, axes: [{ label: 'request latency p50 (ms)' }, { label: 'output tokens/s' }],
+        series: [{ label: 'latency p50 (ms)' },
+          { label: 'jobs', stroke: palette[0], paths: function () { return null; }, points: { show: true, size: 7, fill: palette[0] } },
+          { label: 'Pareto frontier', stroke: palette[1], spanGaps: true, points: { show: true, size: 10, stroke: palette[1], fill: 'rgba(0,0,0,0)' } }],
+      }, [usable.map(function (p) { return num(p.request_latency_p50); }), usable.map(function (p) { return num(p.output_token_throughput); }),
+        usable.map(function (p) { return p.pareto ? num(p.output_token_throughput) : null; })]);
+    }
+    let xk = 'concurrency';
+    if (!pts.some(function (p) { return num(p.concurrency) != null; })) xk = 'request_rate';
+    const byX = pts.filter(function (p) { return num(p[xk]) != null; }).sort(function (a, b) { return num(a[xk]) - num(b[xk]); });
+    if (byX.length) {
+      chart(cbox, 'Throughput vs ' + (xk === 'concurrency' ? 'concurrency' : 'request rate'), null, {
+        scales: { x: { time: false, range: padded }, y: { range: padded }, rps: { range: padded } }, axes: [{ label: xk === 'concurrency' ? 'concurrency' : 'request rate (req/s)' },
+          { label: 'output tokens/s' }, { label: 'requests/s', side: 1, scale: 'rps', grid: { show: false } }],
+        series: [{ label: xk },
+          { label: 'output tokens/s', stroke: palette[0], points: { show: true } },
+          { label: 'requests/s', stroke: palette[2], scale: 'rps', points: { show: true } }],
+      }, [byX.map(function (p) { return num(p[xk]); }), byX.map(function (p) { return num(p.output_token_throughput); }),
+        byX.map(function (p) { return num(p.request_throughput); })]);
+    }
+    if (!usable.length && !byX.length) add(cbox, el('p', { class: 'gp-note' }, 'nothing to chart: the jobs have no throughput/latency metrics'));
+  }
+
+  /* ---- routing ---------------------------------------------------------- */
+  function route() {
+    const h = location.hash || (bundle && bundle.start) || '#/';
+    const parts = h.replace(/^#\/?/, '').split('/').map(function (s) { try { return decodeURIComponent(s); } catch (e) { return s; } });
+    document.body.setAttribute('data-view', parts[0] || 'list');
+    if (parts[0] === 'job' && parts[1]) viewJob(parts[1], parts[2] || '');
+    else if (parts[0] === 'compare' && parts[1] && parts[2] != null) viewCompare(parts[1], parts.slice(2).join('/'));
+    else viewList();
+  }
+  window.addEventListener('hashchange', route);
+  if (typeof uPlot === 'undefined') {
+    add(root, el('p', { class: 'gp-err' }, 'chart library missing from this build'));
+    return;
+  }
+  route();
+})();

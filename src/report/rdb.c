@@ -1,0 +1,505 @@
+/* report/rdb.c — the page's JSON answers from the results store.
+ *
+ * Owns: each json_t it returns (the caller's). Reads only through
+ * store/db.h, with '?' parameters, and only the public schema of
+ * docs/store.md (v_jobs, v_genai_perf_outputs, v_telemetry_job_summary,
+ * requests, telemetry_samples), so it works on SQLite and PostgreSQL alike.
+ *
+ * The store keeps no per-chunk times, so "ITL by output token position" is
+ * approximated from the database as per-request mean ITL against output
+ * length (itl_vs_osl); reports made from an artifact directory have the
+ * exact per-position series (artifact.c).
+ */
+#include "report/report.h"
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "store/db.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const stat_cols = "avg, min, max, p1, p5, p10, p25, p50, p75, p90, p95, p99, std";
+
+/* Columns that stay strings even when they look like numbers (a model named
+ * "7" is still a name). */
+static int text_column(const char *c)
+{
+    static const char *const t[] = {"model", "framework", "hardware", "job_label", "label", "host", "status",
+                                    "tool_code", "tool_type", "tool_version", "producer", "producer_version",
+                                    "started_at", "finished_at", "ingested_at", "endpoint", "endpoint_type",
+                                    "server_url", "artifact_dir", "artifact_file", "artifact_sha256",
+                                    "scenario_key", "engine_args", "metric", "metric_name", "unit", "better",
+                                    "category", "device", "source", "error"};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(c, t[i]))
+            return 1;
+    return 0;
+}
+
+static json_t *value_json(const char *col, const char *v)
+{
+    if (!v)
+        return json_null();
+    if (!text_column(col) && *v) {
+        char *end;
+        double d = strtod(v, &end);
+        if (*end == '\0' && isfinite(d)) {
+            if (!strpbrk(v, ".eEnN") && d >= -9e15 && d <= 9e15)
+                return json_integer((json_int_t)strtoll(v, NULL, 10));
+            return json_real(d);
+        }
+    }
+    json_t *s = json_string(v);
+    if (s)
+        return s;
+    /* Not UTF-8 (a legacy byte in an error text): keep the ASCII, mark the rest. */
+    char *c = strdup(v);
+    if (!c)
+        return json_null();
+    for (unsigned char *p = (unsigned char *)c; *p; p++)
+        if (*p >= 0x80)
+            *p = '?';
+    s = json_string(c);
+    free(c);
+    return s ? s : json_null();
+}
+
+struct rows {
+    json_t *arr;
+};
+
+static int collect_row(void *ctx, int ncols, const char *const *names, const char *const *values)
+{
+    struct rows *r = ctx;
+    json_t *o = json_object();
+    for (int i = 0; i < ncols; i++)
+        json_object_set_new(o, names[i], value_json(names[i], values[i]));
+    json_array_append_new(r->arr, o);
+    return 0;
+}
+
+/* Runs sql and returns its rows as an array of objects (column -> value). */
+static json_t *rows_of(struct gp_db *db, const char *sql, const char *const *p, int np, struct gp_error *err)
+{
+    struct rows r = {json_array()};
+    if (gp_db_query(db, sql, p, np, collect_row, &r, err) < 0) {
+        json_decref(r.arr);
+        return NULL;
+    }
+    return r.arr;
+}
+
+static int valid_id(const char *id)
+{
+    if (!id || !*id || strlen(id) > 18)
+        return 0;
+    for (const char *p = id; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
+}
+
+/* A v_jobs row shaped for the page: id, created_at, scenario (the label the
+ * runner gives every cell of a sweep) next to all the original columns. */
+static void shape_job(json_t *j)
+{
+    json_object_set(j, "id", json_object_get(j, "job_id"));
+    json_t *t = json_object_get(j, "started_at");
+    if (!t || json_is_null(t))
+        t = json_object_get(j, "ingested_at");
+    json_object_set_new(j, "created_at", t ? json_incref(t) : json_null());
+    json_object_set(j, "scenario", json_object_get(j, "job_label"));
+    json_object_del(j, "job_id");
+}
+
+int gp_rdb_jobs(struct gp_db *db, const struct gp_jobs_filter *f, json_t **out, struct gp_error *err)
+{
+    (void)f; /* filtering is applied to the answer by gp_jobs_filter_apply */
+    /* v_jobs already leaves out the large JSON columns. */
+    json_t *jobs = rows_of(db, "SELECT * FROM v_jobs ORDER BY job_id", NULL, 0, err);
+    if (!jobs)
+        return -err->code;
+    json_t *byid = json_object();
+    size_t i;
+    json_t *j;
+    json_array_foreach(jobs, i, j) {
+        shape_job(j);
+        json_object_set_new(j, "metrics", json_object());
+        char k[32];
+        snprintf(k, sizeof k, "%lld", (long long)json_integer_value(json_object_get(j, "id")));
+        json_object_set(byid, k, j);
+    }
+    struct gp_buf q = {0};
+    gp_buf_printf(&q, "SELECT job_id, metric, %s FROM v_genai_perf_outputs", stat_cols);
+    json_t *ms = rows_of(db, q.data, NULL, 0, err);
+    gp_buf_free(&q);
+    if (!ms) {
+        json_decref(byid);
+        json_decref(jobs);
+        return -err->code;
+    }
+    json_t *m;
+    json_array_foreach(ms, i, m) {
+        char k[32];
+        snprintf(k, sizeof k, "%lld", (long long)json_integer_value(json_object_get(m, "job_id")));
+        json_t *flat = json_object_get(json_object_get(byid, k), "metrics");
+        const char *code = json_string_value(json_object_get(m, "metric"));
+        if (!flat || !code)
+            continue;
+        const char *stat;
+        json_t *v;
+        json_object_foreach(m, stat, v) {
+            if (!strcmp(stat, "job_id") || !strcmp(stat, "metric") || json_is_null(v))
+                continue;
+            char fk[256];
+            snprintf(fk, sizeof fk, "%s.%s", code, stat);
+            json_object_set(flat, fk, v);
+        }
+    }
+    json_decref(ms);
+    json_decref(byid);
+    *out = json_pack("{s:o}", "jobs", jobs);
+    return 0;
+}
+
+int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *err)
+{
+    if (!valid_id(id))
+        return gp_err(err, GP_EINVAL, "job id '%s': want a number (see /api/jobs)", id ? id : "");
+    const char *p[1] = {id};
+    json_t *jobs = rows_of(db, "SELECT * FROM v_jobs WHERE job_id = ?", p, 1, err);
+    if (!jobs)
+        return -err->code;
+    json_t *job = json_incref(json_array_get(jobs, 0));
+    json_decref(jobs);
+    if (!job)
+        return gp_err(err, GP_ENOENT, "job %s is not in this database (see /api/jobs)", id);
+    shape_job(job);
+    struct gp_buf q = {0};
+    gp_buf_printf(&q,
+                  "SELECT metric, metric_name, unit, better, %s FROM v_genai_perf_outputs WHERE job_id = ? "
+                  "ORDER BY sort_order, metric",
+                  stat_cols);
+    json_t *metrics = rows_of(db, q.data, p, 1, err);
+    gp_buf_free(&q);
+    json_t *tsum = metrics ? rows_of(db, "SELECT * FROM v_telemetry_job_summary WHERE job_id = ? ORDER BY device",
+                                     p, 1, err)
+                           : NULL;
+    if (!metrics || !tsum) {
+        json_decref(job);
+        json_decref(metrics);
+        return -err->code;
+    }
+    size_t i;
+    json_t *r;
+    json_array_foreach(tsum, i, r) json_object_del(r, "job_id");
+    *out = json_pack("{s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum);
+    return 0;
+}
+
+static int job_exists(struct gp_db *db, const char *id, struct gp_error *err)
+{
+    if (!valid_id(id))
+        return gp_err(err, GP_EINVAL, "job id '%s': want a number (see /api/jobs)", id ? id : "");
+    const char *p[1] = {id};
+    json_t *r = rows_of(db, "SELECT id FROM jobs WHERE id = ?", p, 1, err);
+    if (!r)
+        return -err->code;
+    size_t n = json_array_size(r);
+    json_decref(r);
+    return n ? 0 : gp_err(err, GP_ENOENT, "job %s is not in this database (see /api/jobs)", id);
+}
+
+struct req_acc {
+    json_t *ttft, *lat, *osl, *itl;
+};
+
+static int req_row(void *ctx, int ncols, const char *const *names, const char *const *v)
+{
+    struct req_acc *a = ctx;
+    (void)ncols;
+    (void)names;
+    /* columns: ttft_ns, request_latency_ns, osl, t_start_ns, t_end_ns */
+    double ttft = v[0] ? strtod(v[0], NULL) / 1e6 : NAN;
+    double lat = v[1] ? strtod(v[1], NULL) / 1e6 : NAN;
+    if (isnan(lat) && v[3] && v[4])
+        lat = (strtod(v[4], NULL) - strtod(v[3], NULL)) / 1e6;
+    if (!isnan(ttft))
+        json_array_append_new(a->ttft, json_real(ttft));
+    if (!isnan(lat))
+        json_array_append_new(a->lat, json_real(lat));
+    long osl = v[2] ? strtol(v[2], NULL, 10) : 0;
+    if (osl > 1 && !isnan(ttft) && !isnan(lat)) {
+        json_array_append_new(a->osl, json_integer(osl));
+        json_array_append_new(a->itl, json_real((lat - ttft) / (double)(osl - 1)));
+    }
+    return 0;
+}
+
+int gp_rdb_requests(struct gp_db *db, const char *id, json_t **out, struct gp_error *err)
+{
+    int rc = job_exists(db, id, err);
+    if (rc < 0)
+        return rc;
+    const char *p[1] = {id};
+    struct req_acc a = {json_array(), json_array(), json_array(), json_array()};
+    rc = gp_db_query(db,
+                     "SELECT ttft_ns, request_latency_ns, osl, t_start_ns, t_end_ns FROM requests "
+                     "WHERE job_id = ? AND (status IS NULL OR status = 'ok') AND COALESCE(warmup, 0) = 0 "
+                     "ORDER BY request_index",
+                     p, 1, req_row, &a, err);
+    if (rc < 0) {
+        json_decref(a.ttft);
+        json_decref(a.lat);
+        json_decref(a.osl);
+        json_decref(a.itl);
+        return rc;
+    }
+    *out = json_pack("{s:o,s:o,s:n,s:{s:o,s:o}}", "ttft_ms", a.ttft, "latency_ms", a.lat, "itl_by_position",
+                     "itl_vs_osl", "osl", a.osl, "itl_ms", a.itl);
+    return 0;
+}
+
+struct tel_acc {
+    json_t *series, *cur;
+    const char *dev, *met;
+    double t0;
+};
+
+static int tel_row(void *ctx, int ncols, const char *const *names, const char *const *v)
+{
+    struct tel_acc *a = ctx;
+    (void)ncols;
+    (void)names;
+    /* columns: device, metric, t_ns, value */
+    if (!v[0] || !v[1] || !v[2])
+        return 0;
+    if (!a->cur || strcmp(a->dev, v[0]) != 0 || strcmp(a->met, v[1]) != 0) {
+        a->cur = json_pack("{s:s,s:s,s:[],s:[]}", "device", v[0], "metric", v[1], "t_s", "v");
+        if (!a->cur)
+            return 1;
+        json_array_append_new(a->series, a->cur);
+        a->dev = json_string_value(json_object_get(a->cur, "device"));
+        a->met = json_string_value(json_object_get(a->cur, "metric"));
+    }
+    json_array_append_new(json_object_get(a->cur, "t_s"), json_real((strtod(v[2], NULL) - a->t0) / 1e9));
+    json_array_append_new(json_object_get(a->cur, "v"), v[3] ? json_real(strtod(v[3], NULL)) : json_null());
+    return 0;
+}
+
+int gp_rdb_telemetry(struct gp_db *db, const char *id, json_t **out, struct gp_error *err)
+{
+    int rc = job_exists(db, id, err);
+    if (rc < 0)
+        return rc;
+    const char *p[1] = {id};
+    json_t *t0r = rows_of(db, "SELECT MIN(t_ns) AS t0 FROM telemetry_samples WHERE job_id = ?", p, 1, err);
+    if (!t0r)
+        return -err->code;
+    json_t *t0v = json_object_get(json_array_get(t0r, 0), "t0");
+    struct tel_acc a = {json_array(), NULL, NULL, NULL, json_is_number(t0v) ? json_number_value(t0v) : 0};
+    json_decref(t0r);
+    rc = gp_db_query(db,
+                     "SELECT device, metric, t_ns, value FROM telemetry_samples WHERE job_id = ? "
+                     "ORDER BY device, metric, t_ns",
+                     p, 1, tel_row, &a, err);
+    if (rc < 0) {
+        json_decref(a.series);
+        return rc;
+    }
+    *out = json_pack("{s:o}", "series", a.series);
+    return 0;
+}
+
+int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json_t **out, struct gp_error *err)
+{
+    struct gp_buf where = {0};
+    const char **params = NULL;
+    int np = 0;
+    char *dup = NULL;
+    int rc = 0;
+    if (ids && *ids) {
+        dup = strdup(ids);
+        size_t cap = 1;
+        for (const char *c = ids; *c; c++)
+            cap += *c == ',';
+        params = calloc(cap, sizeof *params);
+        if (!dup || !params) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory");
+            goto out;
+        }
+        gp_buf_puts(&where, "job_id IN (");
+        char *save = NULL;
+        for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (!valid_id(t)) {
+                rc = gp_err(err, GP_EINVAL, "ids=%s: want job ids separated by commas, e.g. ids=3,4,5", ids);
+                goto out;
+            }
+            gp_buf_puts(&where, np ? ",?" : "?");
+            params[np++] = t;
+        }
+        gp_buf_puts(&where, ")");
+        if (!np) {
+            rc = gp_err(err, GP_EINVAL, "ids=: name at least one job");
+            goto out;
+        }
+    } else if (scenario && *scenario) {
+        params = calloc(1, sizeof *params);
+        if (!params) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory");
+            goto out;
+        }
+        gp_buf_puts(&where, "job_label = ?");
+        params[np++] = scenario;
+    } else {
+        rc = gp_err(err, GP_EINVAL, "/api/compare: pass ?ids=1,2,... or ?scenario=NAME (a job label)");
+        goto out;
+    }
+    struct gp_buf q = {0};
+    gp_buf_printf(&q, "SELECT * FROM v_jobs WHERE %s ORDER BY concurrency, request_rate, job_id", where.data);
+    json_t *jobs = rows_of(db, q.data, params, np, err);
+    gp_buf_reset(&q);
+    gp_buf_printf(&q,
+                  "SELECT job_id, metric, avg, p50, p99 FROM v_genai_perf_outputs WHERE %s AND metric IN "
+                  "('request_throughput', 'output_token_throughput', 'time_to_first_token', 'request_latency')",
+                  where.data);
+    json_t *ms = jobs ? rows_of(db, q.data, params, np, err) : NULL;
+    gp_buf_free(&q);
+    if (!jobs || !ms) {
+        json_decref(jobs);
+        rc = -err->code;
+        goto out;
+    }
+    json_t *points = json_array();
+    size_t i, k;
+    json_t *j, *m;
+    json_array_foreach(jobs, i, j) {
+        json_t *jid = json_object_get(j, "job_id");
+        json_t *conc = json_object_get(j, "concurrency"), *rate = json_object_get(j, "request_rate");
+        char label[256];
+        if (json_is_number(conc))
+            snprintf(label, sizeof label, "concurrency %g", json_number_value(conc));
+        else if (json_is_number(rate))
+            snprintf(label, sizeof label, "rate %g/s", json_number_value(rate));
+        else
+            snprintf(label, sizeof label, "job %lld", (long long)json_integer_value(jid));
+        json_t *pt = json_pack("{s:O,s:s,s:O?,s:O?,s:O?,s:O?,s:O?,s:O?}", "id", jid, "label", label, "model",
+                               json_object_get(j, "model"), "framework", json_object_get(j, "framework"),
+                               "hardware", json_object_get(j, "hardware"), "scenario",
+                               json_object_get(j, "job_label"), "concurrency", conc, "request_rate", rate);
+        json_array_foreach(ms, k, m) {
+            if (!json_equal(json_object_get(m, "job_id"), jid))
+                continue;
+            const char *code = json_string_value(json_object_get(m, "metric"));
+            if (!code)
+                continue;
+            if (!strcmp(code, "request_throughput") || !strcmp(code, "output_token_throughput")) {
+                json_object_set(pt, code, json_object_get(m, "avg"));
+            } else {
+                char key[128];
+                const char *short_name = !strcmp(code, "time_to_first_token") ? "time_to_first_token" : code;
+                snprintf(key, sizeof key, "%s_p50", short_name);
+                json_object_set(pt, key, json_object_get(m, "p50"));
+                if (!strcmp(code, "request_latency"))
+                    json_object_set(pt, "request_latency_p99", json_object_get(m, "p99"));
+            }
+        }
+        json_array_append_new(points, pt);
+    }
+    json_decref(jobs);
+    json_decref(ms);
+    *out = json_pack("{s:o}", "points", points);
+out:
+    free(dup);
+    free(params);
+    gp_buf_free(&where);
+    return rc;
+}
+
+int gp_rdb_bundle(struct gp_db *db, const char *id, json_t **out, struct gp_error *err)
+{
+    json_t *job = NULL, *reqs = NULL, *tel = NULL, *cmp = NULL;
+    int rc = gp_rdb_job(db, id, &job, err);
+    if (rc == 0)
+        rc = gp_rdb_requests(db, id, &reqs, err);
+    if (rc == 0)
+        rc = gp_rdb_telemetry(db, id, &tel, err);
+    if (rc == 0)
+        rc = gp_rdb_compare(db, id, NULL, &cmp, err);
+    if (rc < 0) {
+        json_decref(job);
+        json_decref(reqs);
+        json_decref(tel);
+        json_decref(cmp);
+        return rc;
+    }
+    /* The list in a one-job report holds that job only, with its metrics. */
+    json_t *all = NULL;
+    struct gp_jobs_filter f = {0};
+    rc = gp_rdb_jobs(db, &f, &all, err);
+    if (rc < 0) {
+        json_decref(job);
+        json_decref(reqs);
+        json_decref(tel);
+        json_decref(cmp);
+        return rc;
+    }
+    json_t *mine = json_array();
+    size_t i;
+    json_t *j;
+    json_array_foreach(json_object_get(all, "jobs"), i, j) {
+        char k[32];
+        snprintf(k, sizeof k, "%lld", (long long)json_integer_value(json_object_get(j, "id")));
+        if (!strcmp(k, id))
+            json_array_append(mine, j);
+    }
+    json_decref(all);
+    json_t *api = json_object();
+    struct gp_buf k = {0};
+    gp_buf_printf(&k, "/api/job?id=%s", id);
+    json_object_set_new(api, k.data, job);
+    gp_buf_reset(&k);
+    gp_buf_printf(&k, "/api/job/requests?id=%s", id);
+    json_object_set_new(api, k.data, reqs);
+    gp_buf_reset(&k);
+    gp_buf_printf(&k, "/api/job/telemetry?id=%s", id);
+    json_object_set_new(api, k.data, tel);
+    gp_buf_reset(&k);
+    gp_buf_printf(&k, "/api/compare?ids=%s", id);
+    json_object_set_new(api, k.data, cmp);
+    json_object_set_new(api, "/api/jobs", json_pack("{s:o}", "jobs", mine));
+    gp_buf_reset(&k);
+    gp_buf_printf(&k, "#/job/%s", id);
+    *out = json_pack("{s:s,s:o}", "start", k.data, "api", api);
+    gp_buf_free(&k);
+    return 0;
+}
+
+/* ---- the server's source ------------------------------------------------- */
+
+static int rdb_answer(void *self, const char *path, gp_ui_arg_fn get, void *actx, json_t **out,
+                      struct gp_error *err)
+{
+    struct gp_db *db = self;
+    if (!strcmp(path, "/api/jobs")) {
+        struct gp_jobs_filter f = {0};
+        return gp_rdb_jobs(db, &f, out, err);
+    }
+    if (!strcmp(path, "/api/job"))
+        return gp_rdb_job(db, get(actx, "id"), out, err);
+    if (!strcmp(path, "/api/job/requests"))
+        return gp_rdb_requests(db, get(actx, "id"), out, err);
+    if (!strcmp(path, "/api/job/telemetry"))
+        return gp_rdb_telemetry(db, get(actx, "id"), out, err);
+    if (!strcmp(path, "/api/compare"))
+        return gp_rdb_compare(db, get(actx, "ids"), get(actx, "scenario"), out, err);
+    return gp_err(err, GP_ENOENT, "%s: unknown endpoint", path);
+}
+
+struct gp_ui_src gp_rdb_src(struct gp_db *db)
+{
+    struct gp_ui_src s = {rdb_answer, db};
+    return s;
+}

@@ -1,0 +1,364 @@
+/* report/test_report.c — unit tests: escaping, the page builder, JSON
+ * endpoint answers (store and artifact sources), routing, the report file. */
+#include "core/test.h"
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "report/report.h"
+#include "store/db.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *esc(const char *s, size_t n)
+{
+    struct gp_buf b = {0};
+    gp_html_escape(&b, s, n);
+    return gp_buf_steal(&b);
+}
+
+static void test_html_escape(void)
+{
+    char *e = esc("<script>alert(1)</script>", 25);
+    CHECK_STR(e, "&lt;script&gt;alert(1)&lt;/script&gt;");
+    free(e);
+    e = esc("a&b \"q\" 'x'", 11);
+    CHECK_STR(e, "a&amp;b &quot;q&quot; &#39;x&#39;");
+    free(e);
+    e = esc("caf\xc3\xa9 \xff\xfe ok", 11);
+    CHECK_STR(e, "caf\xc3\xa9 \xEF\xBF\xBD\xEF\xBF\xBD ok");
+    free(e);
+    e = esc("a\0b", 3); /* NUL cannot hide the rest */
+    CHECK_STR(e, "a\xEF\xBF\xBD" "b");
+    free(e);
+    e = esc("\xed\xa0\x80", 3); /* a UTF-16 surrogate is not UTF-8 */
+    CHECK_STR(e, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+    free(e);
+    e = esc("", 0);
+    CHECK_STR(e, "");
+    free(e);
+}
+
+static void test_json_script_escape(void)
+{
+    json_t *j = json_pack("{s:s}", "m", "</script><!--x&y\xe2\x80\xa8");
+    char *t = json_dumps(j, JSON_COMPACT);
+    struct gp_buf b = {0};
+    CHECK_INT(gp_json_script_escape(&b, t, strlen(t)), 0);
+    CHECK(strstr(b.data, "</") == NULL);
+    CHECK(strchr(b.data, '<') == NULL && strchr(b.data, '>') == NULL && strchr(b.data, '&') == NULL);
+    CHECK(strstr(b.data, "\\u2028") != NULL);
+    json_t *back = json_loads(b.data, 0, NULL); /* still JSON, same value */
+    CHECK(back && json_equal(back, j));
+    json_decref(back);
+    json_decref(j);
+    free(t);
+    gp_buf_free(&b);
+}
+
+static void test_sanitize_py(void)
+{
+    const char *in = "{\"a\": NaN, \"b\": -Infinity, \"c\": Infinity, \"s\": \"NaN \\\" Infinity\"}";
+    char *o = gp_json_sanitize_py(in, strlen(in));
+    CHECK_STR(o, "{\"a\": null, \"b\": null, \"c\": null, \"s\": \"NaN \\\" Infinity\"}");
+    free(o);
+    o = gp_json_sanitize_py("", 0);
+    CHECK_STR(o, "");
+    free(o);
+}
+
+static void test_page(void)
+{
+    struct gp_buf b = {0};
+    const char *bundle = "{\"api\":{\"/api/jobs\":{\"jobs\":[{\"model\":\"</script><script>alert(1)</script>\"}]}}}";
+    CHECK_INT(gp_page_build(&b, GP_PAGE_REPORT, "<b>t</b>", bundle), 0);
+    CHECK(strstr(b.data, "<title>&lt;b&gt;t&lt;/b&gt;</title>") != NULL);
+    CHECK(strstr(b.data, "alert(1)</script>") == NULL);
+    CHECK(strstr(b.data, "id=\"gp-bundle\"") != NULL);
+    CHECK(strstr(b.data, "src=\"/assets/") == NULL); /* self-contained */
+    gp_buf_reset(&b);
+    CHECK_INT(gp_page_build(&b, GP_PAGE_UI, "Benchmarks", NULL), 0);
+    CHECK(strstr(b.data, "<script src=\"/assets/app.js\"></script>") != NULL);
+    CHECK(strstr(b.data, "<script>") == NULL); /* nothing inline: the CSP forbids it */
+    gp_buf_free(&b);
+    size_t len = 0;
+    const char *ct = NULL;
+    const unsigned char *js = gp_page_asset("uPlot.min.js", &len, &ct);
+    CHECK(js && len > 10000 && strstr(ct, "javascript"));
+    /* Inlined in reports: no embedded script may contain its own end tag. */
+    CHECK(js && !strstr((const char *)js, "</script"));
+    js = gp_page_asset("app.js", &len, &ct);
+    CHECK(js && !strstr((const char *)js, "</script") && !strstr((const char *)js, "innerHTML ="));
+    CHECK(gp_page_asset("../etc/passwd", &len, &ct) == NULL);
+}
+
+static json_t *jobs_fixture(void)
+{
+    return json_loads("[{\"id\":1,\"model\":\"a\",\"framework\":\"vllm\",\"created_at\":\"2026-12-01T10:00:00Z\","
+                      "\"metrics\":{\"request_latency.p99\":30.5}},"
+                      "{\"id\":2,\"model\":\"b\",\"framework\":\"sglang\",\"created_at\":\"2026-12-03T10:00:00Z\","
+                      "\"metrics\":{\"request_latency.p99\":10}},"
+                      "{\"id\":3,\"model\":\"a\",\"framework\":\"vllm\",\"created_at\":\"2026-12-02T10:00:00Z\","
+                      "\"metrics\":{}}]",
+                      0, NULL);
+}
+
+static void test_jobs_filter(void)
+{
+    json_t *j = jobs_fixture();
+    struct gp_jobs_filter f = {.model = "a"};
+    CHECK_INT(gp_jobs_filter_apply(j, &f, NULL), 0);
+    CHECK_INT(json_array_size(j), 2);
+    json_decref(j);
+
+    j = jobs_fixture();
+    struct gp_jobs_filter f2 = {.from = "2026-12-02", .to = "2026-12-02"};
+    gp_jobs_filter_apply(j, &f2, NULL);
+    CHECK_INT(json_array_size(j), 1);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(j, 0), "id")), 3);
+    json_decref(j);
+
+    j = jobs_fixture();
+    struct gp_jobs_filter f3 = {.sort = "request_latency.p99", .desc = 0};
+    gp_jobs_filter_apply(j, &f3, NULL);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(j, 0), "id")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(j, 1), "id")), 1);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(j, 2), "id")), 3); /* missing last */
+    f3.desc = 1;
+    gp_jobs_filter_apply(j, &f3, NULL);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(j, 0), "id")), 1);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(j, 2), "id")), 3);
+    struct gp_jobs_filter f4 = {.sort = "created_at", .desc = 1};
+    gp_jobs_filter_apply(j, &f4, NULL);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(j, 0), "id")), 2);
+    struct gp_error err = {0};
+    struct gp_jobs_filter bad = {.sort = "nonsense"};
+    CHECK_INT(gp_jobs_filter_apply(j, &bad, &err), -GP_EINVAL);
+    CHECK(strstr(err.msg, "sort=nonsense") != NULL);
+    json_decref(j);
+}
+
+/* Query arguments for gp_ui_route from a NULL-terminated key/value list. */
+static const char *kv_get(void *ctx, const char *key)
+{
+    const char *const *kv = ctx;
+    for (; kv && kv[0]; kv += 2)
+        if (!strcmp(kv[0], key))
+            return kv[1];
+    return NULL;
+}
+
+static json_t *route_json(const struct gp_ui_src *src, const char *path, const char *const *kv, int *status)
+{
+    struct gp_buf body = {0};
+    const char *ct = NULL;
+    const unsigned char *sb = NULL;
+    size_t sl = 0;
+    CHECK_INT(gp_ui_route(src, path, kv_get, (void *)kv, status, &ct, &body, &sb, &sl), 0);
+    CHECK_STR(ct, "application/json; charset=utf-8");
+    json_t *j = json_loads(body.data ? body.data : "", 0, NULL);
+    CHECK(j != NULL);
+    gp_buf_free(&body);
+    return j;
+}
+
+static void test_artifact_bundle(void)
+{
+    json_t *b = NULL;
+    struct gp_error err = {0};
+    CHECK_INT(gp_artifact_bundle("tests/fixtures/report/sweep", &b, &err), 0);
+    if (!b) {
+        fprintf(stderr, "  %s\n", err.msg);
+        return;
+    }
+    json_t *api = json_object_get(b, "api");
+    json_t *jobs = json_object_get(json_object_get(api, "/api/jobs"), "jobs");
+    CHECK_INT(json_array_size(jobs), 2);
+    json_t *j1 = json_array_get(jobs, 0);
+    CHECK_STR(json_string_value(json_object_get(j1, "model")), "<script>alert(1)</script>");
+    CHECK_INT(json_integer_value(json_object_get(j1, "concurrency")), 1);
+    CHECK_NEAR(json_number_value(json_object_get(json_object_get(j1, "metrics"), "time_to_first_token.avg")), 25.5, 1e-9);
+    /* NaN in the artifact (Python json) arrives as null, not a parse error */
+    json_t *job = json_object_get(api, "/api/job?id=1");
+    json_t *m1 = json_array_get(json_object_get(job, "metrics"), 1);
+    CHECK_STR(json_string_value(json_object_get(m1, "metric")), "request_latency");
+    CHECK(json_is_null(json_object_get(m1, "std")));
+    json_t *req = json_object_get(api, "/api/job/requests?id=1");
+    CHECK_INT(json_array_size(json_object_get(req, "ttft_ms")), 12);
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(req, "ttft_ms"), 0)), 20.0, 1e-9);
+    json_t *ip = json_object_get(req, "itl_by_position");
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(ip, "avg_ms"), 0)), 6.0, 1e-9);
+    CHECK_INT(json_integer_value(json_array_get(json_object_get(ip, "count"), 4)), 4);
+    CHECK(json_object_get(api, "/api/compare?ids=1,2") != NULL);
+    CHECK(json_object_get(api, "/api/compare?scenario=sweep") != NULL);
+    CHECK_STR(json_string_value(json_object_get(b, "start")), "#/");
+
+    /* The same answers through the router, as the server gives them. */
+    struct gp_ui_src src = gp_ui_bundle_src(b);
+    int st = 0;
+    const char *kv1[] = {"id", "2", NULL};
+    json_t *a = route_json(&src, "/api/job", kv1, &st);
+    CHECK_INT(st, 200);
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(a, "job"), "id")), 2);
+    json_decref(a);
+    const char *kv2[] = {"id", "9", NULL};
+    a = route_json(&src, "/api/job", kv2, &st);
+    CHECK_INT(st, 404);
+    CHECK(json_string_value(json_object_get(a, "error")) != NULL);
+    json_decref(a);
+    const char *kv3[] = {"sort", "request_latency.p50", "order", "desc", NULL};
+    a = route_json(&src, "/api/jobs", kv3, &st);
+    CHECK_INT(st, 200);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(json_object_get(a, "jobs"), 0), "id")), 2);
+    json_decref(a);
+    const char *kv4[] = {"ids", "1,2", NULL};
+    a = route_json(&src, "/api/compare", kv4, &st);
+    CHECK_INT(st, 200);
+    CHECK_INT(json_array_size(json_object_get(a, "points")), 2);
+    json_decref(a);
+    a = route_json(&src, "/api/nope", NULL, &st);
+    CHECK_INT(st, 404);
+    json_decref(a);
+    a = route_json(&src, "/api/compare", NULL, &st);
+    CHECK_INT(st, 400);
+    json_decref(a);
+    json_decref(b);
+
+    CHECK(gp_artifact_bundle("tests/fixtures/report/nonexistent", &b, &err) < 0);
+    CHECK(strstr(err.msg, "nonexistent") != NULL);
+    CHECK(gp_artifact_bundle("src/core", &b, &err) < 0);
+    CHECK(strstr(err.msg, "_genai_perf.json") != NULL);
+}
+
+static struct gp_db *fixture_db(char *path, size_t n)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, n, "%s/gp-report-test-%d.db", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+    unlink(path);
+    struct gp_db *db = NULL;
+    struct gp_error err = {0};
+    char *sql = NULL;
+    if (gp_db_open(path, &db, &err) < 0 || gp_read_file("tests/fixtures/report/store.sql", &sql, NULL, &err) < 0 ||
+        gp_db_exec(db, sql, &err) < 0) {
+        fprintf(stderr, "  fixture db: %s\n", err.msg);
+        free(sql);
+        if (db)
+            gp_db_close(db);
+        return NULL;
+    }
+    free(sql);
+    return db;
+}
+
+static void test_rdb(void)
+{
+    char path[256];
+    struct gp_db *db = fixture_db(path, sizeof path);
+    CHECK(db != NULL);
+    if (!db)
+        return;
+    struct gp_error err = {0};
+    json_t *j = NULL;
+    struct gp_jobs_filter f = {0};
+    CHECK_INT(gp_rdb_jobs(db, &f, &j, &err), 0);
+    json_t *jobs = json_object_get(j, "jobs");
+    CHECK_INT(json_array_size(jobs), 2);
+    json_t *j1 = json_array_get(jobs, 0);
+    CHECK_INT(json_integer_value(json_object_get(j1, "id")), 1);
+    CHECK_STR(json_string_value(json_object_get(j1, "model")), "<script>alert(1)</script>");
+    CHECK_STR(json_string_value(json_object_get(j1, "hardware")), "test-hw");
+    CHECK_STR(json_string_value(json_object_get(j1, "scenario")), "sweep-a");
+    CHECK_STR(json_string_value(json_object_get(j1, "created_at")), "2026-12-01T10:00:00.000Z");
+    CHECK_NEAR(json_number_value(json_object_get(json_object_get(j1, "metrics"), "request_latency.p99")), 70.25, 1e-9);
+    json_decref(j);
+
+    CHECK_INT(gp_rdb_job(db, "1", &j, &err), 0);
+    json_t *ms = json_object_get(j, "metrics");
+    CHECK(json_array_size(ms) == 6);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(ms, 0), "metric")), "request_throughput");
+    json_t *lat = json_array_get(ms, 1);
+    CHECK_STR(json_string_value(json_object_get(lat, "metric")), "request_latency");
+    CHECK_NEAR(json_number_value(json_object_get(lat, "avg")), 51.0, 1e-9);
+    CHECK(json_is_null(json_object_get(lat, "p5")));
+    CHECK_INT(json_array_size(json_object_get(j, "telemetry_summary")), 3);
+    json_decref(j);
+    CHECK_INT(gp_rdb_job(db, "77", &j, &err), -GP_ENOENT);
+    CHECK_INT(gp_rdb_job(db, "1 OR 1=1", &j, &err), -GP_EINVAL);
+
+    CHECK_INT(gp_rdb_requests(db, "1", &j, &err), 0);
+    CHECK_INT(json_array_size(json_object_get(j, "ttft_ms")), 10); /* the failed one is left out */
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(j, "ttft_ms"), 0)), 16.0, 1e-9);
+    json_t *io = json_object_get(j, "itl_vs_osl");
+    CHECK_INT(json_integer_value(json_array_get(json_object_get(io, "osl"), 0)), 5);
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(io, "itl_ms"), 0)), (41.0 - 16.0) / 4, 1e-9);
+    json_decref(j);
+
+    CHECK_INT(gp_rdb_telemetry(db, "1", &j, &err), 0);
+    json_t *series = json_object_get(j, "series");
+    CHECK_INT(json_array_size(series), 6);
+    json_t *s0 = json_array_get(series, 0);
+    CHECK_STR(json_string_value(json_object_get(s0, "device")), "gpu0");
+    CHECK_INT(json_array_size(json_object_get(s0, "t_s")), 30);
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(s0, "t_s"), 1)), 0.5, 1e-9);
+    json_decref(j);
+    CHECK_INT(gp_rdb_telemetry(db, "2", &j, &err), 0);
+    CHECK_INT(json_array_size(json_object_get(j, "series")), 0);
+    json_decref(j);
+
+    CHECK_INT(gp_rdb_compare(db, "2,1", NULL, &j, &err), 0);
+    json_t *pts = json_object_get(j, "points");
+    CHECK_INT(json_array_size(pts), 2);
+    json_t *p0 = json_array_get(pts, 0);
+    CHECK_INT(json_integer_value(json_object_get(p0, "concurrency")), 1);
+    CHECK_NEAR(json_number_value(json_object_get(p0, "request_latency_p50")), 50.5, 1e-9);
+    CHECK_NEAR(json_number_value(json_object_get(p0, "output_token_throughput")), 100.0, 1e-9);
+    json_decref(j);
+    CHECK_INT(gp_rdb_compare(db, NULL, "sweep-a", &j, &err), 0);
+    CHECK_INT(json_array_size(json_object_get(j, "points")), 2);
+    json_decref(j);
+    CHECK_INT(gp_rdb_compare(db, "1,x", NULL, &j, &err), -GP_EINVAL);
+
+    CHECK_INT(gp_rdb_bundle(db, "1", &j, &err), 0);
+    json_t *api = json_object_get(j, "api");
+    CHECK_INT(json_array_size(json_object_get(json_object_get(api, "/api/jobs"), "jobs")), 1);
+    CHECK(json_object_get(api, "/api/job/telemetry?id=1") != NULL);
+    CHECK_STR(json_string_value(json_object_get(j, "start")), "#/job/1");
+
+    char out[300];
+    snprintf(out, sizeof out, "%s.html", path);
+    CHECK_INT(gp_report_write(out, "<x>", j, &err), 0);
+    char *html = NULL;
+    CHECK_INT(gp_read_file(out, &html, NULL, &err), 0);
+    CHECK(html && strstr(html, "<title>&lt;x&gt;</title>") && !strstr(html, "<script>alert(1)"));
+    free(html);
+    unlink(out);
+    json_decref(j);
+
+    struct gp_ui_src src = gp_rdb_src(db);
+    int st = 0;
+    const char *kv[] = {"model", "nope", NULL};
+    json_t *a = route_json(&src, "/api/jobs", kv, &st);
+    CHECK_INT(st, 200);
+    CHECK_INT(json_array_size(json_object_get(a, "jobs")), 0);
+    json_decref(a);
+    const char *kv2[] = {"id", "abc", NULL};
+    a = route_json(&src, "/api/job/requests", kv2, &st);
+    CHECK_INT(st, 400);
+    json_decref(a);
+    gp_db_close(db);
+    unlink(path);
+}
+
+int main(void)
+{
+    GP_RUN(test_html_escape);
+    GP_RUN(test_json_script_escape);
+    GP_RUN(test_sanitize_py);
+    GP_RUN(test_page);
+    GP_RUN(test_jobs_filter);
+    GP_RUN(test_artifact_bundle);
+    GP_RUN(test_rdb);
+    return gp_test_summary();
+}

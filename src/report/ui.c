@@ -1,0 +1,274 @@
+/* report/ui.c — `genperf ui`: the Benchmarks page over libmicrohttpd.
+ *
+ * Owns: the daemon for the duration of gp_ui_run, and each response body
+ * (malloc'd, handed to microhttpd with MHD_RESPMEM_MUST_FREE). The server
+ * runs one internal polling thread, so requests are answered one at a time
+ * and the single store connection behind src needs no locking. It binds
+ * 127.0.0.1 unless told otherwise: results can hold internal model names and
+ * URLs, so exposing them is an explicit choice.
+ *
+ * Every answer is JSON (Content-Type application/json) except the page and
+ * its assets; the page carries a CSP that allows only its own scripts, which
+ * backs up the rule that data is inserted as text only.
+ */
+#include "report/report.h"
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const json_ct = "application/json; charset=utf-8";
+static const char *const csp =
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/* encodeURIComponent, so bundle keys match what app.js asks for. */
+static void uri_component(struct gp_buf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("-_.!~*'()", *p))
+            gp_buf_putc(b, (char)*p);
+        else
+            gp_buf_printf(b, "%%%02X", *p);
+    }
+}
+
+static int bundle_answer(void *self, const char *path, gp_ui_arg_fn get, void *actx, json_t **out,
+                         struct gp_error *err)
+{
+    json_t *api = json_object_get((json_t *)self, "api");
+    struct gp_buf key = {0};
+    gp_buf_puts(&key, path);
+    const char *id = get(actx, "id"), *ids = get(actx, "ids"), *sc = get(actx, "scenario");
+    if (!strncmp(path, "/api/job", 8) && strcmp(path, "/api/jobs") != 0) {
+        if (!id || !*id) {
+            gp_buf_free(&key);
+            return gp_err(err, GP_EINVAL, "%s: missing ?id=JOB", path);
+        }
+        gp_buf_puts(&key, "?id=");
+        uri_component(&key, id);
+    } else if (!strcmp(path, "/api/compare")) {
+        if (ids && *ids) {
+            gp_buf_puts(&key, "?ids=");
+            char *dup = strdup(ids), *save = NULL;
+            int first = 1;
+            for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+                if (!first)
+                    gp_buf_putc(&key, ',');
+                uri_component(&key, t);
+                first = 0;
+            }
+            free(dup);
+        } else if (sc && *sc) {
+            gp_buf_puts(&key, "?scenario=");
+            uri_component(&key, sc);
+        } else {
+            gp_buf_free(&key);
+            return gp_err(err, GP_EINVAL, "/api/compare: pass ?ids=1,2,... or ?scenario=NAME");
+        }
+    }
+    json_t *v = json_object_get(api, key.data);
+    if (!v) {
+        int rc = gp_err(err, GP_ENOENT, "%s: not in this artifact set (only the runs it holds, and their full "
+                                        "comparison, are available)", key.data);
+        gp_buf_free(&key);
+        return rc;
+    }
+    gp_buf_free(&key);
+    *out = json_incref(v);
+    return 0;
+}
+
+struct gp_ui_src gp_ui_bundle_src(json_t *bundle)
+{
+    struct gp_ui_src s = {bundle_answer, bundle};
+    return s;
+}
+
+static void json_error_body(struct gp_buf *body, const char *msg)
+{
+    gp_buf_reset(body);
+    gp_buf_puts(body, "{\"error\":");
+    gp_buf_json_str(body, msg, strlen(msg));
+    gp_buf_puts(body, "}");
+}
+
+int gp_ui_route(const struct gp_ui_src *src, const char *path, gp_ui_arg_fn get, void *actx, int *status,
+                const char **ctype, struct gp_buf *body, const unsigned char **static_body, size_t *static_len)
+{
+    *static_body = NULL;
+    if (!strcmp(path, "/") || !strcmp(path, "/index.html")) {
+        *status = 200;
+        *ctype = "text/html; charset=utf-8";
+        return gp_page_build(body, GP_PAGE_UI, "Benchmarks", NULL);
+    }
+    if (!strncmp(path, "/assets/", 8)) {
+        *static_body = gp_page_asset(path + 8, static_len, ctype);
+        if (*static_body) {
+            *status = 200;
+            return 0;
+        }
+        *status = 404;
+        *ctype = json_ct;
+        json_error_body(body, "no such asset");
+        return 0;
+    }
+    *ctype = json_ct;
+    if (strncmp(path, "/api/", 5) != 0) {
+        *status = 404;
+        json_error_body(body, "not found; the page is at / and the JSON endpoints under /api/ (docs/report.md)");
+        return 0;
+    }
+    static const char *const known[] = {"/api/jobs", "/api/job", "/api/job/requests", "/api/job/telemetry",
+                                        "/api/compare"};
+    int ok = 0;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        ok |= !strcmp(path, known[i]);
+    if (!ok) {
+        *status = 404;
+        json_error_body(body, "unknown endpoint; see docs/report.md for /api/jobs, /api/job, /api/job/requests, "
+                              "/api/job/telemetry, /api/compare");
+        return 0;
+    }
+    struct gp_error err = {0};
+    json_t *ans = NULL;
+    int rc = src->answer(src->self, path, get, actx, &ans, &err);
+    if (rc == 0 && !strcmp(path, "/api/jobs")) {
+        struct gp_jobs_filter f = {get(actx, "model"), get(actx, "framework"), get(actx, "hardware"),
+                                   get(actx, "from"), get(actx, "to"), get(actx, "sort"), 0};
+        const char *order = get(actx, "order");
+        f.desc = order && !strcmp(order, "desc");
+        rc = gp_jobs_filter_apply(json_object_get(ans, "jobs"), &f, &err);
+    }
+    if (rc < 0) {
+        json_decref(ans);
+        *status = err.code == GP_ENOENT ? 404 : err.code == GP_EINVAL ? 400 : 500;
+        json_error_body(body, err.msg[0] ? err.msg : "internal error");
+        return 0;
+    }
+    char *txt = json_dumps(ans, JSON_COMPACT);
+    json_decref(ans);
+    if (!txt) {
+        *status = 500;
+        json_error_body(body, "out of memory");
+        return 0;
+    }
+    *status = 200;
+    rc = gp_buf_puts(body, txt);
+    free(txt);
+    return rc;
+}
+
+/* ---- microhttpd glue ---------------------------------------------------- */
+
+static const char *mhd_arg(void *actx, const char *key)
+{
+    return MHD_lookup_connection_value((struct MHD_Connection *)actx, MHD_GET_ARGUMENT_KIND, key);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                              const char *version, const char *upload, size_t *upload_size, void **req_cls)
+{
+    const struct gp_ui_src *src = cls;
+    (void)version;
+    (void)upload;
+    struct MHD_Response *r;
+    if (!*req_cls) { /* first call for this request: headers only */
+        *req_cls = (void *)1;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        *upload_size = 0; /* drain and ignore a body; answered below with 405 */
+        return MHD_YES;
+    }
+    int status;
+    const char *ctype = json_ct;
+    struct gp_buf body = {0};
+    const unsigned char *sbody = NULL;
+    size_t slen = 0;
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+        status = 405;
+        json_error_body(&body, "only GET is supported");
+    } else if (gp_ui_route(src, url, mhd_arg, c, &status, &ctype, &body, &sbody, &slen) < 0) {
+        status = 500;
+        ctype = json_ct;
+        json_error_body(&body, "out of memory");
+    }
+    if (sbody) {
+        r = MHD_create_response_from_buffer(slen, (void *)sbody, MHD_RESPMEM_PERSISTENT);
+    } else {
+        size_t len = body.len;
+        char *data = gp_buf_steal(&body);
+        r = MHD_create_response_from_buffer(len, data ? data : (char *)"", data ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+        if (!r)
+            free(data);
+    }
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", ctype);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    if (!strncmp(ctype, "text/html", 9))
+        MHD_add_response_header(r, "Content-Security-Policy", csp);
+    enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+int gp_ui_run(const struct gp_ui_opts *o, const struct gp_ui_src *src, struct gp_error *err)
+{
+    const char *host = o->host && *o->host ? o->host : "127.0.0.1";
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)o->port);
+    if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+        return gp_err(err, GP_EINVAL, "--host %s: not a numeric IPv4 address (use 127.0.0.1, or 0.0.0.0 for all)", host);
+    if (o->port < 0 || o->port > 65535)
+        return gp_err(err, GP_EINVAL, "--port %d: must be 0..65535 (0 picks a free one)", o->port);
+
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
+
+    struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL, handle,
+                                            (void *)src, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                                            MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+    if (!d) {
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return gp_err(err, GP_ENET, "cannot listen on %s:%d (%s); pick another --port or 0 for a free one", host,
+                      o->port, strerror(errno));
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    int port = info ? (int)info->port : o->port;
+    char url[128];
+    snprintf(url, sizeof url, "http://%s:%d", host, port);
+    int rc = 0;
+    if (o->port_file) {
+        /* Same contract as genperf serve: the URL, no newline, atomically. */
+        rc = gp_write_file_atomic(o->port_file, url, strlen(url), err);
+    }
+    if (rc == 0) {
+        if (o->on_listen)
+            o->on_listen(url, o->listen_ctx);
+        int sig = 0;
+        sigwait(&set, &sig);
+    }
+    MHD_stop_daemon(d);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}

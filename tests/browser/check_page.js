@@ -1,0 +1,146 @@
+// Browser checks for the Benchmarks page and reports (driven by tests/browser/*.sh).
+// usage: node check_page.js SPEC.json
+// SPEC: {"base": "http://127.0.0.1:N/" or "file:///.../report.html", "offline": bool,
+//        "jobs": N, "model": "...", "job": ID, "metrics": {"request_latency.avg": 12.3, ...},
+//        "charts_min": 3, "hardware": bool, "compare": "1,2" | null, "shots": DIR, "tag": "ui"}
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const os = require('os');
+const { chromium } = require('playwright-core');
+
+const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const fails = [];
+function check(ok, what) { if (!ok) fails.push(what); console.log((ok ? 'ok   ' : 'FAIL ') + what); }
+
+async function distinctColours(page, png) {
+  // Decode the screenshot with the browser's own PNG decoder and count colours.
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return seen.size;
+  }, png.toString('base64'));
+}
+
+async function canvasInk(page, sel) {
+  // Pixels of the chart canvases that are not background: proof that uPlot drew.
+  return page.evaluate((s) => {
+    let ink = 0;
+    document.querySelectorAll(s + ' canvas').forEach((cv) => {
+      const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+      for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) ink++;
+    });
+    return ink;
+  }, sel);
+}
+
+(async () => {
+  const prof = fs.mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'gp-chromium-'));
+  const ctx = await chromium.launchPersistentContext(prof, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1400, height: 1000 },
+  });
+  const page = ctx.pages()[0] || await ctx.newPage();
+  const dialogs = [], errors = [], external = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const baseOrigin = spec.base.startsWith('http') ? new URL(spec.base).origin : null;
+  await page.route('**/*', (route) => {
+    const u = route.request().url();
+    const local = spec.offline ? (u.startsWith('file:') || u.startsWith('data:'))
+      : (u.startsWith(baseOrigin) || u.startsWith('data:'));
+    if (!local) { external.push(u); return route.abort(); }
+    return route.continue();
+  });
+  const go = async (hash) => {
+    await page.goto(spec.base + hash, { waitUntil: 'load' });
+    if (hash) await page.evaluate((h) => { if (location.hash !== h) location.hash = h; }, hash);
+  };
+  const shot = async (name) => {
+    fs.mkdirSync(spec.shots, { recursive: true });
+    const file = path.join(spec.shots, spec.tag + '-' + name + '.png');
+    const png = await page.screenshot({ path: file, fullPage: true });
+    const n = await distinctColours(page, png);
+    check(n >= 16, `${name} screenshot ${file} is not blank (${n} distinct colours)`);
+  };
+  try {
+    // 1. Benchmarks list.
+    await go(spec.offline ? '#/' : '');
+    await page.waitForSelector('#gp-jobs tbody tr', { timeout: 10000 });
+    const rows = await page.$$eval('#gp-jobs tbody tr', (r) => r.length);
+    check(rows === spec.jobs, `list shows ${spec.jobs} jobs (got ${rows})`);
+    const models = await page.$$eval('#gp-jobs td[data-col=model]', (t) => t.map((x) => x.textContent));
+    check(models.includes(spec.model), `model name shown as text: ${JSON.stringify(spec.model)} (got ${JSON.stringify(models.slice(0, 3))})`);
+    const injected = await page.$$eval('#gp-main script, #gp-main img', (s) => s.length);
+    check(injected === 0, `no element injected from data (got ${injected})`);
+    if (spec.sort) {
+      await page.selectOption('select[name=sort]', spec.sort);
+      await page.selectOption('select[name=order]', 'asc');
+      const vals = await page.$$eval(`#gp-jobs td[data-metric="${spec.sort}"]`, (t) => t.map((x) => Number(x.dataset.value)));
+      const sorted = vals.slice().sort((a, b) => a - b);
+      check(vals.length > 0 && JSON.stringify(vals) === JSON.stringify(sorted), `list sorts by ${spec.sort} ascending (${vals})`);
+    }
+    await shot('list');
+
+    // 2. Job page: numbers and charts.
+    await go(`#/job/${spec.job}`);
+    await page.waitForSelector('#gp-metric-table tbody tr', { timeout: 10000 });
+    for (const [k, want] of Object.entries(spec.metrics || {})) {
+      const [m, s] = k.split('.');
+      const got = await page.$eval(`#gp-metric-table tr[data-metric="${m}"] td[data-stat="${s}"]`, (t) => [t.dataset.value, t.textContent]).catch(() => null);
+      const ok = got && Math.abs(Number(got[0]) - want) <= 1e-9 * Math.max(1, Math.abs(want));
+      check(!!ok, `job ${spec.job} ${k} = ${want} (page: ${got ? got.join(' shown as ') : 'missing'})`);
+    }
+    const title = await page.$eval('#gp-model', (e) => e.textContent).catch(() => null);
+    check(title === spec.model, `job header shows the model as text (${JSON.stringify(title)})`);
+    await page.waitForFunction((n) => document.querySelectorAll('#gp-metrics .gp-chart[data-drawn]').length >= n, spec.charts_min, { timeout: 10000 }).catch(() => {});
+    const drawn = await page.$$eval('#gp-metrics .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
+    check(drawn.length >= spec.charts_min, `job page draws >= ${spec.charts_min} charts (${drawn.join('; ')})`);
+    check((await canvasInk(page, '#gp-metrics')) > 500, 'job charts have ink on their canvases');
+    await shot('job');
+
+    // 3. Hardware tab.
+    await page.click('#tab-hardware');
+    await page.waitForSelector('#gp-hardware', { timeout: 10000 });
+    if (spec.hardware) {
+      await page.waitForFunction(() => document.querySelectorAll('#gp-hardware .gp-chart[data-drawn]').length >= 2, null, { timeout: 10000 }).catch(() => {});
+      const hw = await page.$$eval('#gp-hardware .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
+      check(hw.length >= 2, `Hardware tab draws telemetry charts (${hw.join('; ')})`);
+      check((await canvasInk(page, '#gp-hardware')) > 500, 'Hardware charts have ink on their canvases');
+    } else {
+      await page.waitForSelector('#gp-no-telemetry', { timeout: 10000 }).catch(() => {});
+      check(!!(await page.$('#gp-no-telemetry')), 'Hardware tab says there is no telemetry');
+    }
+    await shot('hardware');
+
+    // 4. Compare view.
+    if (spec.compare) {
+      await go(`#/compare/ids/${spec.compare}`);
+      await page.waitForFunction(() => document.querySelectorAll('#gp-compare .gp-chart[data-drawn]').length >= 2, null, { timeout: 10000 }).catch(() => {});
+      const cc = await page.$$eval('#gp-compare .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
+      check(cc.length >= 2, `compare view draws Pareto and concurrency charts (${cc.join('; ')})`);
+      await shot('compare');
+    }
+  } catch (e) {
+    check(false, 'exception: ' + (e && e.stack || e));
+  }
+  check(dialogs.length === 0, `no dialog opened (alert from data would show here: ${JSON.stringify(dialogs)})`);
+  check(errors.length === 0, `no script errors (${JSON.stringify(errors.slice(0, 3))})`);
+  if (spec.offline) check(external.length === 0, `report needs no network (${JSON.stringify(external.slice(0, 3))})`);
+  await ctx.close();
+  fs.rmSync(prof, { recursive: true, force: true });
+  console.log(fails.length ? `${fails.length} check(s) failed` : 'all browser checks passed');
+  process.exit(fails.length ? 1 : 0);
+})().catch((e) => { console.error(e); process.exit(1); });

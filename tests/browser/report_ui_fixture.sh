@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Browser test: `genperf ui --db` over a store filled from tests/fixtures/report/store.sql
+# (two jobs of one sweep, a model named <script>alert(1)</script>, telemetry samples).
+# Checks the list, the job page's numbers against the database, the Hardware tab's charts
+# (screenshot under build/test-artifacts/), the compare view and the JSON endpoints.
+set -euo pipefail
+. "$GP_ROOT/tests/browser/lib.sh"
+gp_browser_setup
+command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI missing (scripts/deps.sh build)"; exit 77; }
+trap gp_stop_ui EXIT
+db="$TMPDIR/t.db"
+# Opening applies the migrations (the report fails: no job yet); then load the rows.
+"$GENPERF" report --db "$db" --job 1 -o "$TMPDIR/none.html" >/dev/null 2>&1 || true
+sqlite3 "$db" < "$GP_ROOT/tests/fixtures/report/store.sql"
+gp_start_ui --db "$db"
+
+# JSON endpoints: content type, escaping, errors.
+ct=$(curl -s -o "$TMPDIR/jobs.json" -w '%{content_type}' "$UI_URL/api/jobs")
+[ "$ct" = "application/json; charset=utf-8" ] || { echo "bad content type $ct"; exit 1; }
+grep -q '"model":"<script>alert(1)</script>"' "$TMPDIR/jobs.json" || { echo "jobs JSON lacks the model"; cat "$TMPDIR/jobs.json"; exit 1; }
+code=$(curl -s -o "$TMPDIR/e.json" -w '%{http_code}' "$UI_URL/api/job?id=999")
+[ "$code" = 404 ] && grep -q '"error":' "$TMPDIR/e.json" || { echo "unknown job: want 404 JSON, got $code"; exit 1; }
+code=$(curl -s -o /dev/null -w '%{http_code}' "$UI_URL/api/jobs?sort=bogus")
+[ "$code" = 400 ] || { echo "bad sort: want 400, got $code"; exit 1; }
+n=$(curl -s "$UI_URL/api/jobs?model=nope" | { grep -o "\"job_label\"" || true; } | wc -l)
+[ "$n" = 0 ] || { echo "model filter did not filter"; exit 1; }
+curl -sI "$UI_URL/" >"$TMPDIR/head.txt"
+grep -qi '^content-security-policy:.*script-src .self.' "$TMPDIR/head.txt" || { echo "page lacks CSP"; cat "$TMPDIR/head.txt"; exit 1; }
+
+q() { sqlite3 "$db" "$1"; }
+lat=$(q "SELECT avg FROM v_genai_perf_outputs WHERE job_id=1 AND metric='request_latency'")
+p99=$(q "SELECT p99 FROM v_genai_perf_outputs WHERE job_id=1 AND metric='request_latency'")
+ttft=$(q "SELECT p50 FROM v_genai_perf_outputs WHERE job_id=1 AND metric='time_to_first_token'")
+thr=$(q "SELECT avg FROM v_genai_perf_outputs WHERE job_id=1 AND metric='output_token_throughput'")
+cat > "$TMPDIR/spec.json" <<JSON
+{"base": "$UI_URL/", "offline": false, "jobs": 2, "model": "<script>alert(1)</script>", "job": 1,
+ "metrics": {"request_latency.avg": $lat, "request_latency.p99": $p99, "time_to_first_token.p50": $ttft,
+             "output_token_throughput.avg": $thr},
+ "charts_min": 3, "hardware": true, "compare": "1,2", "sort": "request_latency.p50",
+ "shots": "$SHOTS", "tag": "ui-fixture"}
+JSON
+gp_check "$TMPDIR/spec.json"
