@@ -475,8 +475,8 @@ static size_t dwidth(const char *s, size_t n)
     return w;
 }
 
-/* Greedy word wrap like rich's Text.wrap: words never split unless a word
- * alone is wider than the column (then it is folded). Explicit '\n' breaks. */
+/* Greedy word wrap like rich's Text.wrap: words never split; a word alone
+ * wider than the column is cropped with "…". Explicit '\n' breaks. */
 static int wrap(const char *s, size_t width, char lines[MAXLINES][128])
 {
     int nl = 0;
@@ -489,6 +489,7 @@ static int wrap(const char *s, size_t width, char lines[MAXLINES][128])
         char cur[128] = "";
         size_t cl = 0;
         size_t i = 0;
+        int para0 = nl;
         while (i < plen) {
             while (i < plen && p[i] == ' ')
                 i++;
@@ -514,16 +515,20 @@ static int wrap(const char *s, size_t width, char lines[MAXLINES][128])
                     cl = 0;
                     cur[0] = '\0';
                 } else {
-                    /* fold a word wider than the column */
-                    size_t take = width < wl ? width : wl;
-                    if (nl < MAXLINES)
-                        snprintf(lines[nl++], 128, "%.*s", (int)take, w);
-                    w += take;
-                    wl -= take;
+                    /* a word wider than the column gets a line of its own,
+                     * cropped with an ellipsis (rich's default overflow) */
+                    if (nl < MAXLINES) {
+                        if (width > 1)
+                            snprintf(lines[nl++], 128, "%.*s\u2026", (int)(width - 1), w);
+                        else
+                            snprintf(lines[nl++], 128, "\u2026");
+                    }
+                    wl = 0;
                 }
             }
         }
-        if (nl < MAXLINES)
+        /* the paragraph's last line (an empty paragraph is one empty line) */
+        if (nl < MAXLINES && (cl || nl == para0))
             snprintf(lines[nl++], 128, "%s", cur);
         p += plen;
         if (*p == '\n')

@@ -26,7 +26,7 @@ for n in [1, 2, 3, 4, 7, 8, 9, 16, 17, 127, 128, 129, 257, 1000, 8192, 8193, 200
         else:
             x = [1 / (random.randint(1000000, 30000000) / 1e9) for _ in range(n)]
         txt = "\n".join(str(v) if kind == "int" else repr(v) for v in x)
-        got = subprocess.run([cli], input=txt, capture_output=True, text=True, check=True).stdout.split()
+        got = subprocess.run([cli, "stats"], input=txt, capture_output=True, text=True, check=True).stdout.split()
         a = np.array(x)
         exp = [float(np.mean(a))] + [float(np.percentile(a, p)) for p in (1, 5, 10, 25, 50, 75, 90, 95, 99)]
         exp += [float(np.min(a)), float(np.max(a)), float(np.std(a))]
