@@ -1095,6 +1095,8 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(cl, "busy_warn_threshold", json_real(warn_at));
     json_object_set_new(cl, "busy_warning", json_boolean(ctx->client_busy_fraction >= warn_at));
     json_object_set_new(o, "client", cl);
+    if (ctx->telemetry_summary)
+        json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();
     json_object_set_new(names, "inter_token_latency", json_string("(latency - TTFT) / (OSL - 1): vLLM/SGLang TPOT, AIPerf ITL"));
     json_object_set_new(names, "inter_chunk_latency", json_string("gaps between content chunks: vLLM/SGLang ITL, AIPerf ICL"));

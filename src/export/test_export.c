@@ -289,6 +289,8 @@ static void test_json_literal(void)
     ctx.profile_export_file = "custom_export.json";
     ctx.tokenizer_source = "builtin";
     ctx.client_busy_fraction = 0.25;
+    json_t *tsum = json_pack("{s:f,s:i}", "interval_s", 0.33, "samples", 3);
+    ctx.telemetry_summary = tsum;
     struct gp_error err = {0};
     int rc = gp_export_all(&ctx, &err);
     CHECK_INT(rc, 0);
@@ -332,6 +334,7 @@ static void test_json_literal(void)
             if (i == 4 && j) {
                 CHECK_INT(json_integer_value(json_object_get(json_object_get(j, "requests"), "ok")), 4);
                 CHECK(json_is_object(json_object_get(j, "inter_chunk_latency")));
+                CHECK_INT(json_integer_value(json_object_get(json_object_get(j, "telemetry"), "samples")), 3);
             }
             json_decref(j);
         }
@@ -345,6 +348,7 @@ static void test_json_literal(void)
     rmdir(p);
     rmdir(dir);
     gp_buf_free(&b);
+    json_decref(tsum);
     json_decref(full);
     free(fixture);
     gp_metrics_result_free(&m);
