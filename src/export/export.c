@@ -949,6 +949,14 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
             r |= OPT(&s.b, "server_prompt_tokens", q->server_prompt_tokens);
             r |= OPT(&s.b, "server_completion_tokens", q->server_completion_tokens);
             r |= OPT(&s.b, "content_chunks", q->content_chunks);
+            /* every content chunk's time, ns after the request start */
+            r |= PUTS(&s.b, ",\"content_ns\":[");
+            for (uint32_t c = 0; c < q->content_chunks && q->ct_first + c < m->n_content_ns; c++) {
+                if (c)
+                    r |= gp_buf_putc(&s.b, ',');
+                r |= put_u64(&s.b, m->content_ns[q->ct_first + c] - rec->t_start_ns);
+            }
+            r |= gp_buf_putc(&s.b, ']');
             r |= OPT(&s.b, "reasoning_tokens", q->reasoning_tokens);
             r |= OPT(&s.b, "events", q->events);
             r |= OPT(&s.b, "bad_events", q->bad_events);
@@ -960,7 +968,7 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
             r |= PUTS(&s.b, ",\"ttft_ns\":null,\"ttst_ns\":null,\"request_latency_ns\":null,\"itl_ns\":null"
                             ",\"isl\":null,\"osl\":null,\"osl_asked\":null,\"osl_source\":null"
                             ",\"server_prompt_tokens\":null,\"server_completion_tokens\":null"
-                            ",\"content_chunks\":null,\"reasoning_tokens\":null,\"events\":null,\"bad_events\":null"
+                            ",\"content_chunks\":null,\"content_ns\":null,\"reasoning_tokens\":null,\"events\":null,\"bad_events\":null"
                             ",\"streamed\":null,\"done\":null,\"osl_mismatch\":null");
         }
         r |= OPT(&s.b, "n_chunks", rec->n_chunks);

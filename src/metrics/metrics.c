@@ -302,8 +302,27 @@ struct worker {
     struct scratch s;
     struct gp_buf text;            /* err_off of its reqs are relative to this */
     struct arrays icl;             /* only icl/nicl/icl_cap used */
+    uint64_t *cts;                 /* content chunk times of its requests */
+    size_t ncts, cts_cap;
     int rc;
 };
+
+static int push_cts(struct worker *w, const uint64_t *t, size_t n)
+{
+    if (w->ncts + n > w->cts_cap) {
+        size_t nc = w->cts_cap ? w->cts_cap : 1024;
+        while (nc < w->ncts + n)
+            nc *= 2;
+        uint64_t *p = realloc(w->cts, nc * sizeof *p);
+        if (!p)
+            return -GP_ENOMEM;
+        w->cts = p;
+        w->cts_cap = nc;
+    }
+    memcpy(w->cts + w->ncts, t, n * sizeof *t);
+    w->ncts += n;
+    return 0;
+}
 
 static long tcount(struct worker *w, const char *p, size_t n)
 {
@@ -459,6 +478,9 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
                     rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
             }
         }
+        rm->ct_first = w->ncts;
+        if (s->nct && push_cts(w, s->ct, s->nct))
+            return -GP_ENOMEM;
         if (rm->fail != GP_FAIL_NONE)
             return 0;
         rm->flags |= GP_RQ_OK;
@@ -493,6 +515,7 @@ static void worker_free(struct worker *w)
     free(w->s.ct);
     gp_buf_free(&w->text);
     free(w->icl.icl);
+    free(w->cts);
 }
 
 #define MAX_WORKERS 8
@@ -576,31 +599,39 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         }
 
     /* error texts and inter-chunk gaps back into request order */
-    size_t tlen = 0, nicl = 0;
+    size_t tlen = 0, nicl = 0, ncts = 0;
     for (int t = 0; t < nw; t++) {
         tlen += wk[t].text.len;
         nicl += wk[t].icl.nicl;
+        ncts += wk[t].ncts;
     }
     out->text = malloc(tlen + 1);
     a.icl = malloc((nicl ? nicl : 1) * sizeof(double));
-    if (!out->text || !a.icl) {
+    out->content_ns = malloc((ncts ? ncts : 1) * sizeof *out->content_ns);
+    if (!out->text || !a.icl || !out->content_ns) {
         rc = gp_err(err, GP_ENOMEM, "out of memory collecting error texts");
         goto done;
     }
-    size_t base = 0;
+    size_t base = 0, cbase = 0;
     for (int t = 0; t < nw; t++) {
         if (wk[t].text.len)
             memcpy(out->text + base, wk[t].text.data, wk[t].text.len);
-        for (size_t k = wk[t].k0; k < wk[t].k1; k++)
+        if (wk[t].ncts)
+            memcpy(out->content_ns + cbase, wk[t].cts, wk[t].ncts * sizeof *wk[t].cts);
+        for (size_t k = wk[t].k0; k < wk[t].k1; k++) {
             if (out->reqs[k].err_len)
                 out->reqs[k].err_off += base;
+            out->reqs[k].ct_first += cbase;
+        }
         base += wk[t].text.len;
+        cbase += wk[t].ncts;
         if (wk[t].icl.nicl)
             memcpy(a.icl + a.nicl, wk[t].icl.icl, wk[t].icl.nicl * sizeof(double));
         a.nicl += wk[t].icl.nicl;
     }
     out->text[tlen] = '\0';
     out->text_len = tlen;
+    out->n_content_ns = ncts;
 
     uint64_t wmin = UINT64_MAX, wmax = 0;
     double isl_client_sum = 0, isl_server_sum = 0, osl_server_sum = 0;
@@ -739,5 +770,6 @@ void gp_metrics_result_free(struct gp_metrics_result *r)
 {
     free(r->reqs);
     free(r->text);
+    free(r->content_ns);
     memset(r, 0, sizeof *r);
 }

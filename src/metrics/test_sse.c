@@ -270,6 +270,9 @@ static void test_requests(void)
     CHECK_INT(q[0].osl, 6);
     CHECK_INT(q[0].itl_ns, 4); /* round((40-20)/5) */
     CHECK_INT(q[0].content_chunks, 3);
+    CHECK_INT(m.content_ns[q[0].ct_first] - 1000, 20);
+    CHECK_INT(m.content_ns[q[0].ct_first + 2] - 1000, 40);
+    CHECK_INT(m.content_ns[q[1].ct_first + 1] - 2000, 400);
     CHECK_INT(q[0].server_prompt_tokens, 7);
     CHECK_INT(q[0].server_completion_tokens, 4);
     CHECK(!(q[0].flags & GP_RQ_NO_DONE));
@@ -365,7 +368,8 @@ static void test_many(void)
             if (q->fail != GP_FAIL_TRANSPORT || q->err_len != strlen(etext) ||
                 memcmp(m.text + q->err_off, etext, q->err_len) != 0)
                 bad++;
-        } else if (q->ttft_ns != (int64_t)(100 + i % 50) || q->osl != 3 || q->rec != i) {
+        } else if (q->ttft_ns != (int64_t)(100 + i % 50) || q->osl != 3 || q->rec != i ||
+                   m.content_ns[q->ct_first + 1] - st.recs[i].t_start_ns != 300 + i % 50 + i % 3) {
             bad++;
         }
     }

@@ -135,7 +135,8 @@ for q in exp["requests"]:
     else:
         osl = len("".join(extract(o) for _, o in keep).encode("utf-8"))
         same = (r["ttft_ns"] == keep[0][0] - t0 and r["request_latency_ns"] == keep[-1][0] - t0
-                and r["osl"] == osl and r["content_chunks"] == len(keep))
+                and r["osl"] == osl and r["content_chunks"] == len(keep)
+                and r["content_ns"] == [t - t0 for t, _ in keep])
     if not same:
         if splinter or lossy:
             diverged += 1
