@@ -363,137 +363,136 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
         rm->isl = e->isl >= 0 ? e->isl : (int32_t)isl_locked(w, e->payload, e->payload_len);
     }
 
-        int streamed = 0;
-        if ((rc = scan_response(st, r, s, &streamed)) < 0) {
-            return -GP_ENOMEM;
-        }
-        rm->events = s->events;
-        rm->bad_events = s->bad_events;
-        if (streamed)
-            rm->flags |= GP_RQ_STREAMED;
-        if (s->has_usage) {
-            rm->flags |= GP_RQ_HAS_USAGE;
-            rm->server_prompt_tokens = (int32_t)s->prompt_tokens;
-            rm->server_completion_tokens = (int32_t)s->completion_tokens;
-        }
-        const char *etext = r->err_len ? st->bytes.data + r->err_off : NULL;
+    int streamed = 0;
+    if ((rc = scan_response(st, r, s, &streamed)) < 0)
+        return -GP_ENOMEM;
+    rm->events = s->events;
+    rm->bad_events = s->bad_events;
+    if (streamed)
+        rm->flags |= GP_RQ_STREAMED;
+    if (s->has_usage) {
+        rm->flags |= GP_RQ_HAS_USAGE;
+        rm->server_prompt_tokens = (int32_t)s->prompt_tokens;
+        rm->server_completion_tokens = (int32_t)s->completion_tokens;
+    }
+    const char *etext = r->err_len ? st->bytes.data + r->err_off : NULL;
 
-        /* classify (sse-and-servers->md §6: EOF after [DONE] is fine, EOF after
-         * finish_reason means output complete but accounting incomplete, EOF
-         * before it is a truncated request) */
-        int status_fail = (r->flags & (GP_REC_TIMEOUT | GP_REC_CANCELLED)) || r->http_status == 0 ||
-                          r->http_status >= 400;
-        int cut = !status_fail && (r->flags & GP_REC_FAILED); /* 2xx, then the transfer failed */
-        if (cut && !(streamed && s->events > 0))
-            status_fail = 1; /* nothing usable arrived: a transport failure */
-        if (status_fail) {
-            if (r->flags & GP_REC_TIMEOUT)
-                rm->fail = GP_FAIL_TIMEOUT;
-            else if (r->flags & GP_REC_CANCELLED)
-                rm->fail = GP_FAIL_CANCELLED;
-            else if (r->http_status >= 400)
-                rm->fail = GP_FAIL_HTTP;
-            else
-                rm->fail = GP_FAIL_TRANSPORT;
-            struct gp_buf msg = {0};
-            if (r->http_status >= 400) {
-                /* PA's wording, so logs read the same */
-                static const char pa[] = "OpenAI response returns HTTP code";
-                if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)
-                    gp_buf_printf(&msg, "%s %d: ", pa, r->http_status);
-                if (etext)
-                    gp_buf_append(&msg, etext, r->err_len);
-                else
-                    for (uint32_t c = 0; c < r->n_chunks && msg.len < 2000; c++) {
-                        const struct gp_chunk *ch = gp_record_chunk(st, r, c);
-                        gp_buf_append(&msg, gp_record_bytes(st, ch), ch->len);
-                    }
-            } else if (etext) {
+    /* classify (sse-and-servers.md §6: EOF after [DONE] is fine, EOF after
+     * finish_reason means output complete but accounting incomplete, EOF
+     * before it is a truncated request) */
+    int status_fail = (r->flags & (GP_REC_TIMEOUT | GP_REC_CANCELLED)) || r->http_status == 0 ||
+                      r->http_status >= 400;
+    int cut = !status_fail && (r->flags & GP_REC_FAILED); /* 2xx, then the transfer failed */
+    if (cut && !(streamed && s->events > 0))
+        status_fail = 1; /* nothing usable arrived: a transport failure */
+    if (status_fail) {
+        if (r->flags & GP_REC_TIMEOUT)
+            rm->fail = GP_FAIL_TIMEOUT;
+        else if (r->flags & GP_REC_CANCELLED)
+            rm->fail = GP_FAIL_CANCELLED;
+        else if (r->http_status >= 400)
+            rm->fail = GP_FAIL_HTTP;
+        else
+            rm->fail = GP_FAIL_TRANSPORT;
+        struct gp_buf msg = {0};
+        if (r->http_status >= 400) {
+            /* PA's wording, so logs read the same */
+            static const char pa[] = "OpenAI response returns HTTP code";
+            if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)
+                gp_buf_printf(&msg, "%s %d: ", pa, r->http_status);
+            if (etext)
                 gp_buf_append(&msg, etext, r->err_len);
-            } else {
-                gp_buf_puts(&msg, rm->fail == GP_FAIL_TIMEOUT     ? "request timed out"
-                                  : rm->fail == GP_FAIL_CANCELLED ? "cancelled at the end of the run"
-                                                                  : "no HTTP response");
+            else
+                for (uint32_t c = 0; c < r->n_chunks && msg.len < 2000; c++) {
+                    const struct gp_chunk *ch = gp_record_chunk(st, r, c);
+                    gp_buf_append(&msg, gp_record_bytes(st, ch), ch->len);
+                }
+        } else if (etext) {
+            gp_buf_append(&msg, etext, r->err_len);
+        } else {
+            gp_buf_puts(&msg, rm->fail == GP_FAIL_TIMEOUT     ? "request timed out"
+                              : rm->fail == GP_FAIL_CANCELLED ? "cancelled at the end of the run"
+                                                              : "no HTTP response");
+        }
+        /* trim trailing newlines of a text body */
+        while (msg.len && (msg.data[msg.len - 1] == '\n' || msg.data[msg.len - 1] == '\r'))
+            msg.len--;
+        rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
+        gp_buf_free(&msg);
+        if (rc)
+            return -GP_ENOMEM;
+    } else if (s->has_error) {
+        rm->fail = GP_FAIL_STREAM_ERROR;
+        if (save_err(&w->text, rm, s->first_err.data ? s->first_err.data : "", s->first_err.len)) 
+            return -GP_ENOMEM;
+    } else if (streamed && !s->done) {
+        rm->flags |= GP_RQ_NO_DONE;
+        if (s->nct == 0 || (cut && !s->finish)) {
+            /* no content at all, or the connection broke before finish_reason */
+            rm->fail = GP_FAIL_TRUNCATED;
+            struct gp_buf msg = {0};
+            gp_buf_puts(&msg, s->nct ? "stream cut before finish_reason and [DONE]"
+                                    : "stream ended before [DONE] with no content");
+            if (cut && etext) {
+                gp_buf_puts(&msg, ": ");
+                gp_buf_append(&msg, etext, r->err_len);
             }
-            /* trim trailing newlines of a text body */
-            while (msg.len && (msg.data[msg.len - 1] == '\n' || msg.data[msg.len - 1] == '\r'))
-                msg.len--;
             rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
             gp_buf_free(&msg);
             if (rc)
                 return -GP_ENOMEM;
-        } else if (s->has_error) {
-            rm->fail = GP_FAIL_STREAM_ERROR;
-            if (save_err(&w->text, rm, s->first_err.data ? s->first_err.data : "", s->first_err.len)) 
-                return -GP_ENOMEM;
-        } else if (streamed && !s->done) {
-            rm->flags |= GP_RQ_NO_DONE;
-            if (s->nct == 0 || (cut && !s->finish)) {
-                /* no content at all, or the connection broke before finish_reason */
-                rm->fail = GP_FAIL_TRUNCATED;
-                struct gp_buf msg = {0};
-                gp_buf_puts(&msg, s->nct ? "stream cut before finish_reason and [DONE]"
-                                        : "stream ended before [DONE] with no content");
-                if (cut && etext) {
-                    gp_buf_puts(&msg, ": ");
-                    gp_buf_append(&msg, etext, r->err_len);
-                }
-                rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
-                gp_buf_free(&msg);
-                if (rc)
-                    return -GP_ENOMEM;
-            }
         }
+    }
 
-        /* token counts are kept even for failed requests (diagnostics) */
-        rm->content_chunks = (uint32_t)s->nct;
-        if (s->content.len || s->nct) {
-            long n = w->tok ? tcount(w, s->content.data ? s->content.data : "", s->content.len) : -1;
-            if (n < 0 && s->completion_tokens >= 0) {
-                n = s->completion_tokens;
-                rm->flags |= GP_RQ_OSL_FROM_SERVER;
-            }
-            rm->osl = (int32_t)n;
-        } else {
-            rm->osl = 0;
+    /* token counts are kept even for failed requests (diagnostics) */
+    rm->content_chunks = (uint32_t)s->nct;
+    if (s->content.len || s->nct) {
+        long n = w->tok ? tcount(w, s->content.data ? s->content.data : "", s->content.len) : -1;
+        if (n < 0 && s->completion_tokens >= 0) {
+            n = s->completion_tokens;
+            rm->flags |= GP_RQ_OSL_FROM_SERVER;
         }
-        if (s->reasoning.len && w->tok) {
-            long n = tcount(w, s->reasoning.data, s->reasoning.len);
-            rm->reasoning_tokens = n < 0 ? 0 : (int32_t)n;
-        }
+        rm->osl = (int32_t)n;
+    } else {
+        rm->osl = 0;
+    }
+    if (s->reasoning.len && w->tok) {
+        long n = tcount(w, s->reasoning.data, s->reasoning.len);
+        rm->reasoning_tokens = n < 0 ? 0 : (int32_t)n;
+    }
 
-        /* timings for every request that got content, failed ones included
-         * (diagnostics in records->jsonl); only ok ones reach the statistics */
-        if (s->nct) {
-            rm->first_content_ns = s->ct[0];
-            rm->last_content_ns = s->ct[s->nct - 1];
-            rm->ttft_ns = (int64_t)(s->ct[0] - r->t_start_ns);
-            rm->latency_ns = (int64_t)(s->ct[s->nct - 1] - r->t_start_ns);
-            if (s->nct > 1)
-                rm->ttst_ns = (int64_t)(s->ct[1] - s->ct[0]);
-            if (s->nct > 1 && rm->osl > 1) {
-                double q = (double)(rm->latency_ns - rm->ttft_ns) / (double)(rm->osl - 1);
-                rm->itl_ns = (int64_t)gp_round_half_even(q);
-                if (rm->itl_ns > 0)
-                    rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
-            }
+    /* timings for every request that got content, failed ones included
+     * (diagnostics in records->jsonl); only ok ones reach the statistics */
+    if (s->nct) {
+        rm->first_content_ns = s->ct[0];
+        rm->last_content_ns = s->ct[s->nct - 1];
+        rm->ttft_ns = (int64_t)(s->ct[0] - r->t_start_ns);
+        rm->latency_ns = (int64_t)(s->ct[s->nct - 1] - r->t_start_ns);
+        if (s->nct > 1)
+            rm->ttst_ns = (int64_t)(s->ct[1] - s->ct[0]);
+        if (s->nct > 1 && rm->osl > 1) {
+            double q = (double)(rm->latency_ns - rm->ttft_ns) / (double)(rm->osl - 1);
+            rm->itl_ns = (int64_t)gp_round_half_even(q);
+            if (rm->itl_ns > 0)
+                rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
         }
-        rm->ct_first = w->ncts;
-        if (s->nct && push_cts(w, s->ct, s->nct))
-            return -GP_ENOMEM;
-        if (rm->fail != GP_FAIL_NONE)
-            return 0;
-        rm->flags |= GP_RQ_OK;
-        if (rm->osl_asked >= 0) {
-            long got = s->completion_tokens >= 0 ? s->completion_tokens : rm->osl;
-            if (got != rm->osl_asked)
-                rm->flags |= GP_RQ_OSL_MISMATCH;
-        }
-        if (w->inter_chunk)
-            for (size_t c = 1; c < s->nct; c++)
-                if (push_icl(&w->icl, (double)(s->ct[c] - s->ct[c - 1])))
-                    return -GP_ENOMEM;
+    }
+    rm->ct_first = w->ncts;
+    if (s->nct && push_cts(w, s->ct, s->nct))
+        return -GP_ENOMEM;
+    if (rm->fail != GP_FAIL_NONE)
         return 0;
+    rm->flags |= GP_RQ_OK;
+    if (rm->osl_asked >= 0) {
+        long got = s->completion_tokens >= 0 ? s->completion_tokens : rm->osl;
+        if (got != rm->osl_asked)
+            rm->flags |= GP_RQ_OSL_MISMATCH;
+    }
+    if (w->inter_chunk)
+        for (size_t c = 1; c < s->nct; c++)
+            if (push_icl(&w->icl, (double)(s->ct[c] - s->ct[c - 1])))
+                return -GP_ENOMEM;
+    return 0;
 }
 
 static void *worker_run(void *arg)
