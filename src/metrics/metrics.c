@@ -462,7 +462,7 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
     }
 
     /* timings for every request that got content, failed ones included
-     * (diagnostics in records->jsonl); only ok ones reach the statistics */
+     * (diagnostics in records.jsonl); only ok ones reach the statistics */
     if (s->nct) {
         rm->first_content_ns = s->ct[0];
         rm->last_content_ns = s->ct[s->nct - 1];
