@@ -112,16 +112,11 @@ static int put_jstr(struct gp_buf *b, const char *s, size_t n)
     while (i < n) {
         /* copy the run of bytes that need no escaping in one go: SSE chunks
          * are mostly plain ASCII between quotes */
-        size_t j = i;
-        while (j < n && !needs_esc[u[j]])
-            j++;
-        if (j > i) {
-            memcpy(o, u + i, j - i);
-            o += j - i;
-            i = j;
-            if (i == n)
-                break;
-        }
+        /* runs between quotes are short: a byte loop beats a memcpy call */
+        while (i < n && !needs_esc[u[i]])
+            *o++ = (char)u[i++];
+        if (i == n)
+            break;
         unsigned c = u[i];
         if (c >= 0x80) {
             size_t l = utf8_len(u + i, n - i);
