@@ -88,7 +88,7 @@ static void free_names(char **names, size_t n)
     free(names);
 }
 
-static json_t *load_json(const char *path, struct gp_error *err)
+json_t *gp_artifact_load_json(const char *path, struct gp_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -108,9 +108,36 @@ static json_t *load_json(const char *path, struct gp_error *err)
     return j;
 }
 
+/* Fast path for the common case: some "content": "x" with a non-empty
+ * string. 1 = yes, 0 = certainly no content key with text, -1 = unsure. */
+static int content_scan(const char *raw)
+{
+    int unsure = 0;
+    for (const char *p = strstr(raw, "\"content\""); p; p = strstr(p + 1, "\"content\"")) {
+        const char *q = p + 9;
+        while (*q == ' ')
+            q++;
+        if (*q != ':') {
+            unsure = 1;
+            continue;
+        }
+        q++;
+        while (*q == ' ')
+            q++;
+        if (*q == '"' && q[1] != '"')
+            return 1;
+        if (*q != '"' && strncmp(q, "null", 4) != 0)
+            unsure = 1;
+    }
+    return unsure || strstr(raw, "\"text\"") ? -1 : 0;
+}
+
 /* True if one raw read of a streamed (or whole) response carries output text. */
 static int has_content(const char *raw)
 {
+    int fast = content_scan(raw);
+    if (fast >= 0)
+        return fast;
     const char *p = raw;
     int any_event = 0;
     while (p && *p) {
@@ -155,7 +182,7 @@ static int has_content(const char *raw)
 static double ns_ms(json_int_t ns) { return (double)ns / 1e6; }
 
 /* Per-request arrays from a profile export; NULL export gives empty arrays. */
-static json_t *requests_from_export(json_t *exp)
+json_t *gp_artifact_requests(json_t *exp)
 {
     json_t *ttft = json_array(), *lat = json_array();
     double *itl_sum = NULL;
@@ -233,7 +260,7 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     char path[4096];
     if (gp_path_join(path, sizeof path, dir, file) < 0)
         return gp_err(err, GP_EINVAL, "%s/%s: path too long", dir, file);
-    json_t *g = load_json(path, err);
+    json_t *g = gp_artifact_load_json(path, err);
     if (!g)
         return -err->code;
     if (!json_is_object(g)) {
@@ -313,9 +340,9 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     json_t *exp = NULL;
     if (gp_path_join(epath, sizeof epath, dir, stem_file) == 0 && gp_is_file(epath)) {
         struct gp_error e2 = {0};
-        exp = load_json(epath, &e2); /* a broken export only loses the charts */
+        exp = gp_artifact_load_json(epath, &e2); /* a broken export only loses the charts */
     }
-    json_t *reqs = requests_from_export(exp);
+    json_t *reqs = gp_artifact_requests(exp);
     json_decref(exp);
 
     char k[128];

@@ -5,15 +5,16 @@
  * docs/store.md (v_jobs, v_genai_perf_outputs, v_telemetry_job_summary,
  * requests, telemetry_samples), so it works on SQLite and PostgreSQL alike.
  *
- * The store keeps no per-chunk times, so "ITL by output token position" is
- * approximated from the database as per-request mean ITL against output
- * length (itl_vs_osl); reports made from an artifact directory have the
- * exact per-position series (artifact.c).
+ * The store keeps no per-chunk times. "ITL by output token position" is
+ * exact when the job's profile export is still at its ingested path (read
+ * from there, artifact.c); otherwise the page gets per-request mean ITL
+ * against output length (itl_vs_osl) instead.
  */
 #include "report/report.h"
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/fsutil.h"
 #include "store/db.h"
 
 #include <math.h>
@@ -212,6 +213,36 @@ static int job_exists(struct gp_db *db, const char *id, struct gp_error *err)
     return n ? 0 : gp_err(err, GP_ENOENT, "job %s is not in this database (see /api/jobs)", id);
 }
 
+/* The store keeps no per-chunk times, but it records where the job was
+ * ingested from: when that profile export is still readable here, take the
+ * exact ITL by output position from it. NULL when it is not. */
+static json_t *export_itl(struct gp_db *db, const char *id)
+{
+    const char *p[1] = {id};
+    json_t *r = rows_of(db, "SELECT artifact_dir, artifact_file FROM jobs WHERE id = ?", p, 1, NULL);
+    json_t *row = json_array_get(r, 0);
+    const char *dir = json_string_value(json_object_get(row, "artifact_dir"));
+    const char *file = json_string_value(json_object_get(row, "artifact_file"));
+    json_t *res = NULL;
+    if (dir && file) {
+        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        const char *suf = strstr(base, "_genai_perf.");
+        char path[4096];
+        if (suf && snprintf(path, sizeof path, "%s/%.*s.json", dir, (int)(suf - base), base) < (int)sizeof path &&
+            gp_is_file(path)) {
+            json_t *exp = gp_artifact_load_json(path, NULL);
+            json_t *reqs = exp ? gp_artifact_requests(exp) : NULL;
+            json_t *ip = json_object_get(reqs, "itl_by_position");
+            if (json_is_object(ip))
+                res = json_incref(ip);
+            json_decref(reqs);
+            json_decref(exp);
+        }
+    }
+    json_decref(r);
+    return res;
+}
+
 struct req_acc {
     json_t *ttft, *lat, *osl, *itl;
 };
@@ -257,8 +288,11 @@ int gp_rdb_requests(struct gp_db *db, const char *id, json_t **out, struct gp_er
         json_decref(a.itl);
         return rc;
     }
-    *out = json_pack("{s:o,s:o,s:n,s:{s:o,s:o}}", "ttft_ms", a.ttft, "latency_ms", a.lat, "itl_by_position",
-                     "itl_vs_osl", "osl", a.osl, "itl_ms", a.itl);
+    *out = json_pack("{s:o,s:o,s:O,s:{s:o,s:o}}", "ttft_ms", a.ttft, "latency_ms", a.lat, "itl_by_position",
+                     json_null(), "itl_vs_osl", "osl", a.osl, "itl_ms", a.itl);
+    json_t *exact = export_itl(db, id);
+    if (exact)
+        json_object_set_new(*out, "itl_by_position", exact);
     return 0;
 }
 

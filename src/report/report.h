@@ -89,6 +89,12 @@ int gp_rdb_bundle(struct gp_db *db, const char *id, json_t **out, struct gp_erro
  * becomes a job, ids 1..N in name order; the compare view spans them all). */
 int gp_artifact_bundle(const char *dir, json_t **out, struct gp_error *err);
 
+/* Reads a JSON file GenAI-Perf or genperf wrote (NaN/Infinity allowed). */
+json_t *gp_artifact_load_json(const char *path, struct gp_error *err);
+/* The /api/job/requests answer from a parsed profile export (NULL gives
+ * empty arrays): ttft_ms, latency_ms and exact itl_by_position. */
+json_t *gp_artifact_requests(json_t *profile_export);
+
 /* Replaces the non-JSON tokens Python's json.dumps may write (NaN, Infinity,
  * -Infinity) outside strings with null, in a new malloc'd string. */
 char *gp_json_sanitize_py(const char *text, size_t n);

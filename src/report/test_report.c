@@ -293,6 +293,12 @@ static void test_rdb(void)
     json_t *io = json_object_get(j, "itl_vs_osl");
     CHECK_INT(json_integer_value(json_array_get(json_object_get(io, "osl"), 0)), 5);
     CHECK_NEAR(json_number_value(json_array_get(json_object_get(io, "itl_ms"), 0)), (41.0 - 16.0) / 4, 1e-9);
+    /* job 1 was "ingested" from the fixture run dir, still on disk: exact ITL by position */
+    json_t *ip = json_object_get(j, "itl_by_position");
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(ip, "avg_ms"), 0)), 6.0, 1e-9);
+    json_decref(j);
+    CHECK_INT(gp_rdb_requests(db, "2", &j, &err), 0);
+    CHECK(json_is_null(json_object_get(j, "itl_by_position"))); /* its artifact dir is gone */
     json_decref(j);
 
     CHECK_INT(gp_rdb_telemetry(db, "1", &j, &err), 0);

@@ -286,7 +286,11 @@
 
   const telOrder = ['power_w', 'gpu_util_pct', 'mem_used_bytes', 'cpu_util_pct'];
   const telLabel = { power_w: 'GPU power (W)', gpu_util_pct: 'GPU utilisation (%)', mem_used_bytes: 'GPU memory used (GiB)',
-    mem_total_bytes: 'GPU memory total (GiB)', cpu_util_pct: 'CPU utilisation (%)' };
+    mem_total_bytes: 'GPU memory total (GiB)', cpu_util_pct: 'CPU utilisation (%)', cpu_pct: 'genperf process CPU (%)',
+    energy_j: 'GPU energy counter (J)', temp_c: 'GPU temperature (°C)', sm_clock_mhz: 'SM clock (MHz)',
+    power_limit_w: 'GPU power limit (W)', mem_util_pct: 'GPU memory utilisation (%)', load1: 'load average (1 min)',
+    mem_available_bytes: 'host memory available (GiB)', num_requests_running: 'server: requests running',
+    kv_cache_usage_pct: 'server: KV cache usage (%)' };
 
   function renderHardware(body, q, d) {
     const sum = d.telemetry_summary || [];
