@@ -238,10 +238,22 @@
     }).catch(function (e) { showError(body, e); });
   }
 
+  const headKeys = ['framework', 'hardware', 'gpu_count', 'tp', 'concurrency', 'request_rate', 'isl', 'osl',
+    'streaming', 'status', 'requests_ok', 'requests_failed', 'created_at', 'duration_s', 'scenario', 'cell', 'server_url', 'host'];
+
   function renderJobHead(head, j) {
     add(head, el('h2', null, 'Job ', String(j.id == null ? '' : j.id), ' — ', el('span', { id: 'gp-model' }, j.model == null ? '' : String(j.model))));
-    const keys = Object.keys(j).filter(function (k) { return k !== 'id' && k !== 'model' && j[k] != null && j[k] !== '' && typeof j[k] !== 'object'; });
-    add(head, el('p', { class: 'gp-meta' }, keys.map(function (k, i) { return [i ? ' · ' : '', k + ': ', el('b', null, String(j[k]))]; })));
+    const shown = headKeys.filter(function (k) { return j[k] != null && j[k] !== ''; });
+    add(head, el('p', { class: 'gp-meta' }, shown.map(function (k, i) { return [i ? ' · ' : '', k + ': ', el('b', null, fmt(j[k]))]; })));
+    const rest = Object.keys(j).filter(function (k) {
+      return k !== 'id' && k !== 'model' && shown.indexOf(k) < 0 && j[k] != null && j[k] !== '' && typeof j[k] !== 'object';
+    });
+    if (rest.length) {
+      add(head, el('details', { class: 'gp-meta' }, el('summary', null, 'all job fields'),
+        el('table', { class: 'gp' }, el('tbody', null, rest.map(function (k) {
+          return el('tr', null, el('th', { class: 't' }, k), el('td', { class: 't' }, String(j[k])));
+        })))));
+    }
   }
 
   function renderMetrics(body, q, d) {
