@@ -177,10 +177,29 @@ static const char *mhd_arg(void *actx, const char *key)
     return MHD_lookup_connection_value((struct MHD_Connection *)actx, MHD_GET_ARGUMENT_KIND, key);
 }
 
+struct server {
+    const struct gp_ui_src *src;
+    int loopback; /* bound to 127.x: only answer requests addressed to a loopback name */
+};
+
+/* A page on some web site can point a DNS name at 127.0.0.1 and read a
+ * loopback server through the victim's browser (DNS rebinding); checking
+ * that the Host header names loopback defeats that. */
+static int host_ok(const char *host)
+{
+    if (!host)
+        return 0;
+    size_t n = strcspn(host, ":");
+    if (host[0] == '[')
+        return !strncmp(host, "[::1]", 5);
+    return (n == 9 && !strncmp(host, "localhost", 9)) || (n >= 7 && !strncmp(host, "127.", 4));
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload, size_t *upload_size, void **req_cls)
 {
-    const struct gp_ui_src *src = cls;
+    const struct server *srv = cls;
+    const struct gp_ui_src *src = srv->src;
     (void)version;
     (void)upload;
     struct MHD_Response *r;
@@ -197,7 +216,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     struct gp_buf body = {0};
     const unsigned char *sbody = NULL;
     size_t slen = 0;
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+    if (srv->loopback && !host_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"))) {
+        status = 403;
+        json_error_body(&body, "this server answers only requests for 127.0.0.1 or localhost (start it with --host "
+                               "ADDR to serve other names)");
+    } else if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         status = 405;
         json_error_body(&body, "only GET is supported");
     } else if (gp_ui_route(src, url, mhd_arg, c, &status, &ctype, &body, &sbody, &slen) < 0) {
@@ -245,8 +268,9 @@ int gp_ui_run(const struct gp_ui_opts *o, const struct gp_ui_src *src, struct gp
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, &old);
 
+    struct server srv = {src, !strncmp(host, "127.", 4)};
     struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL, handle,
-                                            (void *)src, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                                            &srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                             MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
     if (!d) {
         pthread_sigmask(SIG_SETMASK, &old, NULL);
