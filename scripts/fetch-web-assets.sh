@@ -11,9 +11,10 @@ dest=${1:-$root/.cache/web-assets}
 name=uplot
 version=1.6.32
 sha256=4b8a8191e425658e3ea8c8c1314b0fc679c861ee3a1af2b20c7b16ba50b5133d
-tgz="$dest/$name-$version.tgz"
 
 mkdir -p "$dest"
+dest=$(cd "$dest" && pwd)
+tgz="$dest/$name-$version.tgz"
 verify() { [ -f "$tgz" ] && [ "$(sha256sum "$tgz" | cut -d' ' -f1)" = "$sha256" ]; }
 
 if [ -f "$dest/uPlot.iife.min.js" ] && [ -f "$dest/uPlot.min.css" ] && verify; then

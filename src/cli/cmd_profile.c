@@ -1,12 +1,446 @@
-/* cli/cmd_profile.c — `genperf profile` (PLACEHOLDER: replaced by the issue that builds it). */
+/* cli/cmd_profile.c — `genperf profile` (alias `genai-perf profile`): parse,
+ * load the tokenizer, build the dataset, run the client, hand the records to
+ * metrics/export, choose the exit status.
+ *
+ * Owns everything it creates here (config, tokenizer, dataset, record store,
+ * telemetry sampler, signalfd) and frees it on every path before returning.
+ *
+ * Ctrl-C: SIGINT/SIGTERM are blocked for the whole command and read through a
+ * signalfd that the client polls next to its sockets, so no signal handler
+ * and no global flag are needed; the first signal stops sending and gives
+ * in-flight requests a short grace, a second one cancels them at once. What
+ * was measured is written and the exit status is 130.
+ *
+ * Exit status: 0 run completed (some requests may have failed: they are
+ * counted in the artifacts); 1 configuration error or invalid run (nothing
+ * measured, every request failed, artifacts could not be written); 2 usage
+ * error (argparse-style message); 130 interrupted.
+ */
 #include "commands.h"
+#include "cli/profile_config.h"
+#include "client/client.h"
+#include "client/record.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "dataset/dataset.h"
+#include "tokenizer/tokenizer.h"
 
+#include "export/export.h"
+#include "metrics/metrics.h"
+#include "telemetry/telemetry.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#define BUSY_WARN 0.8
+
+static const char *prog_name(void)
+{
+    extern char *program_invocation_short_name;
+    return !strcmp(program_invocation_short_name, "genai-perf") ? "genai-perf profile" : "genperf profile";
+}
+
+/* Joins base URL and endpoint the way perf_analyzer does (url + "/" +
+ * endpoint), except that trailing slashes of the base are dropped so that
+ * "http://h:8000/" does not become "http://h:8000//v1/...". */
+static int build_request_url(const struct profile_config *cfg, char *out, size_t outsz, struct gp_error *err)
+{
+    size_t n = strlen(cfg->url);
+    while (n > 0 && cfg->url[n - 1] == '/')
+        n--;
+    int w = snprintf(out, outsz, "%.*s/%s", (int)n, cfg->url, cfg->endpoint);
+    if (w < 0 || (size_t)w >= outsz)
+        return gp_err(err, GP_EINVAL, "--url: '%s' is too long", cfg->url);
+    return 0;
+}
+
+static int check_signal(int sfd)
+{
+    if (sfd < 0)
+        return 0;
+    struct signalfd_siginfo si;
+    return read(sfd, &si, sizeof si) == (ssize_t)sizeof si;
+}
+
+static void print_warnings(const struct profile_config *cfg)
+{
+    if (cfg->n_passthrough)
+        fprintf(stderr, "genperf: warning: %d argument(s) after '--' are perf_analyzer options; genperf ignores them\n",
+                cfg->n_passthrough);
+    if (!cfg->endpoint_type_given)
+        fprintf(stderr, "genperf: note: --endpoint-type not given; GenAI-Perf would default to kserve (Triton gRPC), "
+                        "which genperf does not speak: using chat\n");
+    if (cfg->trust_remote_code)
+        fprintf(stderr, "genperf: warning: --tokenizer-trust-remote-code is enabled. Custom tokenizer code can be "
+                        "executed. This should only be used with repositories you trust.\n");
+    if (cfg->generate_plots)
+        fprintf(stderr, "genperf: warning: --generate-plots is not supported; use 'genperf report' for charts\n");
+    if (cfg->enable_checkpointing)
+        fprintf(stderr, "genperf: warning: --enable-checkpointing is accepted and ignored\n");
+}
 
 int cmd_profile(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "genperf profile: not implemented yet\n");
-    return 2;
+    struct profile_config cfg;
+    struct gp_error err = {0};
+    const char *prog = prog_name();
+    int status = 1;
+    struct gp_tokenizer *tok = NULL;
+    struct gp_dataset *ds = NULL;
+    struct gp_client_body *bodies = NULL;
+    json_t *input_config = NULL;
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    int curl_inited = 0;
+
+    /* Signals first, so a Ctrl-C during a slow tokenizer load is not lost. */
+    sigset_t mask, oldmask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    sigprocmask(SIG_BLOCK, &mask, &oldmask);
+    int sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+
+    gp_profile_config_init(&cfg);
+    if (gp_profile_parse(&cfg, argc, argv, prog, &err) < 0) {
+        if (cfg.usage_error) {
+            gp_profile_usage(stderr, prog, 0);
+            fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+            status = 2;
+        } else {
+            fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+            status = 1;
+        }
+        goto out;
+    }
+    if (cfg.help) {
+        gp_profile_usage(stdout, prog, 1);
+        status = 0;
+        goto out;
+    }
+    print_warnings(&cfg);
+
+    char req_url[8192];
+    if (build_request_url(&cfg, req_url, sizeof req_url, &err) < 0) {
+        fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+        goto out;
+    }
+    {
+        /* GenAI-Perf appends the endpoint to --url verbatim: a full
+         * endpoint URL given as --url doubles the path and gets 404s. */
+        size_t ul = strlen(cfg.url), el = strlen(cfg.endpoint);
+        const char *tail = cfg.url + (ul > el ? ul - el : 0);
+        if ((ul > el && !strcmp(tail, cfg.endpoint)) || (ul >= 3 && !strcmp(cfg.url + ul - 3, "/v1")))
+            fprintf(stderr, "genperf: warning: --url %s looks like it includes the API path; requests go to %s "
+                            "(--url is the base URL, e.g. http://127.0.0.1:8000)\n",
+                    cfg.url, req_url);
+    }
+    char run_dir[4096];
+    if (gp_profile_run_dir(&cfg, run_dir, sizeof run_dir) < 0) {
+        fprintf(stderr, "%s: error: run directory name too long (--artifact-dir / -m)\n", prog);
+        goto out;
+    }
+    if (strchr(cfg.models[0], '/')) {
+        char name[1024];
+        snprintf(name, sizeof name, "%s", cfg.models[0]);
+        for (char *c = name; *c; c++)
+            if (*c == '/')
+                *c = '_';
+        fprintf(stderr, "genperf: Model name '%s' cannot be used to create artifact directory. Instead, '%s' will be used.\n",
+                cfg.models[0], name);
+    }
+    {
+        fprintf(stderr, "genperf: Profiling these models:");
+        for (size_t i = 0; i < cfg.n_models; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", cfg.models[i]);
+        fputc('\n', stderr);
+    }
+
+    struct gp_tokenizer_opts topts = {.revision = cfg.tokenizer_revision, .offline = cfg.offline};
+    if (gp_tokenizer_load(cfg.tokenizer, &topts, &tok, &err) < 0) {
+        fprintf(stderr, "%s: error: --tokenizer %s: %s\n", prog, cfg.tokenizer, err.msg);
+        goto out;
+    }
+    if (check_signal(sfd)) {
+        status = 130;
+        goto out;
+    }
+
+    struct gp_dataset_opts dopts = {
+        .models = cfg.models,
+        .n_models = cfg.n_models,
+        .model_random = cfg.model_random,
+        .endpoint_type = cfg.endpoint_type,
+        .streaming = cfg.streaming,
+        .include_usage = cfg.include_usage,
+        .isl_mean = cfg.isl_mean,
+        .isl_stddev = cfg.isl_stddev,
+        .osl_mean = cfg.osl_mean,
+        .osl_stddev = cfg.osl_stddev,
+        .osl_deterministic = cfg.osl_deterministic,
+        .num_entries = cfg.num_entries,
+        .seed = cfg.seed,
+        .input_file = cfg.input_file,
+        .num_prefix_prompts = cfg.num_prefix_prompts,
+        .prefix_prompt_length = cfg.prefix_prompt_length,
+        .extra_inputs = cfg.extra_inputs,
+    };
+    if (gp_dataset_build(&dopts, tok, &ds, &err) < 0) {
+        fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+        goto out;
+    }
+    if (!ds->n) {
+        fprintf(stderr, "%s: error: the dataset has no entries (check --input-file)\n", prog);
+        goto out;
+    }
+    if (check_signal(sfd)) {
+        status = 130;
+        goto out;
+    }
+
+    if (gp_mkdir_p(run_dir, &err) < 0) {
+        fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+        goto out;
+    }
+    char path[8192];
+    gp_path_join(path, sizeof path, run_dir, "inputs.json");
+    if (gp_dataset_write_inputs_json(ds, path, &err) < 0) {
+        fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+        goto out;
+    }
+    /* GenAI-Perf deletes a stale export before running (subcommand.py:96). */
+    gp_path_join(path, sizeof path, run_dir, cfg.profile_export_file);
+    unlink(path);
+
+    bodies = calloc(ds->n, sizeof *bodies);
+    if (!bodies) {
+        fprintf(stderr, "%s: error: out of memory\n", prog);
+        goto out;
+    }
+    for (size_t i = 0; i < ds->n; i++) {
+        bodies[i].data = ds->entries[i].payload;
+        bodies[i].len = ds->entries[i].payload_len;
+    }
+
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        fprintf(stderr, "%s: error: curl_global_init failed\n", prog);
+        goto out;
+    }
+    curl_inited = 1;
+
+    uint64_t duration_ns = 0;
+    if (cfg.duration_s > 0)
+        duration_ns = (uint64_t)(cfg.duration_s * 1e9);
+    else if (cfg.measurement_interval_ms > 0)
+        /* perf_analyzer: windows of 1.2 x interval, stable after 3 with the
+         * default 999 % threshold (spec §4.5) */
+        duration_ns = (uint64_t)cfg.measurement_interval_ms * 3600000ull;
+
+    struct gp_client_opts co = {
+        .url = req_url,
+        .headers = cfg.headers,
+        .n_headers = cfg.n_headers,
+        .bodies = bodies,
+        .n_bodies = ds->n,
+        .concurrency = cfg.concurrency,
+        .request_rate = cfg.request_rate,
+        .poisson = cfg.poisson,
+        .max_inflight = cfg.max_concurrency,
+        .request_count = cfg.request_count,
+        .warmup_count = cfg.warmup,
+        .duration_ns = duration_ns,
+        .seed = cfg.seed,
+        .timeout_s = cfg.request_timeout_s,
+        .http2 = cfg.http2,
+        .stop_fd = sfd,
+        .progress = isatty(2),
+        .grace_ns = 2000000000ull,
+    };
+    struct gp_client_stats cs;
+
+    struct gp_telemetry *tel = NULL;
+    {
+        struct gp_telemetry_opts to = {
+            .interval_s = cfg.telemetry_interval_s,
+            .server_metrics_url = cfg.metrics_urls_given ? cfg.metrics_urls[0] : NULL,
+        };
+        struct gp_error terr = {0};
+        if (gp_telemetry_start(&to, &tel, &terr) < 0) {
+            fprintf(stderr, "genperf: warning: telemetry disabled: %s\n", terr.msg);
+            tel = NULL;
+        }
+    }
+    uint64_t wall_start = gp_wall_ns();
+    int crc = gp_client_run(&co, &st, &cs, &err);
+    uint64_t wall_end = gp_wall_ns();
+    if (tel)
+        gp_telemetry_stop(tel);
+    if (crc < 0) {
+        fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+        gp_telemetry_free(tel);
+        goto out;
+    }
+
+    uint64_t measured = cs.n_ok + cs.n_failed;
+    if (cs.busy_fraction > BUSY_WARN)
+        fprintf(stderr,
+                "genperf: warning: the client's event loop was busy %.0f%% of the run; it may be limiting the "
+                "measurement (fewer concurrent requests per process, or a faster machine)\n",
+                cs.busy_fraction * 100);
+    if (cs.n_delayed && (cs.n_delayed * 100 > measured || cs.max_lag_ns > 10000000ull))
+        fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
+                (unsigned long long)cs.n_delayed, (double)cs.max_lag_ns / 1e6);
+
+    input_config = gp_profile_input_config(&cfg);
+    if (!input_config) {
+        fprintf(stderr, "%s: error: out of memory building input_config\n", prog);
+        goto out;
+    }
+
+    int export_ok = 1;
+    /* The client sees transport and HTTP failures; metrics also sees the
+     * ones inside a 200 stream (error events, truncation), so its counts
+     * are the ones reported and used for the exit status. */
+    uint64_t n_ok = cs.n_ok, n_failed = cs.n_failed;
+    char first_error[512];
+    snprintf(first_error, sizeof first_error, "%s", cs.first_error);
+    {
+        struct gp_slo *slos = NULL;
+        if (cfg.n_slos) {
+            slos = calloc(cfg.n_slos, sizeof *slos);
+            for (size_t i = 0; slos && i < cfg.n_slos; i++) {
+                slos[i].name = cfg.slos[i].namebuf;
+                slos[i].value = cfg.slos[i].value;
+            }
+        }
+        struct gp_metrics_opts mo = {
+            .streaming = cfg.streaming,
+            .slos = slos,
+            .n_slos = slos ? cfg.n_slos : 0,
+            .inter_chunk = 1,
+        };
+        struct gp_metrics_result mr;
+        memset(&mr, 0, sizeof mr);
+        if (gp_metrics_compute(&st, ds, tok, &mo, &mr, &err) < 0) {
+            fprintf(stderr, "%s: error: computing metrics: %s\n", prog, err.msg);
+            export_ok = 0;
+        } else {
+            n_ok = mr.n_ok;
+            n_failed = mr.n_failed;
+            if (!first_error[0])
+                for (size_t i = 0; i < mr.n_reqs; i++)
+                    if (mr.reqs[i].fail != GP_FAIL_NONE && mr.reqs[i].err_len) {
+                        int l = mr.reqs[i].err_len < 400 ? (int)mr.reqs[i].err_len : 400;
+                        snprintf(first_error, sizeof first_error, "%.*s", l, mr.text + mr.reqs[i].err_off);
+                        break;
+                    }
+            json_t *tstats = NULL;
+            if (tel)
+                tstats = gp_telemetry_stats_json(tel);
+            struct gp_export_ctx ctx = {
+                .run_dir = run_dir,
+                .profile_export_file = cfg.profile_export_file,
+                .mode = gp_profile_mode(&cfg),
+                .value = cfg.request_rate > 0 ? cfg.request_rate : (double)cfg.concurrency,
+                .service_kind = "openai",
+                .endpoint = cfg.endpoint,
+                .endpoint_type = (int)cfg.endpoint_type,
+                .streaming = cfg.streaming,
+                .goodput = cfg.n_slos > 0,
+                .input_config = input_config,
+                .telemetry_stats = tstats,
+                .store = &st,
+                .ds = ds,
+                .m = &mr,
+                .tokenizer_source = gp_tokenizer_source(tok),
+                .client_busy_fraction = cs.busy_fraction,
+                .client_busy_warn = BUSY_WARN,
+                .n_sent = cs.n_sent,
+                .n_retried = cs.n_retried,
+                .n_warmup = cs.n_warmup,
+                .start_wall_ns = wall_start,
+                .end_wall_ns = wall_end,
+                .console = stdout,
+                .console_width = 0,
+            };
+            if (gp_export_all(&ctx, &err) < 0) {
+                fprintf(stderr, "%s: error: writing artifacts: %s\n", prog, err.msg);
+                export_ok = 0;
+            }
+            if (tel) {
+                char stem[1024], tp[8192], fn[1100];
+                gp_export_stem(cfg.profile_export_file, stem, sizeof stem);
+                snprintf(fn, sizeof fn, "%s_telemetry.jsonl", stem);
+                gp_path_join(tp, sizeof tp, run_dir, fn);
+                struct gp_error terr = {0};
+                if (gp_telemetry_write_jsonl(tel, tp, &terr) < 0)
+                    fprintf(stderr, "genperf: warning: %s\n", terr.msg);
+            }
+            if (tstats)
+                json_decref(tstats);
+        }
+        gp_metrics_result_free(&mr);
+        free(slos);
+    }
+    gp_telemetry_free(tel);
+    for (char *c = first_error; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    if (n_failed)
+        fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)n_failed,
+                (unsigned long long)(n_ok + n_failed), first_error);
+    fprintf(stderr,
+            "genperf: client: %llu requests sent (%llu warmup, %llu stale keep-alive resends not counted); "
+            "measured phase %.2f s, event loop busy %.1f%% of one core\n",
+            (unsigned long long)cs.n_sent, (unsigned long long)cs.n_warmup, (unsigned long long)cs.n_retried,
+            (double)(cs.end_ns - cs.start_ns) / 1e9, cs.busy_fraction * 100);
+    if (cs.n_dropped)
+        fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
+                (unsigned long long)cs.n_dropped);
+
+    if (cs.interrupted) {
+        fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", run_dir);
+        status = 130;
+    } else if (!export_ok) {
+        status = 1;
+    } else if (measured == 0) {
+        fprintf(stderr, "%s: error: no request completed during the measurement; nothing was measured%s\n", prog,
+                cfg.duration_s > 0 || cfg.measurement_interval_ms > 0 ? " (raise --duration / --measurement-interval)"
+                                                                       : "");
+        status = 1;
+    } else if (n_ok == 0) {
+        fprintf(stderr, "%s: error: all %llu requests to %s failed: %s%s\n", prog, (unsigned long long)measured,
+                req_url, first_error,
+                cfg.http2 ? " (--http2 speaks HTTP/2 with prior knowledge: the server must support it)" : "");
+        status = 1;
+    } else {
+        status = 0;
+    }
+
+out:
+    if (curl_inited)
+        curl_global_cleanup();
+    json_decref(input_config);
+    free(bodies);
+    gp_record_store_free(&st);
+    if (ds)
+        gp_dataset_free(ds);
+    if (tok)
+        gp_tokenizer_free(tok);
+    gp_profile_config_free(&cfg);
+    if (sfd >= 0) {
+        /* drain signals that arrived late so unblocking does not kill us */
+        while (check_signal(sfd))
+            ;
+        close(sfd);
+    }
+    sigprocmask(SIG_SETMASK, &oldmask, NULL);
+    return status;
 }

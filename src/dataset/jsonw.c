@@ -117,6 +117,22 @@ static unsigned utf8_next(const unsigned char *s, size_t n, size_t *i)
     return cp;
 }
 
+/* Which bytes need no escape, per style (see gp_jsonw_str). */
+static const unsigned char plain[256] = {
+#define P3 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3
+#define P1 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+    3, 3, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* 0x20: '"' */
+    P3, P3,                                          /* 0x30, 0x40 */
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3, /* 0x50: '\\' */
+    P3,                                              /* 0x60 */
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, /* 0x70: DEL escaped by Python */
+    P1, P1, P1, P1, P1, P1, P1, P1,                  /* 0x80-0xff: raw UTF-8 on the wire */
+#undef P3
+#undef P1
+};
+
 int gp_jsonw_str(struct gp_buf *b, const char *str, size_t n, enum gp_jsonw_style style)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -126,10 +142,11 @@ int gp_jsonw_str(struct gp_buf *b, const char *str, size_t n, enum gp_jsonw_styl
     size_t i = 0;
     while (i < n && !r) {
         unsigned char c = s[i];
-        /* Fast path: a run of bytes that need no escaping. */
+        /* Fast path: a run of bytes that need no escaping (bit 0: plain in
+         * WIRE style, bit 1: plain in PYTHON style). */
+        const unsigned char bit = style == GP_JSONW_WIRE ? 1 : 2;
         size_t j = i;
-        while (j < n && s[j] >= 0x20 && s[j] != '"' && s[j] != '\\' &&
-               (style == GP_JSONW_WIRE ? 1 : s[j] < 0x7f))
+        while (j < n && (plain[s[j]] & bit))
             j++;
         if (j > i) {
             r = gp_buf_append(b, s + i, j - i);

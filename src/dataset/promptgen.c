@@ -31,6 +31,8 @@ struct gp_promptgen {
     size_t nfirst;
     int words;
     size_t max_len; /* longest piece, to reserve output space once per batch */
+    int additive;   /* word-piece texts provably re-encode piece by piece (see calibrate) */
+    enum gp_promptgen_verify verify;
     size_t *ends; /* working: end offset in the output of each placed piece */
     size_t ends_cap;
     uint32_t *placed; /* working: which piece was placed */
@@ -76,6 +78,8 @@ struct cand {
     uint8_t len, first_ok, space, kind;
 };
 
+static int calibrate(struct gp_promptgen *g, struct gp_error *err);
+
 int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct gp_error *err)
 {
     *out = NULL;
@@ -107,9 +111,8 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
     }
     long base = gp_tokenizer_count(tok, "a", 1);
     size_t vocab = gp_tokenizer_vocab_size(tok);
+    int spanning = 0; /* ids whose text holds a letter followed by a space */
     for (size_t id = 0; id < vocab; id++) {
-        if (gp_tokenizer_is_special(tok, (uint32_t)id))
-            continue;
         gp_buf_reset(&dec);
         ids[use_anchor] = (uint32_t)id;
         if (gp_tokenizer_decode(tok, ids, use_anchor ? 2 : 1, 0, &dec, NULL) < 0)
@@ -118,6 +121,14 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
             continue;
         const char *s = dec.data + alen;
         size_t n = dec.len - alen;
+        /* A token that could straddle the join of two word pieces ("x y")
+         * would make counts non-additive; special tokens included, since
+         * added-token matching ignores pre-token boundaries. */
+        for (size_t k = 0; k + 1 < n && !spanning; k++)
+            if (is_alpha((unsigned char)s[k]) && s[k + 1] == ' ')
+                spanning = 1;
+        if (gp_tokenizer_is_special(tok, (uint32_t)id))
+            continue;
         int kind = classify(s, n);
         if (!kind)
             continue;
@@ -189,7 +200,16 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
                     src, nwords, nchars);
         goto out;
     }
+    /* 16 bytes of slack for place()'s fixed-size copies */
+    if (gp_buf_append(&pool, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)) {
+        gp_promptgen_free(g);
+        rc = gp_err(err, GP_ENOMEM, "out of memory");
+        goto out;
+    }
     g->pool = gp_buf_steal(&pool);
+    g->verify = GP_PROMPTGEN_VERIFY;
+    if (g->words && !spanning && calibrate(g, err) == 1)
+        g->additive = 1;
     *out = g;
 out:
     free(c);
@@ -220,17 +240,22 @@ static int ensure_ends(struct gp_promptgen *g, size_t n)
 }
 
 /* Appends k pieces after the np already placed. The hot loop of workload
- * generation: one reservation, then plain copies (no per-piece growth checks). */
+ * generation (41M iterations for 10,000 x 4,096 tokens): one reservation,
+ * then fixed 16-byte copies for short pieces (the pool and the output have
+ * 16 bytes of slack), and piece ends recorded only when a repair may need
+ * them (track = 1). */
 static int place(struct gp_promptgen *g, struct gp_rng *rng, struct gp_buf *out, size_t *np, size_t k,
-                 int first_strips)
+                 int first_strips, int track)
 {
-    if (ensure_ends(g, *np + k) || gp_buf_reserve(out, k * g->max_len + 1))
+    if ((track && ensure_ends(g, *np + k)) || gp_buf_reserve(out, k * g->max_len + 16))
         return -1;
     char *dst = out->data + out->len;
     const char *pool = g->pool;
     const struct piece *pieces = g->p;
-    for (size_t j = 0; j < k; j++) {
-        size_t at = *np;
+    size_t at = *np;
+    uint32_t prev = at && track ? g->placed[at - 1] : 0;
+    int prev_space = at && track ? pieces[prev].space : 0;
+    for (size_t j = 0; j < k; j++, at++) {
         uint32_t pi;
         if (at == 0) {
             pi = g->first[gp_rng_below(rng, g->nfirst)];
@@ -238,7 +263,7 @@ static int place(struct gp_promptgen *g, struct gp_rng *rng, struct gp_buf *out,
             pi = (uint32_t)gp_rng_below(rng, g->n);
             /* Fallback alphabet: no run of spaces (it would merge into one
              * whitespace pre-token in real tokenizers and look odd). */
-            while (pieces[pi].space && pieces[g->placed[at - 1]].space)
+            while (pieces[pi].space && prev_space)
                 pi = (uint32_t)gp_rng_below(rng, g->n);
         }
         const struct piece *p = &pieces[pi];
@@ -248,19 +273,55 @@ static int place(struct gp_promptgen *g, struct gp_rng *rng, struct gp_buf *out,
             s++;
             len--;
         }
-        if (len == 1)
-            *dst = *s;
+        if (len <= 16)
+            memcpy(dst, s, 16);
         else
             memcpy(dst, s, len);
         dst += len;
-        g->placed[at] = pi;
-        g->ends[at] = (size_t)(dst - out->data);
-        (*np)++;
+        prev_space = p->space;
+        if (track) {
+            g->placed[at] = pi;
+            g->ends[at] = (size_t)(dst - out->data);
+        }
     }
+    *np = at;
     out->len = (size_t)(dst - out->data);
     out->data[out->len] = '\0';
     return 0;
 }
+
+/* Additivity check, run once per tokenizer after the vocabulary scan found no
+ * token spanning a letter-space join. A token sequence is only ever split at
+ * such joins if no token contains one (then no BPE merge, added-token match
+ * or unigram piece can cross a join), and the per-piece context check showed
+ * each piece is one token after a letter. The one thing the scan cannot see is
+ * a pre-tokenizer that splits inside a word piece depending on what precedes
+ * it; none of HF's regexes do (a letter run never continues across a space),
+ * and this check confirms it on 4 x 4096 random pieces, i.e. every piece of a
+ * typical vocabulary in a random left context. Returns 1 additive, 0 not,
+ * <0 error. */
+static int calibrate(struct gp_promptgen *g, struct gp_error *err)
+{
+    struct gp_buf b = {0};
+    struct gp_rng r;
+    gp_rng_seed_stream(&r, 0x6770, 0, 0);
+    int ok = 1;
+    for (int round = 0; round < 4 && ok; round++) {
+        size_t np = 0;
+        b.len = 0;
+        if (place(g, &r, &b, &np, 4096, 1, 0)) {
+            gp_buf_free(&b);
+            return gp_err(err, GP_ENOMEM, "out of memory checking the tokenizer vocabulary");
+        }
+        ok = gp_tokenizer_count(g->tok, b.data, b.len) == 4096;
+    }
+    gp_buf_free(&b);
+    return ok;
+}
+
+int gp_promptgen_additive(const struct gp_promptgen *g) { return g->additive; }
+
+void gp_promptgen_set_verify(struct gp_promptgen *g, enum gp_promptgen_verify v) { g->verify = v; }
 
 int gp_promptgen_text(struct gp_promptgen *g, struct gp_rng *rng, long ntokens, const char *head,
                       size_t head_len, struct gp_buf *out, struct gp_error *err)
@@ -286,8 +347,11 @@ int gp_promptgen_text(struct gp_promptgen *g, struct gp_rng *rng, long ntokens, 
         if (out->data)
             out->data[base_len] = '\0';
         size_t np = 0;
-        if (place(g, rng, out, &np, (size_t)ntokens, 1))
+        int trust = g->additive && g->verify == GP_PROMPTGEN_TRUST_ADDITIVE;
+        if (place(g, rng, out, &np, (size_t)ntokens, 1, !trust))
             return gp_err(err, GP_ENOMEM, "out of memory generating a prompt of %ld tokens", ntokens);
+        if (trust)
+            return 0; /* exact by construction: n one-token pieces, no joins crossed */
         for (int round = 0; round < REPAIR_ROUNDS; round++) {
             long c = gp_tokenizer_count(g->tok, out->data, out->len);
             if (c < 0)
@@ -302,7 +366,7 @@ int gp_promptgen_text(struct gp_promptgen *g, struct gp_rng *rng, long ntokens, 
                 np -= drop;
                 out->len = g->ends[np - 1];
                 out->data[out->len] = '\0';
-            } else if (place(g, rng, out, &np, (size_t)(target - c), 1)) {
+            } else if (place(g, rng, out, &np, (size_t)(target - c), 1, 1)) {
                 return gp_err(err, GP_ENOMEM, "out of memory generating a prompt of %ld tokens", ntokens);
             }
         }

@@ -21,7 +21,8 @@
  *  2. Draw. n pieces uniformly from the safe list with the caller's seeded
  *     gp_rng; the first piece comes from those whose text without its leading
  *     space is still one token, and loses that space.
- *  3. Verify and repair. Re-encode the whole text (with its head); if the
+ *  3. Verify and repair (always, unless the tokenizer is proven additive and
+ *     the caller chose GP_PROMPTGEN_TRUST_ADDITIVE). Re-encode the whole text (with its head); if the
  *     count is off, drop pieces from the end or append fresh ones and re-check,
  *     until the count is exact (restart with new draws after 16 rounds). The
  *     returned text is always verified: the count is a fact, not a hope.
@@ -38,6 +39,13 @@ struct gp_rng;
 struct gp_tokenizer;
 struct gp_promptgen;
 
+/* Whether each prompt is re-encoded. VERIFY (the default) always checks. With
+ * TRUST_ADDITIVE, a tokenizer proven additive (see gp_promptgen_additive)
+ * skips the re-encode: the count is exact by construction, and we avoid
+ * tokenizing 10,000 x 4,096 tokens twice. Other tokenizers are still
+ * checked. */
+enum gp_promptgen_verify { GP_PROMPTGEN_VERIFY = 0, GP_PROMPTGEN_TRUST_ADDITIVE = 1 };
+
 int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct gp_error *err);
 void gp_promptgen_free(struct gp_promptgen *g);
 
@@ -47,6 +55,12 @@ void gp_promptgen_free(struct gp_promptgen *g);
  * (GenAI-Perf's f"{prefix} {prompt}" join). ntokens >= 1. */
 int gp_promptgen_text(struct gp_promptgen *g, struct gp_rng *rng, long ntokens, const char *head,
                       size_t head_len, struct gp_buf *out, struct gp_error *err);
+
+void gp_promptgen_set_verify(struct gp_promptgen *g, enum gp_promptgen_verify v);
+/* 1 if word-piece texts re-encode piece by piece: no token of the
+ * vocabulary contains a letter followed by a space (so none can straddle a
+ * join), and 4 random 4,096-piece texts re-encode to exactly 4,096 tokens. */
+int gp_promptgen_additive(const struct gp_promptgen *g);
 
 /* How many safe pieces the cache holds, and whether they are word pieces (1)
  * or the single-character fallback (0). For tests and the docs. */

@@ -84,6 +84,24 @@ static void test_distinct_and_defaults(void)
     gp_tokenizer_free(tok);
 }
 
+static void test_short_prompts_distinct(void)
+{
+    struct gp_tokenizer *tok = builtin();
+    struct gp_dataset_opts o = ts_opts();
+    o.num_entries = 300;
+    o.isl_mean = 2; /* 26 * 26 possible texts */
+    struct gp_dataset *ds = NULL;
+    struct gp_error e = {0};
+    CHECK_INT(gp_dataset_build(&o, tok, &ds, &e), 0);
+    int dup = 0;
+    for (size_t i = 0; i < ds->n; i++)
+        for (size_t j = 0; j < i; j++)
+            dup += strcmp(ds->entries[i].payload, ds->entries[j].payload) == 0;
+    CHECK_INT(dup, 0);
+    gp_dataset_free(ds);
+    gp_tokenizer_free(tok);
+}
+
 static void test_determinism_inputs_json(void)
 {
     struct gp_tokenizer *tok = builtin();
@@ -329,6 +347,7 @@ int main(void)
     GP_RUN(test_exact_isl_builtin);
     GP_RUN(test_dataset_exact_isl);
     GP_RUN(test_distinct_and_defaults);
+    GP_RUN(test_short_prompts_distinct);
     GP_RUN(test_determinism_inputs_json);
     GP_RUN(test_stddev_reproducible_clamped);
     GP_RUN(test_osl_fields);

@@ -17,10 +17,148 @@
 #include "metrics/metrics.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #define FLUSH_AT (1u << 20)
+
+/* ---- fast appenders for the big streamed files -------------------------
+ * printf and the generic JSON escaper dominated a million-request export;
+ * these write straight into reserved buffer space. */
+
+static inline int put_u64(struct gp_buf *b, uint64_t v)
+{
+    if (gp_buf_reserve(b, 24))
+        return -GP_ENOMEM;
+    char t[24];
+    int n = 0;
+    do {
+        t[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char *o = b->data + b->len;
+    for (int i = 0; i < n; i++)
+        o[i] = t[n - 1 - i];
+    b->len += (size_t)n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+static inline int put_i64(struct gp_buf *b, int64_t v)
+{
+    if (v < 0) {
+        if (gp_buf_putc(b, '-'))
+            return -GP_ENOMEM;
+        return put_u64(b, (uint64_t)(-(v + 1)) + 1);
+    }
+    return put_u64(b, (uint64_t)v);
+}
+
+static inline int put_lit(struct gp_buf *b, const char *s, size_t n) { return gp_buf_append(b, s, n); }
+#define PUTS(b, lit) put_lit((b), (lit), sizeof(lit) - 1)
+
+/* length of a valid UTF-8 sequence at u (n bytes left), 0 if invalid */
+static size_t utf8_len(const unsigned char *u, size_t n)
+{
+    unsigned c = u[0];
+    size_t l;
+    unsigned v, min;
+    if ((c & 0xE0) == 0xC0)
+        l = 2, v = c & 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        l = 3, v = c & 0x0F, min = 0x800;
+    else if ((c & 0xF8) == 0xF0)
+        l = 4, v = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (n < l)
+        return 0;
+    for (size_t i = 1; i < l; i++) {
+        if ((u[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (u[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v < 0xE000))
+        return 0;
+    return l;
+}
+
+/* JSON string as RapidJSON's Writer emits it (raw UTF-8, '/' unescaped);
+ * invalid UTF-8 (a character split across two reads) becomes \ufffd so the
+ * file stays valid JSON. */
+static const unsigned char needs_esc[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+static int put_jstr(struct gp_buf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (gp_buf_reserve(b, n * 6 + 2))
+        return -GP_ENOMEM;
+    const unsigned char *u = (const unsigned char *)s;
+    char *o = b->data + b->len;
+    *o++ = '"';
+    size_t i = 0;
+    while (i < n) {
+        /* copy the run of bytes that need no escaping in one go: SSE chunks
+         * are mostly plain ASCII between quotes */
+        size_t j = i;
+        while (j < n && !needs_esc[u[j]])
+            j++;
+        if (j > i) {
+            memcpy(o, u + i, j - i);
+            o += j - i;
+            i = j;
+            if (i == n)
+                break;
+        }
+        unsigned c = u[i];
+        if (c >= 0x80) {
+            size_t l = utf8_len(u + i, n - i);
+            if (l) {
+                memcpy(o, u + i, l);
+                o += l;
+                i += l;
+            } else {
+                memcpy(o, "\\ufffd", 6);
+                o += 6;
+                i++;
+            }
+            continue;
+        }
+        *o++ = '\\';
+        switch (c) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '\n': *o++ = 'n'; break;
+        case '\r': *o++ = 'r'; break;
+        case '\t': *o++ = 't'; break;
+        case '\b': *o++ = 'b'; break;
+        case '\f': *o++ = 'f'; break;
+        default:
+            *o++ = 'u';
+            *o++ = '0';
+            *o++ = '0';
+            *o++ = hex[c >> 4];
+            *o++ = hex[c & 15];
+        }
+        i++;
+    }
+    *o++ = '"';
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = '\0';
+    return 0;
+}
 
 void gp_export_stem(const char *file, char *out, size_t outsz)
 {
@@ -613,6 +751,9 @@ int gp_export_console(const struct gp_export_ctx *ctx, struct gp_error *err)
     if (!ctx->console)
         return 0;
     int width = ctx->console_width;
+    struct winsize ws;
+    if (width <= 0 && isatty(fileno(ctx->console)) && ioctl(fileno(ctx->console), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+        width = ws.ws_col; /* rich follows the terminal */
     if (width <= 0) {
         const char *cols = getenv("COLUMNS");
         width = cols ? atoi(cols) : 0;
@@ -689,24 +830,27 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
         if (!(q->flags & GP_RQ_OK))
             continue;
         const struct gp_record *rec = &st->recs[q->rec];
-        r |= gp_buf_printf(&s.b, "%s{\"timestamp\":%llu,\"request_inputs\":{\"payload\":", first ? "" : ",",
-                           (unsigned long long)wall_of(ctx, rec->t_start_ns));
+        r |= first ? PUTS(&s.b, "{\"timestamp\":") : PUTS(&s.b, ",{\"timestamp\":");
+        r |= put_u64(&s.b, wall_of(ctx, rec->t_start_ns));
+        r |= PUTS(&s.b, ",\"request_inputs\":{\"payload\":");
         first = 0;
         const struct gp_dataset_entry *e =
             (ctx->ds && rec->entry < ctx->ds->n) ? &ctx->ds->entries[rec->entry] : NULL;
         if (e)
-            r |= gp_buf_json_str(&s.b, e->payload, e->payload_len);
+            r |= put_jstr(&s.b, e->payload, e->payload_len);
         else
-            r |= gp_buf_puts(&s.b, "\"\"");
-        r |= gp_buf_puts(&s.b, "},\"response_timestamps\":[");
-        for (uint32_t c = 0; c < rec->n_chunks; c++)
-            r |= gp_buf_printf(&s.b, "%s%llu", c ? "," : "",
-                               (unsigned long long)wall_of(ctx, gp_record_chunk(st, rec, c)->t_ns));
-        r |= gp_buf_puts(&s.b, "],\"response_outputs\":[");
+            r |= PUTS(&s.b, "\"\"");
+        r |= PUTS(&s.b, "},\"response_timestamps\":[");
+        for (uint32_t c = 0; c < rec->n_chunks; c++) {
+            if (c)
+                r |= gp_buf_putc(&s.b, ',');
+            r |= put_u64(&s.b, wall_of(ctx, gp_record_chunk(st, rec, c)->t_ns));
+        }
+        r |= PUTS(&s.b, "],\"response_outputs\":[");
         for (uint32_t c = 0; c < rec->n_chunks; c++) {
             const struct gp_chunk *ch = gp_record_chunk(st, rec, c);
-            r |= gp_buf_puts(&s.b, c ? ",{\"response\":" : "{\"response\":");
-            r |= gp_buf_json_str(&s.b, gp_record_bytes(st, ch), ch->len);
+            r |= c ? PUTS(&s.b, ",{\"response\":") : PUTS(&s.b, "{\"response\":");
+            r |= put_jstr(&s.b, gp_record_bytes(st, ch), ch->len);
             r |= gp_buf_putc(&s.b, '}');
         }
         r |= gp_buf_puts(&s.b, "]}");
@@ -720,6 +864,8 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     r |= gp_buf_printf(&s.b, "]}],\"version\":\"genperf %s\",\"service_kind\":", GP_VERSION);
     const char *sk = ctx->service_kind ? ctx->service_kind : "openai";
     const char *ep = ctx->endpoint ? ctx->endpoint : "v1/chat/completions";
+    while (*ep == '/')
+        ep++; /* GenAI-Perf's endpoint field has no leading slash */
     r |= gp_buf_json_str(&s.b, sk, strlen(sk));
     r |= gp_buf_puts(&s.b, ",\"endpoint\":");
     r |= gp_buf_json_str(&s.b, ep, strlen(ep));
@@ -727,12 +873,13 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     return sink_finish(&s, r != 0, path, err);
 }
 
-static int put_opt_i64(struct gp_buf *b, const char *key, int64_t v)
+/* key is the literal ",\"name\":" */
+static int put_opt(struct gp_buf *b, const char *key, size_t klen, int64_t v)
 {
-    if (v < 0)
-        return gp_buf_printf(b, ",\"%s\":null", key);
-    return gp_buf_printf(b, ",\"%s\":%lld", key, (long long)v);
+    int r = put_lit(b, key, klen);
+    return r | (v < 0 ? PUTS(b, "null") : put_i64(b, v));
 }
+#define OPT(b, name, v) put_opt((b), ",\"" name "\":", sizeof(",\"" name "\":") - 1, (v))
 
 int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
 {
@@ -750,9 +897,11 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
         const struct gp_req_metrics *q = NULL;
         if (!(rec->flags & GP_REC_WARMUP) && k < m->n_reqs && m->reqs[k].rec == i)
             q = &m->reqs[k++];
-        r |= gp_buf_printf(&s.b, "{\"request_index\":%zu,\"entry\":%u,\"t_start_ns\":%llu,\"t_end_ns\":%llu", i,
-                           rec->entry, (unsigned long long)wall_of(ctx, rec->t_start_ns),
-                           (unsigned long long)wall_of(ctx, rec->t_end_ns ? rec->t_end_ns : rec->t_start_ns));
+        r |= PUTS(&s.b, "{\"request_index\":");
+        r |= put_u64(&s.b, i);
+        r |= OPT(&s.b, "entry", rec->entry);
+        r |= OPT(&s.b, "t_start_ns", (int64_t)wall_of(ctx, rec->t_start_ns));
+        r |= OPT(&s.b, "t_end_ns", (int64_t)wall_of(ctx, rec->t_end_ns ? rec->t_end_ns : rec->t_start_ns));
         int failed;
         const char *etext = NULL;
         size_t elen = 0;
@@ -770,39 +919,49 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
                 elen = rec->err_len;
             }
         }
-        r |= gp_buf_printf(&s.b, ",\"status\":\"%s\",\"http_status\":", failed ? "failed" : "ok");
-        r |= rec->http_status ? gp_buf_printf(&s.b, "%d", rec->http_status) : gp_buf_puts(&s.b, "null");
-        r |= gp_buf_puts(&s.b, ",\"error\":");
-        r |= etext ? gp_buf_json_str(&s.b, etext, elen) : gp_buf_puts(&s.b, "null");
-        r |= gp_buf_printf(&s.b, ",\"fail_kind\":");
-        r |= (q && q->fail) ? gp_buf_printf(&s.b, "\"%s\"", gp_fail_kind_name(q->fail)) : gp_buf_puts(&s.b, "null");
-        r |= gp_buf_printf(&s.b, ",\"warmup\":%s", (rec->flags & GP_REC_WARMUP) ? "true" : "false");
-        if (q) {
-            r |= put_opt_i64(&s.b, "ttft_ns", q->ttft_ns);
-            r |= put_opt_i64(&s.b, "ttst_ns", q->ttst_ns);
-            r |= put_opt_i64(&s.b, "request_latency_ns", q->latency_ns);
-            r |= put_opt_i64(&s.b, "itl_ns", q->itl_ns);
-            r |= put_opt_i64(&s.b, "isl", q->isl);
-            r |= put_opt_i64(&s.b, "osl", q->osl);
-            r |= put_opt_i64(&s.b, "osl_asked", q->osl_asked);
-            r |= gp_buf_printf(&s.b, ",\"osl_source\":\"%s\"",
-                               (q->flags & GP_RQ_OSL_FROM_SERVER) ? "server" : "tokenizer");
-            r |= put_opt_i64(&s.b, "server_prompt_tokens", q->server_prompt_tokens);
-            r |= put_opt_i64(&s.b, "server_completion_tokens", q->server_completion_tokens);
-            r |= gp_buf_printf(&s.b, ",\"content_chunks\":%u,\"reasoning_tokens\":%d,\"events\":%u", q->content_chunks,
-                               q->reasoning_tokens, q->events);
-            r |= gp_buf_printf(&s.b, ",\"streamed\":%s,\"done\":%s,\"osl_mismatch\":%s",
-                               (q->flags & GP_RQ_STREAMED) ? "true" : "false",
-                               (q->flags & GP_RQ_NO_DONE) ? "false" : "true",
-                               (q->flags & GP_RQ_OSL_MISMATCH) ? "true" : "false");
+        r |= failed ? PUTS(&s.b, ",\"status\":\"failed\"") : PUTS(&s.b, ",\"status\":\"ok\"");
+        r |= OPT(&s.b, "http_status", rec->http_status ? rec->http_status : -1);
+        r |= PUTS(&s.b, ",\"error\":");
+        r |= etext ? put_jstr(&s.b, etext, elen) : PUTS(&s.b, "null");
+        r |= PUTS(&s.b, ",\"fail_kind\":");
+        if (q && q->fail) {
+            const char *fk = gp_fail_kind_name(q->fail);
+            r |= gp_buf_putc(&s.b, '"') | gp_buf_puts(&s.b, fk) | gp_buf_putc(&s.b, '"');
         } else {
-            r |= gp_buf_puts(&s.b, ",\"ttft_ns\":null,\"ttst_ns\":null,\"request_latency_ns\":null,\"itl_ns\":null"
-                                   ",\"isl\":null,\"osl\":null,\"osl_asked\":null,\"osl_source\":null"
-                                   ",\"server_prompt_tokens\":null,\"server_completion_tokens\":null");
-            r |= gp_buf_printf(&s.b, ",\"content_chunks\":null,\"reasoning_tokens\":null,\"events\":null");
-            r |= gp_buf_puts(&s.b, ",\"streamed\":null,\"done\":null,\"osl_mismatch\":null");
+            r |= PUTS(&s.b, "null");
         }
-        r |= gp_buf_printf(&s.b, ",\"n_chunks\":%u,\"worker\":%u,\"slot\":%u}\n", rec->n_chunks, rec->worker, rec->slot);
+        r |= (rec->flags & GP_REC_WARMUP) ? PUTS(&s.b, ",\"warmup\":true") : PUTS(&s.b, ",\"warmup\":false");
+        if (q) {
+            r |= OPT(&s.b, "ttft_ns", q->ttft_ns);
+            r |= OPT(&s.b, "ttst_ns", q->ttst_ns);
+            r |= OPT(&s.b, "request_latency_ns", q->latency_ns);
+            r |= OPT(&s.b, "itl_ns", q->itl_ns);
+            r |= OPT(&s.b, "isl", q->isl);
+            r |= OPT(&s.b, "osl", q->osl);
+            r |= OPT(&s.b, "osl_asked", q->osl_asked);
+            r |= (q->flags & GP_RQ_OSL_FROM_SERVER) ? PUTS(&s.b, ",\"osl_source\":\"server\"")
+                                                    : PUTS(&s.b, ",\"osl_source\":\"tokenizer\"");
+            r |= OPT(&s.b, "server_prompt_tokens", q->server_prompt_tokens);
+            r |= OPT(&s.b, "server_completion_tokens", q->server_completion_tokens);
+            r |= OPT(&s.b, "content_chunks", q->content_chunks);
+            r |= OPT(&s.b, "reasoning_tokens", q->reasoning_tokens);
+            r |= OPT(&s.b, "events", q->events);
+            r |= OPT(&s.b, "bad_events", q->bad_events);
+            r |= (q->flags & GP_RQ_STREAMED) ? PUTS(&s.b, ",\"streamed\":true") : PUTS(&s.b, ",\"streamed\":false");
+            r |= (q->flags & GP_RQ_NO_DONE) ? PUTS(&s.b, ",\"done\":false") : PUTS(&s.b, ",\"done\":true");
+            r |= (q->flags & GP_RQ_OSL_MISMATCH) ? PUTS(&s.b, ",\"osl_mismatch\":true")
+                                                 : PUTS(&s.b, ",\"osl_mismatch\":false");
+        } else {
+            r |= PUTS(&s.b, ",\"ttft_ns\":null,\"ttst_ns\":null,\"request_latency_ns\":null,\"itl_ns\":null"
+                            ",\"isl\":null,\"osl\":null,\"osl_asked\":null,\"osl_source\":null"
+                            ",\"server_prompt_tokens\":null,\"server_completion_tokens\":null"
+                            ",\"content_chunks\":null,\"reasoning_tokens\":null,\"events\":null,\"bad_events\":null"
+                            ",\"streamed\":null,\"done\":null,\"osl_mismatch\":null");
+        }
+        r |= OPT(&s.b, "n_chunks", rec->n_chunks);
+        r |= OPT(&s.b, "worker", rec->worker);
+        r |= OPT(&s.b, "slot", rec->slot);
+        r |= PUTS(&s.b, "}\n");
         if (s.b.len >= FLUSH_AT && sink_flush(&s))
             break;
     }
@@ -873,6 +1032,7 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(rq, "streams_without_done", json_integer((json_int_t)m->n_no_done));
     json_object_set_new(rq, "osl_mismatch", json_integer((json_int_t)m->n_osl_mismatch));
     json_object_set_new(rq, "with_server_usage", json_integer((json_int_t)m->n_with_usage));
+    json_object_set_new(rq, "malformed_events", json_integer((json_int_t)m->n_bad_events));
     json_object_set_new(o, "requests", rq);
 
     json_t *fk = json_object();
@@ -942,6 +1102,20 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
 
 /* ---- all --------------------------------------------------------------- */
 
+struct pe_job {
+    const struct gp_export_ctx *ctx;
+    char path[4096];
+    struct gp_error err;
+    int rc;
+};
+
+static void *pe_thread(void *arg)
+{
+    struct pe_job *j = arg;
+    j->rc = gp_export_profile_json(j->ctx, j->path, &j->err);
+    return NULL;
+}
+
 int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
 {
     if (!ctx->run_dir || !ctx->store || !ctx->m)
@@ -957,23 +1131,46 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
     gp_export_stem(pef, stem, sizeof stem);
     if ((rc = gp_export_console(ctx, err)))
         return rc;
-    if (gp_path_join(path, sizeof path, ctx->run_dir, pef))
+    struct pe_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return gp_err(err, GP_ENOMEM, "out of memory starting the export");
+    job->ctx = ctx;
+    if (gp_path_join(job->path, sizeof job->path, ctx->run_dir, pef)) {
+        free(job);
         return gp_err(err, GP_EINVAL, "run directory path '%s' is too long", ctx->run_dir);
-    if ((rc = gp_export_profile_json(ctx, path, err)))
-        return rc;
+    }
+    /* the raw profile export is by far the largest file: write it on a
+     * second thread while the summaries and the records file are written
+     * here (both only read the store and the metrics) */
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, pe_thread, job) == 0;
+    if (!threaded)
+        pe_thread(job);
     snprintf(name, sizeof name, "%s_genai_perf.json", stem);
     gp_path_join(path, sizeof path, ctx->run_dir, name);
-    if ((rc = gp_export_genai_perf_json(ctx, path, err)))
-        return rc;
-    snprintf(name, sizeof name, "%s_genai_perf.csv", stem);
-    gp_path_join(path, sizeof path, ctx->run_dir, name);
-    if ((rc = gp_export_genai_perf_csv(ctx, path, err)))
-        return rc;
-    snprintf(name, sizeof name, "%s_records.jsonl", stem);
-    gp_path_join(path, sizeof path, ctx->run_dir, name);
-    if ((rc = gp_export_records_jsonl(ctx, path, err)))
-        return rc;
-    snprintf(name, sizeof name, "%s_genperf.json", stem);
-    gp_path_join(path, sizeof path, ctx->run_dir, name);
-    return gp_export_genperf_json(ctx, path, err);
+    rc = gp_export_genai_perf_json(ctx, path, err);
+    if (!rc) {
+        snprintf(name, sizeof name, "%s_genai_perf.csv", stem);
+        gp_path_join(path, sizeof path, ctx->run_dir, name);
+        rc = gp_export_genai_perf_csv(ctx, path, err);
+    }
+    if (!rc) {
+        snprintf(name, sizeof name, "%s_records.jsonl", stem);
+        gp_path_join(path, sizeof path, ctx->run_dir, name);
+        rc = gp_export_records_jsonl(ctx, path, err);
+    }
+    if (!rc) {
+        snprintf(name, sizeof name, "%s_genperf.json", stem);
+        gp_path_join(path, sizeof path, ctx->run_dir, name);
+        rc = gp_export_genperf_json(ctx, path, err);
+    }
+    if (threaded)
+        pthread_join(th, NULL);
+    if (!rc && job->rc) {
+        rc = job->rc;
+        if (err)
+            *err = job->err;
+    }
+    free(job);
+    return rc;
 }

@@ -51,7 +51,7 @@ struct scratch {
     size_t nct, ctcap;
     int done, has_error, has_usage;
     long prompt_tokens, completion_tokens;
-    uint32_t events;
+    uint32_t events, bad_events;
 };
 
 static int on_event(void *vctx, const char *data, size_t len, const char *event_type)
@@ -97,6 +97,7 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         }
         break;
     case GP_EV_BAD:
+        s->bad_events++; /* GenAI-Perf drops these too; we count them */
         break;
     }
     return 0;
@@ -136,7 +137,7 @@ static int scan_response(const struct gp_record_store *st, const struct gp_recor
     s->nct = 0;
     s->done = s->has_error = s->has_usage = 0;
     s->prompt_tokens = s->completion_tokens = -1;
-    s->events = 0;
+    s->events = s->bad_events = 0;
     int sse = (r->flags & GP_REC_STREAMING) != 0;
     if (!sse && r->n_chunks) {
         const struct gp_chunk *c0 = gp_record_chunk(st, r, 0);
@@ -348,6 +349,8 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
             goto done;
         }
         rm->events = s.events;
+        rm->bad_events = s.bad_events;
+        out->n_bad_events += s.bad_events;
         if (streamed)
             rm->flags |= GP_RQ_STREAMED;
         if (s.has_usage) {
@@ -372,7 +375,9 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
             struct gp_buf msg = {0};
             if (r->http_status >= 400) {
                 /* PA's wording, so logs read the same */
-                gp_buf_printf(&msg, "OpenAI response returns HTTP code %d: ", r->http_status);
+                static const char pa[] = "OpenAI response returns HTTP code";
+                if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)
+                    gp_buf_printf(&msg, "%s %d: ", pa, r->http_status);
                 if (etext)
                     gp_buf_append(&msg, etext, r->err_len);
                 else

@@ -106,6 +106,7 @@ struct gp_req_metrics {
     int32_t reasoning_tokens;     /* client tokenizer on reasoning/reasoning_content text */
     uint32_t content_chunks;      /* chunks that carried non-empty content */
     uint32_t events;              /* SSE data events seen */
+    uint32_t bad_events;          /* events that were not JSON / had an unexpected shape (ignored) */
     uint64_t err_off;             /* error text in result->text, err_len 0 = none */
     uint32_t err_len;
 };
@@ -141,6 +142,7 @@ struct gp_metrics_result {
     size_t n_no_done;              /* streams without [DONE] (ok or not) */
     size_t n_osl_mismatch;         /* requests with osl_asked >= 0 and osl != osl_asked */
     size_t n_with_usage;           /* requests that carried usage */
+    size_t n_bad_events;           /* malformed events over all requests (their text is lost) */
     double isl_client_avg;         /* over ok requests */
     double isl_server_avg;         /* over ok requests with usage; < 0 when none */
     double osl_server_avg;         /* usage.completion_tokens avg; < 0 when none */

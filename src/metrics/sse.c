@@ -90,9 +90,12 @@ int gp_sse_feed(struct gp_sse *p, const char *bytes, size_t n, gp_sse_event_fn f
     while (i < n) {
         /* find the next line end at the byte level (0x0A/0x0D never occur
          * inside a UTF-8 sequence) */
-        size_t j = i;
-        while (j < n && bytes[j] != '\n' && bytes[j] != '\r')
-            j++;
+        const char *lf = memchr(bytes + i, '\n', n - i);
+        size_t j = lf ? (size_t)(lf - bytes) : n;
+        /* servers write LF; a CR before the LF means CRLF or a bare CR */
+        const char *cr = memchr(bytes + i, '\r', j - i);
+        if (cr)
+            j = (size_t)(cr - bytes);
         if (j == n) {
             if (gp_buf_append(&p->line, bytes + i, n - i))
                 return -GP_ENOMEM;
@@ -216,6 +219,23 @@ static size_t str(struct js *j, struct gp_buf *out)
     if (!eat(j, '"')) {
         j->bad = 1;
         return 0;
+    }
+    if (!out) {
+        /* skipping: jump quote to quote; a quote is escaped when an odd
+         * number of backslashes precedes it */
+        for (;;) {
+            const char *q = memchr(j->p, '"', (size_t)(j->end - j->p));
+            if (!q) {
+                j->bad = 1;
+                return 0;
+            }
+            const char *b = q;
+            while (b > j->p && b[-1] == '\\')
+                b--;
+            j->p = q + 1;
+            if (((q - b) & 1) == 0)
+                return 0;
+        }
     }
     size_t before = out ? out->len : 0;
     while (j->p < j->end) {

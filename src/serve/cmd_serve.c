@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static void usage(FILE *fp)
 {
@@ -153,6 +154,12 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&ss, SIGTERM);
     sigaddset(&ss, SIGINT);
     sigprocmask(SIG_BLOCK, &ss, NULL);
+    /* thousands of concurrent streams need thousands of descriptors */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
     signal(SIGPIPE, SIG_IGN);
     int rc = gp_serve_run(&o, &err);
     if (rc) {

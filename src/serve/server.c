@@ -1637,11 +1637,11 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
     }
 
     struct epoll_event evs[256];
+    int have_pwait2 = 1;
     while (!s->stop) {
-        int timeout = -1;
-        uint64_t now = gp_now_ns();
+        uint64_t now = gp_now_ns(), wait_ns = UINT64_MAX;
         if (s->ready || s->dirty) {
-            timeout = 0;
+            wait_ns = 0;
         } else {
             uint64_t next = UINT64_MAX;
             if (s->nheap)
@@ -1649,11 +1649,20 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
             if (s->sim.step_end_ns && s->sim.step_end_ns < next)
                 next = s->sim.step_end_ns;
             if (next != UINT64_MAX)
-                timeout = next <= now ? 0 : (int)((next - now + 999999) / 1000000);
+                wait_ns = next <= now ? 0 : next - now;
         }
-        /* epoll's millisecond timeout is too coarse for sub-ms steps: spin on
-         * short waits instead of sleeping past them */
-        int n = epoll_wait(s->ep, evs, 256, timeout);
+        /* epoll_wait's millisecond timeout would make every ITL late by up to
+         * 1 ms; epoll_pwait2 takes nanoseconds (Linux >= 5.11) */
+        int n = -1;
+        if (have_pwait2) {
+            struct timespec ts = {.tv_sec = (time_t)(wait_ns / 1000000000ull), .tv_nsec = (long)(wait_ns % 1000000000ull)};
+            n = epoll_pwait2(s->ep, evs, 256, wait_ns == UINT64_MAX ? NULL : &ts, NULL);
+            if (n < 0 && errno == ENOSYS)
+                have_pwait2 = 0;
+        }
+        if (!have_pwait2)
+            n = epoll_wait(s->ep, evs, 256,
+                           wait_ns == UINT64_MAX ? -1 : (int)((wait_ns + 999999) / 1000000));
         if (n < 0 && errno != EINTR) {
             rc = gp_err(err, GP_EIO, "epoll_wait: %s", strerror(errno));
             break;

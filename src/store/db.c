@@ -127,7 +127,7 @@ int gp_db_open(const char *url, struct gp_db **out, struct gp_error *err)
     if (!db)
         return gp_err(err, GP_ENOMEM, "out of memory opening %s", url);
     redact_url(url, db->where, sizeof db->where);
-    int r;
+    int r = 0;
     if (has_prefix(url, "postgresql://") || has_prefix(url, "postgres://")) {
         db->engine = GP_DB_POSTGRES;
         r = gp_db_pg_open(db, url, err);
@@ -136,13 +136,16 @@ int gp_db_open(const char *url, struct gp_db **out, struct gp_error *err)
         if (has_prefix(url, "sqlite://"))
             path = url + strlen("sqlite://");  /* sqlite:///abs keeps its leading '/' */
         else if (strstr(url, "://"))
-            return free(db),
-                   gp_err(err, GP_EINVAL,
-                          "database URL '%s' has an unknown scheme; use sqlite:///path.db, a plain file path, "
-                          "or postgresql://user@host:port/db",
-                          db->where);
-        if (!*path)
-            return free(db), gp_err(err, GP_EINVAL, "database URL '%s' names no file", url);
+            r = gp_err(err, GP_EINVAL,
+                       "database URL '%s' has an unknown scheme; use sqlite:///path.db, a plain file path, "
+                       "or postgresql://user@host:port/db",
+                       db->where);
+        if (!r && !*path)
+            r = gp_err(err, GP_EINVAL, "database URL '%s' names no file", db->where);
+        if (r) {
+            free(db);
+            return r;
+        }
         db->engine = GP_DB_SQLITE;
         r = gp_db_sqlite_open(db, path, err);
     }

@@ -217,8 +217,16 @@ static const char m1_schema[] =
     "WHERE NOT EXISTS (SELECT 1 FROM telemetry_samples x WHERE x.job_id = ts.job_id AND x.device = ts.device)\n"
     "GROUP BY job_id, device;\n";
 
+/* genperf's own extras from <stem>_genperf.json. */
+static const char m2_genperf_metrics[] =
+    "INSERT INTO metric_templates (code, display_name, unit, better, category, sort_order) VALUES\n"
+    "  ('inter_chunk_latency', 'Inter Chunk Latency', 'ms', 'lower', 'latency', 75),\n"
+    "  ('client_busy_fraction', 'Client Busy Fraction', 'fraction', 'lower', 'client', 130)\n"
+    "ON CONFLICT (code) DO NOTHING;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
+    {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

@@ -11,6 +11,8 @@
 #include "telemetry/telemetry.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,14 @@ int cmd_telemetry(int argc, char **argv)
         if (url)
             printf("server telemetry: %s\n", gp_telemetry_server_status(t));
     }
+    /* Ctrl-C / SIGTERM end the sampling early but still print the summary
+     * and write the file: block them and wait for them instead of sleeping. */
+    sigset_t stopsig, oldmask;
+    sigemptyset(&stopsig);
+    sigaddset(&stopsig, SIGINT);
+    sigaddset(&stopsig, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopsig, &oldmask);
+    int interrupted = 0;
     uint64_t t0 = gp_now_ns(), step = (uint64_t)(interval * 1e9);
     uint64_t end = t0 + (uint64_t)(duration * 1e9), next = t0;
     for (;;) {
@@ -171,10 +181,18 @@ int cmd_telemetry(int argc, char **argv)
         next += step;
         if (next > end + step / 100)  /* tolerate rounding so the last tick lands at end */
             break;
-        struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-            ;
+        for (uint64_t now = gp_now_ns(); now < next && !interrupted; now = gp_now_ns()) {
+            uint64_t left = next - now;
+            struct timespec ts = {(time_t)(left / 1000000000ull), (long)(left % 1000000000ull)};
+            if (sigtimedwait(&stopsig, NULL, &ts) > 0)
+                interrupted = 1;
+        }
+        if (interrupted)
+            break;
     }
+    pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
+    if (interrupted && !as_json)
+        fprintf(stderr, "genperf telemetry: interrupted; summary of what was sampled\n");
     int rc = 0;
     if (output && gp_telemetry_write_jsonl(t, output, &err)) {
         fprintf(stderr, "genperf telemetry: %s\n", err.msg);

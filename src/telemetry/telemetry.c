@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "metrics/metrics.h"
 #include "telemetry/host.h"
 #include "telemetry/nvml.h"
 #include "telemetry/prom.h"
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@ struct tm_event {
 struct gp_telemetry {
     double interval_s;
     char *url;
+    int url_is_default;
     char *nvml_path;
     uint64_t mono0, wall0;
 
@@ -315,13 +318,18 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     if (!t)
         return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
     t->interval_s = iv;
-    if (o && o->server_metrics_url && *o->server_metrics_url)
-        t->url = strdup(o->server_metrics_url);
+    const char *u = (o && o->server_metrics_url && *o->server_metrics_url) ? o->server_metrics_url : NULL;
+    if (!u && o && o->default_metrics_url && *o->default_metrics_url) {
+        u = o->default_metrics_url;
+        t->url_is_default = 1;
+    }
+    if (u)
+        t->url = strdup(u);
     const char *np = (o && o->nvml_path) ? o->nvml_path : getenv("GENPERF_NVML_LIB");
     if (!np || !*np)
         np = "libnvidia-ml.so.1";
     t->nvml_path = strdup(np);
-    if (!t->nvml_path || (o && o->server_metrics_url && *o->server_metrics_url && !t->url)) {
+    if (!t->nvml_path || (u && !t->url)) {
         gp_telemetry_free(t);
         return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
     }
@@ -339,8 +347,15 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     open_server(t);
     if (!t->nv && !t->gpu_from_dcgm)
         add_event(t, t->mono0, "gpu", "unavailable", t->gpu_status);
-    if (t->url && !t->server_on)
-        add_event(t, t->mono0, "server", "unavailable", t->server_status);
+    if (t->url && !t->server_on) {
+        if (t->url_is_default) {
+            char why[sizeof t->server_status];
+            snprintf(why, sizeof why, "%s", t->server_status);
+            snprintf(t->server_status, sizeof t->server_status, "none (default %s)", why);
+        } else {
+            add_event(t, t->mono0, "server", "unavailable", t->server_status);
+        }
+    }
     /* room for one minute of samples up front, so a short run never grows */
     size_t per_tick = 8 + (size_t)t->host.maxcpu + 9u * (size_t)t->ngpu;
     size_t ticks = (size_t)(60.0 / iv) + 2;
@@ -350,6 +365,21 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
         t->cap = 0;
     *out = t;
     return 0;
+}
+
+int gp_telemetry_metrics_url_for(const char *target_url, char *out, size_t outsz)
+{
+    const char *p = target_url, *scheme = "http";
+    const char *sep = strstr(p, "://");
+    if (sep) {
+        scheme = (sep - p == 5 && strncmp(p, "https", 5) == 0) ? "https" : "http";
+        p = sep + 3;
+    }
+    size_t hl = strcspn(p, "/?#");
+    if (hl == 0)
+        return -1;
+    int n = snprintf(out, outsz, "%s://%.*s/metrics", scheme, (int)hl, p);
+    return (n < 0 || (size_t)n >= outsz) ? -1 : 0;
 }
 
 static void *sampler_main(void *arg)
@@ -399,7 +429,15 @@ int gp_telemetry_start(const struct gp_telemetry_opts *o, struct gp_telemetry **
         return gp_err(err, GP_ENOMEM, "cannot create the telemetry sampler's lock");
     }
     t->sync_ok = 1;
-    if ((r = pthread_create(&t->th, NULL, sampler_main, t)) != 0) {
+    /* The sampler must never be the thread a process signal (Ctrl-C) lands
+     * on: whoever waits for signals (signalfd, sigwait) expects them blocked
+     * everywhere else. The new thread inherits this mask. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    r = pthread_create(&t->th, NULL, sampler_main, t);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (r != 0) {
         gp_telemetry_free(t);
         return gp_err(err, GP_ENOMEM, "cannot start the telemetry sampler thread: %s", strerror(r));
     }
@@ -508,22 +546,6 @@ int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, str
 
 /* ---- statistics ---------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* NumPy's default (linear) percentile on sorted x, including its _lerp. */
-static double percentile(const double *x, size_t n, double p)
-{
-    double vi = (double)(n - 1) * (p / 100.0);
-    size_t lo = (size_t)floor(vi);
-    size_t hi = lo + 1 < n ? lo + 1 : n - 1;
-    double g = vi - (double)lo, a = x[lo], b = x[hi];
-    return g < 0.5 ? a + (b - a) * g : b - (b - a) * (1.0 - g);
-}
-
 /* Collects the values of (kind,index,metric) into buf (caller's, size >= t->n). */
 static size_t collect(const struct gp_telemetry *t, int kind, int index, int metric, double *buf)
 {
@@ -552,31 +574,25 @@ static const struct gp_stat_export gp_exports[] = {
     {"gpu_temperature", "C", GP_TM_TEMP_C, 1.0, 0},
 };
 
-/* mean with NumPy-like pairwise summation is overkill for <1e5 samples of
- * small magnitudes; plain summation differs at most in the last ulps. */
+/* NumPy-exact stats (metrics/stats.c), then scaled to GenAI-Perf's unit the
+ * way its scale_data does: every stat multiplied after the fact. */
 static json_t *stats_obj(double *x, size_t n, double scale, int constant)
 {
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += x[i];
-    double avg = sum / (double)n;
+    struct gp_stats st;
+    gp_stats_compute(x, n, &st);
+    gp_stats_scale(&st, scale);
     json_t *o = json_object();
-    json_object_set_new(o, "avg", json_real(avg * scale));
+    json_object_set_new(o, "avg", json_real(st.avg));
     if (constant)
         return o;
-    qsort(x, n, sizeof *x, cmp_double);
-    static const int ps[] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
-    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+    for (int i = 0; i < GP_NPCT; i++) {
         char key[8];
-        snprintf(key, sizeof key, "p%d", ps[i]);
-        json_object_set_new(o, key, json_real(percentile(x, n, ps[i]) * scale));
+        snprintf(key, sizeof key, "p%d", gp_pct_levels[i]);
+        json_object_set_new(o, key, json_real(st.p[i]));
     }
-    double var = 0;
-    for (size_t i = 0; i < n; i++)
-        var += (x[i] - avg) * (x[i] - avg);
-    json_object_set_new(o, "min", json_real(x[0] * scale));
-    json_object_set_new(o, "max", json_real(x[n - 1] * scale));
-    json_object_set_new(o, "std", json_real(sqrt(var / (double)n) * scale));
+    json_object_set_new(o, "min", json_real(st.min));
+    json_object_set_new(o, "max", json_real(st.max));
+    json_object_set_new(o, "std", json_real(st.std));
     return o;
 }
 

@@ -30,8 +30,9 @@
  * Time-series file (<stem>_telemetry.jsonl), one JSON object per line:
  *   {"t_ns":<CLOCK_MONOTONIC ns>,"wall_ns":<unix ns>,"device":"gpu0"|"host"|"cpu3"|"genperf"|"server",
  *    "metric":"<name>","value":<number>}
- * plus status lines for sources that are unavailable (see docs/telemetry.md):
- *   {"t_ns":..,"wall_ns":..,"device":"gpu"|"server","metric":"unavailable","reason":"..."}
+ * preceded by status lines (no "value"; readers skip them, see docs/telemetry.md):
+ *   {"t_ns":..,"wall_ns":..,"device":"gpu"|"server"|"host","metric":"unavailable","reason":"..."}
+ *   {"t_ns":..,"wall_ns":..,"device":"gpu1"|"server","metric":"error","reason":"..."}  (failed mid-run)
  * Metric names are the GP_TM_* names below (gp_telemetry_metric_name).
  */
 #ifndef GP_TELEMETRY_TELEMETRY_H
@@ -49,7 +50,17 @@ struct gp_telemetry_opts {
     double interval_s;               /* sampling period; <= 0 means 1.0; sub-second allowed (>= 0.01) */
     const char *server_metrics_url;  /* Prometheus /metrics URL to scrape; NULL = none */
     const char *nvml_path;           /* NULL = $GENPERF_NVML_LIB or "libnvidia-ml.so.1" */
+    /* Tried only when server_metrics_url is NULL (e.g. the target's /metrics,
+     * see gp_telemetry_metrics_url_for). It is used if it answers with known
+     * metric names; otherwise it is dropped quietly: no status line in the
+     * file, and the server status reads "none (...why...)". */
+    const char *default_metrics_url;
 };
+
+/* Derives "<scheme>://host[:port]/metrics" from a target URL as given to
+ * --url ("localhost:8000", "http://h:8000/v1/chat/completions"). 0, or -1 if
+ * it does not fit in out. */
+int gp_telemetry_metrics_url_for(const char *target_url, char *out, size_t outsz);
 
 /* Where a sample came from. */
 enum gp_tm_device_kind {

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 static void test_parse_stat(void)
@@ -89,21 +90,29 @@ static void test_live_vs_proc(void)
     struct gp_host h;
     char reason[256];
     CHECK_INT(gp_host_open(&h, reason, sizeof reason), 0);
-    /* burn ~150 ms of CPU so there is something to measure */
+    /* burn ~150 ms of CPU time (not wall time: the machine may be busy) */
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     uint64_t t0 = gp_now_ns();
     volatile double x = 0;
-    while (gp_now_ns() - t0 < 150000000ull)
-        x += 1.0;
+    do {
+        for (int i = 0; i < 100000; i++)
+            x += 1.0;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    } while ((c1.tv_sec - c0.tv_sec) * 1e9 + (c1.tv_nsec - c0.tv_nsec) < 150e6);
+    uint64_t t1 = gp_now_ns();
+    double expect = 100.0 * ((c1.tv_sec - c0.tv_sec) * 1e9 + (c1.tv_nsec - c0.tv_nsec)) / (double)(t1 - t0);
     struct col c = {0};
-    int n = gp_host_sample(&h, gp_now_ns(), emit, &c);
+    int n = gp_host_sample(&h, t1, emit, &c);
     CHECK(n > 4);
     CHECK_INT(c.n_host_cpu, 1);
     CHECK_INT(c.n_load, 1);
     CHECK_INT(c.n_used, 1);
     CHECK_INT(c.n_avail, 1);
     CHECK_INT(c.n_proc, 1);
-    /* a busy loop on one core: at least ~50% of a core, at most all cores */
-    CHECK(c.proc > 50 && c.proc <= 100.0 * sysconf(_SC_NPROCESSORS_ONLN) + 20);
+    /* /proc/self/stat counts in clock ticks: allow a few ticks of error */
+    double tick_pct = 100.0 * 3.0 / (double)h.clk_tck / ((double)(t1 - t0) / 1e9);
+    CHECK_NEAR(c.proc, expect, tick_pct + 5.0);
 
     /* compare with /proc read independently */
     char *mi = NULL, *la = NULL, *st = NULL;

@@ -383,6 +383,31 @@ static void test_server_scrape(void)
         CHECK(strstr(gp_telemetry_server_status(t), "HTTP 404") != NULL);
         gp_telemetry_free(t);
     }
+    /* a default URL that does not work is dropped quietly */
+    struct gp_telemetry_opts od = {.interval_s = 0.05, .default_metrics_url = url,
+                                   .nvml_path = "/nonexistent/libnvml.so"};
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&od, &t, NULL), 0);
+    if (t) {
+        CHECK(strncmp(gp_telemetry_server_status(t), "none (default GET", 17) == 0);
+        json_t *sum = gp_telemetry_summary_json(t);
+        json_t *ev = json_object_get(sum, "events");
+        CHECK_INT(json_array_size(ev), 1);  /* only the gpu line */
+        CHECK_STR(json_string_value(json_object_get(json_array_get(ev, 0), "device")), "gpu");
+        json_decref(sum);
+        gp_telemetry_free(t);
+    }
+    /* and a default that answers is used */
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/v1/chat/completions", port);
+    char mu[160];
+    CHECK_INT(gp_telemetry_metrics_url_for(url, mu, sizeof mu), 0);
+    od.default_metrics_url = mu;
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&od, &t, NULL), 0);
+    if (t) {
+        CHECK_STR(gp_telemetry_server_status(t), "available");
+        gp_telemetry_free(t);
+    }
     MHD_stop_daemon(d);
 
     /* nothing listens any more: unreachable, reported, and start still works */
@@ -393,6 +418,19 @@ static void test_server_scrape(void)
         CHECK(strstr(gp_telemetry_server_status(t), "failed") != NULL);
         gp_telemetry_free(t);
     }
+}
+
+static void test_metrics_url_for(void)
+{
+    char b[128];
+    CHECK_INT(gp_telemetry_metrics_url_for("localhost:8000", b, sizeof b), 0);
+    CHECK_STR(b, "http://localhost:8000/metrics");
+    CHECK_INT(gp_telemetry_metrics_url_for("http://10.0.0.1:8000/v1/chat/completions", b, sizeof b), 0);
+    CHECK_STR(b, "http://10.0.0.1:8000/metrics");
+    CHECK_INT(gp_telemetry_metrics_url_for("https://h.example/v1", b, sizeof b), 0);
+    CHECK_STR(b, "https://h.example/metrics");
+    CHECK_INT(gp_telemetry_metrics_url_for("http:///x", b, sizeof b), -1);
+    CHECK_INT(gp_telemetry_metrics_url_for("localhost:8000", b, 10), -1);
 }
 
 int main(void)
@@ -410,5 +448,6 @@ int main(void)
     GP_RUN(test_device_error_mid_run);
     GP_RUN(test_thread);
     GP_RUN(test_server_scrape);
+    GP_RUN(test_metrics_url_for);
     return gp_test_summary();
 }

@@ -142,28 +142,31 @@ static int byte_is_printable(unsigned b)
     return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE);
 }
 
+/* The 68 unprintable bytes map, in order, to U+0100..U+0143: 0x00-0x20 are
+ * n = 0..32, 0x7F-0xA0 are 33..66 and 0xAD is 67. */
 uint32_t tk_byte_to_cp(unsigned b)
 {
     if (byte_is_printable(b))
         return b;
-    unsigned n = 0;
-    for (unsigned x = 0; x < b; x++)
-        if (!byte_is_printable(x))
-            n++;
-    return 0x100 + n;
+    if (b <= 0x20)
+        return 0x100 + b;
+    if (b >= 0x7F && b <= 0xA0)
+        return 0x100 + 33 + (b - 0x7F);
+    return 0x100 + 67; /* 0xAD */
 }
 
 int tk_cp_to_byte(uint32_t cp)
 {
     if (cp < 0x100)
         return byte_is_printable(cp) ? (int)cp : -1;
-    if (cp >= 0x100 + 68)
+    if (cp > 0x143)
         return -1;
     unsigned n = cp - 0x100;
-    for (unsigned x = 0; x < 256; x++)
-        if (!byte_is_printable(x) && n-- == 0)
-            return (int)x;
-    return -1;
+    if (n <= 32)
+        return (int)n;
+    if (n <= 66)
+        return (int)(0x7F + n - 33);
+    return 0xAD;
 }
 
 int tk_is_space(uint32_t c)

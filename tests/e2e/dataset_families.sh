@@ -5,7 +5,7 @@
 set -u
 bin="$GP_ROOT/${BUILD:-build}/tests/dataset_test_families"
 [ -x "$bin" ] || { echo "dataset_test_families not built"; exit 1; }
-out=$(cd "$GP_ROOT" && timeout 300 "$bin" 2>&1); rc=$?
+out=$(cd "$GP_ROOT" && GP_DATASET_FAMILIES=1 timeout 300 "$bin" 2>&1); rc=$?
 printf '%s\n' "$out"
 [ $rc -eq 0 ] || exit 1
 line=$(printf '%s\n' "$out" | grep '^families:' | tail -n1)

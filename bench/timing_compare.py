@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Compares client-measured arrival times (genperf's per-request profile export,
+one response per network read, wall-clock ns) with `genperf serve
+--timing-log` ground truth (CLOCK_MONOTONIC ns when each SSE event was handed
+to send()). Requests are matched by the completion id that every chunk carries.
+Wall times are turned back into monotonic ones with this host's
+CLOCK_REALTIME - CLOCK_MONOTONIC offset (the client derives wall = wall0 +
+(mono - mono0), so the offset is the same system-wide constant).
+
+Prints one JSON object: TTFT and per-chunk |measured - truth| median / p99 (us).
+"""
+import json
+import re
+import sys
+import time
+
+export_path, log_path = sys.argv[1], sys.argv[2]
+offset = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+
+truth = {}
+with open(log_path) as f:
+    for line in f:
+        r = json.loads(line)
+        kinds = r.get("kinds", "")
+        truth[r["id"]] = [t for t, k in zip(r["chunks_ns"], kinds) if k == "C"]
+
+with open(export_path) as f:
+    exp = json.load(f)
+id_re = re.compile(r'"id"\s*:\s*"([^"]+)"')
+content_re = re.compile(r'"content"\s*:\s*"(?:[^"\\]|\\.)+"')
+ttft_err, chunk_err, matched, unmatched = [], [], 0, 0
+for req in exp["experiments"][0]["requests"]:
+    rid = None
+    arrivals = []  # monotonic arrival of each content event, in order
+    for ts, out in zip(req["response_timestamps"], req["response_outputs"]):
+        text = out.get("response", "")
+        if rid is None:
+            m = id_re.search(text)
+            if m:
+                rid = m.group(1)
+        n = len(content_re.findall(text))
+        arrivals.extend([ts - offset] * n)
+    t = truth.get(rid)
+    if not t:
+        unmatched += 1
+        continue
+    matched += 1
+    n = min(len(t), len(arrivals))
+    if n == 0:
+        continue
+    ttft_err.append(abs(arrivals[0] - t[0]))
+    chunk_err.extend(abs(arrivals[i] - t[i]) for i in range(n))
+
+
+def pct(xs, p):
+    if not xs:
+        return None
+    xs = sorted(xs)
+    k = (len(xs) - 1) * p / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(xs) - 1)
+    return (xs[lo] + (xs[hi] - xs[lo]) * (k - lo)) / 1000.0
+
+
+print(json.dumps({
+    "matched": matched, "unmatched": unmatched, "chunks": len(chunk_err),
+    "ttft_median_us": pct(ttft_err, 50), "ttft_p99_us": pct(ttft_err, 99),
+    "chunk_median_us": pct(chunk_err, 50), "chunk_p99_us": pct(chunk_err, 99),
+}))

@@ -1,0 +1,125 @@
+/* cli/profile_config.h — `genperf profile` command line: GenAI-Perf 0.0.16's
+ * flags, defaults and validation, plus genperf's own flags.
+ *
+ * Owns: struct profile_config. Strings point into the argv given to
+ * gp_profile_parse (which must outlive the config); the arrays (models,
+ * headers, goodput SLOs, metrics URLs) and extra_inputs are owned by the
+ * config and released by gp_profile_config_free. gp_profile_input_config
+ * returns a new jansson reference the caller must json_decref.
+ *
+ * Semantics copied from GenAI-Perf (spec genai-perf-profile.md §1): argparse
+ * has no defaults; a value is copied into the config only when it is truthy,
+ * so `--concurrency 0` keeps concurrency 1 and `--request-count 0` keeps the
+ * automatic count. Bounds and cross-flag rules are checked afterwards.
+ */
+#ifndef GP_CLI_PROFILE_CONFIG_H
+#define GP_CLI_PROFILE_CONFIG_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dataset/dataset.h"
+
+struct gp_error;
+
+struct profile_slo {
+    /* namebuf: the part before ":" (not a pointer: the array is realloc-ed) */
+    char namebuf[64];
+    double value;
+};
+
+struct profile_config {
+    /* GenAI-Perf flags */
+    const char **models;
+    size_t n_models;
+    int model_random;                   /* --model-selection-strategy random */
+    enum gp_endpoint_type endpoint_type;
+    int endpoint_type_given;
+    char endpoint[512];                 /* path without leading '/', e.g. v1/chat/completions */
+    const char *url;                    /* effective base URL (PA default localhost:8000) */
+    int url_given;
+    int streaming;
+    const char **headers;               /* raw -H strings in order */
+    size_t n_headers;
+    const char *tokenizer;              /* default: models[0] */
+    const char *tokenizer_revision;     /* default "main" */
+    int trust_remote_code;
+    long isl_mean, isl_stddev;          /* 550, 0 */
+    long osl_mean, osl_stddev;          /* -1 (unset), 0 */
+    int osl_deterministic;
+    long num_entries;                   /* 100 */
+    long request_count;                 /* resolved: --request-count or max(10, 2*C) */
+    int request_count_given;
+    long warmup;
+    long concurrency;                   /* 1; in request-rate mode: 0 */
+    double request_rate;                /* 0 = concurrency mode */
+    uint64_t seed;
+    const char *profile_export_file;    /* "profile_export.json" */
+    const char *artifact_dir;           /* "artifacts" */
+    json_t *extra_inputs;               /* owned object, NULL = none */
+    long measurement_interval_ms;       /* 0 = request-count mode */
+    double stability;                   /* 999 */
+    int stability_given;
+    struct profile_slo *slos;
+    size_t n_slos;
+    const char *input_file;
+    const char **metrics_urls;
+    size_t n_metrics_urls;
+    int metrics_urls_given;
+    long batch_size;                    /* 1 */
+    long num_prefix_prompts;            /* 0 */
+    long prefix_prompt_length;          /* 100 */
+    int verbose, generate_plots, enable_checkpointing;
+    const char *checkpoint_dir;         /* "checkpoint" */
+    int backend_given;
+
+    /* genperf's own flags */
+    double request_timeout_s;           /* 600 */
+    int http2;
+    int poisson;                        /* --request-distribution poisson */
+    long max_concurrency;               /* cap of in-flight requests with --request-rate; 0 = none */
+    double duration_s;                  /* time-bounded run, 0 = none */
+    double telemetry_interval_s;        /* 1.0 */
+    int include_usage;                  /* stream_options.include_usage (default on) */
+    int offline;                        /* --offline: never download a tokenizer */
+
+    int n_passthrough;                  /* args after "--" (ignored with a warning) */
+    int help;                           /* --help was given: usage printed, nothing else to do */
+    int usage_error;                    /* set with a failed parse: 1 = argparse-style (exit 2), 0 = config error (exit 1) */
+};
+
+void gp_profile_config_init(struct profile_config *cfg);
+void gp_profile_config_free(struct profile_config *cfg);
+
+/* Parses argv[1..argc) (argv[0] is the subcommand name). On success returns
+ * 0; --help prints usage to stdout and sets cfg->help. On failure returns
+ * -GP_EINVAL (or -GP_ENOTSUP) with the GenAI-Perf message in err and
+ * cfg->usage_error telling which exit status GenAI-Perf would use (2/1).
+ * prog is the name shown in usage lines ("genai-perf profile"). */
+int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const char *prog,
+                     struct gp_error *err);
+
+/* "chat" / "completions" */
+const char *gp_profile_endpoint_type_name(const struct profile_config *cfg);
+/* "concurrency" | "request_rate" */
+const char *gp_profile_mode(const struct profile_config *cfg);
+
+/* <model0 with / -> _>[_multi]-openai-<type>-<concurrencyN|request_rateR>
+ * (spec §5.1); the run directory is artifact_dir/<this>. */
+int gp_profile_run_name(const struct profile_config *cfg, char *out, size_t outsz);
+int gp_profile_run_dir(const struct profile_config *cfg, char *out, size_t outsz);
+
+/* The "input_config" object GenAI-Perf writes into <stem>_genai_perf.json
+ * (spec §7.1), keys in GenAI-Perf's order. New reference; NULL on ENOMEM. */
+json_t *gp_profile_input_config(const struct profile_config *cfg);
+
+/* Python repr(float) for the values GenAI-Perf prints (run dir names,
+ * messages): "10.0", "2.5", "1e-05". Returns the length. */
+int gp_profile_float_repr(double x, char *out, size_t outsz);
+
+/* Writes the --help text. */
+void gp_profile_usage(FILE *fp, const char *prog, int full);
+
+#endif

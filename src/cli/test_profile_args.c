@@ -1,0 +1,399 @@
+/* cli/test_profile_args.c — flag parsing, GenAI-Perf defaults/validation
+ * messages, run-directory naming, input_config shape, float repr. */
+#include "cli/profile_config.h"
+#include "client/client.h"
+#include "core/error.h"
+#include "core/test.h"
+
+#include <stdarg.h>
+
+#define MAXA 64
+
+/* parses a NULL-terminated list of arguments (after "profile") */
+static int parse(struct profile_config *cfg, struct gp_error *err, ...)
+{
+    static char *argv[MAXA];
+    int argc = 0;
+    argv[argc++] = "profile";
+    va_list ap;
+    va_start(ap, err);
+    char *a;
+    while ((a = va_arg(ap, char *)) && argc < MAXA - 1)
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+    gp_profile_config_init(cfg);
+    gp_err_clear(err);
+    return gp_profile_parse(cfg, argc, argv, "genai-perf profile", err);
+}
+
+static void test_issue_command_line(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    int rc = parse(&c, &e, "-m", "Qwen/Qwen3-8B", "--url", "http://127.0.0.1:8000", "-H", "Authorization: Bearer KEY",
+                   "-H", "Accept: text/event-stream", "--tokenizer", "Qwen/Qwen3-8B", "--endpoint-type", "chat",
+                   "--streaming", "--synthetic-input-tokens-mean", "512", "--synthetic-input-tokens-stddev", "0",
+                   "--output-tokens-mean", "128", "--output-tokens-stddev", "0", "--request-count", "200",
+                   "--num-dataset-entries", "200", "--concurrency", "16", "--random-seed", "0",
+                   "--profile-export-file", "my_run.json", "--artifact-dir", "artifacts", NULL);
+    CHECK_INT(rc, 0);
+    CHECK_INT(c.n_models, 1);
+    CHECK_STR(c.models[0], "Qwen/Qwen3-8B");
+    CHECK_STR(c.url, "http://127.0.0.1:8000");
+    CHECK_INT(c.n_headers, 2);
+    CHECK_STR(c.headers[1], "Accept: text/event-stream");
+    CHECK_INT(c.streaming, 1);
+    CHECK_INT(c.isl_mean, 512);
+    CHECK_INT(c.osl_mean, 128);
+    CHECK_INT(c.request_count, 200);
+    CHECK_INT(c.num_entries, 200);
+    CHECK_INT(c.concurrency, 16);
+    CHECK_STR(c.endpoint, "v1/chat/completions");
+    char dir[4096];
+    CHECK_INT(gp_profile_run_dir(&c, dir, sizeof dir), 0);
+    CHECK_STR(dir, "artifacts/Qwen_Qwen3-8B-openai-chat-concurrency16");
+    gp_profile_config_free(&c);
+}
+
+static void test_defaults(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "test_model", NULL), 0);
+    CHECK_INT(c.isl_mean, 550);
+    CHECK_INT(c.osl_mean, -1);
+    CHECK_INT(c.num_entries, 100);
+    CHECK_INT(c.concurrency, 1);
+    CHECK_INT(c.request_count, 10);
+    CHECK_INT(c.warmup, 0);
+    CHECK_INT(c.seed, 0);
+    CHECK_STR(c.tokenizer, "test_model");
+    CHECK_STR(c.url, "localhost:8000");
+    CHECK_STR(c.profile_export_file, "profile_export.json");
+    CHECK_INT(c.include_usage, 1);
+    CHECK_NEAR(c.request_timeout_s, 600, 0);
+    char dir[4096];
+    gp_profile_run_dir(&c, dir, sizeof dir);
+    CHECK_STR(dir, "artifacts/test_model-openai-chat-concurrency1");
+    gp_profile_config_free(&c);
+
+    /* truthy semantics: zeros keep the defaults */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--concurrency", "0", "--request-count", "0", "--synthetic-input-tokens-mean",
+                    "0", "--output-tokens-mean", "0", "-s", "0", NULL),
+              0);
+    CHECK_INT(c.concurrency, 1);
+    CHECK_INT(c.request_count, 10);
+    CHECK_INT(c.isl_mean, 550);
+    CHECK_INT(c.osl_mean, -1);
+    CHECK_INT(c.stability_given, 0);
+    gp_profile_config_free(&c);
+
+    /* automatic request count max(10, 2*C) */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--concurrency", "16", NULL), 0);
+    CHECK_INT(c.request_count, 32);
+    gp_profile_config_free(&c);
+}
+
+static void test_aliases_and_forms(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "--model", "a/b/c", "--isl", "7", "--osl=9", "--num-prompts", "3", "--num-requests", "5",
+                    "--num-warmup-requests", "2", "-u", "http://h:1", "--endpoint-type", "completions", NULL),
+              0);
+    CHECK_INT(c.isl_mean, 7);
+    CHECK_INT(c.osl_mean, 9);
+    CHECK_INT(c.num_entries, 3);
+    CHECK_INT(c.request_count, 5);
+    CHECK_INT(c.warmup, 2);
+    CHECK_STR(c.endpoint, "v1/completions");
+    char dir[4096];
+    gp_profile_run_dir(&c, dir, sizeof dir);
+    CHECK_STR(dir, "artifacts/a_b_c-openai-completions-concurrency1");
+    gp_profile_config_free(&c);
+
+    /* unique prefixes (argparse allow_abbrev), multiple models, passthrough */
+    CHECK_INT(parse(&c, &e, "-m", "m1", "m2", "--concurr", "4", "--streami", "--", "--max-threads", "4", NULL), 0);
+    CHECK_INT(c.n_models, 2);
+    CHECK_INT(c.concurrency, 4);
+    CHECK_INT(c.streaming, 1);
+    CHECK_INT(c.n_passthrough, 2);
+    gp_profile_run_dir(&c, dir, sizeof dir);
+    CHECK_STR(dir, "artifacts/m1_multi-openai-chat-concurrency4");
+    gp_profile_config_free(&c);
+
+    CHECK_INT(parse(&c, &e, "-m", "m1", "--request-rate", "2.5", "-p", "5000", "-s", "10", NULL), 0);
+    gp_profile_run_dir(&c, dir, sizeof dir);
+    CHECK_STR(dir, "artifacts/m1-openai-chat-request_rate2.5");
+    CHECK_INT(c.measurement_interval_ms, 5000);
+    CHECK_STR(gp_profile_mode(&c), "request_rate");
+    gp_profile_config_free(&c);
+
+    CHECK_INT(parse(&c, &e, "-m", "m1", "--request-rate", "10", NULL), 0);
+    gp_profile_run_dir(&c, dir, sizeof dir);
+    CHECK_STR(dir, "artifacts/m1-openai-chat-request_rate10.0");
+    CHECK_INT(c.request_count, 10);
+    gp_profile_config_free(&c);
+
+    CHECK_INT(parse(&c, &e, "-m", "m", "--endpoint", " /v1/custom", NULL), 0);
+    CHECK_STR(c.endpoint, "v1/custom");
+    gp_profile_config_free(&c);
+}
+
+static void test_usage_errors(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK(parse(&c, &e, "-m", "m", "--num-dataset-entries", "0", NULL) < 0);
+    CHECK_INT(c.usage_error, 1);
+    CHECK_STR(e.msg, "argument --num-dataset-entries/--num-prompts: The value must be greater than zero.");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--num-dataset-entries", "abc", NULL) < 0);
+    CHECK_STR(e.msg, "argument --num-dataset-entries/--num-prompts: The value must be an integer.");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--concurrency", "x", NULL) < 0);
+    CHECK_STR(e.msg, "argument --concurrency: invalid int value: 'x'");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "fast", NULL) < 0);
+    CHECK_STR(e.msg, "argument --request-rate: invalid float value: 'fast'");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--concurrency", "2", "--request-rate", "3", NULL) < 0);
+    CHECK_INT(c.usage_error, 1);
+    CHECK_STR(e.msg, "argument --request-rate: not allowed with argument --concurrency");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--request-count", "5", "--measurement-interval", "100", NULL) < 0);
+    CHECK_STR(e.msg, "argument --measurement-interval/-p: not allowed with argument --request-count/--num-requests");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--endpoint-type", "foo", NULL) < 0);
+    CHECK(strstr(e.msg, "argument --endpoint-type: invalid choice: 'foo' (choose from 'chat', 'completions',") ==
+          e.msg);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--bogus", NULL) < 0);
+    CHECK_STR(e.msg, "unrecognized arguments: --bogus");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--concurrency", NULL) < 0);
+    CHECK_STR(e.msg, "argument --concurrency: expected one argument");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--s", "5", NULL) < 0); /* ambiguous prefix */
+    CHECK(strstr(e.msg, "ambiguous option: --s could match") == e.msg);
+    gp_profile_config_free(&c);
+}
+
+static void test_config_errors(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK(parse(&c, &e, NULL) < 0);
+    CHECK_INT(c.usage_error, 0);
+    CHECK(strstr(e.msg, "Required field model_names is not set") == e.msg);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--synthetic-input-tokens-mean", "-1", NULL) < 0);
+    CHECK_STR(e.msg, "User Config: -1 exceeds lower bounds ({'lower': 0})");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--warmup-request-count", "-3", NULL) < 0);
+    CHECK_STR(e.msg, "User Config: -3 exceeds lower bounds ({'lower': 0})");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "-s", "1000", NULL) < 0);
+    CHECK_STR(e.msg, "User Config: 1000.0 exceeds upper bounds ({'lower': 1, 'upper': 999})");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--output-tokens-stddev", "5", NULL) < 0);
+    CHECK_STR(e.msg, "User Config: If output tokens stddev is set, mean must also be set");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--output-tokens-mean-deterministic", NULL) < 0);
+    CHECK_STR(e.msg, "User Config: If output tokens deterministic is set, mean must also be set");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--profile-export-file", "a/b.json", NULL) < 0);
+    CHECK(strstr(e.msg, "Please use artifact_directory option") == e.msg);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--extra-inputs", "a:b:c", NULL) < 0);
+    CHECK_STR(e.msg, "Invalid input format for --extra-inputs: a:b:c\nExpected input format: 'input_name' or "
+                     "'input_name:value'");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--extra-inputs", ":b", NULL) < 0);
+    CHECK(strstr(e.msg, "Input name or value is empty in --extra-inputs: :b") == e.msg);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--extra-inputs", "a:1", "--extra-inputs", "a:2", NULL) < 0);
+    CHECK_STR(e.msg, "Input name already exists in request_inputs dictionary: a");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--concurrency", "8", "--request-count", "4", NULL) < 0);
+    CHECK(strstr(e.msg, "--request-count can not be less than concurrency") == e.msg);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "20", NULL) < 0);
+    CHECK(strstr(e.msg, "--request-count can not be less than request_rate") == e.msg);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--goodput", "bad", NULL) < 0);
+    CHECK(strstr(e.msg, "Invalid format found for goodput constraints.") == e.msg);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "-g", "request_latency:-5", NULL) < 0);
+    CHECK_STR(e.msg, "Invalid value found, request_latency: -5.0. The goodput constraint value should be "
+                     "non-negative. ");
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--endpoint-type", "kserve", NULL) < 0);
+    CHECK_INT(e.code, GP_ENOTSUP);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--request-timeout", "0", NULL) < 0);
+    gp_profile_config_free(&c);
+}
+
+static void test_extra_inputs_typing(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "m", "--extra-inputs", "temperature:0.7", "--extra-inputs", "ignore_eos:true",
+                    "--extra-inputs", "n:3", "--extra-inputs", "neg:-1", "--extra-inputs", "flag", "--extra-inputs",
+                    "{\"stream_options\":{\"include_usage\":true}}", NULL),
+              0);
+    json_t *x = c.extra_inputs;
+    CHECK(json_is_real(json_object_get(x, "temperature")));
+    CHECK(json_is_true(json_object_get(x, "ignore_eos")));
+    CHECK(json_is_integer(json_object_get(x, "n")));
+    CHECK(json_is_string(json_object_get(x, "neg")));
+    CHECK(json_is_null(json_object_get(x, "flag")));
+    CHECK(json_is_object(json_object_get(x, "stream_options")));
+    char *s = json_dumps(x, JSON_COMPACT);
+    CHECK_STR(s, "{\"temperature\":0.69999999999999996,\"ignore_eos\":true,\"n\":3,\"neg\":\"-1\",\"flag\":null,"
+                 "\"stream_options\":{\"include_usage\":true}}");
+    free(s);
+    gp_profile_config_free(&c);
+}
+
+static void test_input_config(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "test-model", "--endpoint-type", "chat", "--streaming", "--concurrency", "2",
+                    "--goodput", "time_to_first_token:45", "request_latency:120", "--extra-inputs",
+                    "temperature:0.7", "--extra-inputs", "ignore_eos:true", NULL),
+              0);
+    json_t *ic = gp_profile_input_config(&c);
+    CHECK(ic != NULL);
+    /* top-level key order */
+    const char *want[] = {"model_names", "subcommand", "verbose", "template_filename", "analyze", "endpoint",
+                          "perf_analyzer", "input", "output", "tokenizer", "process"};
+    size_t i = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(ic, k, v) {
+        if (i < sizeof want / sizeof want[0])
+            CHECK_STR(k, want[i]);
+        i++;
+    }
+    CHECK_INT(i, sizeof want / sizeof want[0]);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(ic, "endpoint"), "url")), "localhost:8001");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(ic, "endpoint"), "custom")), "v1/chat/completions");
+    json_t *pa = json_object_get(ic, "perf_analyzer");
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(pa, "stimulus"), "concurrency")), 2);
+    CHECK(json_is_integer(json_object_get(pa, "stability_percentage")));
+    CHECK_STR(json_string_value(json_object_get(json_object_get(pa, "measurement"), "num")), "");
+    json_t *in = json_object_get(ic, "input");
+    CHECK_NEAR(json_real_value(json_object_get(json_object_get(in, "goodput"), "time_to_first_token")), 45.0, 0);
+    CHECK_STR(json_string_value(json_object_get(in, "header")), "");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(in, "output_tokens"), "mean")), "");
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(in, "synthetic_tokens"), "mean")), 550);
+    json_t *tk = json_object_get(ic, "tokenizer");
+    CHECK_STR(json_string_value(json_object_get(tk, "name")), "test-model");
+    CHECK(json_is_true(json_object_get(tk, "_enable_debug_logging")));
+    CHECK_STR(json_string_value(json_object_get(json_object_get(ic, "output"), "artifact_directory")), "artifacts");
+    json_decref(ic);
+    gp_profile_config_free(&c);
+
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-rate", "2.5", "-p", "5000", "-s", "10", "-H", "A: b", "-u",
+                    "http://x:1", "--output-tokens-mean", "64", NULL),
+              0);
+    ic = gp_profile_input_config(&c);
+    pa = json_object_get(ic, "perf_analyzer");
+    CHECK_NEAR(json_real_value(json_object_get(json_object_get(pa, "stimulus"), "request_rate")), 2.5, 0);
+    CHECK(json_is_real(json_object_get(pa, "stability_percentage")));
+    CHECK_STR(json_string_value(json_object_get(json_object_get(pa, "measurement"), "mode")), "interval");
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(pa, "measurement"), "num")), 5000);
+    in = json_object_get(ic, "input");
+    CHECK_STR(json_string_value(json_array_get(json_object_get(in, "header"), 0)), "A: b");
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(in, "output_tokens"), "mean")), 64);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(ic, "endpoint"), "url")), "http://x:1");
+    json_decref(ic);
+    gp_profile_config_free(&c);
+}
+
+static void test_float_repr(void)
+{
+    char b[64];
+    gp_profile_float_repr(10.0, b, sizeof b);
+    CHECK_STR(b, "10.0");
+    gp_profile_float_repr(2.5, b, sizeof b);
+    CHECK_STR(b, "2.5");
+    gp_profile_float_repr(0.1, b, sizeof b);
+    CHECK_STR(b, "0.1");
+    gp_profile_float_repr(1e-05, b, sizeof b);
+    CHECK_STR(b, "1e-05");
+    gp_profile_float_repr(100000.0, b, sizeof b);
+    CHECK_STR(b, "100000.0");
+    gp_profile_float_repr(1e16, b, sizeof b);
+    CHECK_STR(b, "1e+16");
+    gp_profile_float_repr(61.599999999999994, b, sizeof b);
+    CHECK_STR(b, "61.599999999999994");
+    gp_profile_float_repr(-5.0, b, sizeof b);
+    CHECK_STR(b, "-5.0");
+    gp_profile_float_repr(0.0001, b, sizeof b);
+    CHECK_STR(b, "0.0001");
+    gp_profile_float_repr(123.456, b, sizeof b);
+    CHECK_STR(b, "123.456");
+}
+
+static void test_poisson_rng(void)
+{
+    struct gp_client_rng r1, r2;
+    gp_client_rng_seed(&r1, 0);
+    gp_client_rng_seed(&r2, 0);
+    double sum = 0;
+    int same = 1;
+    for (int i = 0; i < 20000; i++) {
+        double a = gp_client_rng_exp(&r1, 10.0), b = gp_client_rng_exp(&r2, 10.0);
+        if (a != b)
+            same = 0;
+        CHECK(a >= 0);
+        sum += a;
+    }
+    CHECK(same);
+    CHECK_NEAR(sum / 20000, 10.0, 0.3);
+    gp_client_rng_seed(&r2, 1);
+    CHECK(gp_client_rng_next(&r1) != gp_client_rng_next(&r2));
+}
+
+int main(void)
+{
+    GP_RUN(test_issue_command_line);
+    GP_RUN(test_defaults);
+    GP_RUN(test_aliases_and_forms);
+    GP_RUN(test_usage_errors);
+    GP_RUN(test_config_errors);
+    GP_RUN(test_extra_inputs_typing);
+    GP_RUN(test_input_config);
+    GP_RUN(test_float_repr);
+    GP_RUN(test_poisson_rng);
+    return gp_test_summary();
+}

@@ -1,0 +1,696 @@
+/* client/client.c — the event loop behind `genperf profile`: one thread, one
+ * curl multi handle, one reusable easy handle per slot. See client.h for the
+ * load shapes and what is recorded.
+ *
+ * Why one thread: every timestamp is taken on the thread that reads the
+ * socket, so a chunk's time is when its bytes arrived, not when some other
+ * thread got around to it; and the busy fraction of that one thread tells the
+ * user whether the client itself limited the measurement.
+ */
+#include "client/client.h"
+#include "client/record.h"
+#include "core/clock.h"
+#include "core/error.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- PRNG (Poisson arrivals) ------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void gp_client_rng_seed(struct gp_client_rng *r, uint64_t seed)
+{
+    uint64_t x = seed ^ 0x636c69656e74ull; /* "client": independent of the dataset streams */
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t gp_client_rng_next(struct gp_client_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return res;
+}
+
+double gp_client_rng_exp(struct gp_client_rng *r, double mean)
+{
+    /* u in (0, 1]: never log(0) */
+    double u = ((double)(gp_client_rng_next(r) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+    return -mean * log(u);
+}
+
+/* ---- slots -------------------------------------------------------------- */
+
+struct loop;
+
+struct slot {
+    CURL *easy;
+    struct loop *L;
+    uint32_t id;
+    int busy;
+    int warmup;
+    int retried;
+    uint32_t entry;
+    uint32_t arrival;        /* recorded as gp_record.slot in rate mode */
+    uint64_t t_start;
+    long sent;               /* requests this slot sent in the current phase */
+    long quota;              /* concurrency mode: requests this slot may send (-1 = unbounded) */
+    struct gp_buf bytes;     /* staging: reused, capacity kept */
+    struct gp_chunk *chunks;
+    size_t nchunks, chunks_cap;
+    int oom;
+    char errbuf[CURL_ERROR_SIZE];
+};
+
+struct loop {
+    const struct gp_client_opts *o;
+    struct gp_record_store *st;
+    struct gp_client_stats *stats;
+    CURLM *multi;
+    struct curl_slist *hdrs;
+    struct slot **slots;     /* pointers: a slot's address is its curl private data */
+    size_t nslots, slots_cap;
+    size_t inflight;
+    int stopping;            /* the stop fd fired once */
+    int hard_stop;           /* fired twice, or grace over */
+    uint64_t stop_deadline;
+    /* progress */
+    uint64_t done_measured, failed_measured, events_measured;
+    uint64_t last_progress_ns;
+    int progress_drawn;
+    long phase_total;
+    uint64_t phase_start;
+    int phase_warmup;
+    struct gp_buf tmp;       /* error text scratch */
+};
+
+static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+{
+    uint64_t t = gp_now_ns();
+    struct slot *s = ud;
+    size_t n = size * nmemb;
+    if (s->nchunks == s->chunks_cap) {
+        size_t nc = s->chunks_cap ? s->chunks_cap * 2 : 64;
+        struct gp_chunk *c = realloc(s->chunks, nc * sizeof *c);
+        if (!c) {
+            s->oom = 1;
+            return 0;
+        }
+        s->chunks = c;
+        s->chunks_cap = nc;
+    }
+    struct gp_chunk *c = &s->chunks[s->nchunks];
+    c->t_ns = t;
+    c->off = s->bytes.len;
+    c->len = (uint32_t)n;
+    if (gp_buf_append(&s->bytes, p, n)) {
+        s->oom = 1;
+        return 0;
+    }
+    s->nchunks++;
+    return n;
+}
+
+static struct slot *slot_new(struct loop *L, struct gp_error *err)
+{
+    if (L->nslots == L->slots_cap) {
+        size_t nc = L->slots_cap ? L->slots_cap * 2 : 16;
+        struct slot **ns = realloc(L->slots, nc * sizeof *ns);
+        if (!ns) {
+            gp_err(err, GP_ENOMEM, "out of memory allocating client slots");
+            return NULL;
+        }
+        L->slots = ns;
+        L->slots_cap = nc;
+    }
+    struct slot *s = calloc(1, sizeof *s);
+    if (!s || !(s->easy = curl_easy_init())) {
+        free(s);
+        gp_err(err, GP_ENOMEM, "curl_easy_init failed");
+        return NULL;
+    }
+    s->L = L;
+    s->id = (uint32_t)L->nslots;
+    const struct gp_client_opts *o = L->o;
+    CURL *e = s->easy;
+    curl_easy_setopt(e, CURLOPT_URL, o->url);
+    curl_easy_setopt(e, CURLOPT_POST, 1L);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, L->hdrs);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, s);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, s);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, s->errbuf);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(e, CURLOPT_BUFFERSIZE, 256L * 1024);
+    /* Loopback servers must not go through an http_proxy from the environment. */
+    curl_easy_setopt(e, CURLOPT_NOPROXY, "localhost,127.0.0.1,::1");
+    if (o->http2)
+        curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+                         strncasecmp(o->url, "https:", 6) ? (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
+                                                          : (long)CURL_HTTP_VERSION_2TLS);
+    else
+        curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+    if (o->timeout_s > 0)
+        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(o->timeout_s * 1000.0 + 0.5));
+    L->slots[L->nslots++] = s;
+    return s;
+}
+
+static void slot_free(struct slot *s)
+{
+    if (!s)
+        return;
+    curl_easy_cleanup(s->easy);
+    gp_buf_free(&s->bytes);
+    free(s->chunks);
+    free(s);
+}
+
+static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err)
+{
+    const struct gp_client_body *b = &L->o->bodies[entry];
+    gp_buf_reset(&s->bytes);
+    s->nchunks = 0;
+    s->oom = 0;
+    s->errbuf[0] = '\0';
+    s->entry = entry;
+    s->warmup = L->phase_warmup;
+    curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
+    curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, b->data);
+    s->t_start = gp_now_ns();
+    CURLMcode mc = curl_multi_add_handle(L->multi, s->easy);
+    if (mc != CURLM_OK)
+        return gp_err(err, GP_ENET, "curl_multi_add_handle: %s", curl_multi_strerror(mc));
+    s->busy = 1;
+    s->sent++;
+    L->inflight++;
+    L->stats->n_sent++;
+    if (s->warmup)
+        L->stats->n_warmup++;
+    return 0;
+}
+
+/* Counts SSE data events in a finished response, for the progress line only. */
+static uint64_t count_events(const char *p, size_t n)
+{
+    uint64_t k = 0;
+    const char *end = p + n;
+    while (p < end) {
+        const char *q = memchr(p, 'd', (size_t)(end - p));
+        if (!q)
+            break;
+        if ((q == p || q[-1] == '\n' || q[-1] == '\r') && end - q >= 5 && !memcmp(q, "data:", 5))
+            k++;
+        p = q + 1;
+    }
+    return k;
+}
+
+static void note_first_error(struct loop *L, long status, const char *txt, size_t len)
+{
+    if (L->stats->first_error[0])
+        return;
+    L->stats->first_error_status = status;
+    size_t n = len < sizeof L->stats->first_error - 1 ? len : sizeof L->stats->first_error - 1;
+    memcpy(L->stats->first_error, txt, n);
+    L->stats->first_error[n] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if (L->stats->first_error[i] == '\n' || L->stats->first_error[i] == '\r')
+            L->stats->first_error[i] = ' ';
+}
+
+/* Records a finished (or cancelled) transfer. The handle is already removed
+ * from the multi. */
+static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err)
+{
+    uint64_t t_end = gp_now_ns();
+    struct gp_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.t_start_ns = s->t_start;
+    rec.t_end_ns = t_end;
+    rec.entry = s->entry;
+    rec.worker = 0;
+    rec.slot = L->o->request_rate > 0 ? s->arrival : s->id;
+    long status = 0;
+    curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
+    rec.http_status = (int32_t)status;
+    char *ct = NULL;
+    curl_easy_getinfo(s->easy, CURLINFO_CONTENT_TYPE, &ct);
+    int streaming = ct && strcasestr(ct, "text/event-stream") != NULL;
+    rec.flags = extra_flags;
+    if (s->warmup)
+        rec.flags |= GP_REC_WARMUP;
+    if (streaming)
+        rec.flags |= GP_REC_STREAMING;
+    gp_buf_reset(&L->tmp);
+    if (extra_flags & GP_REC_CANCELLED) {
+        rec.flags |= GP_REC_FAILED;
+        gp_buf_puts(&L->tmp, "request cancelled (interrupted before it completed)");
+    } else if (s->oom) {
+        rec.flags |= GP_REC_FAILED;
+        gp_buf_puts(&L->tmp, "out of memory while receiving the response");
+    } else if (res != CURLE_OK) {
+        rec.flags |= GP_REC_FAILED;
+        if (res == CURLE_OPERATION_TIMEDOUT) {
+            rec.flags |= GP_REC_TIMEOUT;
+            gp_buf_printf(&L->tmp, "request timed out after %.3g s (--request-timeout): %s", L->o->timeout_s,
+                          s->errbuf[0] ? s->errbuf : curl_easy_strerror(res));
+        } else {
+            gp_buf_printf(&L->tmp, "%s: %s", curl_easy_strerror(res), s->errbuf[0] ? s->errbuf : "no detail");
+        }
+    } else if (status >= 400) {
+        rec.flags |= GP_REC_FAILED;
+        size_t n = s->bytes.len < 2048 ? s->bytes.len : 2048;
+        gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: ", status);
+        gp_buf_append(&L->tmp, s->bytes.data ? s->bytes.data : "", n);
+    }
+    /* perf_analyzer hands a non-streamed body over once, at completion. */
+    struct gp_chunk one;
+    const struct gp_chunk *chunks = s->chunks;
+    size_t nchunks = s->nchunks;
+    if (!streaming && s->bytes.len > 0) {
+        one.t_ns = t_end;
+        one.off = 0;
+        one.len = (uint32_t)s->bytes.len;
+        chunks = &one;
+        nchunks = 1;
+    }
+    long idx = gp_record_append(L->st, &rec, chunks, nchunks, s->bytes.data, s->bytes.len,
+                                L->tmp.len ? L->tmp.data : NULL, L->tmp.len);
+    if (idx < 0)
+        return gp_err(err, GP_ENOMEM, "out of memory storing request records");
+    if (!s->warmup) {
+        L->done_measured++;
+        if (rec.flags & GP_REC_FAILED) {
+            L->failed_measured++;
+            L->stats->n_failed++;
+            note_first_error(L, status, L->tmp.data ? L->tmp.data : "", L->tmp.len);
+        } else {
+            L->stats->n_ok++;
+        }
+        if (streaming)
+            L->events_measured += count_events(s->bytes.data, s->bytes.len);
+        else if (!(rec.flags & GP_REC_FAILED))
+            L->events_measured++;
+    }
+    return 0;
+}
+
+static void progress_draw(struct loop *L, uint64_t now, int final)
+{
+    if (!L->o->progress)
+        return;
+    if (!final && now - L->last_progress_ns < 250000000ull)
+        return;
+    L->last_progress_ns = now;
+    double el = (double)(now - L->phase_start) / 1e9;
+    if (L->phase_warmup) {
+        fprintf(stderr, "\r\033[Kwarmup: %llu/%ld sent", (unsigned long long)L->stats->n_warmup, L->phase_total);
+    } else {
+        char tot[32];
+        if (L->phase_total > 0)
+            snprintf(tot, sizeof tot, "%ld", L->phase_total);
+        else
+            snprintf(tot, sizeof tot, "%.0fs", (double)L->o->duration_ns / 1e9);
+        fprintf(stderr, "\r\033[K%llu/%s done  %.1f req/s  ~%.0f tok/s  %llu failed  %zu in flight%s",
+                (unsigned long long)L->done_measured, tot, el > 0 ? (double)L->done_measured / el : 0.0,
+                el > 0 ? (double)L->events_measured / el : 0.0, (unsigned long long)L->failed_measured,
+                L->inflight, L->stopping ? "  (stopping)" : "");
+    }
+    L->progress_drawn = 1;
+    if (final) {
+        fputc('\n', stderr);
+        L->progress_drawn = 0;
+    }
+}
+
+static int check_stop(struct loop *L, uint64_t now)
+{
+    int fd = L->o->stop_fd;
+    if (fd < 0)
+        return 0;
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLIN))
+        return 0;
+    /* consume the signal so the fd stops being readable */
+    struct signalfd_siginfo si;
+    if (read(fd, &si, sizeof si) < 0 && errno != EAGAIN) {
+        char b[64];
+        if (read(fd, b, sizeof b) < 0) {
+            /* not a signalfd and nothing readable: treat as a stop anyway */
+        }
+    }
+    if (L->stopping)
+        L->hard_stop = 1;
+    L->stopping = 1;
+    L->stats->interrupted = 1;
+    L->stop_deadline = now + L->o->grace_ns;
+    return 1;
+}
+
+/* Removes every in-flight transfer; cancelled ones are recorded (Ctrl-C),
+ * dropped ones are not (end of a time-bounded run). */
+static int abandon_inflight(struct loop *L, int record, struct gp_error *err)
+{
+    for (size_t i = 0; i < L->nslots; i++) {
+        struct slot *s = L->slots[i];
+        if (!s->busy)
+            continue;
+        curl_multi_remove_handle(L->multi, s->easy);
+        s->busy = 0;
+        L->inflight--;
+        if (record) {
+            if (slot_record(L, s, CURLE_OK, GP_REC_CANCELLED, err) < 0)
+                return -GP_ENOMEM;
+        } else if (!s->warmup) {
+            L->stats->n_dropped++;
+        }
+    }
+    return 0;
+}
+
+/* A reused keep-alive connection the server already closed fails before any
+ * byte arrives; that is the client's pool, not the server (spec §0 rule 11). */
+static int is_stale_connection(struct slot *s, CURLcode res)
+{
+    if (s->retried || s->bytes.len > 0)
+        return 0;
+    if (res != CURLE_GOT_NOTHING && res != CURLE_SEND_ERROR && res != CURLE_RECV_ERROR)
+        return 0;
+    long nconn = -1;
+    curl_easy_getinfo(s->easy, CURLINFO_NUM_CONNECTS, &nconn);
+    return nconn == 0;
+}
+
+struct phase {
+    int warmup;
+    long count;              /* requests to send; -1 = until deadline */
+    uint64_t deadline;       /* 0 = none */
+};
+
+static struct slot *free_slot(struct loop *L, struct gp_error *err)
+{
+    for (size_t i = 0; i < L->nslots; i++)
+        if (!L->slots[i]->busy)
+            return L->slots[i];
+    return slot_new(L, err);
+}
+
+static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *err)
+{
+    const struct gp_client_opts *o = L->o;
+    int rate_mode = o->request_rate > 0;
+    size_t nb = o->n_bodies;
+    int rc = 0;
+    L->phase_warmup = ph->warmup;
+    L->phase_total = ph->count;
+    L->phase_start = gp_now_ns();
+
+    long nconc = 0;          /* concurrency mode: active slots */
+    long arrivals = 0;       /* rate mode: arrivals started */
+    double next_arrival = 0; /* ns offset from phase start */
+    struct gp_client_rng rng;
+    gp_client_rng_seed(&rng, o->seed + (ph->warmup ? 0x5741524dull : 0));
+    double gap_ns = rate_mode ? 1e9 / o->request_rate : 0;
+
+    if (!rate_mode) {
+        nconc = o->concurrency;
+        if (ph->count >= 0 && ph->count < nconc)
+            nconc = ph->count;
+        while ((long)L->nslots < nconc)
+            if (!slot_new(L, err))
+                return -GP_ENOMEM;
+        for (long s = 0; s < nconc; s++) {
+            struct slot *sl = L->slots[s];
+            sl->sent = 0;
+            sl->quota = ph->count < 0 ? -1 : ph->count / nconc + (s < ph->count % nconc ? 1 : 0);
+        }
+        for (long s = 0; s < nconc && !L->stopping; s++) {
+            struct slot *sl = L->slots[s];
+            if (sl->quota != 0 && (rc = slot_start(L, sl, (uint32_t)(s % (long)nb), err)) < 0)
+                return rc;
+        }
+    }
+
+    for (;;) {
+        uint64_t now = gp_now_ns();
+        check_stop(L, now);
+        if (L->stopping && (L->hard_stop || L->inflight == 0 || now >= L->stop_deadline)) {
+            if ((rc = abandon_inflight(L, 1, err)) < 0)
+                return rc;
+            break;
+        }
+        if (ph->deadline && now >= ph->deadline) {
+            if ((rc = abandon_inflight(L, 0, err)) < 0)
+                return rc;
+            break;
+        }
+
+        /* open loop: start every arrival that is due */
+        int more_arrivals = rate_mode && !L->stopping && (ph->count < 0 || arrivals < ph->count);
+        while (more_arrivals) {
+            uint64_t due = L->phase_start + (uint64_t)next_arrival;
+            if (due > now)
+                break;
+            if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight)
+                break;
+            struct slot *sl = free_slot(L, err);
+            if (!sl)
+                return -GP_ENOMEM;
+            sl->arrival = (uint32_t)arrivals;
+            uint64_t lag = now - due;
+            if (!ph->warmup) {
+                if (lag > L->stats->max_lag_ns)
+                    L->stats->max_lag_ns = lag;
+                if (lag > 1000000ull)
+                    L->stats->n_delayed++;
+            }
+            if ((rc = slot_start(L, sl, (uint32_t)(arrivals % (long)nb), err)) < 0)
+                return rc;
+            arrivals++;
+            next_arrival += o->poisson ? gp_client_rng_exp(&rng, gap_ns) : gap_ns;
+            more_arrivals = ph->count < 0 || arrivals < ph->count;
+        }
+
+        int running;
+        CURLMcode mc = curl_multi_perform(L->multi, &running);
+        if (mc != CURLM_OK)
+            return gp_err(err, GP_ENET, "curl_multi_perform: %s", curl_multi_strerror(mc));
+        CURLMsg *msg;
+        int left;
+        while ((msg = curl_multi_info_read(L->multi, &left))) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            CURL *e = msg->easy_handle;
+            CURLcode res = msg->data.result;
+            struct slot *sl = NULL;
+            curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&sl);
+            curl_multi_remove_handle(L->multi, e);
+            sl->busy = 0;
+            L->inflight--;
+            if (is_stale_connection(sl, res) && !L->stopping) {
+                sl->retried = 1;
+                L->stats->n_retried++;
+                L->stats->n_sent--;
+                if (sl->warmup)
+                    L->stats->n_warmup--;
+                sl->sent--;
+                if ((rc = slot_start(L, sl, sl->entry, err)) < 0)
+                    return rc;
+                continue;
+            }
+            sl->retried = 0;
+            if ((rc = slot_record(L, sl, res, 0, err)) < 0)
+                return rc;
+            if (!rate_mode && !L->stopping && (sl->quota < 0 || sl->sent < sl->quota) &&
+                !(ph->deadline && gp_now_ns() >= ph->deadline)) {
+                uint32_t entry = (uint32_t)((sl->id + (uint64_t)sl->sent * (uint64_t)nconc) % nb);
+                if ((rc = slot_start(L, sl, entry, err)) < 0)
+                    return rc;
+            }
+        }
+
+        now = gp_now_ns();
+        progress_draw(L, now, 0);
+        more_arrivals = rate_mode && !L->stopping && (ph->count < 0 || arrivals < ph->count);
+        if (L->inflight == 0 && !more_arrivals && !(ph->deadline && !rate_mode && !L->stopping && ph->count < 0))
+            break;
+
+        /* sleep until the next thing to do: socket activity, the next
+         * arrival, the deadline, the stop fd, or at most 100 ms */
+        long wait_ms = 100;
+        if (more_arrivals) {
+            uint64_t due = L->phase_start + (uint64_t)next_arrival;
+            long ms = due > now ? (long)((due - now) / 1000000ull) : 0;
+            if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight)
+                ms = 100;
+            if (ms < wait_ms)
+                wait_ms = ms;
+        }
+        if (ph->deadline) {
+            long ms = ph->deadline > now ? (long)((ph->deadline - now) / 1000000ull) + 1 : 0;
+            if (ms < wait_ms)
+                wait_ms = ms;
+        }
+        if (L->stopping) {
+            long ms = L->stop_deadline > now ? (long)((L->stop_deadline - now) / 1000000ull) + 1 : 0;
+            if (ms < wait_ms)
+                wait_ms = ms;
+        }
+        long curl_ms = -1;
+        curl_multi_timeout(L->multi, &curl_ms);
+        if (curl_ms >= 0 && curl_ms < wait_ms)
+            wait_ms = curl_ms;
+        if (wait_ms > 0) {
+            struct curl_waitfd wfd = {.fd = o->stop_fd, .events = CURL_WAIT_POLLIN};
+            mc = curl_multi_poll(L->multi, o->stop_fd >= 0 ? &wfd : NULL, o->stop_fd >= 0 ? 1 : 0, (int)wait_ms,
+                                 NULL);
+            if (mc != CURLM_OK)
+                return gp_err(err, GP_ENET, "curl_multi_poll: %s", curl_multi_strerror(mc));
+        }
+    }
+    return 0;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int build_headers(struct loop *L, struct gp_error *err)
+{
+    const struct gp_client_opts *o = L->o;
+    int user_ct = 0;
+    for (size_t i = 0; i < o->n_headers; i++)
+        if (!strncasecmp(o->headers[i], "Content-Type:", 13))
+            user_ct = 1;
+    struct curl_slist *h = NULL, *t;
+    /* An empty Expect: stops curl's 100-continue round trip on big bodies. */
+    if (!(t = curl_slist_append(h, "Expect:")))
+        goto oom;
+    h = t;
+    if (!user_ct) {
+        if (!(t = curl_slist_append(h, "Content-Type: application/json")))
+            goto oom;
+        h = t;
+    }
+    for (size_t i = 0; i < o->n_headers; i++) {
+        /* perf_analyzer keeps headers in a map: the last one of a name wins */
+        const char *colon = strchr(o->headers[i], ':');
+        size_t nl = colon ? (size_t)(colon - o->headers[i]) : strlen(o->headers[i]);
+        int later = 0;
+        for (size_t j = i + 1; j < o->n_headers; j++)
+            if (!strncmp(o->headers[j], o->headers[i], nl) && o->headers[j][nl] == ':')
+                later = 1;
+        if (later)
+            continue;
+        if (!(t = curl_slist_append(h, o->headers[i])))
+            goto oom;
+        h = t;
+    }
+    L->hdrs = h;
+    return 0;
+oom:
+    curl_slist_free_all(h);
+    return gp_err(err, GP_ENOMEM, "out of memory building request headers");
+}
+
+int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, struct gp_client_stats *stats,
+                  struct gp_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    if (!o->n_bodies)
+        return gp_err(err, GP_EINVAL, "the dataset is empty: nothing to send");
+    if (o->request_rate <= 0 && o->concurrency <= 0)
+        return gp_err(err, GP_EINVAL, "client: need a concurrency >= 1 or a request rate > 0");
+    CURLU *u = curl_url();
+    if (!u)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    CURLUcode uc = curl_url_set(u, CURLUPART_URL, o->url, CURLU_DEFAULT_SCHEME);
+    char *scheme = NULL;
+    if (uc == CURLUE_OK)
+        curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+    int bad_scheme = scheme && strcasecmp(scheme, "http") && strcasecmp(scheme, "https");
+    curl_free(scheme);
+    curl_url_cleanup(u);
+    if (uc != CURLUE_OK)
+        return gp_err(err, GP_EINVAL, "--url: cannot parse request URL '%s' (%s); pass e.g. http://127.0.0.1:8000",
+                      o->url, curl_url_strerror(uc));
+    if (bad_scheme)
+        return gp_err(err, GP_EINVAL, "--url: '%s' is not an http:// or https:// URL", o->url);
+
+    struct loop L;
+    memset(&L, 0, sizeof L);
+    L.o = o;
+    L.st = st;
+    L.stats = stats;
+    int rc = build_headers(&L, err);
+    if (rc < 0)
+        return rc;
+    L.multi = curl_multi_init();
+    if (!L.multi) {
+        curl_slist_free_all(L.hdrs);
+        return gp_err(err, GP_ENOMEM, "curl_multi_init failed");
+    }
+    curl_multi_setopt(L.multi, CURLMOPT_PIPELINING, o->http2 ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
+
+    if (!st->mono0_ns) {
+        st->mono0_ns = gp_now_ns();
+        st->wall0_ns = gp_wall_ns();
+    }
+    if (o->warmup_count > 0) {
+        struct phase w = {.warmup = 1, .count = o->warmup_count, .deadline = 0};
+        rc = run_phase(&L, &w, err);
+        progress_draw(&L, gp_now_ns(), 1);
+    }
+    if (rc == 0 && !L.stopping) {
+        uint64_t cpu0 = thread_cpu_ns();
+        stats->start_ns = gp_now_ns();
+        struct phase m = {.warmup = 0, .count = o->duration_ns ? -1 : o->request_count, .deadline = 0};
+        if (o->duration_ns)
+            m.deadline = stats->start_ns + o->duration_ns;
+        rc = run_phase(&L, &m, err);
+        stats->end_ns = gp_now_ns();
+        stats->cpu_ns = thread_cpu_ns() - cpu0;
+        uint64_t wall = stats->end_ns - stats->start_ns;
+        stats->busy_fraction = wall ? (double)stats->cpu_ns / (double)wall : 0;
+        progress_draw(&L, gp_now_ns(), 1);
+    }
+    if (rc < 0)
+        abandon_inflight(&L, 0, NULL);
+    for (size_t i = 0; i < L.nslots; i++)
+        slot_free(L.slots[i]);
+    free(L.slots);
+    curl_multi_cleanup(L.multi);
+    curl_slist_free_all(L.hdrs);
+    gp_buf_free(&L.tmp);
+    return rc;
+}

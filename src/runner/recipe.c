@@ -1,0 +1,307 @@
+#include "runner/recipe.h"
+#include "runner/scenario.h"
+#include "runner/yamljson.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recipes.h" /* generated: gp_builtin_recipes[] */
+
+int gp_argv_push(struct gp_argv *a, const char *s)
+{
+    if (a->n + 2 > a->cap) {
+        size_t nc = a->cap ? a->cap * 2 : 16;
+        char **p = realloc(a->v, nc * sizeof *p);
+        if (!p)
+            return -GP_ENOMEM;
+        a->v = p;
+        a->cap = nc;
+    }
+    a->v[a->n++] = strdup(s);
+    a->v[a->n] = NULL;
+    return 0;
+}
+
+void gp_argv_free(struct gp_argv *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+int gp_argv_to_shell(const struct gp_argv *a, struct gp_buf *out)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        const char *w = a->v[i];
+        if (i)
+            gp_buf_putc(out, ' ');
+        int safe = *w != '\0';
+        for (const char *p = w; *p; p++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@%", *p))
+                safe = 0;
+        if (safe) {
+            gp_buf_puts(out, w);
+            continue;
+        }
+        gp_buf_putc(out, '\'');
+        for (const char *p = w; *p; p++) {
+            if (*p == '\'')
+                gp_buf_puts(out, "'\\''");
+            else
+                gp_buf_putc(out, *p);
+        }
+        gp_buf_putc(out, '\'');
+    }
+    return 0;
+}
+
+static int known_frameworks(char *out, size_t n, const char *dir)
+{
+    size_t off = 0;
+    for (size_t i = 0; i < sizeof gp_builtin_recipes / sizeof gp_builtin_recipes[0]; i++)
+        off += (size_t)snprintf(out + off, off < n ? n - off : 0, "%s%s", i ? ", " : "",
+                                gp_builtin_recipes[i].name);
+    if (off < n)
+        snprintf(out + off, n - off, ", attach%s%s", dir ? " (and recipes in " : "", dir ? dir : "");
+    if (dir && strlen(out) + 2 < n)
+        strcat(out, ")");
+    return 0;
+}
+
+int gp_recipe_load(const char *framework, const char *dir, struct gp_recipe *out, struct gp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    for (const char *p = framework; *p; p++)
+        if (*p == '/' || *p == '.')
+            return gp_err(err, GP_EINVAL, "framework '%s': names may not contain '/' or '.'", framework);
+    json_t *doc = NULL;
+    char path[4096];
+    if (dir) {
+        snprintf(path, sizeof path, "%s/%s.yaml", dir, framework);
+        if (gp_is_file(path) && !(doc = gp_yaml_load_file(path, err)))
+            return -GP_EINVAL;
+    }
+    if (!doc) {
+        for (size_t i = 0; i < sizeof gp_builtin_recipes / sizeof gp_builtin_recipes[0]; i++)
+            if (!strcmp(gp_builtin_recipes[i].name, framework)) {
+                snprintf(path, sizeof path, "recipes/%s.yaml (built in)", framework);
+                doc = gp_yaml_load_string(gp_builtin_recipes[i].text, strlen(gp_builtin_recipes[i].text),
+                                          path, err);
+                if (!doc)
+                    return -GP_EINVAL;
+            }
+    }
+    if (!doc) {
+        char known[512];
+        known_frameworks(known, sizeof known, dir);
+        return gp_err(err, GP_ENOENT, "unknown framework '%s'; known: %s", framework, known);
+    }
+    json_t *cmd = json_object_get(doc, "command");
+    json_t *ready = json_object_get(doc, "readiness");
+    json_t *port = json_object_get(doc, "default_port");
+    if (!json_is_array(cmd) || json_array_size(cmd) == 0 || !json_is_string(ready) || !json_is_integer(port)) {
+        json_decref(doc);
+        return gp_err(err, GP_EINVAL,
+                      "recipe %s: needs 'command' (a list), 'readiness' (a path) and 'default_port' (a number)",
+                      path);
+    }
+    out->doc = doc;
+    out->framework = strdup(framework);
+    json_t *fl = json_object_get(doc, "flavor");
+    out->flavor = strdup(json_is_string(fl) ? json_string_value(fl) : framework);
+    out->readiness = strdup(json_string_value(ready));
+    out->default_port = (int)json_integer_value(port);
+    return 0;
+}
+
+void gp_recipe_free(struct gp_recipe *r)
+{
+    free(r->framework);
+    free(r->flavor);
+    free(r->readiness);
+    json_decref(r->doc);
+    memset(r, 0, sizeof *r);
+}
+
+/* Formats a scalar the way a person would type it on a command line. */
+static int scalar_text(json_t *v, char *out, size_t n)
+{
+    if (json_is_string(v))
+        snprintf(out, n, "%s", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(out, n, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v)) {
+        snprintf(out, n, "%.15g", json_real_value(v));
+        if (strtod(out, NULL) != json_real_value(v))
+            snprintf(out, n, "%.17g", json_real_value(v));
+    } else if (json_is_true(v))
+        snprintf(out, n, "true");
+    else if (json_is_false(v))
+        snprintf(out, n, "false");
+    else
+        return -1;
+    return 0;
+}
+
+struct ctx {
+    const struct gp_scenario *sc;
+    int tp, port;
+    json_t *used;  /* engine keys the recipe consumed */
+};
+
+/* Looks up a placeholder; returns a borrowed or new value in *v (new: *owned=1). */
+static json_t *lookup(struct ctx *c, const char *key, int *owned)
+{
+    *owned = 1;
+    if (!strcmp(key, "model"))
+        return json_string(c->sc->model);
+    if (!strcmp(key, "tp"))
+        return json_integer(c->tp);
+    if (!strcmp(key, "port"))
+        return json_integer(c->port);
+    if (!strcmp(key, "host"))
+        return json_string(c->sc->host);
+    if (!strcmp(key, "api_key"))
+        return c->sc->api_key ? json_string(c->sc->api_key) : NULL;
+    *owned = 0;
+    if (!strncmp(key, "engine.", 7)) {
+        json_object_set_new(c->used, key + 7, json_true());
+        json_t *v = json_object_get(c->sc->engine_args, key + 7);
+        return (v && !json_is_null(v)) ? v : NULL;
+    }
+    return NULL;
+}
+
+/* Expands "{x}" templates in s; *missing=1 when a placeholder has no value. */
+static int expand(struct ctx *c, const char *s, struct gp_buf *out, int *missing, const char *rname,
+                  struct gp_error *err)
+{
+    gp_buf_reset(out);
+    while (*s) {
+        if (*s != '{') {
+            gp_buf_putc(out, *s++);
+            continue;
+        }
+        const char *e = strchr(s, '}');
+        if (!e)
+            return gp_err(err, GP_EINVAL, "recipe %s: unclosed '{' in '%s'", rname, s);
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", (int)(e - s - 1), s + 1);
+        int owned;
+        json_t *v = lookup(c, key, &owned);
+        char text[512];
+        if (!v) {
+            if (strcmp(key, "model") && strcmp(key, "tp") && strcmp(key, "port") && strcmp(key, "host") &&
+                strcmp(key, "api_key") && strncmp(key, "engine.", 7))
+                return gp_err(err, GP_EINVAL,
+                              "recipe %s: unknown placeholder {%s} (use model, tp, port, host, api_key, engine.KEY)",
+                              rname, key);
+            *missing = 1;
+        } else if (scalar_text(v, text, sizeof text)) {
+            if (owned)
+                json_decref(v);
+            return gp_err(err, GP_EINVAL, "engine arg for {%s} must be a scalar", key);
+        } else
+            gp_buf_puts(out, text);
+        if (v && owned)
+            json_decref(v);
+        s = e + 1;
+    }
+    return 0;
+}
+
+int gp_recipe_render(const struct gp_recipe *r, const struct gp_scenario *sc, int tp, int port,
+                     struct gp_argv *argv, struct gp_error *err)
+{
+    struct ctx c = {sc, tp, port, json_object()};
+    struct gp_buf w = {0};
+    int rc = 0, missing;
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(r->doc, "command"), i, x) {
+        missing = 0;
+        if (!json_is_string(x) || (rc = expand(&c, json_string_value(x), &w, &missing, r->framework, err)))
+            goto out;
+        if (missing) {
+            rc = gp_err(err, GP_EINVAL, "recipe %s: command word '%s' has no value", r->framework,
+                        json_string_value(x));
+            goto out;
+        }
+        gp_argv_push(argv, w.data);
+    }
+    json_array_foreach(json_object_get(r->doc, "args"), i, x) {
+        if (json_is_array(x)) {
+            /* all words or none: a flag without its value is worse than no flag */
+            struct gp_argv words = {0};
+            size_t j;
+            json_t *y;
+            missing = 0;
+            json_array_foreach(x, j, y) {
+                if (!json_is_string(y) || (rc = expand(&c, json_string_value(y), &w, &missing, r->framework, err))) {
+                    gp_argv_free(&words);
+                    if (!rc)
+                        rc = gp_err(err, GP_EINVAL, "recipe %s: args entries must be strings", r->framework);
+                    goto out;
+                }
+                gp_argv_push(&words, w.data);
+            }
+            for (j = 0; !missing && j < words.n; j++)
+                gp_argv_push(argv, words.v[j]);
+            gp_argv_free(&words);
+        } else if (json_is_object(x)) {
+            const char *when = json_string_value(json_object_get(x, "when"));
+            if (!when || strncmp(when, "engine.", 7)) {
+                rc = gp_err(err, GP_EINVAL, "recipe %s: a switch needs when: engine.KEY", r->framework);
+                goto out;
+            }
+            json_object_set_new(c.used, when + 7, json_true());
+            json_t *v = json_object_get(sc->engine_args, when + 7);
+            if (!v || json_is_null(v))
+                continue;
+            if (!json_is_boolean(v)) {
+                rc = gp_err(err, GP_EINVAL, "engine_args.%s must be true or false", when + 7);
+                goto out;
+            }
+            const char *flag = json_string_value(json_object_get(x, json_is_true(v) ? "on" : "off"));
+            if (flag)
+                gp_argv_push(argv, flag);
+        } else {
+            rc = gp_err(err, GP_EINVAL, "recipe %s: each args entry is a list or a {when:, on:, off:} switch",
+                        r->framework);
+            goto out;
+        }
+    }
+    /* engine args the recipe does not name pass through, in the scenario's order */
+    json_t *pt = json_object_get(r->doc, "passthrough");
+    const char *prefix = json_string_value(json_object_get(pt, "prefix"));
+    const char *sep = json_string_value(json_object_get(pt, "separator"));
+    const char *key;
+    json_object_foreach(sc->engine_args, key, x) {
+        if (json_object_get(c.used, key))
+            continue;
+        gp_buf_reset(&w);
+        gp_buf_puts(&w, prefix ? prefix : "--");
+        for (const char *p = key; *p; p++)
+            gp_buf_putc(&w, (*p == '_' || *p == '-') ? (sep ? sep[0] : '-') : *p);
+        char text[512];
+        if (json_is_false(x) || json_is_null(x))
+            continue; /* documented: false means "leave the engine default" */
+        gp_argv_push(argv, w.data);
+        if (json_is_true(x))
+            continue;
+        if (scalar_text(x, text, sizeof text)) {
+            rc = gp_err(err, GP_EINVAL, "engine_args.%s must be a scalar (string, number or boolean)", key);
+            goto out;
+        }
+        gp_argv_push(argv, text);
+    }
+out:
+    json_decref(c.used);
+    gp_buf_free(&w);
+    return rc;
+}

@@ -1,0 +1,438 @@
+#include "runner/runner.h"
+#include "runner/launch.h"
+#include "runner/recipe.h"
+#include "runner/scenario.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int gp_raise_nofile(unsigned long want, struct gp_error *err)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return gp_err(err, GP_EIO, "getrlimit(RLIMIT_NOFILE): %s", strerror(errno));
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= want)
+        return 0;
+    struct rlimit nl = rl;
+    nl.rlim_cur = want;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want)
+        nl.rlim_max = want;
+    if (setrlimit(RLIMIT_NOFILE, &nl) != 0)
+        return gp_err(err, GP_EIO,
+                      "cannot raise the open-file limit to %lu (soft %llu, hard %llu): %s; run as root, or raise "
+                      "it first with `ulimit -n %lu`",
+                      want, (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max, strerror(errno),
+                      want);
+    return 0;
+}
+
+static void push_num(struct gp_argv *a, long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%ld", v);
+    gp_argv_push(a, b);
+}
+
+int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c, const char *self_exe,
+                           const char *url, const char *cell_dir, struct gp_argv *a)
+{
+    char buf[1024];
+    gp_argv_push(a, self_exe);
+    gp_argv_push(a, "profile");
+    gp_argv_push(a, "-m");
+    gp_argv_push(a, sc->model);
+    gp_argv_push(a, "--url");
+    gp_argv_push(a, url);
+    if (sc->api_key) {
+        snprintf(buf, sizeof buf, "Authorization: Bearer %s", sc->api_key);
+        gp_argv_push(a, "-H");
+        gp_argv_push(a, buf);
+    }
+    if (sc->streaming) {
+        gp_argv_push(a, "-H");
+        gp_argv_push(a, "Accept: text/event-stream");
+    }
+    gp_argv_push(a, "--tokenizer");
+    gp_argv_push(a, sc->tokenizer);
+    gp_argv_push(a, "--endpoint-type");
+    gp_argv_push(a, "chat");
+    if (sc->streaming)
+        gp_argv_push(a, "--streaming");
+    gp_argv_push(a, "--synthetic-input-tokens-mean");
+    push_num(a, c->isl);
+    gp_argv_push(a, "--synthetic-input-tokens-stddev");
+    gp_argv_push(a, "0");
+    gp_argv_push(a, "--output-tokens-mean");
+    push_num(a, c->osl);
+    gp_argv_push(a, "--output-tokens-stddev");
+    gp_argv_push(a, "0");
+    gp_argv_push(a, "--request-count");
+    push_num(a, c->requests);
+    gp_argv_push(a, "--num-dataset-entries");
+    push_num(a, c->requests);
+    gp_argv_push(a, "--concurrency");
+    push_num(a, c->concurrency);
+    gp_argv_push(a, "--random-seed");
+    push_num(a, sc->seed);
+    snprintf(buf, sizeof buf, "profile_export_c%ld_isl%ld_osl%ld.json", c->concurrency, c->isl, c->osl);
+    gp_argv_push(a, "--profile-export-file");
+    gp_argv_push(a, buf);
+    gp_argv_push(a, "--artifact-dir");
+    gp_argv_push(a, cell_dir);
+    size_t i;
+    json_t *x;
+    json_array_foreach(sc->profile_args, i, x) gp_argv_push(a, json_string_value(x));
+    return 0;
+}
+
+/* Finds the GenAI-Perf run directory (the one holding *_genai_perf.json) under dir. */
+static int find_run_dir(const char *dir, char *out, size_t outsz)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    int found = -1;
+    while (found && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        if (!gp_is_dir(sub))
+            continue;
+        DIR *sd = opendir(sub);
+        struct dirent *f;
+        while (sd && (f = readdir(sd))) {
+            size_t n = strlen(f->d_name);
+            if (n > 15 && !strcmp(f->d_name + n - 15, "_genai_perf.json")) {
+                snprintf(out, outsz, "%s", sub);
+                found = 0;
+                break;
+            }
+        }
+        if (sd)
+            closedir(sd);
+    }
+    closedir(d);
+    return found;
+}
+
+struct cell_summary {
+    struct gp_cell c;
+    int ran;
+    double tput, req_tput, ttft50, ttft99, itl50, itl99;
+    long ok, failed;
+};
+
+static double stat_of(json_t *root, const char *metric, const char *stat)
+{
+    json_t *v = json_object_get(json_object_get(root, metric), stat);
+    return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+static void summarise(const char *run_dir, struct cell_summary *cs)
+{
+    char path[4096];
+    DIR *d = opendir(run_dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        snprintf(path, sizeof path, "%s/%s", run_dir, e->d_name);
+        if (n > 15 && !strcmp(e->d_name + n - 15, "_genai_perf.json")) {
+            json_t *j = json_load_file(path, 0, NULL);
+            cs->tput = stat_of(j, "output_token_throughput", "avg");
+            cs->req_tput = stat_of(j, "request_throughput", "avg");
+            cs->ttft50 = stat_of(j, "time_to_first_token", "p50");
+            cs->ttft99 = stat_of(j, "time_to_first_token", "p99");
+            cs->itl50 = stat_of(j, "inter_token_latency", "p50");
+            cs->itl99 = stat_of(j, "inter_token_latency", "p99");
+            json_decref(j);
+        } else if (n > 14 && !strcmp(e->d_name + n - 14, "_records.jsonl")) {
+            FILE *fp = fopen(path, "r");
+            char *line = NULL;
+            size_t cap = 0;
+            while (fp && getline(&line, &cap, fp) > 0) {
+                json_t *r = json_loads(line, 0, NULL);
+                const char *st = json_string_value(json_object_get(r, "status"));
+                if (!json_is_true(json_object_get(r, "warmup")) && st) {
+                    if (!strcmp(st, "ok"))
+                        cs->ok++;
+                    else
+                        cs->failed++;
+                }
+                json_decref(r);
+            }
+            free(line);
+            if (fp)
+                fclose(fp);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+static void print_num(FILE *out, double v, const char *fmt, int width)
+{
+    if (v < 0)
+        fprintf(out, "%*s", width, "-");
+    else
+        fprintf(out, fmt, width, v);
+}
+
+static void print_summary(FILE *out, const struct cell_summary *cs, size_t n)
+{
+    fprintf(out, "\n%11s %6s %6s %14s %10s %10s %10s %9s %9s %8s\n", "concurrency", "ISL", "OSL",
+            "tokens/s", "req/s", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "failed");
+    fprintf(out, "%11s %6s %6s %14s %10s %10s %10s %9s %9s %8s\n", "", "", "", "", "", "(ms)", "(ms)", "(ms)",
+            "(ms)", "");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%11ld %6ld %6ld ", cs[i].c.concurrency, cs[i].c.isl, cs[i].c.osl);
+        if (!cs[i].ran) {
+            fprintf(out, "%14s\n", "not run");
+            continue;
+        }
+        print_num(out, cs[i].tput, "%*.1f", 14);
+        fputc(' ', out);
+        print_num(out, cs[i].req_tput, "%*.2f", 10);
+        fputc(' ', out);
+        print_num(out, cs[i].ttft50, "%*.2f", 10);
+        fputc(' ', out);
+        print_num(out, cs[i].ttft99, "%*.2f", 10);
+        fputc(' ', out);
+        print_num(out, cs[i].itl50, "%*.2f", 9);
+        fputc(' ', out);
+        print_num(out, cs[i].itl99, "%*.2f", 9);
+        fprintf(out, " %8ld\n", cs[i].failed);
+    }
+}
+
+/* Runs argv as a child in our process group; forwards SIGINT when *stop is
+ * set so the profile writes what it measured. Returns the exit status. */
+static int run_child(const struct gp_argv *argv, volatile sig_atomic_t *stop)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        execv(argv->v[0], argv->v);
+        fprintf(stderr, "genperf run: cannot execute %s: %s\n", argv->v[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0, forwarded = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, 0);
+        if (w == pid)
+            break;
+        if (w < 0 && errno == EINTR) {
+            if (stop && *stop && !forwarded) {
+                kill(pid, SIGINT);
+                forwarded = 1;
+            }
+            continue;
+        }
+        return -1;
+    }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int gp_runner_ingest_cell(const char *db_url, const char *run_dir, const struct gp_scenario *sc,
+                          const struct gp_cell *c, int tp, const char *self_exe, FILE *out,
+                          struct gp_error *err);
+
+static int write_run_meta(const char *cell_dir, const struct gp_scenario *sc, const struct gp_cell *c, int tp,
+                          const char *url, const char *server_cmd, struct gp_error *err)
+{
+    json_t *m = json_pack("{s:s, s:s, s:s, s:O, s:i, s:i, s:s?, s:s, s:s?, s:{s:i, s:i, s:i, s:i}, s:b, s:i}",
+                          "scenario", sc->name, "model", sc->model, "framework", sc->framework, "engine_args",
+                          sc->engine_args, "gpus", sc->gpus ? sc->gpus : tp, "tp", tp, "hardware",
+                          sc->hardware_name, "url", url, "server_command", server_cmd, "cell", "concurrency",
+                          (int)c->concurrency, "isl", (int)c->isl, "osl", (int)c->osl, "requests",
+                          (int)c->requests, "streaming", sc->streaming, "replicas", 1);
+    if (!m)
+        return gp_err(err, GP_ENOMEM, "cannot build run metadata");
+    char *text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(m);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/genperf_run.json", cell_dir);
+    int r = gp_write_file_atomic(path, text, strlen(text), err);
+    free(text);
+    return r;
+}
+
+int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, struct gp_error *err)
+{
+    FILE *out = o->out ? o->out : stdout;
+    int attach = !strcmp(sc->framework, "attach");
+    struct gp_recipe recipe = {0};
+    struct gp_argv server_argv = {0};
+    struct gp_server server = {0};
+    struct gp_buf cmdline = {0};
+    char url[512], dir[4096], db_url[4096];
+    int rc = 0;
+    size_t ncells = gp_scenario_n_cells(sc);
+    struct cell_summary *cs = calloc(ncells, sizeof *cs);
+    const char *recipes_dir = o->recipes_dir ? o->recipes_dir : getenv("GENPERF_RECIPES_DIR");
+
+    int tp = sc->gpus;
+    if (!attach) {
+        if ((rc = gp_recipe_load(sc->framework, recipes_dir, &recipe, err)))
+            goto done;
+        if (tp <= 0) {
+            rc = gp_err(err, GP_EINVAL,
+                        "%s: hardware.gpus is not set and no GPU was detected through NVML; set hardware: "
+                        "{gpus: N} (tensor parallelism = GPU count)",
+                        sc->path ? sc->path : sc->name);
+            goto done;
+        }
+        int port = sc->port ? sc->port : recipe.default_port;
+        snprintf(url, sizeof url, "http://%s:%d", sc->host, port);
+        if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)))
+            goto done;
+        gp_argv_to_shell(&server_argv, &cmdline);
+    } else {
+        snprintf(url, sizeof url, "%s", sc->url);
+        size_t n = strlen(url);
+        while (n > 0 && url[n - 1] == '/')
+            url[--n] = '\0';
+    }
+    snprintf(dir, sizeof dir, "%s/%s", sc->artifact_dir, sc->name);
+    if (o->db_url)
+        snprintf(db_url, sizeof db_url, "%s", o->db_url);
+    else if (sc->db)
+        snprintf(db_url, sizeof db_url, "%s", sc->db);
+    else
+        snprintf(db_url, sizeof db_url, "%s/genperf.db", sc->artifact_dir);
+
+    if (o->dry_run) {
+        if (attach)
+            fprintf(out, "# attach: no server is started; target %s\n", url);
+        else
+            fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
+                    recipe.framework, tp, url, recipe.readiness, cmdline.data);
+        for (size_t i = 0; i < ncells; i++) {
+            struct gp_cell c = gp_scenario_cell(sc, i);
+            char cell_dir[4096];
+            snprintf(cell_dir, sizeof cell_dir, "%s/c%ld_isl%ld_osl%ld", dir, c.concurrency, c.isl, c.osl);
+            struct gp_argv pa = {0};
+            struct gp_buf pl = {0};
+            gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
+            gp_argv_to_shell(&pa, &pl);
+            fprintf(out, "# cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests\n%s\n", i + 1, ncells,
+                    c.concurrency, c.isl, c.osl, c.requests, pl.data);
+            gp_argv_free(&pa);
+            gp_buf_free(&pl);
+        }
+        fprintf(out, "# results store: %s\n", db_url);
+        goto done;
+    }
+
+    long max_c = 0;
+    for (size_t i = 0; i < sc->n_concurrency; i++)
+        if (sc->concurrency[i] > max_c)
+            max_c = sc->concurrency[i];
+    if (max_c >= 512 && (rc = gp_raise_nofile(65536, err)))
+        goto done;
+    if ((rc = gp_mkdir_p(dir, err)))
+        goto done;
+
+    if (!attach) {
+        char log[4096];
+        snprintf(log, sizeof log, "%s/server.log", dir);
+        fprintf(out, "genperf run: starting %s (log %s)\n  %s\n", recipe.framework, log, cmdline.data);
+        fflush(out);
+        if ((rc = gp_server_start(&server, &server_argv, log, url, err)))
+            goto done;
+        if ((rc = gp_server_wait_ready(&server, recipe.readiness, sc->ready_timeout_s, o->stop, err)))
+            goto done;
+        fprintf(out, "genperf run: server ready at %s%s%s\n", url, server.model_id[0] ? ", serving " : "",
+                server.model_id);
+    }
+
+    for (size_t i = 0; i < ncells; i++) {
+        struct gp_cell c = gp_scenario_cell(sc, i);
+        cs[i].c = c;
+        if (o->stop && *o->stop) {
+            rc = gp_err(err, GP_EINTR, "interrupted");
+            break;
+        }
+        char cell_dir[4096], run_dir[4096];
+        snprintf(cell_dir, sizeof cell_dir, "%s/c%ld_isl%ld_osl%ld", dir, c.concurrency, c.isl, c.osl);
+        if ((rc = gp_mkdir_p(cell_dir, err)))
+            break;
+        struct gp_argv pa = {0};
+        gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
+        fprintf(out, "genperf run: cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests\n", i + 1,
+                ncells, c.concurrency, c.isl, c.osl, c.requests);
+        fflush(out);
+        int st = run_child(&pa, o->stop);
+        gp_argv_free(&pa);
+        if (find_run_dir(cell_dir, run_dir, sizeof run_dir) == 0) {
+            cs[i].ran = 1;
+            write_run_meta(run_dir, sc, &c, tp, url, attach ? NULL : cmdline.data, NULL);
+            summarise(run_dir, &cs[i]);
+            struct gp_error ierr = {0};
+            if (gp_runner_ingest_cell(db_url, run_dir, sc, &c, tp, o->self_exe, out, &ierr))
+                fprintf(stderr, "genperf run: cell %zu: ingest failed: %s\n", i + 1, ierr.msg);
+        }
+        if (st == 130 || (o->stop && *o->stop)) {
+            rc = gp_err(err, GP_EINTR, "interrupted during cell %zu; what was measured is in %s", i + 1, cell_dir);
+            break;
+        }
+        if (st != 0)
+            fprintf(stderr, "genperf run: cell %zu: profile exited with status %d (see its output above)\n",
+                    i + 1, st);
+    }
+    print_summary(out, cs, ncells);
+    fprintf(out, "\nartifacts: %s\nresults store: %s\n", dir, db_url);
+
+done:
+    if (server.pid > 0) {
+        fprintf(out, "genperf run: stopping the server\n");
+        gp_server_stop(&server, sc->stop_timeout_s);
+    }
+    gp_recipe_free(&recipe);
+    gp_argv_free(&server_argv);
+    gp_buf_free(&cmdline);
+    free(cs);
+    return rc;
+}
+
+/* Ingests through `genperf ingest`, the same code a person runs, in a child
+ * process: a store failure (locked database, bad artifact) then costs this
+ * cell's ingest, never the sweep. The store reads genperf_run.json in the run
+ * directory for the scenario's metadata (framework, engine args, TP, ...). */
+int gp_runner_ingest_cell(const char *db_url, const char *run_dir, const struct gp_scenario *sc,
+                          const struct gp_cell *c, int tp, const char *self_exe, FILE *out,
+                          struct gp_error *err)
+{
+    (void)sc;
+    (void)c;
+    (void)tp;
+    struct gp_argv a = {0};
+    gp_argv_push(&a, self_exe);
+    gp_argv_push(&a, "ingest");
+    gp_argv_push(&a, run_dir);
+    gp_argv_push(&a, "--db");
+    gp_argv_push(&a, db_url);
+    fflush(out);
+    int st = run_child(&a, NULL);
+    gp_argv_free(&a);
+    if (st != 0)
+        return gp_err(err, GP_EDB, "`genperf ingest %s --db %s` exited with status %d", run_dir, db_url, st);
+    return 0;
+}

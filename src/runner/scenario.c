@@ -1,0 +1,258 @@
+#include "runner/scenario.h"
+#include "runner/yamljson.h"
+#include "core/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const known_keys[] = {
+    "name", "model", "tokenizer", "framework", "url", "engine_args", "hardware", "gpus",
+    "concurrency", "isl", "osl", "requests", "streaming", "seed", "api_key", "artifact_dir",
+    "host", "port", "ready_timeout_s", "stop_timeout_s", "telemetry_interval", "db", "profile_args",
+    NULL,
+};
+
+static int get_str(json_t *root, const char *key, char **out, const char *name, struct gp_error *err)
+{
+    json_t *v = json_object_get(root, key);
+    if (!v || json_is_null(v))
+        return 0;
+    if (json_is_string(v))
+        *out = strdup(json_string_value(v));
+    else if (json_is_integer(v)) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
+        *out = strdup(buf);
+    } else
+        return gp_err(err, GP_EINVAL, "%s: '%s' must be a string", name, key);
+    return 0;
+}
+
+static int get_num(json_t *root, const char *key, double *out, double lo, const char *name,
+                   struct gp_error *err)
+{
+    json_t *v = json_object_get(root, key);
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_number(v))
+        return gp_err(err, GP_EINVAL, "%s: '%s' must be a number", name, key);
+    double d = json_number_value(v);
+    if (d < lo)
+        return gp_err(err, GP_EINVAL, "%s: '%s' must be >= %g (got %g)", name, key, lo, d);
+    *out = d;
+    return 0;
+}
+
+/* A positive integer or a list of them (a sweep axis). */
+static int get_list(json_t *root, const char *key, long *out, size_t *n, long dflt, const char *name,
+                    struct gp_error *err)
+{
+    json_t *v = json_object_get(root, key);
+    *n = 0;
+    if (!v || json_is_null(v)) {
+        if (dflt <= 0)
+            return gp_err(err, GP_EINVAL, "%s: '%s' is required (a positive integer or a list of them)",
+                          name, key);
+        out[(*n)++] = dflt;
+        return 0;
+    }
+    json_t *one = v;
+    size_t count = json_is_array(v) ? json_array_size(v) : 1;
+    if (count == 0)
+        return gp_err(err, GP_EINVAL, "%s: '%s' is an empty list", name, key);
+    if (count > GP_SCENARIO_MAX_LIST)
+        return gp_err(err, GP_EINVAL, "%s: '%s' has %zu values; at most %d", name, key, count,
+                      GP_SCENARIO_MAX_LIST);
+    for (size_t i = 0; i < count; i++) {
+        if (json_is_array(v))
+            one = json_array_get(v, i);
+        if (!json_is_integer(one) || json_integer_value(one) < 1)
+            return gp_err(err, GP_EINVAL, "%s: '%s' values must be positive integers", name, key);
+        out[(*n)++] = (long)json_integer_value(one);
+    }
+    return 0;
+}
+
+int gp_scenario_from_json(json_t *root, const char *name_hint, struct gp_scenario *sc,
+                          struct gp_error *err)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->streaming = 1;
+    sc->ready_timeout_s = 900;
+    sc->stop_timeout_s = 30;
+    sc->telemetry_interval_s = 1;
+    const char *nm = name_hint ? name_hint : "scenario";
+    int r = 0;
+    if (!json_is_object(root))
+        return gp_err(err, GP_EINVAL, "%s: a scenario must be a mapping (model:, framework:, ...)", nm);
+    const char *key;
+    json_t *val;
+    json_object_foreach(root, key, val) {
+        int ok = 0;
+        for (const char *const *k = known_keys; *k; k++)
+            ok |= !strcmp(*k, key);
+        if (!ok)
+            return gp_err(err, GP_EINVAL,
+                          "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
+                          "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
+                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args)",
+                          nm, key);
+    }
+    if ((r = get_str(root, "name", &sc->name, nm, err)) || (r = get_str(root, "model", &sc->model, nm, err)) ||
+        (r = get_str(root, "tokenizer", &sc->tokenizer, nm, err)) ||
+        (r = get_str(root, "framework", &sc->framework, nm, err)) ||
+        (r = get_str(root, "url", &sc->url, nm, err)) ||
+        (r = get_str(root, "api_key", &sc->api_key, nm, err)) ||
+        (r = get_str(root, "artifact_dir", &sc->artifact_dir, nm, err)) ||
+        (r = get_str(root, "host", &sc->host, nm, err)) || (r = get_str(root, "db", &sc->db, nm, err)))
+        goto fail;
+    if (!sc->model) {
+        r = gp_err(err, GP_EINVAL, "%s: 'model' is required (e.g. model: Qwen/Qwen3-8B)", nm);
+        goto fail;
+    }
+    if (!sc->framework) {
+        r = gp_err(err, GP_EINVAL, "%s: 'framework' is required: vllm, sglang, trtllm or attach", nm);
+        goto fail;
+    }
+    if (!strcmp(sc->framework, "attach") && !sc->url) {
+        r = gp_err(err, GP_EINVAL, "%s: framework 'attach' needs 'url' (e.g. url: http://127.0.0.1:8000)", nm);
+        goto fail;
+    }
+    if (!sc->tokenizer)
+        sc->tokenizer = strdup(sc->model);
+    if (!sc->artifact_dir)
+        sc->artifact_dir = strdup("artifacts");
+    if (!sc->host)
+        sc->host = strdup("127.0.0.1");
+    if (!sc->name) {
+        const char *b = sc->path ? sc->path : "scenario";
+        sc->name = strdup(b);
+    }
+    json_t *ea = json_object_get(root, "engine_args");
+    if (ea && !json_is_null(ea) && !json_is_object(ea)) {
+        r = gp_err(err, GP_EINVAL, "%s: 'engine_args' must be a mapping of engine flag names to values", nm);
+        goto fail;
+    }
+    sc->engine_args = (ea && json_is_object(ea)) ? json_deep_copy(ea) : json_object();
+    json_t *hw = json_object_get(root, "hardware");
+    double gpus = 0;
+    if (hw && json_is_object(hw)) {
+        if ((r = get_num(hw, "gpus", &gpus, 1, nm, err)) || (r = get_str(hw, "name", &sc->hardware_name, nm, err)))
+            goto fail;
+    } else if (hw && !json_is_null(hw)) {
+        r = gp_err(err, GP_EINVAL, "%s: 'hardware' must be a mapping like {gpus: 2, name: H200}", nm);
+        goto fail;
+    }
+    if ((r = get_num(root, "gpus", &gpus, 1, nm, err)))
+        goto fail;
+    sc->gpus = (int)gpus;
+    if ((r = get_list(root, "concurrency", sc->concurrency, &sc->n_concurrency, 0, nm, err)) ||
+        (r = get_list(root, "isl", sc->isl, &sc->n_isl, 0, nm, err)) ||
+        (r = get_list(root, "osl", sc->osl, &sc->n_osl, 0, nm, err)))
+        goto fail;
+    double d = 0;
+    if ((r = get_num(root, "requests", &d, 1, nm, err)))
+        goto fail;
+    sc->requests = (long)d;
+    d = 0;
+    if ((r = get_num(root, "seed", &d, 0, nm, err)))
+        goto fail;
+    sc->seed = (long)d;
+    d = 0;
+    if ((r = get_num(root, "port", &d, 1, nm, err)))
+        goto fail;
+    if (d > 65535) {
+        r = gp_err(err, GP_EINVAL, "%s: 'port' must be 1..65535", nm);
+        goto fail;
+    }
+    sc->port = (int)d;
+    if ((r = get_num(root, "ready_timeout_s", &sc->ready_timeout_s, 0.1, nm, err)) ||
+        (r = get_num(root, "stop_timeout_s", &sc->stop_timeout_s, 0, nm, err)) ||
+        (r = get_num(root, "telemetry_interval", &sc->telemetry_interval_s, 0.01, nm, err)))
+        goto fail;
+    json_t *st = json_object_get(root, "streaming");
+    if (st && !json_is_null(st)) {
+        if (!json_is_boolean(st)) {
+            r = gp_err(err, GP_EINVAL, "%s: 'streaming' must be true or false", nm);
+            goto fail;
+        }
+        sc->streaming = json_is_true(st);
+    }
+    json_t *pa = json_object_get(root, "profile_args");
+    if (pa && !json_is_null(pa)) {
+        size_t i;
+        json_t *x;
+        if (!json_is_array(pa)) {
+            r = gp_err(err, GP_EINVAL, "%s: 'profile_args' must be a list of strings", nm);
+            goto fail;
+        }
+        json_array_foreach(pa, i, x) if (!json_is_string(x))
+        {
+            r = gp_err(err, GP_EINVAL, "%s: 'profile_args' must be a list of strings", nm);
+            goto fail;
+        }
+        sc->profile_args = json_incref(pa);
+    }
+    return 0;
+fail:
+    gp_scenario_free(sc);
+    return r ? r : -GP_EINVAL;
+}
+
+int gp_scenario_load(const char *path, struct gp_scenario *sc, struct gp_error *err)
+{
+    json_t *root = gp_yaml_load_file(path, err);
+    if (!root)
+        return -(err && err->code ? err->code : GP_EINVAL);
+    int has_name = json_is_object(root) && json_object_get(root, "name") != NULL;
+    int r = gp_scenario_from_json(root, path, sc, err);
+    json_decref(root);
+    if (r)
+        return r;
+    sc->path = strdup(path);
+    if (!has_name) {
+        /* default name: the file name without directory and extension */
+        const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        char *n = strdup(b);
+        char *dot = strrchr(n, '.');
+        if (dot && dot != n)
+            *dot = '\0';
+        free(sc->name);
+        sc->name = n;
+    }
+    return 0;
+}
+
+void gp_scenario_free(struct gp_scenario *sc)
+{
+    free(sc->path);
+    free(sc->name);
+    free(sc->model);
+    free(sc->tokenizer);
+    free(sc->framework);
+    free(sc->url);
+    free(sc->hardware_name);
+    free(sc->api_key);
+    free(sc->artifact_dir);
+    free(sc->host);
+    free(sc->db);
+    json_decref(sc->engine_args);
+    json_decref(sc->profile_args);
+    memset(sc, 0, sizeof *sc);
+}
+
+size_t gp_scenario_n_cells(const struct gp_scenario *sc)
+{
+    return sc->n_concurrency * sc->n_isl * sc->n_osl;
+}
+
+struct gp_cell gp_scenario_cell(const struct gp_scenario *sc, size_t i)
+{
+    struct gp_cell c;
+    size_t o = i % sc->n_osl, rest = i / sc->n_osl;
+    c.osl = sc->osl[o];
+    c.isl = sc->isl[rest % sc->n_isl];
+    c.concurrency = sc->concurrency[rest / sc->n_isl];
+    c.requests = sc->requests ? sc->requests : (c.concurrency * 10 > 200 ? c.concurrency * 10 : 200);
+    return c;
+}

@@ -1,0 +1,62 @@
+/* runner/scenario.h — a scenario file, validated, and its sweep cells.
+ *
+ * Owns: struct gp_scenario and all its strings and the engine_args object;
+ * free with gp_scenario_free. Built by gp_scenario_load from YAML or JSON;
+ * every rejection names the file and the key. A scenario with lists for
+ * concurrency / isl / osl expands into the cross product of cells, run in the
+ * order concurrency-major, then isl, then osl.
+ */
+#ifndef GP_RUNNER_SCENARIO_H
+#define GP_RUNNER_SCENARIO_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct gp_error;
+
+#define GP_SCENARIO_MAX_LIST 64
+
+struct gp_scenario {
+    char *path;            /* file it came from */
+    char *name;            /* default: file name without extension */
+    char *model;
+    char *tokenizer;       /* default: model */
+    char *framework;       /* vllm | sglang | trtllm | attach | any recipe name */
+    char *url;             /* attach: the server's base URL */
+    json_t *engine_args;   /* object, possibly empty */
+    int gpus;              /* hardware.gpus; 0 = not given (detected via NVML) */
+    char *hardware_name;   /* hardware.name, optional label */
+    long concurrency[GP_SCENARIO_MAX_LIST];
+    size_t n_concurrency;
+    long isl[GP_SCENARIO_MAX_LIST];
+    size_t n_isl;
+    long osl[GP_SCENARIO_MAX_LIST];
+    size_t n_osl;
+    long requests;         /* 0 = max(200, concurrency x 10) per cell */
+    int streaming;         /* default 1 */
+    long seed;             /* default 0 */
+    char *api_key;         /* optional */
+    char *artifact_dir;    /* default "artifacts" */
+    char *host;            /* default 127.0.0.1 */
+    int port;              /* 0 = the recipe's default port */
+    double ready_timeout_s;   /* default 900 */
+    double stop_timeout_s;    /* default 30 */
+    double telemetry_interval_s; /* default 1 */
+    char *db;              /* results store URL; default <artifact_dir>/genperf.db */
+    json_t *profile_args;  /* array of extra strings appended to every profile command, or NULL */
+};
+
+struct gp_cell {
+    long concurrency, isl, osl, requests;
+};
+
+int gp_scenario_load(const char *path, struct gp_scenario *sc, struct gp_error *err);
+/* Same from an already parsed value (tests); name_hint labels error messages. */
+int gp_scenario_from_json(json_t *root, const char *name_hint, struct gp_scenario *sc,
+                          struct gp_error *err);
+void gp_scenario_free(struct gp_scenario *sc);
+
+size_t gp_scenario_n_cells(const struct gp_scenario *sc);
+struct gp_cell gp_scenario_cell(const struct gp_scenario *sc, size_t i);
+
+#endif

@@ -1,0 +1,223 @@
+/* Unit tests for runner/: YAML loading, scenario validation, sweep cells,
+ * recipe rendering and the profile command line. */
+#include "runner/recipe.h"
+#include "runner/runner.h"
+#include "runner/scenario.h"
+#include "runner/yamljson.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *yaml(const char *s)
+{
+    struct gp_error err = {0};
+    json_t *j = gp_yaml_load_string(s, strlen(s), "t.yaml", &err);
+    if (!j)
+        fprintf(stderr, "yaml: %s\n", err.msg);
+    return j;
+}
+
+static void test_yaml_types(void)
+{
+    json_t *j = yaml("a: 1\nb: 2.5\nc: true\nd: ~\ne: '7'\nf: [1, x]\ng: {h: no}\n");
+    CHECK(j != NULL);
+    CHECK(json_is_integer(json_object_get(j, "a")));
+    CHECK(json_is_real(json_object_get(j, "b")));
+    CHECK(json_is_true(json_object_get(j, "c")));
+    CHECK(json_is_null(json_object_get(j, "d")));
+    CHECK_STR(json_string_value(json_object_get(j, "e")), "7");
+    CHECK_INT(json_array_size(json_object_get(j, "f")), 2);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(j, "g"), "h")), "no");
+    json_decref(j);
+}
+
+static void test_yaml_errors(void)
+{
+    struct gp_error err = {0};
+    CHECK(gp_yaml_load_string("a: [1, 2\n", 9, "bad.yaml", &err) == NULL);
+    CHECK(strstr(err.msg, "bad.yaml line") != NULL);
+    CHECK(gp_yaml_load_string("a: 1\na: 2\n", 10, "dup.yaml", &err) == NULL);
+    CHECK(strstr(err.msg, "'a' appears twice") != NULL);
+    CHECK(gp_yaml_load_string("{\"a\": }", 7, "j.json", &err) == NULL);
+    CHECK(strstr(err.msg, "j.json line 1") != NULL);
+}
+
+static void test_scenario_defaults_and_cells(void)
+{
+    json_t *j = yaml("model: m/x\nframework: vllm\nhardware: {gpus: 2}\nconcurrency: [1, 64]\nisl: [128, 512]\nosl: 32\n");
+    struct gp_scenario sc;
+    struct gp_error err = {0};
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    CHECK_STR(sc.tokenizer, "m/x");
+    CHECK_INT(sc.streaming, 1);
+    CHECK_INT(sc.seed, 0);
+    CHECK_INT(sc.gpus, 2);
+    CHECK_INT(gp_scenario_n_cells(&sc), 4);
+    struct gp_cell c0 = gp_scenario_cell(&sc, 0), c1 = gp_scenario_cell(&sc, 1), c3 = gp_scenario_cell(&sc, 3);
+    CHECK_INT(c0.concurrency, 1);
+    CHECK_INT(c0.isl, 128);
+    CHECK_INT(c0.requests, 200);          /* max(200, 1 x 10) */
+    CHECK_INT(c1.isl, 512);
+    CHECK_INT(c3.concurrency, 64);
+    CHECK_INT(c3.requests, 640);          /* max(200, 64 x 10) */
+    gp_scenario_free(&sc);
+    json_decref(j);
+}
+
+static void expect_reject(const char *text, const char *needle)
+{
+    json_t *j = yaml(text);
+    struct gp_scenario sc;
+    struct gp_error err = {0};
+    CHECK(j != NULL);
+    CHECK(gp_scenario_from_json(j, "t.yaml", &sc, &err) < 0);
+    if (!strstr(err.msg, needle))
+        fprintf(stderr, "  message was: %s (wanted '%s')\n", err.msg, needle);
+    CHECK(strstr(err.msg, needle) != NULL);
+    json_decref(j);
+}
+
+static void test_scenario_rejections(void)
+{
+    expect_reject("framework: vllm\nconcurrency: 1\nisl: 1\nosl: 1\n", "'model' is required");
+    expect_reject("model: m\nconcurrency: 1\nisl: 1\nosl: 1\n", "'framework' is required");
+    expect_reject("model: m\nframework: attach\nconcurrency: 1\nisl: 1\nosl: 1\n", "needs 'url'");
+    expect_reject("model: m\nframework: vllm\nconcurrency: 0\nisl: 1\nosl: 1\n", "positive integers");
+    expect_reject("model: m\nframework: vllm\nconcurrency: 1\nisl: 1\n", "'osl' is required");
+    expect_reject("model: m\nframework: vllm\nconcurrency: 1\nisl: 1\nosl: 1\nconcurency: 2\n",
+                  "unknown key 'concurency'");
+    expect_reject("model: m\nframework: vllm\nconcurrency: 1\nisl: 1\nosl: 1\nstreaming: 3\n", "true or false");
+    expect_reject("model: m\nframework: vllm\nconcurrency: 1\nisl: 1\nosl: 1\nengine_args: [1]\n", "mapping");
+}
+
+static char *render(const char *framework, const char *scenario_yaml, int tp, int port, struct gp_error *err)
+{
+    json_t *j = yaml(scenario_yaml);
+    struct gp_scenario sc;
+    struct gp_recipe r;
+    struct gp_argv a = {0};
+    struct gp_buf b = {0};
+    char *out = NULL;
+    if (gp_scenario_from_json(j, "t.yaml", &sc, err) == 0) {
+        if (gp_recipe_load(framework, NULL, &r, err) == 0) {
+            if (gp_recipe_render(&r, &sc, tp, port, &a, err) == 0) {
+                gp_argv_to_shell(&a, &b);
+                out = gp_buf_steal(&b);
+            }
+            gp_recipe_free(&r);
+        }
+        gp_scenario_free(&sc);
+    }
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+    json_decref(j);
+    return out;
+}
+
+#define BASE "model: Org/M-8B\nconcurrency: 1\nisl: 1\nosl: 1\nframework: x\n"
+
+static void test_recipe_vllm(void)
+{
+    struct gp_error err = {0};
+    char *s = render("vllm",
+                     BASE "api_key: K\nengine_args: {max_model_len: 8192, gpu_memory_utilization: 0.9, dtype: auto, "
+                          "enable_chunked_prefill: false, max_num_seqs: 256, enforce_eager: true}\n",
+                     4, 8123, &err);
+    CHECK_STR(s, "vllm serve Org/M-8B --tensor-parallel-size 4 --max-model-len 8192 --gpu-memory-utilization 0.9 "
+                 "--dtype auto --no-enable-chunked-prefill --port 8123 --host 127.0.0.1 --api-key K "
+                 "--max-num-seqs 256 --enforce-eager");
+    free(s);
+}
+
+static void test_recipe_sglang(void)
+{
+    struct gp_error err = {0};
+    char *s = render("sglang",
+                     BASE "engine_args: {mem_fraction_static: 0.85, enable_prefix_caching: false, reasoning_parser: qwen3}\n",
+                     2, 30000, &err);
+    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp 2 --mem-fraction-static 0.85 "
+                 "--disable-radix-cache --reasoning-parser qwen3 --port 30000 --host 127.0.0.1");
+    free(s);
+    s = render("sglang", BASE "engine_args: {enable_prefix_caching: true}\n", 1, 30000, &err);
+    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp 1 --port 30000 --host 127.0.0.1");
+    free(s);
+}
+
+static void test_recipe_trtllm(void)
+{
+    struct gp_error err = {0};
+    char *s = render("trtllm",
+                     BASE "api_key: K\nengine_args: {max_num_tokens: 8192, kv_cache_free_gpu_memory_fraction: 0.9, "
+                          "backend: pytorch, max_batch_size: 128}\n",
+                     8, 8000, &err);
+    CHECK_STR(s, "trtllm-serve Org/M-8B --tp_size 8 --max_num_tokens 8192 --kv_cache_free_gpu_memory_fraction 0.9 "
+                 "--backend pytorch --port 8000 --host 127.0.0.1 --max_batch_size 128");
+    free(s);
+}
+
+static void test_recipe_unknown(void)
+{
+    struct gp_recipe r;
+    struct gp_error err = {0};
+    CHECK(gp_recipe_load("tgi", NULL, &r, &err) < 0);
+    CHECK(strstr(err.msg, "unknown framework 'tgi'") != NULL);
+    CHECK(strstr(err.msg, "vllm") != NULL);
+    CHECK(gp_recipe_load("../etc/passwd", NULL, &r, &err) < 0);
+}
+
+static void test_shell_quoting(void)
+{
+    struct gp_argv a = {0};
+    struct gp_buf b = {0};
+    gp_argv_push(&a, "x");
+    gp_argv_push(&a, "Authorization: Bearer K");
+    gp_argv_push(&a, "it's");
+    gp_argv_push(&a, "");
+    gp_argv_to_shell(&a, &b);
+    CHECK_STR(b.data, "x 'Authorization: Bearer K' 'it'\\''s' ''");
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+}
+
+static void test_profile_argv(void)
+{
+    json_t *j = yaml("model: Qwen/Qwen3-8B\nframework: attach\nurl: http://h:1\nconcurrency: 16\nisl: 512\nosl: 128\n"
+                     "api_key: KEY\nprofile_args: [--warmup-request-count, '2']\n");
+    struct gp_scenario sc;
+    struct gp_error err = {0};
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    struct gp_cell c = gp_scenario_cell(&sc, 0);
+    struct gp_argv a = {0};
+    struct gp_buf b = {0};
+    gp_runner_profile_argv(&sc, &c, "genperf", "http://h:1", "out/c16", &a);
+    gp_argv_to_shell(&a, &b);
+    CHECK_STR(b.data,
+              "genperf profile -m Qwen/Qwen3-8B --url http://h:1 -H 'Authorization: Bearer KEY' "
+              "-H 'Accept: text/event-stream' --tokenizer Qwen/Qwen3-8B --endpoint-type chat --streaming "
+              "--synthetic-input-tokens-mean 512 --synthetic-input-tokens-stddev 0 --output-tokens-mean 128 "
+              "--output-tokens-stddev 0 --request-count 200 --num-dataset-entries 200 --concurrency 16 "
+              "--random-seed 0 --profile-export-file profile_export_c16_isl512_osl128.json --artifact-dir out/c16 "
+              "--warmup-request-count 2");
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+    gp_scenario_free(&sc);
+    json_decref(j);
+}
+
+int main(void)
+{
+    GP_RUN(test_yaml_types);
+    GP_RUN(test_yaml_errors);
+    GP_RUN(test_scenario_defaults_and_cells);
+    GP_RUN(test_scenario_rejections);
+    GP_RUN(test_recipe_vllm);
+    GP_RUN(test_recipe_sglang);
+    GP_RUN(test_recipe_trtllm);
+    GP_RUN(test_recipe_unknown);
+    GP_RUN(test_shell_quoting);
+    GP_RUN(test_profile_argv);
+    return gp_test_summary();
+}

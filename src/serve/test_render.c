@@ -1,0 +1,187 @@
+/* serve/test_render.c — chunk shapes per flavour, byte-exact where the spec
+ * quotes the server, and every event valid JSON. */
+#include "core/test.h"
+#include "serve/render.h"
+
+#include <jansson.h>
+
+static int valid_event(const char *ev)
+{
+    if (strncmp(ev, "data: ", 6))
+        return 0;
+    size_t n = strlen(ev);
+    if (n < 8 || ev[n - 1] != '\n' || ev[n - 2] != '\n')
+        return 0;
+    json_t *j = json_loadb(ev + 6, n - 8, 0, NULL);
+    int ok = j != NULL;
+    json_decref(j);
+    return ok;
+}
+
+static void test_vllm_chat(void)
+{
+    struct gp_render r = {0};
+    struct gp_buf b = {0};
+    gp_render_init(&r, GP_FLAVOR_VLLM, GP_EP_CHAT, "chatcmpl-1", "m", 1760000000, 12, 0);
+    gp_render_role(&r, &b);
+    CHECK_STR(b.data, "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1760000000,"
+                      "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},"
+                      "\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+    gp_buf_reset(&b);
+    gp_render_token(&r, &b, "\\\"x", 3, 0, GP_FINISH_LENGTH, 1);
+    CHECK(strstr(b.data, "\"delta\":{\"content\":\"\\\"x\"},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n"));
+    CHECK(valid_event(b.data));
+    gp_buf_reset(&b);
+    gp_render_token(&r, &b, " so", 3, 1, GP_FINISH_NONE, 1);
+    CHECK(strstr(b.data, "\"delta\":{\"reasoning\":\" so\"},\"logprobs\":null,\"finish_reason\":null}]}"));
+    gp_buf_reset(&b);
+    gp_render_usage(&r, &b, 128, 120);
+    CHECK(strstr(b.data, "\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"total_tokens\":140,\"completion_tokens\":128,"
+                         "\"completion_tokens_details\":{\"reasoning_tokens\":120}}}\n\n"));
+    CHECK(valid_event(b.data));
+    gp_buf_reset(&b);
+    gp_render_stream_error(&r, &b, 500, "InternalServerError", "Internal server error");
+    CHECK_STR(b.data, "data: {\"error\": {\"message\": \"Internal server error\", \"type\": \"InternalServerError\", "
+                      "\"param\": null, \"code\": 500}}\n\n");
+    gp_buf_reset(&b);
+    gp_render_done(&b);
+    CHECK_STR(b.data, "data: [DONE]\n\n");
+    CHECK(!gp_render_separate_finish(&r));
+    gp_buf_free(&b);
+    gp_render_free(&r);
+}
+
+static void test_continuous_usage(void)
+{
+    struct gp_render r = {0};
+    struct gp_buf b = {0};
+    gp_render_init(&r, GP_FLAVOR_VLLM, GP_EP_CHAT, "c", "m", 1, 16, 1);
+    gp_render_token(&r, &b, "Core", 4, 0, GP_FINISH_NONE, 3);
+    CHECK(strstr(b.data, "\"finish_reason\":null}],\"usage\":{\"prompt_tokens\":16,\"total_tokens\":19,\"completion_tokens\":3}}\n\n"));
+    CHECK(valid_event(b.data));
+    gp_buf_reset(&b);
+    gp_render_role(&r, &b);
+    CHECK(strstr(b.data, "\"completion_tokens\":0}}\n\n"));
+    gp_buf_free(&b);
+    gp_render_free(&r);
+}
+
+static void test_sglang_chat(void)
+{
+    struct gp_render r = {0};
+    struct gp_buf b = {0};
+    gp_render_init(&r, GP_FLAVOR_SGLANG, GP_EP_CHAT, "chatcmpl-4f1c", "default", 1760000000, 14, 0);
+    CHECK(gp_render_separate_finish(&r));
+    gp_render_token(&r, &b, "Hello", 5, 0, GP_FINISH_STOP, 26); /* finish ignored: separate chunk */
+    CHECK(strstr(b.data, "\"delta\":{\"content\":\"Hello\"},\"logprobs\":null,\"finish_reason\":null,\"matched_stop\":null}]}\n\n"));
+    gp_buf_reset(&b);
+    gp_render_token(&r, &b, "Let me", 6, 1, GP_FINISH_NONE, 1);
+    CHECK(strstr(b.data, "\"delta\":{\"reasoning_content\":\"Let me\"}"));
+    gp_buf_reset(&b);
+    r.eos_id = 151645;
+    gp_render_finish(&r, &b, GP_FINISH_STOP, 26);
+    CHECK(strstr(b.data, "\"delta\":{},\"logprobs\":null,\"finish_reason\":\"stop\",\"matched_stop\":151645}]}\n\n"));
+    CHECK(valid_event(b.data));
+    gp_buf_reset(&b);
+    gp_render_usage(&r, &b, 26, 9);
+    CHECK(strstr(b.data, "\"choices\":[],\"usage\":{\"prompt_tokens\":14,\"total_tokens\":40,\"completion_tokens\":26,"
+                         "\"prompt_tokens_details\":null,\"reasoning_tokens\":9}}\n\n"));
+    gp_buf_reset(&b);
+    gp_render_stream_error(&r, &b, 503, "SERVICE_UNAVAILABLE", "The request queue is full.");
+    CHECK_STR(b.data, "data: {\"error\": {\"object\": \"error\", \"message\": \"The request queue is full.\", \"type\": "
+                      "\"SERVICE_UNAVAILABLE\", \"param\": null, \"code\": 503}}\n\n");
+    gp_buf_free(&b);
+    gp_render_free(&r);
+}
+
+static void test_trtllm_chat(void)
+{
+    struct gp_render r = {0};
+    struct gp_buf b = {0};
+    gp_render_init(&r, GP_FLAVOR_TRTLLM, GP_EP_CHAT, "chatcmpl-7", "Qwen3-8B", 1760000000, 9, 0);
+    gp_render_role(&r, &b);
+    CHECK_STR(b.data, "data: {\"id\":\"chatcmpl-7\",\"object\":\"chat.completion.chunk\",\"created\":1760000000,"
+                      "\"model\":\"Qwen3-8B\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]} \n\n");
+    gp_buf_reset(&b);
+    gp_render_token(&r, &b, "Hello", 5, 0, GP_FINISH_NONE, 1);
+    CHECK(strstr(b.data, "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello\",\"reasoning_content\":\"\"},"
+                         "\"avg_decoded_tokens_per_iter\":1.0}]}\n\n"));
+    gp_buf_reset(&b);
+    gp_render_token(&r, &b, " world", 6, 0, GP_FINISH_LENGTH, 2);
+    CHECK(strstr(b.data, "\"reasoning_content\":\"\"},\"finish_reason\":\"length\",\"avg_decoded_tokens_per_iter\":1.0}]}"));
+    gp_buf_reset(&b);
+    gp_render_usage(&r, &b, 2, 0);
+    CHECK(strstr(b.data, "\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"total_tokens\":11,\"completion_tokens\":2,"
+                         "\"prompt_tokens_details\":{\"cached_tokens\":0}}}\n\n"));
+    gp_buf_free(&b);
+    gp_render_free(&r);
+}
+
+static void test_completions_and_full_bodies(void)
+{
+    for (int f = 0; f < 3; f++) {
+        struct gp_render r = {0};
+        struct gp_buf b = {0};
+        gp_render_init(&r, f, GP_EP_COMPLETIONS, "cmpl-1", "m\"q", 5, 3, 0);
+        gp_render_role(&r, &b);
+        CHECK_INT(b.len, 0); /* completions have no role chunk */
+        gp_render_token(&r, &b, "a", 1, 0, GP_FINISH_LENGTH, 1);
+        CHECK(valid_event(b.data));
+        CHECK(strstr(b.data, "\"object\":\"text_completion\""));
+        CHECK(strstr(b.data, "\"text\":\"a\""));
+        CHECK(strstr(b.data, "\"finish_reason\":\"length\""));
+        gp_buf_reset(&b);
+        gp_render_full(&r, &b, "ab", 2, "", 0, GP_FINISH_STOP, 2, 0);
+        json_t *j = json_loads(b.data, 0, NULL);
+        CHECK(j != NULL);
+        CHECK_STR(json_string_value(json_object_get(j, "object")), "text_completion");
+        CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(j, "choices"), 0), "text")), "ab");
+        CHECK_INT(json_integer_value(json_object_get(json_object_get(j, "usage"), "total_tokens")), 5);
+        json_decref(j);
+        gp_buf_free(&b);
+        gp_render_free(&r);
+
+        gp_render_init(&r, f, GP_EP_CHAT, "chatcmpl-2", "m", 5, 3, 0);
+        gp_render_full(&r, &b, "hi", 2, "th", 2, GP_FINISH_LENGTH, 4, 2);
+        j = json_loads(b.data, 0, NULL);
+        CHECK(j != NULL);
+        CHECK_STR(json_string_value(json_object_get(j, "object")), "chat.completion");
+        json_t *msg = json_object_get(json_array_get(json_object_get(j, "choices"), 0), "message");
+        CHECK_STR(json_string_value(json_object_get(msg, "content")), "hi");
+        CHECK_STR(json_string_value(json_object_get(msg, f == GP_FLAVOR_VLLM ? "reasoning" : "reasoning_content")), "th");
+        json_decref(j);
+        gp_buf_reset(&b);
+        gp_render_malformed(&r, &b);
+        CHECK(!valid_event(b.data));
+        gp_buf_free(&b);
+        gp_render_free(&r);
+    }
+}
+
+static void test_error_bodies(void)
+{
+    struct gp_buf b = {0};
+    gp_render_error_body(GP_FLAVOR_VLLM, &b, 400, "BadRequestError", "bad", "max_tokens");
+    CHECK_STR(b.data, "{\"error\":{\"message\":\"bad\",\"type\":\"BadRequestError\",\"param\":\"max_tokens\",\"code\":400}}");
+    gp_buf_reset(&b);
+    gp_render_error_body(GP_FLAVOR_SGLANG, &b, 400, "Bad Request", "x", NULL);
+    CHECK_STR(b.data, "{\"object\":\"error\",\"message\":\"x\",\"type\":\"Bad Request\",\"param\":null,\"code\":400}");
+    gp_buf_reset(&b);
+    gp_buf_u64(&b, 0);
+    gp_buf_u64(&b, 18446744073709551615ull);
+    CHECK_STR(b.data, "018446744073709551615");
+    CHECK_INT(gp_flavor_parse("sglang"), GP_FLAVOR_SGLANG);
+    CHECK_INT(gp_flavor_parse("nope"), -1);
+    gp_buf_free(&b);
+}
+
+int main(void)
+{
+    GP_RUN(test_vllm_chat);
+    GP_RUN(test_continuous_usage);
+    GP_RUN(test_sglang_chat);
+    GP_RUN(test_trtllm_chat);
+    GP_RUN(test_completions_and_full_bodies);
+    GP_RUN(test_error_bodies);
+    return gp_test_summary();
+}

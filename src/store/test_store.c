@@ -1,0 +1,277 @@
+/* store/test_store.c — unit tests of the store on SQLite: sha256, '?'->$n,
+ * number formatting, db.h semantics, ingest validation and idempotency.
+ * (PostgreSQL is covered by tests/e2e/store_pg.sh.) Runs from the repo root,
+ * where tests/fixtures/ lives; scratch files go to $TMPDIR or /tmp.
+ */
+#include "core/test.h"
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "store/db.h"
+#include "store/db_impl.h"
+#include "store/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char scratch[4096];
+
+static void scratch_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", scratch, name);
+}
+
+static void test_sha256(void)
+{
+    char h[65];
+    gp_sha256_hex("", 0, h);
+    CHECK_STR(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    gp_sha256_hex("abc", 3, h);
+    CHECK_STR(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    gp_sha256_hex(m, strlen(m), h);
+    CHECK_STR(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    char *a = malloc(1000000);
+    memset(a, 'a', 1000000);
+    gp_sha256_hex(a, 1000000, h);
+    CHECK_STR(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    free(a);
+}
+
+static void test_placeholders(void)
+{
+    struct gp_buf b = {0};
+    int n = gp_db_pg_placeholders("SELECT ?, '?''?', \"a?\" -- ?\n, /* ? */ ? FROM t WHERE x = ?", &b);
+    CHECK_INT(n, 3);
+    CHECK_STR(b.data, "SELECT $1, '?''?', \"a?\" -- ?\n, /* ? */ $2 FROM t WHERE x = $3");
+    gp_buf_reset(&b);
+    CHECK_INT(gp_db_pg_placeholders("SELECT 1", &b), 0);
+    CHECK_STR(b.data, "SELECT 1");
+    gp_buf_free(&b);
+}
+
+static void test_format_double(void)
+{
+    char s[40];
+    gp_db_format_double(61.599999999999994, s, sizeof s);
+    CHECK_STR(s, "61.599999999999994");
+    gp_db_format_double(4.0, s, sizeof s);
+    CHECK_STR(s, "4");
+    gp_db_format_double(0.1, s, sizeof s);
+    CHECK_STR(s, "0.1");
+    gp_db_format_double(1e-05, s, sizeof s);
+    CHECK_STR(s, "1e-05");
+    gp_db_format_double(15.686274509803921, s, sizeof s);
+    CHECK(strtod(s, NULL) == 15.686274509803921);
+}
+
+struct rows {
+    int n;
+    char first[256];
+    char names[256];
+};
+
+static int rows_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
+{
+    struct rows *r = ctx;
+    if (r->n == 0) {
+        snprintf(r->first, sizeof r->first, "%s", values[0] ? values[0] : "(null)");
+        for (int i = 0; i < ncols; i++) {
+            strncat(r->names, names[i], sizeof r->names - strlen(r->names) - 2);
+            strcat(r->names, ",");
+        }
+    }
+    r->n++;
+    return 0;
+}
+
+static int stop_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
+{
+    (void)ncols, (void)names, (void)values;
+    ++*(int *)ctx;
+    return 1;
+}
+
+static void test_db_basics(void)
+{
+    char path[4200];
+    scratch_path(path, sizeof path, "basics.db");
+    unlink(path);
+    struct gp_error err = {0};
+    struct gp_db *db = NULL;
+    char url[4300];
+    snprintf(url, sizeof url, "sqlite://%s", path);
+    CHECK_INT(gp_db_open(url, &db, &err), 0);
+    if (!db)
+        return;
+    CHECK_INT(gp_db_engine(db), GP_DB_SQLITE);
+    struct rows r = {0};
+    const char *p[] = {"7", NULL, "x'y"};
+    CHECK_INT(gp_db_query(db, "SELECT ? + 1 AS a, ? IS NULL AS b, ? AS c", p, 3, rows_cb, &r, &err), 0);
+    CHECK_INT(r.n, 1);
+    CHECK_STR(r.first, "8");
+    CHECK_STR(r.names, "a,b,c,");
+    int n = 0;
+    CHECK_INT(gp_db_query(db, "SELECT code FROM metric_templates", NULL, 0, stop_cb, &n, &err), 0);
+    CHECK_INT(n, 1);
+    /* wrong parameter count and bad SQL are errors with the query in the message */
+    CHECK(gp_db_query(db, "SELECT ?", NULL, 0, NULL, NULL, &err) < 0);
+    CHECK(strstr(err.msg, "1 placeholders but 0 parameters") != NULL);
+    CHECK(gp_db_query(db, "SELEC 1", NULL, 0, NULL, NULL, &err) < 0);
+    CHECK(strstr(err.msg, "syntax error") != NULL);
+    /* transactions */
+    CHECK_INT(gp_db_exec(db, "CREATE TABLE t (x INTEGER)", &err), 0);
+    CHECK_INT(gp_db_begin(db, &err), 0);
+    CHECK_INT(gp_db_exec(db, "INSERT INTO t VALUES (1)", &err), 0);
+    gp_db_rollback(db);
+    memset(&r, 0, sizeof r);
+    CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM t", NULL, 0, rows_cb, &r, &err), 0);
+    CHECK_STR(r.first, "0");
+    gp_db_close(db);
+    /* reopening applies nothing twice */
+    CHECK_INT(gp_db_open(path, &db, &err), 0);
+    memset(&r, 0, sizeof r);
+    CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM schema_migrations", NULL, 0, rows_cb, &r, &err), 0);
+    CHECK_STR(r.first, "2");
+    gp_db_close(db);
+    /* URLs */
+    CHECK(gp_db_open("mysql://x/y", &db, &err) < 0);
+    CHECK(strstr(err.msg, "unknown scheme") != NULL);
+    CHECK(gp_db_open("/nonexistent-dir/x/y.db", &db, &err) < 0);
+    CHECK(strstr(err.msg, "cannot open SQLite database") != NULL);
+    CHECK(gp_db_open("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", &db, &err) < 0);
+    CHECK(strstr(err.msg, "cannot connect to PostgreSQL") != NULL);
+}
+
+static void test_ingest_fixtures(void)
+{
+    char path[4200];
+    scratch_path(path, sizeof path, "ingest.db");
+    unlink(path);
+    struct gp_error err = {0};
+    struct gp_db *db = NULL;
+    CHECK_INT(gp_db_open(path, &db, &err), 0);
+    if (!db)
+        return;
+    struct gp_ingest_result res = {0};
+    int r = gp_store_ingest_dir(db, "tests/fixtures/genai-perf", NULL, &res, &err);
+    CHECK_INT(r, 0);
+    if (r)
+        fprintf(stderr, "  %s\n", err.msg);
+    CHECK_INT(res.jobs_found, 3);
+    CHECK_INT(res.jobs_added, 3);
+    gp_ingest_result_free(&res);
+
+    struct rows rw = {0};
+    CHECK_INT(gp_db_query(db,
+                          "SELECT p90 FROM v_genai_perf_outputs WHERE model = 'test-model' AND metric = "
+                          "'request_latency'",
+                          NULL, 0, rows_cb, &rw, &err),
+              0);
+    CHECK_STR(rw.first, "83.39999999999999");
+
+    /* metadata flags win over the artifacts; same artifact again = nothing new */
+    struct gp_ingest_meta meta = GP_INGEST_META_INIT;
+    meta.framework = "vllm";
+    memset(&res, 0, sizeof res);
+    CHECK_INT(gp_store_ingest_dir(db, "tests/fixtures/genai-perf/real-genai-perf", &meta, &res, &err), 0);
+    CHECK_INT(res.jobs_added, 0);
+    CHECK_INT(res.jobs_existing, 1);
+    CHECK(res.last_job_id > 0);
+    CHECK(res.messages.data && strstr(res.messages.data, "already ingested as job"));
+    gp_ingest_result_free(&res);
+
+    /* a copy with one change is a new job; --model etc. are applied */
+    char dir[4200], sub[4300], file[4400];
+    scratch_path(dir, sizeof dir, "copy");
+    snprintf(sub, sizeof sub, "%s/run1", dir);
+    CHECK_INT(gp_mkdir_p(sub, &err), 0);
+    char *text;
+    size_t len;
+    CHECK_INT(gp_read_file("tests/fixtures/genai-perf/real-genai-perf/test-model-openai-chat-concurrency2/"
+                           "profile_export_genai_perf.json",
+                           &text, &len, &err),
+              0);
+    snprintf(file, sizeof file, "%s/run1/x_genai_perf.json", dir);
+    struct gp_buf b = {0};
+    gp_buf_append(&b, text, len);
+    gp_buf_puts(&b, "\n");
+    CHECK_INT(gp_write_file_atomic(file, b.data, b.len, &err), 0);
+    meta.model = "other-model";
+    meta.tp = 4;
+    meta.hardware = "4xA100";
+    memset(&res, 0, sizeof res);
+    CHECK_INT(gp_store_ingest_dir(db, dir, &meta, &res, &err), 0);
+    CHECK_INT(res.jobs_added, 1);
+    gp_ingest_result_free(&res);
+    memset(&rw, 0, sizeof rw);
+    CHECK_INT(gp_db_query(db, "SELECT framework || '/' || tp || '/' || hardware FROM v_jobs WHERE model = 'other-model'",
+                          NULL, 0, rows_cb, &rw, &err),
+              0);
+    CHECK_STR(rw.first, "vllm/4/4xA100");
+
+    /* validation: a string where a number belongs; nothing is written */
+    char *bad = strstr(text, "\"avg\": 72.5");
+    CHECK(bad != NULL);
+    if (bad) {
+        memcpy(bad, "\"avg\": \"no\"", 11);
+        snprintf(file, sizeof file, "%s/run1/y_genai_perf.json", dir);
+        CHECK_INT(gp_write_file_atomic(file, text, len, &err), 0);
+        memset(&res, 0, sizeof res);
+        gp_err_clear(&err);
+        CHECK(gp_store_ingest_dir(db, dir, &meta, &res, &err) < 0);
+        if (!strstr(err.msg, "y_genai_perf.json: field")) fprintf(stderr, "  got: %s\n", err.msg);
+        CHECK(strstr(err.msg, "y_genai_perf.json: field 'request_latency.avg': expected a number, got a string"));
+        CHECK_INT(res.jobs_rejected, 1);
+        CHECK_INT(res.jobs_existing, 1);
+        gp_ingest_result_free(&res);
+        unlink(file);
+    }
+    free(text);
+    gp_buf_free(&b);
+    memset(&rw, 0, sizeof rw);
+    CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM jobs", NULL, 0, rows_cb, &rw, &err), 0);
+    CHECK_STR(rw.first, "4");
+
+    /* results printers */
+    char out[4200];
+    scratch_path(out, sizeof out, "results.csv");
+    FILE *fp = fopen(out, "w+");
+    CHECK(fp != NULL);
+    if (fp) {
+        CHECK_INT(gp_store_print_results(db, NULL, GP_OUT_CSV, fp, &err), 0);
+        CHECK_INT(gp_store_print_results(db, "1", GP_OUT_JSON, fp, &err), 0);
+        CHECK(gp_store_print_results(db, "77", GP_OUT_TABLE, fp, &err) < 0);
+        CHECK(strstr(err.msg, "no job 77") != NULL);
+        CHECK(gp_store_print_results(db, "x1", GP_OUT_TABLE, fp, &err) < 0);
+        rewind(fp);
+        char line[512];
+        CHECK(fgets(line, sizeof line, fp) && !strncmp(line, "job_id,label,model,", 19));
+        fclose(fp);
+    }
+    gp_db_close(db);
+}
+
+int main(void)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(scratch, sizeof scratch, "%s/gp-store-test.%ld", t && *t ? t : "/tmp", (long)getpid());
+    struct gp_error err = {0};
+    if (gp_mkdir_p(scratch, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    GP_RUN(test_sha256);
+    GP_RUN(test_placeholders);
+    GP_RUN(test_format_double);
+    GP_RUN(test_db_basics);
+    GP_RUN(test_ingest_fixtures);
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", scratch);
+    return gp_test_summary();
+}

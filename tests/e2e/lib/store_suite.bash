@@ -1,0 +1,173 @@
+# tests/e2e/lib/store_suite.bash — the results-store checks, run once per engine.
+#
+# Sourced by tests/e2e/store_sqlite.sh and tests/e2e/store_pg.sh (this directory is not
+# a test itself: tests/run.sh only runs tests/e2e/*.sh). Call store_suite DB_URL after
+# setting GENPERF, GP_ROOT and TMPDIR. Every check prints what it expected on failure.
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# q SQL -> the result rows as CSV, without the header line
+q() { "$GENPERF" query --db "$DB" --format csv "$1" | tail -n +2; }
+
+expect() {
+  local got
+  got=$(q "$1") || fail "query failed: $1"
+  [ "$got" = "$2" ] || fail "query: $1
+  expected: $2
+  got:      $got"
+}
+
+counts() {
+  q "SELECT (SELECT COUNT(*) FROM jobs) || ',' || (SELECT COUNT(*) FROM scenarios) || ',' ||
+            (SELECT COUNT(*) FROM metric_values) || ',' || (SELECT COUNT(*) FROM requests) || ',' ||
+            (SELECT COUNT(*) FROM telemetry_samples) || ',' || (SELECT COUNT(*) FROM telemetry_stats)"
+}
+
+expect_reject() { # dir, text the error must contain
+  local out rc
+  out=$("$GENPERF" ingest "$1" --db "$DB" 2>&1); rc=$?
+  [ "$rc" -eq 1 ] || fail "ingest of $1 should be rejected (rc 1), got rc $rc: $out"
+  grep -qF -- "$2" <<<"$out" || fail "rejection of $1 should say: $2
+  got: $out"
+  [ "$(counts)" = "$base_counts" ] || fail "a rejected ingest of $1 changed the store: $(counts) vs $base_counts"
+  echo "ok: rejected $(basename "$1"): $(grep -F -- "$2" <<<"$out" | head -n1 | cut -c1-160)"
+}
+
+store_suite() {
+  DB=$1
+  local fx="$GP_ROOT/tests/fixtures/genai-perf" art="$TMPDIR/art"
+  rm -rf "$art"; mkdir -p "$art"; cp -r "$fx"/. "$art"/
+
+  # --- a fresh database opened by several processes at once: one migration, no error
+  local pids=() p
+  for p in 1 2 3; do "$GENPERF" query --db "$DB" "SELECT 1 AS one" >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
+  for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
+  expect "SELECT COUNT(*) FROM schema_migrations" "2"
+
+  # --- ingest the whole fixture tree: our run, a real GenAI-Perf run (JSON), a CSV-only run
+  local out
+  out=$("$GENPERF" ingest "$art" --db "$DB" 2>&1) || fail "ingest failed: $out"
+  echo "$out"
+  grep -q "3 jobs: 3 added, 0 already present, 0 rejected" <<<"$out" || fail "expected 3 added: $out"
+
+  # --- the views return the numbers of the known artifacts
+  local tm="(SELECT j.id FROM jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE s.model = 'test-model')"
+  local gs="(SELECT j.id FROM jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE s.model = 'genperf-sim')"
+  local cv="(SELECT j.id FROM jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE s.model LIKE 'meta-llama%')"
+  expect "SELECT avg, p10, p50, p90, min, max, std FROM v_genai_perf_outputs WHERE job_id = $tm AND metric = 'request_latency'" \
+         "72.5,61.599999999999994,72.5,83.39999999999999,58,87,10.404326023342406"
+  expect "SELECT avg, p1, p99 FROM v_genai_perf_outputs WHERE job_id = $tm AND metric = 'time_to_first_token'" \
+         "44.5,40.089999999999996,48.91"
+  expect "SELECT avg, p50, std FROM v_genai_perf_outputs WHERE job_id = $tm AND metric = 'input_sequence_length'" "5,5,"
+  expect "SELECT avg, p50, unit, better FROM v_genai_perf_outputs WHERE job_id = $tm AND metric = 'request_goodput'" \
+         "7.8431372549019605,,requests/sec,higher"
+  expect "SELECT model, concurrency, isl, osl, streaming, seed, endpoint, tool_code, tool_type, producer, status FROM v_genai_perf_outputs WHERE job_id = $tm AND metric = 'request_count'" \
+         "test-model,2,550,,1,0,v1/chat/completions,genai-perf,third_party,genai-perf,completed"
+  expect "SELECT goodput_slos, started_at, finished_at, duration_s FROM jobs WHERE id = $tm" \
+         '"{""time_to_first_token"":45.0,""request_latency"":120.0}",2025-12-02T14:00:00.000Z,2025-12-02T14:00:00.267Z,0.2671'
+  expect "SELECT COUNT(*), MIN(t_start_ns), MAX(t_end_ns) FROM requests WHERE job_id = $tm" "4,1764684000000000000,1764684000267100000"
+  expect "SELECT device, source, sample_count, power_avg_w, power_max_w, gpu_util_avg_pct, gpu_util_max_pct, mem_used_peak_gib, mem_total_gib FROM v_telemetry_job_summary WHERE job_id = $tm ORDER BY device" \
+         "gpu0,genai_perf_stats,,150.25,200.25,60,98,59.99999999999999,80
+gpu1,genai_perf_stats,,120,160,50,90,29.802322387695312,80"
+  # our run: scenario from genperf_run.json, records, telemetry samples, genperf extras
+  expect "SELECT model, framework, engine_args, hardware, gpu_count, tp, replicas, concurrency, isl, osl, request_count, seed, streaming FROM v_jobs WHERE job_id = $gs" \
+         'genperf-sim,genperf-serve,"{""max_num_seqs"":256,""enable_prefix_caching"":false}",2xH100-SXM,2,2,1,4,128,32,5,7,1'
+  expect "SELECT job_label, producer, producer_version, tool_version, status, requests_ok, requests_failed, started_at, duration_s FROM v_jobs WHERE job_id = $gs" \
+         "sweep-demo,genperf,0.1.0,0.0.16,completed_with_errors,4,1,2025-12-02T14:00:05.000Z,0.65"
+  expect "SELECT metric, avg FROM v_genai_perf_outputs WHERE job_id = $gs AND metric IN ('failed_request_count', 'client_busy_fraction', 'inter_chunk_latency') ORDER BY metric" \
+         "client_busy_fraction,0.12
+failed_request_count,1
+inter_chunk_latency,1.25"
+  expect "SELECT COUNT(*), SUM(warmup), SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), MAX(http_status), SUM(ttft_ns) FROM requests WHERE job_id = $gs" \
+         "6,1,1,503,208000000"
+  expect "SELECT error FROM requests WHERE job_id = $gs AND status = 'failed'" "HTTP 503: server overloaded"
+  expect "SELECT COUNT(*) FROM telemetry_samples WHERE job_id = $gs" "22"
+  expect "SELECT device, source, sample_count, duration_s, power_avg_w, power_max_w, gpu_util_avg_pct, gpu_util_max_pct, mem_used_peak_gib, mem_total_gib, mem_used_peak_pct, cpu_avg_pct, cpu_max_pct, energy_used_j FROM v_telemetry_job_summary WHERE job_id = $gs ORDER BY device" \
+         "genperf,samples,2,2,,,,,,,,7.5,10,
+gpu0,samples,3,2,200,300,50,90,40,80,50,,,500
+host,samples,2,2,,,,,,,,30,40,"
+  # CSV-only run: model and request rate from the run directory's name, 2-decimal values
+  expect "SELECT model, concurrency, request_rate, avg, p50 FROM v_genai_perf_outputs WHERE job_id = $cv AND metric = 'time_to_first_token'" \
+         "meta-llama_Llama-3.1-8B-Instruct,,2.5,1915.41,1900"
+  expect "SELECT COUNT(*) FROM v_genai_perf_outputs WHERE job_id = $cv AND metric = 'time_to_second_token'" "0"
+  expect "SELECT avg FROM v_genai_perf_outputs WHERE job_id = $cv AND metric = 'output_token_throughput'" "1234.56"
+  expect "SELECT device, power_avg_w, power_max_w, gpu_util_max_pct FROM v_telemetry_job_summary WHERE job_id = $cv" "gpu0,450,600,100"
+  expect "SELECT value FROM telemetry_stats WHERE job_id = $cv AND metric = 'gpu_clock_sm' AND stat = 'avg'" "1980"
+
+  # --- idempotent: the same artifacts again change nothing and say so
+  base_counts=$(counts)
+  out=$("$GENPERF" ingest "$art" --db "$DB" 2>&1) || fail "re-ingest failed: $out"
+  grep -q "3 jobs: 0 added, 3 already present, 0 rejected" <<<"$out" || fail "re-ingest should add nothing: $out"
+  grep -q "already ingested as job [0-9]*, nothing changed" <<<"$out" || fail "re-ingest should say so: $out"
+  [ "$(counts)" = "$base_counts" ] || fail "re-ingest changed the store: $(counts) vs $base_counts"
+  echo "ok: idempotent ($base_counts)"
+
+  # --- validation: every rejection names the file and the field, and writes nothing
+  local real="$art/real-genai-perf/test-model-openai-chat-concurrency2" ours="$art/genperf-run/sweep-demo/c4_isl128_osl32"
+  local b
+  b="$TMPDIR/bad1/test-model-openai-chat-concurrency2"; mkdir -p "$b"; cp "$real"/*_genai_perf.json "$b"/
+  sed -i '0,/"p99": 86.64/s//"p99": "oops"/' "$b/profile_export_genai_perf.json"
+  expect_reject "$TMPDIR/bad1" "$b/profile_export_genai_perf.json: field 'request_latency.p99': expected a number, got a string"
+  b="$TMPDIR/bad2/sweep"; mkdir -p "$b"; cp -r "$ours" "$b"/
+  sed -i '3s/"status":"ok"/"status":"weird"/' "$b"/c4*/genperf-sim*/profile_export_records.jsonl
+  expect_reject "$TMPDIR/bad2" "profile_export_records.jsonl: field 'line 3: status': expected \"ok\" or \"failed\""
+  b="$TMPDIR/bad3/sweep"; mkdir -p "$b"; cp -r "$ours" "$b"/
+  sed -i '5s/"value":[0-9.e+]*/"value":"high"/' "$b"/c4*/genperf-sim*/profile_export_telemetry.jsonl
+  expect_reject "$TMPDIR/bad3" "profile_export_telemetry.jsonl: field 'line 5: value': expected a number, got a string"
+  b="$TMPDIR/bad4/sweep"; mkdir -p "$b"; cp -r "$ours" "$b"/
+  sed -i 's/"tp": 2/"tp": "two"/' "$b"/c4*/genperf_run.json
+  expect_reject "$TMPDIR/bad4" "genperf_run.json: field 'tp': expected an integer, got a string"
+  b="$TMPDIR/bad5/x-openai-chat-concurrency1"; mkdir -p "$b"; head -c 200 "$real/profile_export_genai_perf.json" >"$b/profile_export_genai_perf.json"
+  expect_reject "$TMPDIR/bad5" "$b/profile_export_genai_perf.json: not valid JSON"
+  b="$TMPDIR/bad6/x-openai-chat-concurrency1"; mkdir -p "$b"; cp "$real"/profile_export_genai_perf.json "$b"/
+  sed -i 's/"concurrency": 2/"concurrency": "many"/' "$b/profile_export_genai_perf.json"
+  expect_reject "$TMPDIR/bad6" "field 'input_config.perf_analyzer.stimulus.concurrency': expected an integer, got a string"
+  b="$TMPDIR/bad7/x-openai-chat-concurrency1"; mkdir -p "$b"
+  printf 'Metric,avg,min\r\nRequest Latency (ms),1.00,abc\r\n' >"$b/profile_export_genai_perf.csv"
+  expect_reject "$TMPDIR/bad7" "profile_export_genai_perf.csv: line 2: field 'min' of 'Request Latency (ms)': expected a number or N/A, got 'abc'"
+  mkdir -p "$TMPDIR/empty/sub"
+  expect_reject "$TMPDIR/empty" "no *_genai_perf.json or *_genai_perf.csv found"
+
+  # --- crash safety: kill -9 inside the transaction leaves no partial job
+  local crash="$TMPDIR/crash/sweep"; mkdir -p "$crash"; cp -r "$ours" "$crash"/
+  printf ' ' >>"$crash"/c4*/genperf-sim*/profile_export_genai_perf.json   # new identity, same content
+  GENPERF_TEST_INGEST_SLEEP_MS=20000 "$GENPERF" ingest "$crash" --db "$DB" >"$TMPDIR/crash.out" 2>&1 &
+  local victim=$!
+  sleep 1.5
+  kill -9 "$victim" 2>/dev/null || fail "the ingest under test ended before it could be killed: $(cat "$TMPDIR/crash.out")"
+  wait "$victim" 2>/dev/null
+  [ "$(counts)" = "$base_counts" ] || fail "kill -9 mid-ingest left a partial job: $(counts) vs $base_counts"
+  out=$("$GENPERF" ingest "$crash" --db "$DB" 2>&1) || fail "ingest after the crash failed: $out"
+  grep -q "1 job: 1 added" <<<"$out" || fail "ingest after the crash should add the job: $out"
+  echo "ok: kill -9 mid-ingest left nothing; the re-run added the job"
+
+  # --- concurrent ingests: same and different directories at once, no duplicates, no errors
+  local c1="$TMPDIR/conc1/sweep" c2="$TMPDIR/conc2/sweep"
+  mkdir -p "$c1" "$c2"; cp -r "$ours" "$c1"/; cp -r "$ours" "$c2"/
+  printf '  ' >>"$c1"/c4*/genperf-sim*/profile_export_genai_perf.json
+  printf '   ' >>"$c2"/c4*/genperf-sim*/profile_export_genai_perf.json
+  local before_jobs before_scen
+  before_jobs=$(q "SELECT COUNT(*) FROM jobs"); before_scen=$(q "SELECT COUNT(*) FROM scenarios")
+  pids=()
+  for p in 1 2 3 4; do
+    d=$c1; [ $((p % 2)) -eq 0 ] && d=$c2
+    GENPERF_TEST_INGEST_SLEEP_MS=300 "$GENPERF" ingest "$d" --db "$DB" >"$TMPDIR/conc$p.out" 2>&1 & pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || fail "a concurrent ingest failed: $(cat "$TMPDIR"/conc*.out)"; done
+  [ "$(q "SELECT COUNT(*) FROM jobs")" = $((before_jobs + 2)) ] || fail "4 concurrent ingests of 2 dirs should add 2 jobs: $(cat "$TMPDIR"/conc*.out)"
+  [ "$(q "SELECT COUNT(*) FROM scenarios")" = "$before_scen" ] || fail "concurrent ingests of one scenario duplicated it"
+  [ "$(cat "$TMPDIR"/conc*.out | grep -c 'already ingested')" = 2 ] || fail "two of the four should report 'already ingested': $(cat "$TMPDIR"/conc*.out)"
+  expect "SELECT COUNT(*) FROM (SELECT artifact_sha256 FROM jobs GROUP BY artifact_sha256 HAVING COUNT(*) > 1) d" "0"
+  echo "ok: 4 concurrent ingests of 2 directories added exactly 2 jobs"
+
+  # --- results and query output
+  out=$("$GENPERF" results --db "$DB" --format json) || fail "results --format json failed"
+  grep -q '"model": "test-model"' <<<"$out" || fail "results json lacks test-model: $out"
+  out=$("$GENPERF" results --db "$DB" --job "$(q "SELECT $tm")") || fail "results --job failed"
+  grep -q "^request_latency  *ms  *72.5" <<<"$out" || fail "results --job table: $out"
+  out=$("$GENPERF" results --db "$DB" --job 9999 2>&1) && fail "results --job 9999 should fail"
+  grep -q "no job 9999 in the store" <<<"$out" || fail "missing job message: $out"
+  out=$("$GENPERF" query --db "$DB" "SELEC nonsense" 2>&1) && fail "bad SQL should fail"
+  grep -q "genperf query: .*syntax error" <<<"$out" || fail "bad SQL message: $out"
+  echo "ok: results and query"
+}

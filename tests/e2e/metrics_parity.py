@@ -1,0 +1,214 @@
+"""metrics_parity.py RUN_DIR — checks a genperf run directory against GenAI-Perf.
+
+1. Re-parses <run>/profile_export.json with GenAI-Perf 0.0.16's algorithm
+   (llm_profile_data_parser._preprocess_response + _extract_openai_chat_text_output,
+   spec genai-perf-profile.md §6.2/6.3; builtin tokenizer = UTF-8 byte count) and
+   compares TTFT / latency / OSL per request with <stem>_records.jsonl. Requests
+   where GenAI-Perf's parser is known to lose or shift content (a splintered event,
+   a read holding content plus an unparsable usage/[DONE] event) are reported
+   as divergences, every other request must agree exactly.
+2. Recomputes every statistic from the per-request values in records.jsonl with
+   NumPy's algorithms (pure Python) and requires the metric objects of
+   <stem>_genai_perf.json to be identical, and the file to be
+   json.dumps(indent=2) of itself.
+"""
+import json
+import math
+import sys
+
+run = sys.argv[1]
+pe = json.loads(open(f"{run}/profile_export.json", encoding="utf-8", errors="ignore").read())
+text = open(f"{run}/profile_export_genai_perf.json").read()
+gp = json.loads(text)
+recs = [json.loads(l) for l in open(f"{run}/profile_export_records.jsonl")]
+streaming = gp["input_config"]["endpoint"]["streaming"]
+fails = []
+
+
+def check(cond, msg):
+    if not cond:
+        fails.append(msg)
+
+
+check(text == json.dumps(gp, indent=2), "genai_perf.json is not json.dumps(indent=2) of itself")
+
+# ---- 1. GenAI-Perf's response parsing --------------------------------------
+
+
+def is_field(s):
+    return s.startswith((":", "event:", "id:", "retry:"))
+
+
+def strip_data(s):
+    s = s.strip()
+    if s.startswith("data:"):
+        s = s[len("data:"):]
+    return s.strip()
+
+
+def extract(s):
+    if s == "" or is_field(s):
+        return ""
+    s = strip_data(s)
+    if s == "[DONE]":
+        return ""
+    d = json.loads(s)
+    ch = d.get("choices", [{}])[0]
+    obj = d.get("object")
+    if obj is None:
+        t = ch.get("text", "")
+    elif obj == "chat.completion":
+        t = ch["message"].get("content", "")
+    elif obj == "chat.completion.chunk":
+        t = ch["delta"].get("content", "")
+    else:
+        raise ValueError(obj)
+    return t or ""
+
+
+def gp_parse(ts, outs):
+    outs = [o["response"] for o in outs]
+    splinter = False
+    for i in range(len(outs) - 1, 0, -1):
+        r = outs[i]
+        if is_field(r):
+            continue
+        if not r.startswith("data: "):
+            splinter = True
+            j = r.find("data: ")
+            if j == -1:
+                outs[i - 1] += r
+                outs[i] = ""
+            else:
+                outs[i - 1] += r[:j]
+                outs[i] = r[j:]
+    lossy = False
+    for i, r in enumerate(outs):
+        try:
+            ev = r.strip().split("\n\n")
+            if len(ev) > 1:
+                d = json.loads(strip_data(ev[0]))
+                d["choices"][0]["delta"]["content"] = "".join(extract(e) for e in ev)
+                outs[i] = json.dumps(d)
+            elif extract(r) == "":
+                outs[i] = ""
+        except Exception:
+            # a read GenAI-Perf cannot parse: did it hold content we keep?
+            for e in r.strip().split("\n\n"):
+                try:
+                    if extract(e):
+                        lossy = True
+                except Exception:
+                    pass
+            outs[i] = ""
+    keep = [(t, o) for t, o in zip(ts, outs) if o != "" and extract(o) != ""]
+    return keep, splinter, lossy
+
+
+exp = pe["experiments"][0]
+by_start = {}
+for r in recs:
+    if r["status"] == "ok" and not r["warmup"]:
+        by_start.setdefault(r["t_start_ns"], []).append(r)
+diverged = 0
+for q in exp["requests"]:
+    t0 = q["timestamp"]
+    keep, splinter, lossy = gp_parse(q["response_timestamps"], q["response_outputs"])
+    cands = by_start.get(t0, [])
+    check(len(cands) >= 1, f"request at {t0} missing from records.jsonl")
+    if not cands:
+        continue
+    r = cands.pop(0)
+    if not keep:
+        same = r["content_chunks"] == 0
+    else:
+        osl = len("".join(extract(o) for _, o in keep).encode("utf-8"))
+        same = (r["ttft_ns"] == keep[0][0] - t0 and r["request_latency_ns"] == keep[-1][0] - t0
+                and r["osl"] == osl and r["content_chunks"] == len(keep))
+    if not same:
+        if splinter or lossy:
+            diverged += 1
+        else:
+            check(False, f"request at {t0}: genai-perf parse {[(t - t0) for t, _ in keep]} vs ours {r}")
+
+# ---- 2. statistics --------------------------------------------------------
+
+
+def pairwise(a):
+    n = len(a)
+    if n < 8:
+        res = 0.0
+        for x in a:
+            res += x
+        return res
+    if n <= 128:
+        r = [float(a[k]) for k in range(8)]
+        i = 8
+        while i < n - (n % 8):
+            for k in range(8):
+                r[k] += a[i + k]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return pairwise(a[:n2]) + pairwise(a[n2:])
+
+
+def pct(s, p):
+    n = len(s)
+    vi = (n - 1) * (p / 100)
+    if vi >= n - 1:
+        return float(s[-1])
+    lo = math.floor(vi)
+    a, b, g = s[lo], s[lo + 1], vi - lo
+    d = b - a
+    return float(b - d * (1 - g)) if g >= 0.5 else float(a + d * g)
+
+
+def stats(x, unit, scale=1.0):
+    m = pairwise([float(v) for v in x]) / len(x)
+    sd = math.sqrt(pairwise([(float(v) - m) * (float(v) - m) for v in x]) / len(x))
+    s = sorted(x)
+    o = {"unit": unit, "avg": m}
+    for p in (1, 5, 10, 25, 50, 75, 90, 95, 99):
+        o[f"p{p}"] = pct(s, p)
+    o["min"], o["max"], o["std"] = float(s[0]), float(s[-1]), sd
+    return {k: (v * scale if k != "unit" else v) for k, v in o.items()}
+
+
+ok = [r for r in recs if r["status"] == "ok" and not r["warmup"]]
+cnt = [r for r in ok if r["content_chunks"] > 0]
+want = {}
+if cnt:
+    dur = (max(r["t_start_ns"] + r["request_latency_ns"] for r in cnt) - min(r["t_start_ns"] for r in cnt)) / 1e9
+    ms = 1 / 1e6
+    want["request_throughput"] = {"unit": "requests/sec", "avg": len(ok) / dur}
+    want["request_latency"] = stats([r["request_latency_ns"] for r in cnt], "ms", ms)
+    want["request_count"] = {"unit": "count", "avg": float(len(cnt))}
+    want["time_to_first_token"] = stats([r["ttft_ns"] for r in cnt], "ms", ms)
+    ttst = [r["ttst_ns"] for r in cnt if r["ttst_ns"] is not None]
+    if ttst:
+        want["time_to_second_token"] = stats(ttst, "ms", ms)
+    itl = [r["itl_ns"] for r in cnt if r["itl_ns"] is not None]
+    if itl and sum(itl) != 0:
+        want["inter_token_latency"] = stats(itl, "ms", ms)
+    want["output_token_throughput"] = {"unit": "tokens/sec", "avg": sum(r["osl"] for r in cnt) / dur}
+    tps = [1 / (v / 1e9) for v in itl if v > 0]
+    if tps:
+        want["output_token_throughput_per_user"] = stats(tps, "tokens/sec/user")
+    want["output_sequence_length"] = stats([r["osl"] for r in cnt], "tokens")
+    want["input_sequence_length"] = stats([r["isl"] for r in cnt], "tokens")
+got = {k: v for k, v in gp.items() if k not in ("input_config", "telemetry_stats", "request_goodput")}
+check(list(got) == list(want), f"metric keys {list(got)} != {list(want)}")
+for k in want:
+    if got.get(k) != want[k]:
+        check(False, f"{k}: ours {got.get(k)} != recomputed {want[k]}")
+
+print(f"{len(exp['requests'])} requests, {len(cnt)} counted, {diverged} known GenAI-Perf parse divergences")
+if fails:
+    print("\n".join(fails[:20]))
+    sys.exit(1)

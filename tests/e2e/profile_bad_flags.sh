@@ -1,0 +1,23 @@
+# Usage errors exit 2 with argparse's message; config errors exit 1.
+. "$GP_ROOT/tests/e2e/profile_common.inc"
+cd "$TMPDIR"
+chk() { # want_rc pattern args...
+  local want=$1 pat=$2; shift 2
+  "$GENPERF" profile "$@" >out.txt 2>err.txt; local rc=$?
+  [ $rc -eq $want ] || { cat err.txt; fail "'$*': exit $rc, want $want"; }
+  grep -qF -- "$pat" err.txt || { cat err.txt; fail "'$*': message lacks: $pat"; }
+}
+chk 2 "error: argument --num-dataset-entries/--num-prompts: The value must be greater than zero." -m m --num-dataset-entries 0
+chk 2 "error: argument --concurrency: invalid int value: 'abc'" -m m --concurrency abc
+chk 2 "argument --request-rate: not allowed with argument --concurrency" -m m --concurrency 2 --request-rate 1
+chk 2 "argument --endpoint-type: invalid choice: 'foo'" -m m --endpoint-type foo
+chk 2 "unrecognized arguments: --nope" -m m --nope
+chk 2 "usage:" -m m --nope
+chk 1 "Required field model_names is not set" --endpoint-type chat
+chk 1 "User Config: -1 exceeds lower bounds ({'lower': 0})" -m m --synthetic-input-tokens-mean -1
+chk 1 "User Config: 1000.0 exceeds upper bounds ({'lower': 1, 'upper': 999})" -m m -s 1000
+chk 1 "If output tokens stddev is set, mean must also be set" -m m --output-tokens-stddev 3
+"$GENPERF" profile --help >out.txt 2>&1 || fail "--help must exit 0"
+grep -q -- "--request-timeout" out.txt || fail "--help lacks our flags"
+[ -e artifacts ] && fail "a usage error must not create artifacts"
+echo ok

@@ -1,0 +1,17 @@
+# Ctrl-C mid-run: stops sending, writes what was measured, exits 130.
+. "$GP_ROOT/tests/e2e/profile_common.inc"
+start_stub --tokens 20 --token-ms 10
+cd "$TMPDIR"
+"$GENPERF" profile -m m --url "$URL" --endpoint-type chat --streaming --tokenizer builtin \
+  --synthetic-input-tokens-mean 8 --concurrency 4 --request-count 1000 >out.txt 2>err.txt &
+pid=$!
+sleep 1.5
+kill -INT $pid
+t0=$(date +%s%N); wait $pid; rc=$?; t1=$(date +%s%N); cat err.txt
+[ $rc -eq 130 ] || fail "exit $rc, want 130"
+ms=$(( (t1 - t0) / 1000000 )); [ $ms -lt 3000 ] || fail "took $ms ms to stop"
+[ -f artifacts/m-openai-chat-concurrency4/inputs.json ] || fail "no inputs.json"
+n=$(wc -l <"$LOG"); [ "$n" -lt 1000 ] || fail "did not stop sending ($n)"
+grep -q interrupted err.txt || fail "no interrupted message"
+[ -f artifacts/m-openai-chat-concurrency4/profile_export_genai_perf.json ] || fail "no summary after Ctrl-C"
+echo ok

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""tests/e2e/profile_stub_server.py - a tiny OpenAI-compatible server for the
+profile end-to-end tests (loopback only). It exists so the client tests can
+inject faults the real `genperf serve` may not offer: fixed HTTP statuses,
+every-Nth failure, stalled streams, dying mid-run. Writes its base URL to
+--port-file once listening. Counts requests in --count-file (one line per
+request: "<path> <entry-marker>") when given.
+"""
+import argparse, json, os, sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--port-file", required=True)
+ap.add_argument("--tokens", type=int, default=8, help="tokens when max_tokens is absent")
+ap.add_argument("--token-ms", type=float, default=1.0)
+ap.add_argument("--status", type=int, default=200, help="answer every request with this status")
+ap.add_argument("--fail-every", type=int, default=0, help="every Nth request gets HTTP 500")
+ap.add_argument("--stall-every", type=int, default=0, help="every Nth stream stalls after its first token")
+ap.add_argument("--die-after", type=int, default=0, help="exit the process after N requests")
+ap.add_argument("--log", default="")
+a = ap.parse_args()
+
+lock = threading.Lock()
+state = {"n": 0, "inflight": 0, "max_inflight": 0}
+logf = open(a.log, "a", buffering=1) if a.log else None
+
+
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def chunk(self, data):
+        b = data.encode()
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(b), b))
+        self.wfile.flush()
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(n)
+        with lock:
+            state["n"] += 1
+            k = state["n"]
+            state["inflight"] += 1
+            state["max_inflight"] = max(state["max_inflight"], state["inflight"])
+            if logf:
+                logf.write("%d %s %d %s\n" % (k, self.path, state["inflight"], self.headers.get("Authorization", "-")))
+        try:
+            self.handle_req(k, body)
+        finally:
+            with lock:
+                state["inflight"] -= 1
+            if a.die_after and k >= a.die_after:
+                os._exit(0)
+
+    def handle_req(self, k, body):
+        try:
+            req = json.loads(body)
+        except Exception:
+            return self.send_json(400, {"error": {"message": "bad json"}})
+        if a.status != 200:
+            return self.send_json(a.status, {"error": {"message": "injected status %d" % a.status, "code": a.status}})
+        if a.fail_every and k % a.fail_every == 0:
+            return self.send_json(500, {"error": {"message": "injected failure", "code": 500}})
+        chat = self.path.endswith("/chat/completions")
+        ntok = req.get("max_tokens") or a.tokens
+        model = req.get("model", "m")
+        if not req.get("stream"):
+            time.sleep(ntok * a.token_ms / 1000.0)
+            text = "tok " * ntok
+            if chat:
+                out = {"id": "x", "object": "chat.completion", "model": model,
+                       "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length"}],
+                       "usage": {"prompt_tokens": 1, "completion_tokens": ntok, "total_tokens": ntok + 1}}
+            else:
+                out = {"id": "x", "object": "text_completion", "model": model,
+                       "choices": [{"index": 0, "text": text, "finish_reason": "length"}],
+                       "usage": {"prompt_tokens": 1, "completion_tokens": ntok, "total_tokens": ntok + 1}}
+            return self.send_json(200, out)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for i in range(ntok):
+            time.sleep(a.token_ms / 1000.0)
+            if chat:
+                ev = {"id": "x", "object": "chat.completion.chunk", "model": model,
+                      "choices": [{"index": 0, "delta": {"content": "tok "}, "finish_reason": None}]}
+            else:
+                ev = {"id": "x", "object": "text_completion", "model": model,
+                      "choices": [{"index": 0, "text": "tok ", "finish_reason": None}]}
+            self.chunk("data: " + json.dumps(ev) + "\n\n")
+            if a.stall_every and k % a.stall_every == 0:
+                time.sleep(3600)
+        self.chunk("data: " + json.dumps({"id": "x", "object": "chat.completion.chunk", "model": model, "choices": [],
+                                           "usage": {"prompt_tokens": 1, "completion_tokens": ntok}}) + "\n\n")
+        self.chunk("data: [DONE]\n\n")
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def send_json(self, status, obj):
+        b = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(b)))
+        self.end_headers()
+        self.wfile.write(b)
+
+
+class S(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256
+
+
+srv = S(("127.0.0.1", 0), H)
+tmp = a.port_file + ".tmp"
+with open(tmp, "w") as f:
+    f.write("http://127.0.0.1:%d\n" % srv.server_address[1])
+os.rename(tmp, a.port_file)
+try:
+    srv.serve_forever()
+except KeyboardInterrupt:
+    pass

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# genperf telemetry with the fake NVML library: scripted values, units,
+# GenAI-Perf telemetry_stats, a device lost mid-run, a library that fails to init.
+set -eu
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+lib="$GP_ROOT/${BUILD:-build}/tests-lib/libfake_nvml.so"
+[ -f "$lib" ] || { echo "missing $lib (make builds it as a TEST_DEP)"; exit 1; }
+export GENPERF_NVML_LIB="$lib"
+GENPERF_FAKE_NVML_DEVICES=2 GENPERF_FAKE_NVML_FAIL_DEV=1 GENPERF_FAKE_NVML_FAIL_AFTER=3 \
+  "$GENPERF" telemetry --duration 1 --interval 0.2 --output "$TMPDIR/t.jsonl" --json >"$TMPDIR/s.json"
+python3 - "$TMPDIR/t.jsonl" "$TMPDIR/s.json" <<'PY'
+import json, sys, collections
+lines = [json.loads(l) for l in open(sys.argv[1])]
+s = json.load(open(sys.argv[2]))
+assert s["gpu"]["status"] == "available" and s["gpu"]["count"] == 2, s["gpu"]
+assert s["gpu"]["names"] == ["Fake GPU 0", "Fake GPU 1"]
+by = collections.defaultdict(list)
+for l in lines:
+    if "value" in l:
+        by[(l["device"], l["metric"])].append(l["value"])
+assert by[("gpu0", "power_w")] == [100, 110, 120, 130, 140, 150], by[("gpu0", "power_w")]
+assert by[("gpu1", "power_w")] == [150, 160, 170]
+assert by[("gpu0", "energy_j")][1] == 1000500
+assert by[("gpu0", "mem_total_bytes")][0] == 80 * 2**30
+assert by[("gpu0", "mem_used_bytes")][2] == 3 * 2**30
+assert by[("gpu1", "temp_c")] == [41, 42, 43]
+assert by[("gpu0", "sm_clock_mhz")][0] == 1980 and by[("gpu1", "mem_util_pct")][0] == 31
+err = [l for l in lines if l.get("metric") == "error"]
+assert len(err) == 1 and err[0]["device"] == "gpu1" and "GPU is lost" in err[0]["reason"], err
+ts = s["telemetry_stats"]
+assert list(ts) == ["gpu_power_usage", "gpu_power_limit", "energy_consumption", "total_gpu_memory",
+                    "gpu_memory_used", "gpu_utilization", "memory_copy_utilization", "gpu_clock_sm",
+                    "gpu_temperature"], list(ts)
+p = ts["gpu_power_usage"]
+assert p["unit"] == "W" and abs(p["0"]["avg"] - 125) < 1e-9 and abs(p["1"]["avg"] - 160) < 1e-9
+assert list(p["0"]) == ["avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "min", "max", "std"]
+assert ts["gpu_power_limit"]["0"] == {"avg": 700.0}
+assert ts["energy_consumption"]["unit"] == "MJ" and abs(ts["energy_consumption"]["0"]["min"] - 1.0) < 1e-12
+assert ts["total_gpu_memory"]["unit"] == "GB" and abs(ts["total_gpu_memory"]["0"]["avg"] - 85.89934592) < 1e-9
+assert ts["gpu_temperature"]["unit"] == "C" and ts["gpu_clock_sm"]["unit"] == "MHz"
+print("ok")
+PY
+# a library that fails to initialise: reason shown, host still sampled
+GENPERF_FAKE_NVML_INIT_FAIL=1 "$GENPERF" telemetry --duration 0.2 --interval 0.1 >"$TMPDIR/f.txt"
+grep -q 'GPU telemetry: nvmlInit_v2 failed .*Driver Not Loaded' "$TMPDIR/f.txt"
+grep -q 'host.load1' "$TMPDIR/f.txt"
+# zero devices
+GENPERF_FAKE_NVML_DEVICES=0 "$GENPERF" telemetry --duration 0 --json >"$TMPDIR/z.json"
+grep -q '"status": "no NVIDIA GPU found' "$TMPDIR/z.json"
+# bad flag values are refused with a message
+if "$GENPERF" telemetry --interval 0.001 2>"$TMPDIR/e.txt"; then exit 1; fi
+grep -q 'too small' "$TMPDIR/e.txt"
+echo ok

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# tokenizer_corpus_gptoss: genperf tokenize == HF tokenizers (node binding) on every
+# corpus line for the gptoss tokenizer: ids with and without special tokens, decode.
+exec bash "$GP_ROOT/tests/tokenizer/e2e_family.sh" gptoss
