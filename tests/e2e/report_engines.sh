@@ -10,10 +10,13 @@ command -v psql >/dev/null || { echo "skip: psql missing (postgresql client)"; e
 command -v curl >/dev/null || { echo "skip: curl missing"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
 pids=() pgdir= dropdb=
+bad=0
 cleanup() {
-  for p in "${pids[@]:-}"; do [ -n "$p" ] && { kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; }; done
+  for p in "${pids[@]:-}"; do [ -n "$p" ] && { kill "$p" 2>/dev/null; wait "$p" 2>/dev/null || bad=1; }; done
+  grep -lE 'AddressSanitizer|LeakSanitizer|runtime error' "$TMPDIR"/*.err 2>/dev/null && bad=1
   [ -n "$dropdb" ] && psql "$GENPERF_TEST_PG_URL" -q -c "DROP DATABASE IF EXISTS $dropdb" >/dev/null 2>&1
   [ -n "$pgdir" ] && bash "$GP_ROOT/scripts/pg-test.sh" stop "$pgdir"
+  if [ "$bad" -ne 0 ]; then echo "genperf ui did not exit cleanly on SIGTERM:"; tail -n 20 "$TMPDIR"/*.err; exit 1; fi
   true
 }
 trap cleanup EXIT
