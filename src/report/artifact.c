@@ -6,7 +6,8 @@
  * when present next to it, the profile export <stem>.json, whose per-chunk
  * response timestamps give exact TTFT, request latency and ITL by output
  * chunk position (a chunk counts when it carries non-empty content, the same
- * rule GenAI-Perf uses to drop empty first/last chunks).
+ * rule GenAI-Perf uses to drop empty first/last chunks), and genperf's
+ * <stem>_telemetry.jsonl, when present, for the Hardware tab.
  */
 #include "report/report.h"
 
@@ -251,6 +252,58 @@ done:;
     return out;
 }
 
+/* Time series from genperf's <stem>_telemetry.jsonl (docs/telemetry.md):
+ * sample lines {t_ns, wall_ns, device, metric, value}; status lines (with
+ * "reason" instead of "value") are skipped. One series per device x metric,
+ * in first-seen order, t_s relative to the first sample. */
+static json_t *telemetry_from_jsonl(const char *path)
+{
+    json_t *series = json_array();
+    char *text = NULL;
+    size_t len = 0;
+    if (gp_read_file(path, &text, &len, NULL) < 0)
+        return series;
+    json_t *index = json_object(); /* "device\x1fmetric" -> series object */
+    double t0 = 0;
+    int have_t0 = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        json_t *o = json_loads(line, 0, NULL);
+        json_t *v = json_object_get(o, "value");
+        const char *dev = json_string_value(json_object_get(o, "device"));
+        const char *met = json_string_value(json_object_get(o, "metric"));
+        json_t *t = json_object_get(o, "t_ns");
+        if (json_is_number(v) && dev && met && json_is_number(t)) {
+            char key[512];
+            snprintf(key, sizeof key, "%s\x1f%s", dev, met);
+            json_t *s = json_object_get(index, key);
+            if (!s) {
+                s = json_pack("{s:s,s:s,s:[],s:[]}", "device", dev, "metric", met, "t_s", "v");
+                json_array_append_new(series, s);
+                json_object_set(index, key, s);
+            }
+            double tn = json_number_value(t);
+            if (!have_t0 || tn < t0) {
+                t0 = tn;
+                have_t0 = 1;
+            }
+            json_array_append_new(json_object_get(s, "t_s"), json_real(tn));
+            json_array_append(json_object_get(s, "v"), v);
+        }
+        json_decref(o);
+    }
+    size_t i, k;
+    json_t *s, *x;
+    json_array_foreach(series, i, s) {
+        json_array_foreach(json_object_get(s, "t_s"), k, x) json_real_set(x, (json_real_value(x) - t0) / 1e9);
+    }
+    json_decref(index);
+    free(text);
+    return series;
+}
+
 static json_t *dup_or_null(json_t *v) { return v ? json_deep_copy(v) : json_null(); }
 
 /* One run directory -> (list row, job answer, requests answer, compare point). */
@@ -344,6 +397,11 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     }
     json_t *reqs = gp_artifact_requests(exp);
     json_decref(exp);
+    char tel_file[1100], tpath[4096];
+    snprintf(tel_file, sizeof tel_file, "%.*s_telemetry.jsonl", (int)stem_len, file);
+    json_t *tel = gp_path_join(tpath, sizeof tpath, dir, tel_file) == 0 && gp_is_file(tpath)
+                      ? telemetry_from_jsonl(tpath)
+                      : json_array();
 
     char k[128];
     json_t *listrow = json_deep_copy(job);
@@ -372,7 +430,7 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     snprintf(k, sizeof k, "/api/job/requests?id=%d", id);
     json_object_set_new(api, k, reqs);
     snprintf(k, sizeof k, "/api/job/telemetry?id=%d", id);
-    json_object_set_new(api, k, json_pack("{s:[]}", "series"));
+    json_object_set_new(api, k, json_pack("{s:o}", "series", tel));
     json_decref(g);
     return 0;
 }

@@ -191,6 +191,13 @@ static void test_artifact_bundle(void)
     json_t *ip = json_object_get(req, "itl_by_position");
     CHECK_NEAR(json_number_value(json_array_get(json_object_get(ip, "avg_ms"), 0)), 6.0, 1e-9);
     CHECK_INT(json_integer_value(json_array_get(json_object_get(ip, "count"), 4)), 4);
+    json_t *tel = json_object_get(json_object_get(api, "/api/job/telemetry?id=1"), "series");
+    CHECK_INT(json_array_size(tel), 4); /* the status line is skipped */
+    json_t *t0 = json_array_get(tel, 0);
+    CHECK_STR(json_string_value(json_object_get(t0, "metric")), "power_w");
+    CHECK_INT(json_array_size(json_object_get(t0, "t_s")), 20);
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(t0, "t_s"), 1)), 0.25, 1e-9);
+    CHECK_INT(json_array_size(json_object_get(json_object_get(api, "/api/job/telemetry?id=2"), "series")), 0);
     CHECK(json_object_get(api, "/api/compare?ids=1,2") != NULL);
     CHECK(json_object_get(api, "/api/compare?scenario=sweep") != NULL);
     CHECK_STR(json_string_value(json_object_get(b, "start")), "#/");

@@ -11,7 +11,7 @@ ttft=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["time_to_
   "$fx/sweep/m-openai-chat-concurrency1/profile_export_genai_perf.json" 2>/dev/null || echo 25.5)
 cat > "$TMPDIR/spec1.json" <<JSON
 {"base": "file://$TMPDIR/sweep.html", "offline": true, "jobs": 2, "model": "<script>alert(1)</script>", "job": 1,
- "metrics": {"time_to_first_token.avg": $ttft}, "charts_min": 3, "hardware": false, "compare": "1,2",
+ "metrics": {"time_to_first_token.avg": $ttft}, "charts_min": 3, "hardware": true, "compare": "1,2",
  "sort": "request_latency.p50", "shots": "$SHOTS", "tag": "report-artifacts"}
 JSON
 gp_check "$TMPDIR/spec1.json"
