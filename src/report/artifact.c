@@ -301,6 +301,7 @@ static json_t *telemetry_from_jsonl(const char *path)
     }
     json_decref(index);
     free(text);
+    gp_series_downsample(series, GP_SERIES_MAX_POINTS);
     return series;
 }
 

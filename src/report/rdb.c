@@ -343,6 +343,7 @@ int gp_rdb_telemetry(struct gp_db *db, const char *id, json_t **out, struct gp_e
         json_decref(a.series);
         return rc;
     }
+    gp_series_downsample(a.series, GP_SERIES_MAX_POINTS);
     *out = json_pack("{s:o}", "series", a.series);
     return 0;
 }

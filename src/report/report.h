@@ -69,6 +69,12 @@ struct gp_jobs_filter {
  * the sort key go last. */
 int gp_jobs_filter_apply(json_t *jobs, const struct gp_jobs_filter *f, struct gp_error *err);
 
+/* Caps each {t_s, v} series of a telemetry answer at about max_points by
+ * keeping each bucket's min and max sample; a capped series gets
+ * "downsampled_from": N. Both sources apply it with GP_SERIES_MAX_POINTS. */
+#define GP_SERIES_MAX_POINTS 4000
+void gp_series_downsample(json_t *series, size_t max_points);
+
 /* Each returns 0 and a new json_t in *out, or a negative gp_errcode with err
  * filled (-GP_ENOENT for an unknown job id). */
 int gp_rdb_jobs(struct gp_db *db, const struct gp_jobs_filter *f, json_t **out, struct gp_error *err);

@@ -94,6 +94,33 @@ static void test_page(void)
     CHECK(gp_page_asset("../etc/passwd", &len, &ct) == NULL);
 }
 
+static void test_downsample(void)
+{
+    json_t *series = json_pack("[{s:[],s:[]}]", "t_s", "v");
+    json_t *t = json_object_get(json_array_get(series, 0), "t_s"), *v = json_object_get(json_array_get(series, 0), "v");
+    for (int i = 0; i < 10000; i++) {
+        json_array_append_new(t, json_real(i * 0.1));
+        json_array_append_new(v, json_real(i == 5001 ? 1000.0 : i == 7777 ? -5.0 : 1.0));
+    }
+    gp_series_downsample(series, 100);
+    json_t *s0 = json_array_get(series, 0);
+    size_t n = json_array_size(json_object_get(s0, "v"));
+    CHECK(n <= 100 && n >= 50);
+    CHECK_INT(json_integer_value(json_object_get(s0, "downsampled_from")), 10000);
+    int spike = 0, dip = 0;
+    double prev = -1;
+    for (size_t i = 0; i < n; i++) {
+        double x = json_number_value(json_array_get(json_object_get(s0, "v"), i));
+        double ts = json_number_value(json_array_get(json_object_get(s0, "t_s"), i));
+        spike |= x == 1000.0;
+        dip |= x == -5.0;
+        CHECK(ts > prev); /* still in time order */
+        prev = ts;
+    }
+    CHECK(spike && dip);
+    json_decref(series);
+}
+
 static json_t *jobs_fixture(void)
 {
     return json_loads("[{\"id\":1,\"model\":\"a\",\"framework\":\"vllm\",\"created_at\":\"2026-12-01T10:00:00Z\","
@@ -371,6 +398,7 @@ int main(void)
     GP_RUN(test_sanitize_py);
     GP_RUN(test_page);
     GP_RUN(test_jobs_filter);
+    GP_RUN(test_downsample);
     GP_RUN(test_artifact_bundle);
     GP_RUN(test_rdb);
     return gp_test_summary();
