@@ -22,8 +22,8 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN    := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -Wshadow -Wstrict-prototypes
-CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) -MMD -MP -pthread
+OPT     ?= -O2 -g
+CFLAGS  += $(OPT) -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) -MMD -MP -pthread
 LDLIBS  += $(PKG_LIBS) -ldl -lm -pthread
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -88,7 +88,7 @@ e2e: $(BIN) $(TEST_BINS) $(TEST_DEPS)
 	@BUILD=$(BUILD) ONLY=e2e bash tests/run.sh $(T)
 
 san:
-	$(MAKE) BUILD=build-san SAN=1 CFLAGS="-O1 -g" test
+	$(MAKE) BUILD=build-san SAN=1 OPT="-O1 -g" test
 
 deps:
 	bash scripts/deps.sh all
@@ -109,4 +109,4 @@ bench: $(BIN)
 clean:
 	rm -rf build build-san build-*
 
--include $(LIB_O:.o=.d) $(MAIN_O:.o=.d)
+-include $(LIB_O:.o=.d) $(MAIN_O:.o=.d) $(patsubst src/%.c,$(BUILD)/obj/%.d,$(TEST_C))

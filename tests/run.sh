@@ -4,6 +4,7 @@
 # Unit tests: every binary in $BUILD/tests/ (each prints "<name>: N passed, N failed").
 # End-to-end tests: every tests/e2e/*.sh (and tests/browser/*.sh), one test each;
 # exit 0 = pass, 77 = skipped (the script prints why), anything else = fail.
+# lib.sh and _*.sh in those folders are sourced helpers and are not run.
 # They get GENPERF (the binary), BUILD, and a private TMPDIR.
 # Usage: tests/run.sh [pattern]   ONLY=unit|e2e restricts the kind.
 set -u
@@ -37,6 +38,7 @@ fi
 if [ "${ONLY:-}" != unit ]; then
   for t in "$root"/tests/e2e/*.sh "$root"/tests/browser/*.sh; do
     [ -f "$t" ] || continue
+    case "$(basename "$t")" in lib.sh|_*) continue ;; esac   # sourced helpers, not tests
     name=$(basename "$(dirname "$t")")/$(basename "$t" .sh)
     [ -n "$pattern" ] && [[ "$name" != *"$pattern"* ]] && continue
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/gp-e2e.XXXXXX")

@@ -266,8 +266,22 @@ static void test_json_literal(void)
         }
     }
 
+    /* telemetry_stats goes between the last metric and input_config */
+    json_t *ts = json_pack("{s:{s:s,s:{s:f}}}", "gpu_power_limit", "unit", "W", "0", "avg", 700.0);
+    ctx.telemetry_stats = ts;
+    gp_buf_reset(&b);
+    CHECK_INT(gp_export_genai_perf_json_buf(&ctx, &b), 0);
+    const char *tpos = strstr(b.data, "\n  \"telemetry_stats\": {\n    \"gpu_power_limit\": {\n      \"unit\": \"W\",\n"
+                                      "      \"0\": {\n        \"avg\": 700.0\n      }\n    }\n  },\n  \"input_config\": {");
+    CHECK(tpos != NULL);
+    CHECK(tpos && strstr(b.data, "\"input_sequence_length\"") < tpos);
+    ctx.telemetry_stats = NULL;
+    json_decref(ts);
+
     /* every artifact through gp_export_all */
-    char dir[] = "/tmp/gp-export-XXXXXX";
+    char dir[512];
+    const char *td = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
     CHECK(mkdtemp(dir) != NULL);
     char run_dir[256];
     snprintf(run_dir, sizeof run_dir, "%s/run/x", dir);

@@ -87,15 +87,18 @@ int gp_sse_feed(struct gp_sse *p, const char *bytes, size_t n, gp_sse_event_fn f
         if (bytes[0] == '\n')
             i = 1;
     }
+    int has_cr = memchr(bytes, '\r', n) != NULL;
     while (i < n) {
         /* find the next line end at the byte level (0x0A/0x0D never occur
          * inside a UTF-8 sequence) */
         const char *lf = memchr(bytes + i, '\n', n - i);
         size_t j = lf ? (size_t)(lf - bytes) : n;
-        /* servers write LF; a CR before the LF means CRLF or a bare CR */
-        const char *cr = memchr(bytes + i, '\r', j - i);
-        if (cr)
-            j = (size_t)(cr - bytes);
+        /* servers write LF; only a read that holds a CR needs the CRLF / bare CR search */
+        if (has_cr) {
+            const char *cr = memchr(bytes + i, '\r', j - i);
+            if (cr)
+                j = (size_t)(cr - bytes);
+        }
         if (j == n) {
             if (gp_buf_append(&p->line, bytes + i, n - i))
                 return -GP_ENOMEM;
@@ -373,29 +376,32 @@ static long num(struct js *j)
     return neg ? -v : v;
 }
 
-/* Reads an object key into k (truncated, NUL-terminated) and the ':' after it. */
-static int key(struct js *j, char *k, size_t ksz)
+/* Reads an object key (its raw bytes between the quotes: keys we look for
+ * never contain escapes) and the ':' after it. */
+static int key(struct js *j, const char **k, size_t *kl)
 {
     if (peek(j) != '"') {
         j->bad = 1;
         return -1;
     }
     const char *s = ++j->p;
-    while (j->p < j->end && *j->p != '"') {
-        if (*j->p == '\\')
-            j->p++;
-        j->p++;
+    const char *q = memchr(s, '"', (size_t)(j->end - s));
+    while (q && q[-1] == '\\') {
+        /* an escaped quote (only odd runs of backslashes escape it) */
+        const char *b = q;
+        while (b > s && b[-1] == '\\')
+            b--;
+        if (((q - b) & 1) == 0)
+            break;
+        q = memchr(q + 1, '"', (size_t)(j->end - q - 1));
     }
-    if (j->p >= j->end) {
+    if (!q) {
         j->bad = 1;
         return -1;
     }
-    size_t n = (size_t)(j->p - s);
-    if (n >= ksz)
-        n = ksz - 1; /* long keys are never ones we look for */
-    memcpy(k, s, n);
-    k[n] = '\0';
-    j->p++;
+    *k = s;
+    *kl = (size_t)(q - s);
+    j->p = q + 1;
     if (!eat(j, ':')) {
         j->bad = 1;
         return -1;
@@ -403,9 +409,11 @@ static int key(struct js *j, char *k, size_t ksz)
     return 0;
 }
 
+#define KEQ(lit) (kl == sizeof(lit) - 1 && memcmp(k, lit, sizeof(lit) - 1) == 0)
+
 /* Iterates an object: call first with *first = 1. Returns 1 with the key
  * read, 0 at the closing brace, -1 on error. */
-static int obj_next(struct js *j, int *first, char *k, size_t ksz)
+static int obj_next(struct js *j, int *first, const char **k, size_t *kl)
 {
     if (*first) {
         if (!eat(j, '{')) {
@@ -423,7 +431,7 @@ static int obj_next(struct js *j, int *first, char *k, size_t ksz)
             return -1;
         }
     }
-    return key(j, k, ksz) ? -1 : 1;
+    return key(j, k, kl) ? -1 : 1;
 }
 
 static size_t text_field(struct js *j, struct gp_buf *out)
@@ -451,12 +459,13 @@ static void scan_delta(struct js *j, struct scan_state *s)
         skip(j);
         return;
     }
-    char k[32];
+    const char *k;
+    size_t kl;
     int first = 1, r;
-    while ((r = obj_next(j, &first, k, sizeof k)) == 1) {
-        if (strcmp(k, "content") == 0)
+    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("content"))
             s->info->content_len += text_field(j, s->content);
-        else if (strcmp(k, "reasoning_content") == 0 || strcmp(k, "reasoning") == 0)
+        else if (KEQ("reasoning_content") || KEQ("reasoning"))
             s->info->reasoning_len += text_field(j, s->reasoning);
         else
             skip(j);
@@ -471,14 +480,15 @@ static void scan_choice(struct js *j, struct scan_state *s)
         skip(j);
         return;
     }
-    char k[32];
+    const char *k;
+    size_t kl;
     int first = 1, r;
-    while ((r = obj_next(j, &first, k, sizeof k)) == 1) {
-        if (strcmp(k, "delta") == 0 || strcmp(k, "message") == 0)
+    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("delta") || KEQ("message"))
             scan_delta(j, s);
-        else if (strcmp(k, "text") == 0)
+        else if (KEQ("text"))
             s->info->content_len += text_field(j, s->content);
-        else if (strcmp(k, "finish_reason") == 0) {
+        else if (KEQ("finish_reason")) {
             if (!is_null(j)) {
                 s->info->has_finish = 1;
                 skip(j);
@@ -528,13 +538,14 @@ static void scan_usage(struct js *j, struct scan_state *s)
         skip(j);
         return;
     }
-    char k[32];
+    const char *k;
+    size_t kl;
     int first = 1, r;
     s->info->has_usage = 1;
-    while ((r = obj_next(j, &first, k, sizeof k)) == 1) {
-        if (strcmp(k, "prompt_tokens") == 0)
+    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("prompt_tokens"))
             s->info->prompt_tokens = num(j);
-        else if (strcmp(k, "completion_tokens") == 0)
+        else if (KEQ("completion_tokens"))
             s->info->completion_tokens = num(j);
         else
             skip(j);
@@ -555,12 +566,13 @@ static void scan_error(struct js *j, struct scan_state *s)
         skip(j);
         return;
     }
-    char k[32];
+    const char *k;
+    size_t kl;
     int first = 1, r;
-    while ((r = obj_next(j, &first, k, sizeof k)) == 1) {
-        if (strcmp(k, "message") == 0 && peek(j) == '"') {
+    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("message") && peek(j) == '"') {
             str(j, s->errtext && s->errtext->len == 0 ? s->errtext : NULL);
-        } else if (strcmp(k, "code") == 0) {
+        } else if (KEQ("code")) {
             long v = num(j);
             s->info->error_code = v > 0 && v < 100000 ? (int)v : 0;
         } else
@@ -601,30 +613,31 @@ void gp_event_parse(const char *json, size_t len, struct gp_buf *content, struct
     struct js j = {json + s0, json + n, 0};
     struct scan_state s = {content, reasoning, errtext, out};
     int is_error = 0, flat_error = 0;
-    char k[32];
+    const char *k;
+    size_t kl;
     int first = 1, r;
     if (peek(&j) != '{') {
         out->kind = GP_EV_BAD;
         return;
     }
-    while ((r = obj_next(&j, &first, k, sizeof k)) == 1) {
-        if (strcmp(k, "choices") == 0)
+    while ((r = obj_next(&j, &first, &k, &kl)) == 1) {
+        if (KEQ("choices"))
             scan_choices(&j, &s);
-        else if (strcmp(k, "usage") == 0)
+        else if (KEQ("usage"))
             scan_usage(&j, &s);
-        else if (strcmp(k, "error") == 0) {
+        else if (KEQ("error")) {
             if (!is_null(&j)) {
                 is_error = 1;
                 scan_error(&j, &s);
             }
-        } else if (strcmp(k, "object") == 0 && peek(&j) == '"') {
+        } else if (KEQ("object") && peek(&j) == '"') {
             const char *v = j.p + 1;
             str(&j, NULL);
             if (j.p - v == 6 && memcmp(v, "error", 5) == 0)
                 flat_error = 1;
-        } else if (strcmp(k, "message") == 0 && peek(&j) == '"' && errtext && errtext->len == 0) {
+        } else if (KEQ("message") && peek(&j) == '"' && errtext && errtext->len == 0) {
             str(&j, errtext); /* flat {"object":"error","message":...} */
-        } else if (strcmp(k, "code") == 0) {
+        } else if (KEQ("code")) {
             long v = num(&j);
             if (!out->error_code && v > 0 && v < 100000)
                 out->error_code = (int)v;

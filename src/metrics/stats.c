@@ -94,6 +94,16 @@ static int cmp_dbl(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* 8-byte loads/stores through memcpy: the keys are written over the
+ * caller's double array, and memcpy keeps that free of aliasing UB. */
+static inline uint64_t ld8(const void *p, size_t i)
+{
+    uint64_t v;
+    memcpy(&v, (const unsigned char *)p + 8 * i, 8);
+    return v;
+}
+static inline void st8(void *p, size_t i, uint64_t v) { memcpy((unsigned char *)p + 8 * i, &v, 8); }
+
 /* Ascending sort; NaNs are not expected (metrics never produce them). */
 static void sort_doubles(double *x, size_t n)
 {
@@ -101,51 +111,51 @@ static void sort_doubles(double *x, size_t n)
         qsort(x, n, sizeof *x, cmp_dbl);
         return;
     }
-    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    if (!a || !b) {
-        free(a);
-        free(b);
-        qsort(x, n, sizeof *x, cmp_dbl);
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        a[i] = dkey(x[i]);
     enum { BITS = 16, NB = 1 << BITS };
+    void *b = malloc(n * 8);
     size_t *cnt = malloc(NB * sizeof *cnt);
-    if (!cnt) {
-        free(a);
+    if (!b || !cnt) {
         free(b);
+        free(cnt);
         qsort(x, n, sizeof *x, cmp_dbl);
         return;
     }
+    void *a = x, *orig = x;
+    for (size_t i = 0; i < n; i++)
+        st8(a, i, dkey(x[i]));
     for (int pass = 0; pass < 64 / BITS; pass++) {
         int sh = pass * BITS;
         /* skip a pass where every key has the same digit (common: high bits) */
-        uint64_t d0 = (a[0] >> sh) & (NB - 1);
+        uint64_t d0 = (ld8(a, 0) >> sh) & (NB - 1);
         size_t i = 1;
-        while (i < n && ((a[i] >> sh) & (NB - 1)) == d0)
+        while (i < n && ((ld8(a, i) >> sh) & (NB - 1)) == d0)
             i++;
         if (i == n)
             continue;
         memset(cnt, 0, NB * sizeof *cnt);
         for (i = 0; i < n; i++)
-            cnt[(a[i] >> sh) & (NB - 1)]++;
+            cnt[(ld8(a, i) >> sh) & (NB - 1)]++;
         size_t s = 0;
         for (size_t k = 0; k < NB; k++) {
             size_t c = cnt[k];
             cnt[k] = s;
             s += c;
         }
-        for (i = 0; i < n; i++)
-            b[cnt[(a[i] >> sh) & (NB - 1)]++] = a[i];
-        uint64_t *t = a;
+        for (i = 0; i < n; i++) {
+            uint64_t v = ld8(a, i);
+            st8(b, cnt[(v >> sh) & (NB - 1)]++, v);
+        }
+        void *t = a;
         a = b;
         b = t;
     }
+    if (a != orig) {
+        memcpy(orig, a, n * 8);
+        b = a; /* the malloc'd buffer, freed below */
+    }
     for (size_t i = 0; i < n; i++)
-        x[i] = kdbl(a[i]);
+        x[i] = kdbl(ld8(orig, i));
     free(cnt);
-    free(a);
     free(b);
 }
 

@@ -222,9 +222,34 @@ static void test_requests(void)
         uint64_t dt[] = {1, 2, 3, 4};
         add_req(&st, 9000, 200, S, r, dt, 4, NULL);
     }
+    /* 9: HTTP 500 with a text body in the chunks (no error text from the client) */
+    {
+        const char *r[] = {"Internal Server Error\n"};
+        uint64_t dt[] = {3};
+        add_req(&st, 10000, 500, GP_REC_FAILED, r, dt, 1, NULL);
+    }
+    /* 10: a UTF-8 character split across reads, bare-CR line ends, data:[DONE] without space */
+    {
+        const char *r[] = {"data: {\"choices\":[{\"delta\":{\"content\":\"\xe4\xbd", "\xa0\"}}]}\r\r",
+                           "data:{\"choices\":[{\"delta\":{\"content\":\"!\"}}]}\r\rdata:[DONE]\r\r"};
+        uint64_t dt[] = {10, 20, 30};
+        add_req(&st, 11000, 200, S, r, dt, 3, NULL);
+    }
+    /* 11: `event: error` with a text payload */
+    {
+        const char *r[] = {EV("a"), "event: error\ndata: upstream went away\n\n"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 12000, 200, S, r, dt, 2, NULL);
+    }
+    /* 12: EOF before [DONE] with no content at all */
+    {
+        const char *r[] = {ROLE};
+        uint64_t dt[] = {10};
+        add_req(&st, 13000, 200, S, r, dt, 1, NULL);
+    }
     struct gp_metrics_result m;
     run(&st, &m);
-    CHECK_INT(m.n_reqs, 8);
+    CHECK_INT(m.n_reqs, 12);
     struct gp_req_metrics *q = m.reqs;
     CHECK_INT(q[0].fail, GP_FAIL_NONE);
     CHECK_INT(q[0].ttft_ns, 20);
@@ -261,15 +286,29 @@ static void test_requests(void)
     CHECK_INT(q[7].fail, GP_FAIL_NONE);
     CHECK_INT(q[7].content_chunks, 0);
     CHECK_INT(q[7].reasoning_tokens, 3);
-    CHECK_INT(m.n_ok, 5);
-    CHECK_INT(m.n_failed, 3);
+    CHECK_INT(q[8].fail, GP_FAIL_HTTP);
+    CHECK(strstr(m.text + q[8].err_off, "HTTP code 500: Internal Server Error") != NULL);
+    CHECK_INT(q[9].fail, GP_FAIL_NONE);
+    CHECK_INT(q[9].content_chunks, 2);
+    CHECK_INT(q[9].osl, 4); /* 3 bytes + "!" with the byte tokenizer */
+    CHECK_INT(q[9].ttft_ns, 20);
+    CHECK(!(q[9].flags & GP_RQ_NO_DONE));
+    CHECK_INT(q[10].fail, GP_FAIL_STREAM_ERROR);
+    CHECK(strstr(m.text + q[10].err_off, "upstream went away") != NULL);
+    CHECK_INT(q[11].fail, GP_FAIL_TRUNCATED);
+    CHECK_INT(m.n_ok, 6);
+    CHECK_INT(m.n_failed, 6);
     CHECK_INT(m.n_no_content, 1);
-    CHECK_INT(m.n_no_done, 1);
-    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 4);
-    /* window: min start 1000 .. max last content 8000+61 */
+    CHECK_INT(m.n_no_done, 2);
+    CHECK_INT(m.fail_counts[GP_FAIL_HTTP], 2);
+    CHECK_INT(m.fail_counts[GP_FAIL_STREAM_ERROR], 2);
+    CHECK_INT(m.fail_counts[GP_FAIL_TRANSPORT], 1);
+    CHECK_INT(m.fail_counts[GP_FAIL_TRUNCATED], 1);
+    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 5);
+    /* window: min start 1000 .. max last content 11000+30 */
     CHECK_INT(m.window_start_ns, 1000);
-    CHECK_INT(m.window_end_ns, 8061);
-    CHECK_NEAR(m.stats[GP_M_REQUEST_THROUGHPUT].avg, 5 / (7061 / 1e9), 1e-3);
+    CHECK_INT(m.window_end_ns, 11030);
+    CHECK_NEAR(m.stats[GP_M_REQUEST_THROUGHPUT].avg, 6 / (10030 / 1e9), 1e-3);
     CHECK(m.inter_chunk.present);
     gp_metrics_result_free(&m);
     gp_record_store_free(&st);

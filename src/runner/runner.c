@@ -114,7 +114,7 @@ static int find_run_dir(const char *dir, char *out, size_t outsz)
         struct dirent *f;
         while (sd && (f = readdir(sd))) {
             size_t n = strlen(f->d_name);
-            if (n > 15 && !strcmp(f->d_name + n - 15, "_genai_perf.json")) {
+            if (n > 16 && !strcmp(f->d_name + n - 16, "_genai_perf.json")) {
                 snprintf(out, outsz, "%s", sub);
                 found = 0;
                 break;
@@ -148,7 +148,7 @@ static void summarise(const char *run_dir, struct cell_summary *cs)
     while (d && (e = readdir(d))) {
         size_t n = strlen(e->d_name);
         snprintf(path, sizeof path, "%s/%s", run_dir, e->d_name);
-        if (n > 15 && !strcmp(e->d_name + n - 15, "_genai_perf.json")) {
+        if (n > 16 && !strcmp(e->d_name + n - 16, "_genai_perf.json")) {
             json_t *j = json_load_file(path, 0, NULL);
             cs->tput = stat_of(j, "output_token_throughput", "avg");
             cs->req_tput = stat_of(j, "request_throughput", "avg");

@@ -28,6 +28,7 @@ static void usage(FILE *f)
             "  --interval S            sampling period, sub-second allowed (default 1;\n"
             "                          --telemetry-interval is accepted too)\n"
             "  --server-metrics-url U  Prometheus /metrics of a vLLM/SGLang/TRT-LLM server or DCGM exporter\n"
+            "                          (repeatable: e.g. the server and a DCGM exporter)\n"
             "  --nvml-lib PATH         NVML library (default $GENPERF_NVML_LIB or libnvidia-ml.so.1)\n"
             "  --output FILE           also write the time series (JSON lines, docs/telemetry.md)\n"
             "  --json                  print the summary as JSON instead of text\n"
@@ -87,7 +88,7 @@ static void print_summary(struct gp_telemetry *t)
     printf("server telemetry: %s\n", gp_telemetry_server_status(t));
     json_t *ev = json_object_get(sum, "events");
     json_array_foreach(ev, i, v) {
-        if (strcmp(json_string_value(json_object_get(v, "metric")), "error") == 0)
+        if (json_is_true(json_object_get(v, "mid_run")))
             printf("error: %s: %s\n", json_string_value(json_object_get(v, "device")),
                    json_string_value(json_object_get(v, "reason")));
     }
@@ -110,6 +111,8 @@ int cmd_telemetry(int argc, char **argv)
 {
     double duration = 10, interval = 1;
     const char *url = NULL, *nvml = NULL, *output = NULL;
+    const char *more_urls[8];
+    int n_more = 0;
     int as_json = 0, quiet = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -133,7 +136,14 @@ int cmd_telemetry(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(a, "--server-metrics-url")) {
-            url = val;
+            if (!url) {
+                url = val;
+            } else if (n_more < 8) {
+                more_urls[n_more++] = val;
+            } else {
+                fprintf(stderr, "genperf telemetry: at most 9 --server-metrics-url\n");
+                return 2;
+            }
         } else if (!strcmp(a, "--nvml-lib")) {
             nvml = val;
         } else if (!strcmp(a, "--output") || !strcmp(a, "-o")) {
@@ -150,7 +160,8 @@ int cmd_telemetry(int argc, char **argv)
         }
         i++;
     }
-    struct gp_telemetry_opts o = {.interval_s = interval, .server_metrics_url = url, .nvml_path = nvml};
+    struct gp_telemetry_opts o = {.interval_s = interval, .server_metrics_url = url, .nvml_path = nvml,
+                                  .metrics_urls = more_urls, .n_metrics_urls = n_more};
     struct gp_telemetry *t;
     struct gp_error err = {0};
     if (gp_telemetry_open(&o, &t, &err)) {

@@ -149,16 +149,22 @@ const char *gp_nvml_name(const struct gp_nvml *nv, int dev)
     return (nv && dev >= 0 && dev < nv->ndev) ? nv->names[dev] : "";
 }
 
-/* 1 = value read, 0 = not supported (skip), -1 = real error (reason set). */
+/* 1 = value read, 0 = not available on this device (skip), -1 = device
+ * gone, -2 = other error (reason set for both). */
 static int check(const struct gp_nvml *nv, gp_nvmlReturn rc, const char *fn, char *reason,
                  size_t reasonsz)
 {
     if (rc == GP_NVML_SUCCESS)
         return 1;
-    if (rc == GP_NVML_ERROR_NOT_SUPPORTED)
+    if (rc == GP_NVML_ERROR_NOT_SUPPORTED || rc == 4 /* NO_PERMISSION */ ||
+        rc == 13 /* FUNCTION_NOT_FOUND */)
         return 0;
     snprintf(reason, reasonsz, "%s: %s (error %d)", fn, nv_errstr(nv, rc), rc);
-    return -1;
+    /* UNINITIALIZED, DRIVER_NOT_LOADED, GPU_IS_LOST, RESET_REQUIRED,
+     * LIB_RM_VERSION_MISMATCH: asking again cannot help */
+    if (rc == 1 || rc == 9 || rc == GP_NVML_ERROR_GPU_IS_LOST || rc == 16 || rc == 18)
+        return -1;
+    return -2;
 }
 
 int gp_nvml_read(struct gp_nvml *nv, int dev, struct gp_nvml_reading *r, char *reason,
@@ -174,43 +180,43 @@ int gp_nvml_read(struct gp_nvml *nv, int dev, struct gp_nvml_reading *r, char *r
     if (nv->power_usage) {
         unsigned int mw = 0;
         if ((c = check(nv, nv->power_usage(d, &mw), "nvmlDeviceGetPowerUsage", reason, reasonsz)) < 0)
-            return -1;
+            return c;
         if (c) { r->power_w = mw / 1000.0; r->has_power = 1; }
     }
     if (nv->power_limit) {
         unsigned int mw = 0;
         if ((c = check(nv, nv->power_limit(d, &mw), "nvmlDeviceGetEnforcedPowerLimit", reason, reasonsz)) < 0)
-            return -1;
+            return c;
         if (c) { r->power_limit_w = mw / 1000.0; r->has_power_limit = 1; }
     }
     if (nv->energy) {
         unsigned long long mj = 0;
         if ((c = check(nv, nv->energy(d, &mj), "nvmlDeviceGetTotalEnergyConsumption", reason, reasonsz)) < 0)
-            return -1;
+            return c;
         if (c) { r->energy_j = (double)mj / 1000.0; r->has_energy = 1; }
     }
     if (nv->utilization) {
         struct gp_nvmlUtilization u = {0, 0};
         if ((c = check(nv, nv->utilization(d, &u), "nvmlDeviceGetUtilizationRates", reason, reasonsz)) < 0)
-            return -1;
+            return c;
         if (c) { r->gpu_util_pct = u.gpu; r->mem_util_pct = u.memory; r->has_util = 1; }
     }
     if (nv->memory) {
         struct gp_nvmlMemory m = {0, 0, 0};
         if ((c = check(nv, nv->memory(d, &m), "nvmlDeviceGetMemoryInfo", reason, reasonsz)) < 0)
-            return -1;
+            return c;
         if (c) { r->mem_used_bytes = (double)m.used; r->mem_total_bytes = (double)m.total; r->has_mem = 1; }
     }
     if (nv->temperature) {
         unsigned int tc = 0;
         if ((c = check(nv, nv->temperature(d, GP_NVML_TEMPERATURE_GPU, &tc), "nvmlDeviceGetTemperature", reason, reasonsz)) < 0)
-            return -1;
+            return c;
         if (c) { r->temp_c = tc; r->has_temp = 1; }
     }
     if (nv->clock) {
         unsigned int mhz = 0;
         if ((c = check(nv, nv->clock(d, GP_NVML_CLOCK_SM, &mhz), "nvmlDeviceGetClockInfo(SM)", reason, reasonsz)) < 0)
-            return -1;
+            return c;
         if (c) { r->sm_clock_mhz = mhz; r->has_clock = 1; }
     }
     return 0;

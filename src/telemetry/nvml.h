@@ -41,9 +41,11 @@ void gp_nvml_close(struct gp_nvml *nv);
 int gp_nvml_count(const struct gp_nvml *nv);
 /* Device name ("NVIDIA H100 80GB HBM3"), "" if unknown. */
 const char *gp_nvml_name(const struct gp_nvml *nv, int dev);
-/* Reads every metric of device dev. Queries answering NOT_SUPPORTED are
- * skipped silently. Returns 0, or -1 for any other error, with reason
- * filled ("nvmlDeviceGetPowerUsage: GPU is lost"). */
+/* Reads every metric of device dev. Queries answering NOT_SUPPORTED,
+ * NO_PERMISSION or FUNCTION_NOT_FOUND are skipped silently (that metric is
+ * absent). Returns 0; -1 when the device is gone for good (GPU is lost,
+ * reset required, driver unloaded); -2 for any other error, worth retrying
+ * next tick. reason is filled for both ("nvmlDeviceGetPowerUsage: GPU is lost"). */
 int gp_nvml_read(struct gp_nvml *nv, int dev, struct gp_nvml_reading *r, char *reason,
                  size_t reasonsz);
 

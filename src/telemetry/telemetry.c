@@ -20,40 +20,53 @@
 #include <string.h>
 
 #define TM_MAX_EVENTS 64
+#define TM_MAX_SRC 8
+
+/* One scraped /metrics URL, with its own curl easy handle (the client's
+ * event loop never sees it). */
+struct tm_src {
+    char *url;
+    int quiet;          /* a default guess: drop silently when it does not work */
+    int on;             /* answered the probe with known names */
+    int has_server, has_dcgm;
+    CURL *curl;
+    struct gp_buf body;
+    unsigned failures;
+    int have_pc_prev;
+    double pc_hits_prev, pc_queries_prev;
+    char status[512];
+    char curl_err[CURL_ERROR_SIZE];
+};
 
 /* A source that became (or was) unavailable, written as a status line. */
 struct tm_event {
     uint64_t t_ns;
     char device[16];
-    char metric[16];  /* "unavailable" or "error" */
+    int mid_run;      /* 0: never worked; 1: failed during the run (from t_ns on) */
     char reason[400];
 };
 
 struct gp_telemetry {
     double interval_s;
-    char *url;
-    int url_is_default;
     char *nvml_path;
     uint64_t mono0, wall0;
 
     struct gp_nvml *nv;
     int ngpu;
     int gpu_dead[GP_NVML_MAX_DEV];
+    unsigned gpu_soft_errors[GP_NVML_MAX_DEV];
     int gpu_from_dcgm;   /* no NVML, but the metrics URL is a DCGM exporter */
     char gpu_status[512];
 
     struct gp_host host;
     int host_ok;
 
-    CURL *curl;
-    struct gp_buf body;
-    int server_on;
+    struct tm_src src[TM_MAX_SRC];
+    int nsrc;
+    int primary;       /* source of the server metrics, -1 = none */
+    int dcgm_src;      /* source of DCGM GPU metrics when NVML is missing, -1 = none */
     long scrape_timeout_ms;
-    unsigned scrape_failures;
-    int have_pc_prev;
-    double pc_hits_prev, pc_queries_prev;
     char server_status[512];
-    char curl_err[CURL_ERROR_SIZE];
 
     struct gp_telemetry_sample *s;
     size_t n, cap;
@@ -119,15 +132,15 @@ static void add(struct gp_telemetry *t, uint64_t now, int kind, int index, int m
     s->metric = (uint16_t)metric;
 }
 
-static void add_event(struct gp_telemetry *t, uint64_t now, const char *device,
-                      const char *metric, const char *reason)
+static void add_event(struct gp_telemetry *t, uint64_t now, const char *device, int mid_run,
+                      const char *reason)
 {
     if (t->nev >= TM_MAX_EVENTS)
         return;
     struct tm_event *e = &t->ev[t->nev++];
     e->t_ns = now;
     snprintf(e->device, sizeof e->device, "%s", device);
-    snprintf(e->metric, sizeof e->metric, "%s", metric);
+    e->mid_run = mid_run;
     snprintf(e->reason, sizeof e->reason, "%s", reason);
 }
 
@@ -149,23 +162,23 @@ static size_t curl_write(char *ptr, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
-/* GETs the metrics URL into t->body. 0, or -1 with why in reason. */
-static int scrape(struct gp_telemetry *t, long timeout_ms, char *reason, size_t reasonsz)
+/* GETs src->url into src->body. 0, or -1 with why in reason. */
+static int scrape(struct tm_src *src, long timeout_ms, char *reason, size_t reasonsz)
 {
-    gp_buf_reset(&t->body);
-    curl_easy_setopt(t->curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(t->curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    t->curl_err[0] = '\0';
-    CURLcode rc = curl_easy_perform(t->curl);
+    gp_buf_reset(&src->body);
+    curl_easy_setopt(src->curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(src->curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    src->curl_err[0] = '\0';
+    CURLcode rc = curl_easy_perform(src->curl);
     if (rc != CURLE_OK) {
-        snprintf(reason, reasonsz, "GET %s failed: %s", t->url,
-                 t->curl_err[0] ? t->curl_err : curl_easy_strerror(rc));
+        snprintf(reason, reasonsz, "GET %s failed: %s", src->url,
+                 src->curl_err[0] ? src->curl_err : curl_easy_strerror(rc));
         return -1;
     }
     long code = 0;
-    curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &code);
+    curl_easy_getinfo(src->curl, CURLINFO_RESPONSE_CODE, &code);
     if (code != 200) {
-        snprintf(reason, reasonsz, "GET %s answered HTTP %ld", t->url, code);
+        snprintf(reason, reasonsz, "GET %s answered HTTP %ld", src->url, code);
         return -1;
     }
     return 0;
@@ -179,18 +192,23 @@ static void sample_dcgm(struct gp_telemetry *t, uint64_t now, const struct gp_pr
                 add(t, now, GP_TD_GPU, g, m, sc->gpu[g].v[m]);
 }
 
-static void sample_server(struct gp_telemetry *t, uint64_t now)
+static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
 {
+    struct tm_src *src = &t->src[i];
     char reason[512];
-    if (scrape(t, t->scrape_timeout_ms, reason, sizeof reason) != 0) {
+    if (scrape(src, t->scrape_timeout_ms, reason, sizeof reason) != 0) {
         /* A busy server may miss one scrape; keep trying, report the first. */
-        if (t->scrape_failures++ == 0)
-            add_event(t, now, "server", "error", reason);
+        if (src->failures++ == 0)
+            add_event(t, now, i == t->primary ? "server" : "gpu", 1, reason);
         return;
     }
     /* the scan is 5 KB on the stack: fine for the sampler thread */
     struct gp_prom_scan sc;
-    gp_prom_scan(t->body.data ? t->body.data : "", t->body.len, &sc);
+    gp_prom_scan(src->body.data ? src->body.data : "", src->body.len, &sc);
+    if (i == t->dcgm_src)
+        sample_dcgm(t, now, &sc);
+    if (i != t->primary)
+        return;
     if (sc.has_running)
         add(t, now, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_RUNNING, sc.running);
     if (sc.has_waiting)
@@ -202,16 +220,14 @@ static void sample_server(struct gp_telemetry *t, uint64_t now)
     } else if (sc.has_pc_counters == 3) {
         /* vLLM exports counters: the hit rate of this interval is the ratio
          * of their increments (none when no prefix lookups happened). */
-        if (t->have_pc_prev && sc.pc_queries > t->pc_queries_prev &&
-            sc.pc_hits >= t->pc_hits_prev)
+        if (src->have_pc_prev && sc.pc_queries > src->pc_queries_prev &&
+            sc.pc_hits >= src->pc_hits_prev)
             add(t, now, GP_TD_SERVER, 0, GP_TM_PREFIX_CACHE_HIT_RATE,
-                (sc.pc_hits - t->pc_hits_prev) / (sc.pc_queries - t->pc_queries_prev));
-        t->pc_hits_prev = sc.pc_hits;
-        t->pc_queries_prev = sc.pc_queries;
-        t->have_pc_prev = 1;
+                (sc.pc_hits - src->pc_hits_prev) / (sc.pc_queries - src->pc_queries_prev));
+        src->pc_hits_prev = sc.pc_hits;
+        src->pc_queries_prev = sc.pc_queries;
+        src->have_pc_prev = 1;
     }
-    if (t->gpu_from_dcgm)
-        sample_dcgm(t, now, &sc);
 }
 
 static void sample_gpus(struct gp_telemetry *t, uint64_t now)
@@ -221,13 +237,24 @@ static void sample_gpus(struct gp_telemetry *t, uint64_t now)
             continue;
         struct gp_nvml_reading r;
         char reason[300], dev[16], line[400];
-        if (gp_nvml_read(t->nv, g, &r, reason, sizeof reason) != 0) {
+        int rc = gp_nvml_read(t->nv, g, &r, reason, sizeof reason);
+        if (rc == -1) {
             /* A lost GPU keeps failing (and may block in the driver): stop
              * asking it and say when it went away. */
             t->gpu_dead[g] = 1;
             gp_telemetry_device_name(GP_TD_GPU, g, dev, sizeof dev);
             snprintf(line, sizeof line, "%s; sampling of %s stopped", reason, dev);
-            add_event(t, now, dev, "error", line);
+            add_event(t, now, dev, 1, line);
+            continue;
+        }
+        if (rc < 0) {
+            /* anything else may pass: drop this tick's reading, retry next
+             * tick, and report only the first such failure of the device */
+            if (t->gpu_soft_errors[g]++ == 0) {
+                gp_telemetry_device_name(GP_TD_GPU, g, dev, sizeof dev);
+                snprintf(line, sizeof line, "%s; %s skipped for this sample, retried next", reason, dev);
+                add_event(t, now, dev, 1, line);
+            }
             continue;
         }
         if (r.has_power) add(t, now, GP_TD_GPU, g, GP_TM_POWER_W, r.power_w);
@@ -259,51 +286,103 @@ int gp_telemetry_tick(struct gp_telemetry *t)
         struct host_ctx hc = {t, now};
         gp_host_sample(&t->host, now, host_emit, &hc);
     }
-    if (t->server_on)
-        sample_server(t, now);
+    for (int i = 0; i < t->nsrc; i++)
+        if (i == t->primary || i == t->dcgm_src)
+            sample_source(t, i, now);
     return (int)(t->n - before);
 }
 
-static void open_server(struct gp_telemetry *t)
+/* Probes one source; on = answered 200 with names we know (has_* set). */
+static void probe_source(struct gp_telemetry *t, struct tm_src *src)
 {
-    if (!t->url) {
-        snprintf(t->server_status, sizeof t->server_status, "none");
+    src->curl = curl_easy_init();
+    if (!src->curl) {
+        snprintf(src->status, sizeof src->status, "curl_easy_init failed for %s", src->url);
         return;
     }
-    t->curl = curl_easy_init();
-    if (!t->curl) {
-        snprintf(t->server_status, sizeof t->server_status, "curl_easy_init failed");
+    curl_easy_setopt(src->curl, CURLOPT_URL, src->url);
+    curl_easy_setopt(src->curl, CURLOPT_WRITEFUNCTION, curl_write);
+    curl_easy_setopt(src->curl, CURLOPT_WRITEDATA, &src->body);
+    curl_easy_setopt(src->curl, CURLOPT_ERRORBUFFER, src->curl_err);
+    curl_easy_setopt(src->curl, CURLOPT_NOSIGNAL, 1L);  /* we run in a thread */
+    curl_easy_setopt(src->curl, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(src->curl, CURLOPT_USERAGENT, "genperf-telemetry");
+    if (scrape(src, 2000, src->status, sizeof src->status) != 0)
+        return;
+    struct gp_prom_scan sc;
+    gp_prom_scan(src->body.data ? src->body.data : "", src->body.len, &sc);
+    if (sc.known == 0) {
+        snprintf(src->status, sizeof src->status,
+                 "%s has no vLLM, SGLang, TRT-LLM or DCGM metric names", src->url);
         return;
     }
-    curl_easy_setopt(t->curl, CURLOPT_URL, t->url);
-    curl_easy_setopt(t->curl, CURLOPT_WRITEFUNCTION, curl_write);
-    curl_easy_setopt(t->curl, CURLOPT_WRITEDATA, &t->body);
-    curl_easy_setopt(t->curl, CURLOPT_ERRORBUFFER, t->curl_err);
-    curl_easy_setopt(t->curl, CURLOPT_NOSIGNAL, 1L);  /* we run in a thread */
-    curl_easy_setopt(t->curl, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(t->curl, CURLOPT_USERAGENT, "genperf-telemetry");
+    src->on = 1;
+    src->has_dcgm = sc.ngpu > 0;
+    src->has_server = sc.known > 0 && (sc.has_running || sc.has_waiting || sc.kv_n || sc.hit_n ||
+                                       sc.has_pc_counters);
+    (void)t;
+    snprintf(src->status, sizeof src->status, "available");
+}
+
+static int add_source(struct gp_telemetry *t, const char *url, int quiet)
+{
+    if (!url || !*url)
+        return 0;
+    for (int i = 0; i < t->nsrc; i++)
+        if (strcmp(t->src[i].url, url) == 0)
+            return 0;
+    if (t->nsrc >= TM_MAX_SRC)
+        return 0;
+    struct tm_src *src = &t->src[t->nsrc];
+    if (!(src->url = strdup(url)))
+        return -1;
+    src->quiet = quiet;
+    t->nsrc++;
+    return 0;
+}
+
+/* Probes every source and picks the server one (first with server names)
+ * and, without NVML, the DCGM one (first with DCGM names). */
+static void open_sources(struct gp_telemetry *t)
+{
     /* the scrape must finish well inside one interval */
     long ms = (long)(t->interval_s * 800.0);
     t->scrape_timeout_ms = ms < 200 ? 200 : (ms > 2000 ? 2000 : ms);
-    char reason[512];
-    if (scrape(t, 2000, reason, sizeof reason) != 0) {
-        snprintf(t->server_status, sizeof t->server_status, "%s", reason);
-        return;
+    t->primary = t->dcgm_src = -1;
+    for (int i = 0; i < t->nsrc; i++) {
+        struct tm_src *src = &t->src[i];
+        probe_source(t, src);
+        if (src->on && src->has_server && t->primary < 0)
+            t->primary = i;
+        if (src->on && src->has_dcgm && !t->nv && t->dcgm_src < 0) {
+            t->dcgm_src = i;
+            t->gpu_from_dcgm = 1;
+        }
+        if (!src->on && !src->quiet)
+            add_event(t, t->mono0, "server", 0, src->status);
     }
-    struct gp_prom_scan sc;
-    gp_prom_scan(t->body.data ? t->body.data : "", t->body.len, &sc);
-    if (sc.known == 0) {
-        snprintf(t->server_status, sizeof t->server_status,
-                 "%s has no vLLM, SGLang, TRT-LLM or DCGM metric names", t->url);
-        return;
-    }
-    t->server_on = 1;
-    if (!t->nv && sc.ngpu > 0) {
-        t->gpu_from_dcgm = 1;
+    if (t->gpu_from_dcgm) {
+        struct gp_prom_scan sc;
+        struct tm_src *d = &t->src[t->dcgm_src];
+        gp_prom_scan(d->body.data ? d->body.data : "", d->body.len, &sc);
         t->ngpu = sc.ngpu;
         snprintf(t->gpu_status, sizeof t->gpu_status, "available");
     }
-    snprintf(t->server_status, sizeof t->server_status, "available");
+    const struct tm_src *why = NULL;
+    for (int i = 0; i < t->nsrc && !why; i++)
+        if (!t->src[i].quiet && !t->src[i].on)
+            why = &t->src[i];
+    if (t->primary >= 0)
+        snprintf(t->server_status, sizeof t->server_status, "available");
+    else if (why)
+        snprintf(t->server_status, sizeof t->server_status, "%s", why->status);
+    else if (t->nsrc > 0 && !t->src[0].on)
+        snprintf(t->server_status, sizeof t->server_status, "none (default %s)", t->src[0].status);
+    else if (t->nsrc > 0)
+        snprintf(t->server_status, sizeof t->server_status, "none (%s has no server metric names)",
+                 t->src[0].url);
+    else
+        snprintf(t->server_status, sizeof t->server_status, "none");
 }
 
 int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **out,
@@ -318,18 +397,20 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     if (!t)
         return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
     t->interval_s = iv;
-    const char *u = (o && o->server_metrics_url && *o->server_metrics_url) ? o->server_metrics_url : NULL;
-    if (!u && o && o->default_metrics_url && *o->default_metrics_url) {
-        u = o->default_metrics_url;
-        t->url_is_default = 1;
+    int bad = 0;
+    if (o) {
+        bad |= add_source(t, o->server_metrics_url, 0);
+        for (int i = 0; i < o->n_metrics_urls && o->metrics_urls; i++)
+            bad |= add_source(t, o->metrics_urls[i], 0);
+        bad |= add_source(t, o->default_metrics_url, 1);
+        for (int i = 0; i < o->n_default_metrics_urls && o->default_metrics_urls; i++)
+            bad |= add_source(t, o->default_metrics_urls[i], 1);
     }
-    if (u)
-        t->url = strdup(u);
     const char *np = (o && o->nvml_path) ? o->nvml_path : getenv("GENPERF_NVML_LIB");
     if (!np || !*np)
         np = "libnvidia-ml.so.1";
     t->nvml_path = strdup(np);
-    if (!t->nvml_path || (u && !t->url)) {
+    if (!t->nvml_path || bad) {
         gp_telemetry_free(t);
         return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
     }
@@ -343,19 +424,10 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     if (gp_host_open(&t->host, reason, sizeof reason) == 0)
         t->host_ok = 1;
     else
-        add_event(t, t->mono0, "host", "unavailable", reason);
-    open_server(t);
+        add_event(t, t->mono0, "host", 0, reason);
+    open_sources(t);
     if (!t->nv && !t->gpu_from_dcgm)
-        add_event(t, t->mono0, "gpu", "unavailable", t->gpu_status);
-    if (t->url && !t->server_on) {
-        if (t->url_is_default) {
-            char why[sizeof t->server_status];
-            snprintf(why, sizeof why, "%s", t->server_status);
-            snprintf(t->server_status, sizeof t->server_status, "none (default %s)", why);
-        } else {
-            add_event(t, t->mono0, "server", "unavailable", t->server_status);
-        }
-    }
+        add_event(t, t->mono0, "gpu", 0, t->gpu_status);
     /* room for one minute of samples up front, so a short run never grows */
     size_t per_tick = 8 + (size_t)t->host.maxcpu + 9u * (size_t)t->ngpu;
     size_t ticks = (size_t)(60.0 / iv) + 2;
@@ -473,11 +545,13 @@ void gp_telemetry_free(struct gp_telemetry *t)
     gp_nvml_close(t->nv);
     if (t->host_ok)
         gp_host_close(&t->host);
-    if (t->curl)
-        curl_easy_cleanup(t->curl);
-    gp_buf_free(&t->body);
+    for (int i = 0; i < t->nsrc; i++) {
+        if (t->src[i].curl)
+            curl_easy_cleanup(t->src[i].curl);
+        gp_buf_free(&t->src[i].body);
+        free(t->src[i].url);
+    }
     free(t->s);
-    free(t->url);
     free(t->nvml_path);
     free(t);
 }
@@ -519,7 +593,7 @@ int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, str
         gp_buf_printf(&b, "{\"t_ns\":%llu,\"wall_ns\":%llu,\"device\":", (unsigned long long)e->t_ns,
                       (unsigned long long)gp_telemetry_wall_ns(t, e->t_ns));
         gp_buf_json_str(&b, e->device, strlen(e->device));
-        gp_buf_printf(&b, ",\"metric\":\"%s\",\"reason\":", e->metric);
+        gp_buf_printf(&b, ",\"metric\":\"unavailable\",%s\"reason\":", e->mid_run ? "\"mid_run\":true," : "");
         gp_buf_json_str(&b, e->reason, strlen(e->reason));
         gp_buf_puts(&b, "}\n");
         fwrite(b.data, 1, b.len, af.fp);
@@ -648,14 +722,32 @@ json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
     json_object_set_new(root, "gpu", gpu);
     json_t *srv = json_object();
     json_object_set_new(srv, "status", json_string(t->server_status));
-    json_object_set_new(srv, "url", t->url ? json_string(t->url) : json_null());
-    json_object_set_new(srv, "failed_scrapes", json_integer(t->scrape_failures));
+    const struct tm_src *ps = t->primary >= 0 ? &t->src[t->primary] : t->nsrc ? &t->src[0] : NULL;
+    json_object_set_new(srv, "url", ps ? json_string(ps->url) : json_null());
+    json_object_set_new(srv, "failed_scrapes", json_integer(ps ? ps->failures : 0));
+    json_t *srcs = json_array();
+    for (int i = 0; i < t->nsrc; i++) {
+        const struct tm_src *x = &t->src[i];
+        json_t *e = json_object();
+        json_object_set_new(e, "url", json_string(x->url));
+        json_object_set_new(e, "status", json_string(x->status));
+        json_object_set_new(e, "default", json_boolean(x->quiet));
+        json_object_set_new(e, "used_for",
+                            json_string(i == t->primary && i == t->dcgm_src ? "server+gpu"
+                                        : i == t->primary                  ? "server"
+                                        : i == t->dcgm_src                 ? "gpu"
+                                                                           : "none"));
+        json_object_set_new(e, "failed_scrapes", json_integer(x->failures));
+        json_array_append_new(srcs, e);
+    }
+    json_object_set_new(srv, "sources", srcs);
     json_object_set_new(root, "server", srv);
     json_t *ev = json_array();
     for (int i = 0; i < t->nev; i++) {
         json_t *e = json_object();
         json_object_set_new(e, "device", json_string(t->ev[i].device));
-        json_object_set_new(e, "metric", json_string(t->ev[i].metric));
+        json_object_set_new(e, "metric", json_string("unavailable"));
+        json_object_set_new(e, "mid_run", json_boolean(t->ev[i].mid_run));
         json_object_set_new(e, "reason", json_string(t->ev[i].reason));
         json_array_append_new(ev, e);
     }

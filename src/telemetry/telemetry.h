@@ -32,7 +32,7 @@
  *    "metric":"<name>","value":<number>}
  * preceded by status lines (no "value"; readers skip them, see docs/telemetry.md):
  *   {"t_ns":..,"wall_ns":..,"device":"gpu"|"server"|"host","metric":"unavailable","reason":"..."}
- *   {"t_ns":..,"wall_ns":..,"device":"gpu1"|"server","metric":"error","reason":"..."}  (failed mid-run)
+ *   {"t_ns":..,"wall_ns":..,"device":"gpu1"|"server","metric":"unavailable","mid_run":true,"reason":"..."}
  * Metric names are the GP_TM_* names below (gp_telemetry_metric_name).
  */
 #ifndef GP_TELEMETRY_TELEMETRY_H
@@ -50,12 +50,21 @@ struct gp_telemetry_opts {
     double interval_s;               /* sampling period; <= 0 means 1.0; sub-second allowed (>= 0.01) */
     const char *server_metrics_url;  /* Prometheus /metrics URL to scrape; NULL = none */
     const char *nvml_path;           /* NULL = $GENPERF_NVML_LIB or "libnvidia-ml.so.1" */
-    /* Tried only when server_metrics_url is NULL (e.g. the target's /metrics,
-     * see gp_telemetry_metrics_url_for). It is used if it answers with known
-     * metric names; otherwise it is dropped quietly: no status line in the
-     * file, and the server status reads "none (...why...)". */
+    /* More explicit URLs (GenAI-Perf's --server-metrics-urls takes several). */
+    const char *const *metrics_urls;
+    int n_metrics_urls;
+    /* Guesses tried quietly as well (e.g. the target's /metrics from
+     * gp_telemetry_metrics_url_for, and GenAI-Perf's default DCGM exporter
+     * http://localhost:9400/metrics): used if they answer with known metric
+     * names, otherwise dropped with no status line in the file. */
     const char *default_metrics_url;
+    const char *const *default_metrics_urls;
+    int n_default_metrics_urls;
 };
+/* Every URL is probed once at start (2 s timeout). Server metrics come from
+ * the first URL, in the order above, that has vLLM/SGLang/TRT-LLM names; GPU
+ * metrics come from NVML, or without NVML from the first URL that is a DCGM
+ * exporter. Other URLs are not scraped further. */
 
 /* Derives "<scheme>://host[:port]/metrics" from a target URL as given to
  * --url ("localhost:8000", "http://h:8000/v1/chat/completions"). 0, or -1 if

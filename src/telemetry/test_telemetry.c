@@ -230,7 +230,8 @@ static void test_device_error_mid_run(void)
         CHECK(json_is_string(json_object_get(j, "device")));
         CHECK(json_is_string(json_object_get(j, "metric")));
         if (lines == 0) {
-            CHECK_STR(json_string_value(json_object_get(j, "metric")), "error");
+            CHECK_STR(json_string_value(json_object_get(j, "metric")), "unavailable");
+            CHECK(json_is_true(json_object_get(j, "mid_run")));
             CHECK(json_is_string(json_object_get(j, "reason")));
         }
         if (json_is_number(json_object_get(j, "value")))
@@ -242,6 +243,30 @@ static void test_device_error_mid_run(void)
     CHECK_INT(lines, gp_telemetry_nsamples(t) + 1);
     free(txt);
     unlink(path);
+    gp_telemetry_free(t);
+}
+
+static void test_device_glitch(void)
+{
+    /* an unknown error is one lost sample, not a lost device */
+    fake_env("1", NULL, NULL, NULL, NULL);
+    setenv("GENPERF_FAKE_NVML_GLITCH_AT", "1", 1);
+    struct gp_telemetry *t = open_fake();
+    unsetenv("GENPERF_FAKE_NVML_GLITCH_AT");
+    if (!t)
+        return;
+    for (int i = 0; i < 4; i++)
+        gp_telemetry_tick(t);
+    double v[8];
+    CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 8), 3);
+    CHECK_NEAR(v[0], 100, 0);
+    CHECK_NEAR(v[1], 110, 0);
+    CHECK_NEAR(v[2], 120, 0);
+    json_t *sum = gp_telemetry_summary_json(t);
+    json_t *ev = json_object_get(sum, "events");
+    CHECK_INT(json_array_size(ev), 1);
+    CHECK(strstr(json_string_value(json_object_get(json_array_get(ev, 0), "reason")), "retried next") != NULL);
+    json_decref(sum);
     gp_telemetry_free(t);
 }
 
@@ -408,6 +433,34 @@ static void test_server_scrape(void)
         CHECK_STR(gp_telemetry_server_status(t), "available");
         gp_telemetry_free(t);
     }
+    /* several URLs: server metrics from the vLLM one, GPUs from the DCGM one */
+    char u_m[128], u_d[128], u_x[128];
+    snprintf(u_m, sizeof u_m, "http://127.0.0.1:%d/metrics", port);
+    snprintf(u_d, sizeof u_d, "http://127.0.0.1:%d/dcgm", port);
+    snprintf(u_x, sizeof u_x, "http://127.0.0.1:%d/missing", port);
+    const char *defs[] = {u_d, u_x, u_m};
+    struct gp_telemetry_opts om = {.interval_s = 0.05, .server_metrics_url = u_m,
+                                   .default_metrics_urls = defs, .n_default_metrics_urls = 3,
+                                   .nvml_path = "/nonexistent/libnvml.so"};
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&om, &t, NULL), 0);
+    if (t) {
+        CHECK_STR(gp_telemetry_server_status(t), "available");
+        CHECK_STR(gp_telemetry_gpu_status(t), "available");
+        gp_telemetry_tick(t);
+        double v[4];
+        CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 4), 1);
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_WAITING, v, 4), 1);
+        json_t *sum = gp_telemetry_summary_json(t);
+        json_t *srcs = json_object_get(json_object_get(sum, "server"), "sources");
+        CHECK_INT(json_array_size(srcs), 3);  /* the duplicate is dropped */
+        CHECK_STR(json_string_value(json_object_get(json_array_get(srcs, 0), "used_for")), "server");
+        CHECK_STR(json_string_value(json_object_get(json_array_get(srcs, 1), "used_for")), "gpu");
+        CHECK_STR(json_string_value(json_object_get(json_array_get(srcs, 2), "used_for")), "none");
+        CHECK_INT(json_array_size(json_object_get(sum, "events")), 0);
+        json_decref(sum);
+        gp_telemetry_free(t);
+    }
     MHD_stop_daemon(d);
 
     /* nothing listens any more: unreachable, reported, and start still works */
@@ -446,6 +499,7 @@ int main(void)
     GP_RUN(test_init_fails);
     GP_RUN(test_no_devices);
     GP_RUN(test_device_error_mid_run);
+    GP_RUN(test_device_glitch);
     GP_RUN(test_thread);
     GP_RUN(test_server_scrape);
     GP_RUN(test_metrics_url_for);

@@ -8,11 +8,13 @@
 set -u
 command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 if "$GENPERF" profile --help 2>&1 | grep -q "not implemented"; then echo "genperf profile not on this branch yet"; exit 77; fi
+USAGE='--extra-inputs {"stream_options":{"include_usage":true}}'
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-# profile FLAVOR SERVE-ARGS...: one run against a fresh server; sets $run
+# profile FLAVOR SERVE-ARGS...: one run against a fresh server; sets $run.
+# $PARGS (default: streaming chat) shapes the profile command line.
 profile() {
   local flavor=$1; shift
   rm -f "$TMPDIR/url"
@@ -21,15 +23,19 @@ profile() {
   pid=$!
   for _ in $(seq 100); do [ -s "$TMPDIR/url" ] && break; sleep 0.05; done
   local url; url=$(cat "$TMPDIR/url") || fail "no port file ($flavor)"
-  "$GENPERF" profile -m parity/model --url "$url" --endpoint-type chat --streaming --concurrency 4 \
+  # shellcheck disable=SC2086
+  "$GENPERF" profile -m parity/model --url "$url" ${PARGS:---endpoint-type chat --streaming $USAGE} --concurrency 4 \
       --request-count 40 --synthetic-input-tokens-mean 30 --output-tokens-mean 12 --tokenizer builtin \
-      --extra-inputs '{"stream_options":{"include_usage":true}}' --artifact-dir "$TMPDIR/art-$flavor" \
+      --artifact-dir "$TMPDIR/art-$flavor" \
       >"$TMPDIR/out" 2>"$TMPDIR/err" || { cat "$TMPDIR/err"; fail "profile exit status ($flavor)"; }
   kill $pid; wait $pid 2>/dev/null; pid=
-  run="$TMPDIR/art-$flavor/parity_model-openai-chat-concurrency4"
+  run=$(ls -d "$TMPDIR/art-$flavor"/parity_model-openai-*-concurrency4 2>/dev/null | head -n1)
   [ -d "$run" ] || { ls -R "$TMPDIR/art-$flavor"; fail "run dir ($flavor)"; }
   python3 "$GP_ROOT/tests/e2e/metrics_parity.py" "$run" || fail "parity ($flavor)"
 }
+PARGS="--endpoint-type chat" profile vllm                       # not streamed: one response per request
+PARGS="--endpoint-type completions --streaming $USAGE" profile vllm   # text_completion chunks
+rm -rf "$TMPDIR"/art-vllm
 profile sglang
 profile trtllm
 profile vllm --reasoning 2 --fault-rate-503 0.1 --fault-rate-stream-error 0.1

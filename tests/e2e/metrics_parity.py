@@ -46,6 +46,9 @@ def strip_data(s):
     return s.strip()
 
 
+COMPLETIONS = pe.get("endpoint") == "v1/completions"
+
+
 def extract(s):
     if s == "" or is_field(s):
         return ""
@@ -54,6 +57,8 @@ def extract(s):
         return ""
     d = json.loads(s)
     ch = d.get("choices", [{}])[0]
+    if COMPLETIONS:  # _extract_openai_text_output
+        return ch.get("text", "") or ""
     obj = d.get("object")
     if obj is None:
         t = ch.get("text", "")
@@ -88,7 +93,11 @@ def gp_parse(ts, outs):
             ev = r.strip().split("\n\n")
             if len(ev) > 1:
                 d = json.loads(strip_data(ev[0]))
-                d["choices"][0]["delta"]["content"] = "".join(extract(e) for e in ev)
+                merged = "".join(extract(e) for e in ev)
+                if COMPLETIONS:
+                    d["choices"][0]["text"] = merged
+                else:
+                    d["choices"][0]["delta"]["content"] = merged
                 outs[i] = json.dumps(d)
             elif extract(r) == "":
                 outs[i] = ""

@@ -23,7 +23,8 @@ artifact_dir: $TMPDIR/arts
 Y
 "$GENPERF" run s.yaml | tee out.txt
 expected="serve sim-model --tensor-parallel-size 1 --max-model-len 2048 --port $port --host 127.0.0.1"
-[ "$(head -n 10 argv.log | tr '\n' ' ')" = "$(echo $expected | tr ' ' '\n' | tr '\n' ' ')-- " ]
+got=$(awk '$0 == "--" {exit} {printf "%s ", $0}' argv.log)
+[ "$got" = "$expected " ] || { echo "recorded argv: $got"; echo "expected:      $expected"; exit 1; }
 for c in 1 2 4; do
   ls arts/sweep/c${c}_isl32_osl8/*/profile_export_c${c}_isl32_osl8_genai_perf.json
   ls arts/sweep/c${c}_isl32_osl8/*/genperf_run.json

@@ -25,7 +25,8 @@ assert by[("gpu0", "mem_total_bytes")][0] == 80 * 2**30
 assert by[("gpu0", "mem_used_bytes")][2] == 3 * 2**30
 assert by[("gpu1", "temp_c")] == [41, 42, 43]
 assert by[("gpu0", "sm_clock_mhz")][0] == 1980 and by[("gpu1", "mem_util_pct")][0] == 31
-err = [l for l in lines if l.get("metric") == "error"]
+err = [l for l in lines if l.get("mid_run")]
+assert all(l["metric"] == "unavailable" and "value" not in l for l in err)
 assert len(err) == 1 and err[0]["device"] == "gpu1" and "GPU is lost" in err[0]["reason"], err
 ts = s["telemetry_stats"]
 assert list(ts) == ["gpu_power_usage", "gpu_power_limit", "energy_consumption", "total_gpu_memory",

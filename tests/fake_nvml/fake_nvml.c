@@ -9,6 +9,8 @@
  *   GENPERF_FAKE_NVML_FAIL_DEV=d    with FAIL_AFTER=N: device d answers
  *   GENPERF_FAKE_NVML_FAIL_AFTER=N  NVML_ERROR_GPU_IS_LOST from its N+1th power read on
  *   GENPERF_FAKE_NVML_NO_ENERGY=1   energy counter NOT_SUPPORTED
+ *   GENPERF_FAKE_NVML_GLITCH_AT=N   every device's N+1th power read answers NVML_ERROR_UNKNOWN
+ *                                   once (the sample index k does not advance)
  * Values for device d at its k-th sample (k = power reads so far, from 0):
  *   power 100+50d+10k W, limit 700 W, energy 1e6+500k J, gpu util min(100,20+10k) %,
  *   mem util 30+d %, memory 80 GiB total, (1+k) GiB used, temp 40+d+k C, SM clock 1980-10d MHz.
@@ -26,7 +28,8 @@ struct fake_dev { unsigned long key; int idx; };
 static struct fake_dev devs[FAKE_MAX];
 static unsigned calls[FAKE_MAX];
 static int ndev = 1, inited, fail_dev = -1, no_energy;
-static long fail_after = -1;
+static long fail_after = -1, glitch_at = -1;
+static int glitched[FAKE_MAX];
 
 static long env_long(const char *name, long def)
 {
@@ -60,10 +63,12 @@ int nvmlInit_v2(void)
     fail_dev = (int)env_long("GENPERF_FAKE_NVML_FAIL_DEV", -1);
     fail_after = env_long("GENPERF_FAKE_NVML_FAIL_AFTER", -1);
     no_energy = (int)env_long("GENPERF_FAKE_NVML_NO_ENERGY", 0);
+    glitch_at = env_long("GENPERF_FAKE_NVML_GLITCH_AT", -1);
     for (int i = 0; i < FAKE_MAX; i++) {
         devs[i].key = FAKE_KEY;
         devs[i].idx = i;
         calls[i] = 0;
+        glitched[i] = 0;
     }
     inited = 1;
     return 0;
@@ -125,6 +130,10 @@ int nvmlDeviceGetPowerUsage(struct fake_dev *d, unsigned int *mw)
     if (!valid(d)) return 2;
     if (d->idx == fail_dev && fail_after >= 0 && calls[d->idx] >= (unsigned long)fail_after)
         return 15; /* NVML_ERROR_GPU_IS_LOST */
+    if (glitch_at >= 0 && calls[d->idx] == (unsigned long)glitch_at && !glitched[d->idx]) {
+        glitched[d->idx] = 1;
+        return 999; /* NVML_ERROR_UNKNOWN */
+    }
     unsigned k = calls[d->idx]++;
     *mw = (100 + 50 * (unsigned)d->idx + 10 * k) * 1000;
     return 0;
