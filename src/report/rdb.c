@@ -453,62 +453,81 @@ out:
     return rc;
 }
 
-int gp_rdb_bundle(struct gp_db *db, const char *id, json_t **out, struct gp_error *err)
+/* Adds the three per-job answers of one job to api. */
+static int bundle_job(struct gp_db *db, const char *id, json_t *api, struct gp_error *err)
 {
-    json_t *job = NULL, *reqs = NULL, *tel = NULL, *cmp = NULL;
-    int rc = gp_rdb_job(db, id, &job, err);
-    if (rc == 0)
-        rc = gp_rdb_requests(db, id, &reqs, err);
-    if (rc == 0)
-        rc = gp_rdb_telemetry(db, id, &tel, err);
-    if (rc == 0)
-        rc = gp_rdb_compare(db, id, NULL, &cmp, err);
-    if (rc < 0) {
-        json_decref(job);
-        json_decref(reqs);
-        json_decref(tel);
-        json_decref(cmp);
-        return rc;
+    static const char *const paths[] = {"/api/job", "/api/job/requests", "/api/job/telemetry"};
+    for (int i = 0; i < 3; i++) {
+        json_t *a = NULL;
+        int rc = i == 0 ? gp_rdb_job(db, id, &a, err)
+                 : i == 1 ? gp_rdb_requests(db, id, &a, err)
+                          : gp_rdb_telemetry(db, id, &a, err);
+        if (rc < 0)
+            return rc;
+        char k[96];
+        snprintf(k, sizeof k, "%s?id=%s", paths[i], id);
+        json_object_set_new(api, k, a);
     }
-    /* The list in a one-job report holds that job only, with its metrics. */
-    json_t *all = NULL;
+    return 0;
+}
+
+int gp_rdb_bundle(struct gp_db *db, const char *ids, json_t **out, struct gp_error *err)
+{
+    if (!ids || !*ids)
+        return gp_err(err, GP_EINVAL, "--job: name a job id (or several: 3,4,5); list them with genperf results");
+    char *dup = strdup(ids);
+    if (!dup)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    json_t *api = json_object(), *want = json_object();
+    int rc = 0, n = 0;
+    char *save = NULL, first[32] = "";
+    for (char *t = strtok_r(dup, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+        if (json_object_get(want, t))
+            continue;
+        rc = bundle_job(db, t, api, err);
+        json_object_set_new(want, t, json_true());
+        if (!n++)
+            snprintf(first, sizeof first, "%s", t);
+    }
+    json_t *cmp = NULL, *all = NULL;
     struct gp_jobs_filter f = {0};
-    rc = gp_rdb_jobs(db, &f, &all, err);
+    if (rc == 0 && n == 0)
+        rc = gp_err(err, GP_EINVAL, "--job %s: name a job id (or several: 3,4,5)", ids);
+    if (rc == 0)
+        rc = gp_rdb_compare(db, ids, NULL, &cmp, err);
+    if (rc == 0)
+        rc = gp_rdb_jobs(db, &f, &all, err);
     if (rc < 0) {
-        json_decref(job);
-        json_decref(reqs);
-        json_decref(tel);
+        free(dup);
+        json_decref(api);
+        json_decref(want);
         json_decref(cmp);
         return rc;
     }
+    /* The list of a report holds the reported jobs only, with their metrics. */
     json_t *mine = json_array();
     size_t i;
     json_t *j;
     json_array_foreach(json_object_get(all, "jobs"), i, j) {
         char k[32];
         snprintf(k, sizeof k, "%lld", (long long)json_integer_value(json_object_get(j, "id")));
-        if (!strcmp(k, id))
+        if (json_object_get(want, k))
             json_array_append(mine, j);
     }
     json_decref(all);
-    json_t *api = json_object();
+    json_decref(want);
     struct gp_buf k = {0};
-    gp_buf_printf(&k, "/api/job?id=%s", id);
-    json_object_set_new(api, k.data, job);
-    gp_buf_reset(&k);
-    gp_buf_printf(&k, "/api/job/requests?id=%s", id);
-    json_object_set_new(api, k.data, reqs);
-    gp_buf_reset(&k);
-    gp_buf_printf(&k, "/api/job/telemetry?id=%s", id);
-    json_object_set_new(api, k.data, tel);
-    gp_buf_reset(&k);
-    gp_buf_printf(&k, "/api/compare?ids=%s", id);
+    gp_buf_printf(&k, "/api/compare?ids=%s", ids);
     json_object_set_new(api, k.data, cmp);
     json_object_set_new(api, "/api/jobs", json_pack("{s:o}", "jobs", mine));
     gp_buf_reset(&k);
-    gp_buf_printf(&k, "#/job/%s", id);
+    if (n == 1)
+        gp_buf_printf(&k, "#/job/%s", first);
+    else
+        gp_buf_puts(&k, "#/");
     *out = json_pack("{s:s,s:o}", "start", k.data, "api", api);
     gp_buf_free(&k);
+    free(dup);
     return 0;
 }
 

@@ -84,9 +84,10 @@ int gp_rdb_telemetry(struct gp_db *db, const char *id, json_t **out, struct gp_e
 /* ids: comma-separated job ids, or NULL with scenario set. */
 int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json_t **out, struct gp_error *err);
 
-/* The report bundle for one job of the store (job page, its requests and
- * telemetry, the list with just that job, compare of its scenario if any). */
-int gp_rdb_bundle(struct gp_db *db, const char *id, json_t **out, struct gp_error *err);
+/* The report bundle for jobs of the store: ids is one id or several
+ * ("3,4,5"); each job's page, requests and telemetry, the list of just those
+ * jobs, and their comparison (under /api/compare?ids=<ids as given>). */
+int gp_rdb_bundle(struct gp_db *db, const char *ids, json_t **out, struct gp_error *err);
 
 /* ---- the same answers from GenAI-Perf artifact directories (artifact.c) -- */
 

@@ -366,6 +366,17 @@ static void test_rdb(void)
     CHECK(json_object_get(api, "/api/job/telemetry?id=1") != NULL);
     CHECK_STR(json_string_value(json_object_get(j, "start")), "#/job/1");
 
+    json_decref(j);
+    CHECK_INT(gp_rdb_bundle(db, "2,1", &j, &err), 0);
+    api = json_object_get(j, "api");
+    CHECK_INT(json_array_size(json_object_get(json_object_get(api, "/api/jobs"), "jobs")), 2);
+    CHECK_INT(json_array_size(json_object_get(json_object_get(api, "/api/compare?ids=2,1"), "points")), 2);
+    CHECK(json_object_get(api, "/api/job/requests?id=2") != NULL);
+    CHECK_STR(json_string_value(json_object_get(j, "start")), "#/");
+    json_decref(j);
+    CHECK_INT(gp_rdb_bundle(db, "1,99", &j, &err), -GP_ENOENT);
+    CHECK_INT(gp_rdb_bundle(db, "1", &j, &err), 0);
+
     char out[300];
     snprintf(out, sizeof out, "%s.html", path);
     CHECK_INT(gp_report_write(out, "<x>", j, &err), 0);

@@ -358,7 +358,22 @@
     add(root, el('h2', null, kind === 'scenario' ? ['Compare sweep ', el('span', null, arg)] : 'Compare jobs'));
     const body = el('div', { id: 'gp-compare' }); add(root, body);
     const path = '/api/compare?' + (kind === 'scenario' ? 'scenario=' + encodeURIComponent(arg) : 'ids=' + arg.split(',').map(encodeURIComponent).join(','));
-    api(path).then(function (d) { renderCompare(body, d.points || []); }).catch(function (e) { showError(body, e); });
+    api(path).catch(function (e) {
+      // A report holds the comparison of all its jobs; another selection is
+      // built from the list rows it also holds (same numbers, same shape).
+      const list = bundle && bundle.api['/api/jobs'];
+      if (!list) throw e;
+      const pick = kind === 'scenario' ? null : arg.split(',');
+      return { points: (list.jobs || []).filter(function (j) {
+        return pick ? pick.indexOf(String(j.id)) >= 0 : String(j.scenario) === arg;
+      }).map(function (j) {
+        const m = j.metrics || {};
+        return { id: j.id, label: j.cell || ('job ' + j.id), model: j.model, concurrency: j.concurrency,
+          request_rate: j.request_rate, request_throughput: m['request_throughput.avg'],
+          output_token_throughput: m['output_token_throughput.avg'], time_to_first_token_p50: m['time_to_first_token.p50'],
+          request_latency_p50: m['request_latency.p50'], request_latency_p99: m['request_latency.p99'] };
+      }) };
+    }).then(function (d) { renderCompare(body, d.points || []); }).catch(function (e) { showError(body, e); });
   }
 
   function renderCompare(body, pts) {
