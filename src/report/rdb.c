@@ -552,8 +552,15 @@ static int rdb_answer(void *self, const char *path, gp_ui_arg_fn get, void *actx
     return gp_err(err, GP_ENOENT, "%s: unknown endpoint", path);
 }
 
+static int rdb_bundle(void *self, const char *ids, json_t **out, struct gp_error *err)
+{
+    if (!ids || !*ids)
+        return gp_err(err, GP_EINVAL, "/report: pass ?id=N or ?id=3,4,5 (the jobs to put in the report)");
+    return gp_rdb_bundle(self, ids, out, err);
+}
+
 struct gp_ui_src gp_rdb_src(struct gp_db *db)
 {
-    struct gp_ui_src s = {rdb_answer, db};
+    struct gp_ui_src s = {rdb_answer, rdb_bundle, db};
     return s;
 }

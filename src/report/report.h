@@ -16,6 +16,7 @@
  *   GET /api/job/requests?id=N   per-request TTFT / latency / ITL
  *   GET /api/job/telemetry?id=N  telemetry time series
  *   GET /api/compare?ids=1,2 | ?scenario=NAME
+ *   GET /report?id=N[,N...]      the same as `genperf report`, as a download
  * A report embeds the answers to exactly these paths in a JSON "bundle"
  * ({"start": "#/job/N", "api": {"/api/jobs": {...}, ...}}), so the page code
  * is the same in both.
@@ -118,6 +119,8 @@ int gp_report_write(const char *path, const char *title, json_t *bundle, struct 
 typedef const char *(*gp_ui_arg_fn)(void *actx, const char *key);
 struct gp_ui_src {
     int (*answer)(void *self, const char *path, gp_ui_arg_fn get, void *actx, json_t **out, struct gp_error *err);
+    /* The report bundle for ids ("3" or "3,4,5"; NULL = everything the source holds, if it can). */
+    int (*bundle)(void *self, const char *ids, json_t **out, struct gp_error *err);
     void *self;
 };
 /* Answers from a bundle (the one a report embeds); bundle is borrowed. */

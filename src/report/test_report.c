@@ -252,6 +252,16 @@ static void test_artifact_bundle(void)
     CHECK_INT(st, 200);
     CHECK_INT(json_array_size(json_object_get(a, "points")), 2);
     json_decref(a);
+    {
+        struct gp_buf body = {0};
+        const char *ct = NULL;
+        const unsigned char *sb = NULL;
+        size_t sl = 0;
+        CHECK_INT(gp_ui_route(&src, "/report", kv_get, NULL, &st, &ct, &body, &sb, &sl), 0);
+        CHECK_INT(st, 200);
+        CHECK(body.data && strstr(body.data, "id=\"gp-bundle\"") && strstr(ct, "text/html"));
+        gp_buf_free(&body);
+    }
     a = route_json(&src, "/api/nope", NULL, &st);
     CHECK_INT(st, 404);
     json_decref(a);

@@ -90,9 +90,17 @@ static int bundle_answer(void *self, const char *path, gp_ui_arg_fn get, void *a
     return 0;
 }
 
+static int bundle_bundle(void *self, const char *ids, json_t **out, struct gp_error *err)
+{
+    (void)ids; /* an artifact set is reported whole: its runs are one sweep */
+    (void)err;
+    *out = json_incref((json_t *)self);
+    return 0;
+}
+
 struct gp_ui_src gp_ui_bundle_src(json_t *bundle)
 {
-    struct gp_ui_src s = {bundle_answer, bundle};
+    struct gp_ui_src s = {bundle_answer, bundle_bundle, bundle};
     return s;
 }
 
@@ -125,9 +133,31 @@ int gp_ui_route(const struct gp_ui_src *src, const char *path, gp_ui_arg_fn get,
         return 0;
     }
     *ctype = json_ct;
+    if (!strcmp(path, "/report")) {
+        struct gp_error err = {0};
+        json_t *b = NULL;
+        if (src->bundle(src->self, get(actx, "id"), &b, &err) < 0) {
+            *status = err.code == GP_ENOENT ? 404 : err.code == GP_EINVAL ? 400 : 500;
+            json_error_body(body, err.msg);
+            return 0;
+        }
+        char *txt = json_dumps(b, JSON_COMPACT | JSON_ENSURE_ASCII);
+        json_decref(b);
+        if (!txt) {
+            *status = 500;
+            json_error_body(body, "out of memory");
+            return 0;
+        }
+        int rc = gp_page_build(body, GP_PAGE_REPORT, "genperf report", txt);
+        free(txt);
+        *status = 200;
+        *ctype = "text/html; charset=utf-8";
+        return rc;
+    }
     if (strncmp(path, "/api/", 5) != 0) {
         *status = 404;
-        json_error_body(body, "not found; the page is at / and the JSON endpoints under /api/ (docs/report.md)");
+        json_error_body(body, "not found; the page is at /, the JSON endpoints under /api/, reports at /report?id=N "
+                              "(docs/report.md)");
         return 0;
     }
     static const char *const known[] = {"/api/jobs", "/api/job", "/api/job/requests", "/api/job/telemetry",
@@ -243,8 +273,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Cache-Control", "no-store");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-    if (!strncmp(ctype, "text/html", 9))
+    if (!strcmp(url, "/report") && status == 200) {
+        /* A download: the report carries its scripts inline, made to be opened from disk. */
+        MHD_add_response_header(r, "Content-Disposition", "attachment; filename=\"genperf-report.html\"");
+        MHD_add_response_header(r, "Content-Security-Policy", "sandbox");
+    } else if (!strncmp(ctype, "text/html", 9)) {
         MHD_add_response_header(r, "Content-Security-Policy", csp);
+    }
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
     MHD_destroy_response(r);
     return ret;

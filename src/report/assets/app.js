@@ -148,9 +148,13 @@
       const ids = Object.keys(listState.picked).filter(function (k) { return listState.picked[k]; });
       if (ids.length) location.hash = '#/compare/ids/' + ids.map(encodeURIComponent).join(',');
     } }, 'Compare selected');
+    const repBtn = bundle ? null : el('button', { type: 'button', id: 'gp-report-selected', onclick: function () {
+      const ids = Object.keys(listState.picked).filter(function (k) { return listState.picked[k]; });
+      if (ids.length) location.href = '/report?id=' + ids.map(encodeURIComponent).join(',');
+    } }, 'HTML report of selected');
     add(box, el('div', { class: 'gp-filters' }, sel('model', 'model'), sel('framework', 'framework'),
       sel('hardware', 'hardware'), date('from', 'from'), date('to', 'to'),
-      el('label', null, 'sort by', sortSel), el('label', null, 'order', order), cmpBtn));
+      el('label', null, 'sort by', sortSel), el('label', null, 'order', order), cmpBtn, repBtn));
     const tbl = el('div'); add(box, tbl);
 
     function draw() {
@@ -228,7 +232,8 @@
     const head = el('div'); add(root, head);
     const tabs = el('nav', { class: 'gp-tabs' },
       el('a', { href: jobHref(id), class: tab !== 'hardware' ? 'on' : null, id: 'tab-metrics' }, 'Metrics'),
-      el('a', { href: jobHref(id, 'hardware'), class: tab === 'hardware' ? 'on' : null, id: 'tab-hardware' }, 'Hardware'));
+      el('a', { href: jobHref(id, 'hardware'), class: tab === 'hardware' ? 'on' : null, id: 'tab-hardware' }, 'Hardware'),
+      bundle ? null : el('a', { href: '/report?id=' + encodeURIComponent(id), id: 'gp-download', download: 'genperf-report-' + id + '.html' }, 'HTML report ⤓'));
     add(root, tabs);
     const body = el('div', { id: tab === 'hardware' ? 'gp-hardware' : 'gp-metrics' }); add(root, body);
     api('/api/job' + q).then(function (d) {
