@@ -270,6 +270,19 @@ static void test_artifact_bundle(void)
     json_decref(a);
     json_decref(b);
 
+    /* genperf run's layout (scenario/cell/run) with genperf_run.json, from the store's fixtures */
+    if (gp_is_dir("tests/fixtures/genai-perf/genperf-run")) {
+        CHECK_INT(gp_artifact_bundle("tests/fixtures/genai-perf/genperf-run/", &b, &err), 0);
+        json_t *r0 = json_array_get(json_object_get(json_object_get(json_object_get(b, "api"), "/api/jobs"), "jobs"), 0);
+        CHECK_STR(json_string_value(json_object_get(r0, "scenario")), "sweep-demo");
+        CHECK_STR(json_string_value(json_object_get(r0, "hardware")), "2xH100-SXM");
+        CHECK(json_object_get(json_object_get(b, "api"), "/api/compare?scenario=sweep-demo") != NULL);
+        json_decref(b);
+    }
+    if (gp_is_dir("tests/fixtures/genai-perf/real-genai-perf-csv")) {
+        CHECK_INT(gp_artifact_bundle("tests/fixtures/genai-perf/real-genai-perf-csv", &b, &err), -GP_ENOTSUP);
+        CHECK(strstr(err.msg, "genperf ingest") != NULL);
+    }
     CHECK(gp_artifact_bundle("tests/fixtures/report/nonexistent", &b, &err) < 0);
     CHECK(strstr(err.msg, "nonexistent") != NULL);
     CHECK(gp_artifact_bundle("src/core", &b, &err) < 0);
