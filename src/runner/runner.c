@@ -2,6 +2,7 @@
 #include "runner/launch.h"
 #include "runner/recipe.h"
 #include "runner/scenario.h"
+#include "telemetry/telemetry.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -257,8 +258,10 @@ int gp_runner_ingest_cell(const char *db_url, const char *run_dir, const struct 
 static int write_run_meta(const char *cell_dir, const struct gp_scenario *sc, const struct gp_cell *c, int tp,
                           const char *url, const char *server_cmd, struct gp_error *err)
 {
-    json_t *m = json_pack("{s:s, s:s, s:s, s:O, s:i, s:i, s:s?, s:s, s:s?, s:{s:i, s:i, s:i, s:i}, s:b, s:i}",
-                          "scenario", sc->name, "model", sc->model, "framework", sc->framework, "engine_args",
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:O, s:i, s:i, s:s?, s:s, s:s?, s:{s:i, s:i, s:i, s:i}, s:b, s:i}",
+                          "scenario", sc->name, "host", host, "model", sc->model, "framework", sc->framework, "engine_args",
                           sc->engine_args, "gpus", sc->gpus ? sc->gpus : tp, "tp", tp, "hardware",
                           sc->hardware_name, "url", url, "server_command", server_cmd, "cell", "concurrency",
                           (int)c->concurrency, "isl", (int)c->isl, "osl", (int)c->osl, "requests",
@@ -289,14 +292,28 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     const char *recipes_dir = o->recipes_dir ? o->recipes_dir : getenv("GENPERF_RECIPES_DIR");
 
     int tp = sc->gpus;
+    char gpu_reason[256] = "";
+    if (tp <= 0) {
+        /* TP = GPU count: ask NVML (the telemetry module's loader) when the
+         * scenario does not say; a host without a GPU gets the reason. */
+        struct gp_telemetry_opts to = {0};
+        struct gp_telemetry *t = NULL;
+        if (gp_telemetry_open(&to, &t, NULL) == 0) {
+            tp = gp_telemetry_gpu_count(t);
+            snprintf(gpu_reason, sizeof gpu_reason, "%s", gp_telemetry_gpu_status(t));
+            gp_telemetry_free(t);
+        }
+        if (tp > 0)
+            fprintf(out, "genperf run: %d GPU(s) detected through NVML: TP=%d\n", tp, tp);
+    }
     if (!attach) {
         if ((rc = gp_recipe_load(sc->framework, recipes_dir, &recipe, err)))
             goto done;
         if (tp <= 0) {
             rc = gp_err(err, GP_EINVAL,
-                        "%s: hardware.gpus is not set and no GPU was detected through NVML; set hardware: "
-                        "{gpus: N} (tensor parallelism = GPU count)",
-                        sc->path ? sc->path : sc->name);
+                        "%s: hardware.gpus is not set and no GPU was detected through NVML (%s); set "
+                        "hardware: {gpus: N} (tensor parallelism = GPU count)",
+                        sc->path ? sc->path : sc->name, gpu_reason[0] ? gpu_reason : "NVML unavailable");
             goto done;
         }
         int port = sc->port ? sc->port : recipe.default_port;

@@ -34,3 +34,11 @@ grep -q "server executable 'vllm' not found on PATH" err2.txt
 echo "scenario error:"; printf 'model: m\nframework: vllm\n' > e.yaml
 if "$GENPERF" run e.yaml 2>err3.txt; then exit 1; fi
 grep -q "e.yaml: 'concurrency' is required" err3.txt
+# GPU count (TP) from NVML when hardware.gpus is not given: the fake NVML says 4
+printf 'model: m\nframework: vllm\nconcurrency: 1\nisl: 8\nosl: 4\n' > nogpu.yaml
+fake="$GP_ROOT/${BUILD:-build}/tests-lib/libfake_nvml.so"
+if [ -f "$fake" ]; then
+  GENPERF_NVML_LIB=$fake GENPERF_FAKE_NVML_DEVICES=4 "$GENPERF" run nogpu.yaml --dry-run | grep -q -- '--tensor-parallel-size 4'
+fi
+GENPERF_NVML_LIB=/nonexistent/libnvidia-ml.so.1 "$GENPERF" run nogpu.yaml --dry-run 2>err4.txt && exit 1
+grep -q "no GPU was detected through NVML" err4.txt
