@@ -295,10 +295,23 @@ int cmd_profile(int argc, char **argv)
 
     struct gp_telemetry *tel = NULL;
     {
+        /* Given URLs are sampled (and reported when they fail); otherwise the
+         * target's own /metrics and GenAI-Perf's default DCGM exporter are
+         * tried quietly and kept only if they answer. */
+        static const char *const dcgm_default[] = {"http://localhost:9400/metrics"};
+        char target_metrics[1024] = "";
         struct gp_telemetry_opts to = {
             .interval_s = cfg.telemetry_interval_s,
-            .server_metrics_url = cfg.metrics_urls_given ? cfg.metrics_urls[0] : NULL,
         };
+        if (cfg.metrics_urls_given) {
+            to.metrics_urls = (const char *const *)cfg.metrics_urls;
+            to.n_metrics_urls = (int)cfg.n_metrics_urls;
+        } else {
+            if (gp_telemetry_metrics_url_for(cfg.url, target_metrics, sizeof target_metrics) == 0)
+                to.default_metrics_url = target_metrics;
+            to.default_metrics_urls = dcgm_default;
+            to.n_default_metrics_urls = 1;
+        }
         struct gp_error terr = {0};
         if (gp_telemetry_start(&to, &tel, &terr) < 0) {
             fprintf(stderr, "genperf: warning: telemetry disabled: %s\n", terr.msg);
