@@ -57,13 +57,18 @@ for f in "${fams[@]}"; do
   tj=$cache/tokenizers/$f/tokenizer.json
   g=$("${pin[@]}" "$BUILD/genperf" tokenize --tokenizer "$tj" --bench "$t" --bench-seconds "$secs")
   h=$(RAYON_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false "${pin[@]}" node bench/tokenizer_bench.js "$tj" "$t" "$secs")
-  python3 - "$f" "$g" "$h" <<'PY' || rc=1
+  python3 - "$f" "$g" "$h" "$(basename "$t" .txt)" <<'PY' || rc=1
 import json, sys
 f, g, h = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+text = "one call per ~1 KB line" if sys.argv[4] == "tokenizer_text" else "one call per ~100 KB line"
 gt, ht = g["tokens"] / g["iters"], h["tokens"] / h["iters"]
 r = g["mb_per_s"] / h["mb_per_s"]
 print("%-12s %10.2f %12.0f %10.2f %12.0f %6.2fx%s" % (f, g["mb_per_s"], g["tokens_per_s"], h["mb_per_s"],
       h["tokens_per_s"], r, "" if gt == ht else "  TOKEN COUNT MISMATCH %d vs %d" % (gt, ht)))
+# machine lines for bench/run_all.sh (bench/lib.sh format)
+print("RESULT|tokenizer|%s encode, genperf MB/s (HF %.2f MB/s), %s|%.2f|MB/s|-|-" % (f, h["mb_per_s"], text, g["mb_per_s"]))
+print("RESULT|tokenizer|%s genperf / HF tokenizers, %s|%.2f|x|>= 1.5|%s" % (f, text, r,
+      "yes" if r >= 1.5 and gt == ht else "no"))
 sys.exit(0 if gt == ht else 1)
 PY
 done
