@@ -377,9 +377,11 @@ int cmd_profile(int argc, char **argv)
                         snprintf(first_error, sizeof first_error, "%.*s", l, mr.text + mr.reqs[i].err_off);
                         break;
                     }
-            json_t *tstats = NULL;
-            if (tel)
+            json_t *tstats = NULL, *tsummary = NULL;
+            if (tel) {
                 tstats = gp_telemetry_stats_json(tel);
+                tsummary = gp_telemetry_summary_json(tel);
+            }
             struct gp_export_ctx ctx = {
                 .run_dir = run_dir,
                 .profile_export_file = cfg.profile_export_file,
@@ -392,6 +394,7 @@ int cmd_profile(int argc, char **argv)
                 .goodput = cfg.n_slos > 0,
                 .input_config = input_config,
                 .telemetry_stats = tstats,
+                .telemetry_summary = tsummary,
                 .store = &st,
                 .ds = ds,
                 .m = &mr,
@@ -421,6 +424,7 @@ int cmd_profile(int argc, char **argv)
             }
             if (tstats)
                 json_decref(tstats);
+            json_decref(tsummary);
         }
         gp_metrics_result_free(&mr);
         free(slos);

@@ -803,9 +803,12 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
         hist_obs(&s->h_itl, (double)(now - r->t_last_ns) * 1e-9);
     }
     r->t_last_ns = now;
-    /* relative schedule, like a server whose step ran late: a late token
-     * delays the next one instead of being caught up with a short gap */
-    r->t_next_ns = now + s->itl_ns;
+    /* keep the absolute schedule while lateness is mere wake-up jitter (so the
+     * ITL median is the configured one); a token later than half an ITL
+     * restarts the schedule from now, as after a slow engine step, instead of
+     * being caught up with a burst of short gaps */
+    uint64_t due = r->t_next_ns;
+    r->t_next_ns = now > due + s->itl_ns / 2 ? now + s->itl_ns : due + s->itl_ns;
     r->t_ka_ref_ns = now;
     if (!r->stream) {
         gp_buf_append(reasoning ? &r->rtext : &r->text, esc, elen);

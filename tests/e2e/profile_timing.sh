@@ -13,9 +13,13 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 ttft, itl, lat = (d[k]["p50"] for k in ("time_to_first_token", "inter_token_latency", "request_latency"))
 print("TTFT p50 %.2f ms, ITL p50 %.3f ms, latency p50 %.2f ms" % (ttft, itl, lat))
-assert 19.5 <= ttft <= 35, ttft
-assert 1.9 <= itl <= 3.0, itl
-assert 57.5 <= lat <= 90, lat
+# Lower bounds are the server's delays (nothing can arrive sooner); upper
+# bounds allow for a loaded 2-core host, where the server's own timers fire
+# late. Exact agreement with what the server did is bench/timing_bench.sh's job
+# (it compares with the server's timing log).
+assert 19.5 <= ttft <= 45, ttft
+assert 1.9 <= itl <= 5.0, itl
+assert 57.5 <= lat <= 150, lat
 assert d["output_sequence_length"]["avg"] == 20.0, d["output_sequence_length"]
 assert d["request_count"]["avg"] == 40.0
 PY
