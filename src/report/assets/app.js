@@ -179,10 +179,15 @@
       });
       const cols = listCols.slice();
       if (metricKeys[st.sort] && cols.indexOf(st.sort) < 0) cols.push(st.sort);
+      // "request_latency.p50" as two lines: metric over stat, so the table stays narrow.
+      const metricLabel = function (label) {
+        const dot = label.lastIndexOf('.');
+        return dot < 0 ? label : [label.slice(0, dot), el('br'), el('span', { class: 'gp-stat' }, label.slice(dot + 1))];
+      };
       const th = function (k, label, cls) {
         return el('th', { class: 'sortable ' + (cls || ''), 'data-sort': k,
           onclick: function () { if (st.sort === k) st.desc = !st.desc; else { st.sort = k; st.desc = true; } draw(); } },
-        label + (st.sort === k ? (st.desc ? ' ▼' : ' ▲') : ''));
+        metricLabel(label), st.sort === k ? (st.desc ? ' ▼' : ' ▲') : '');
       };
       const scenarios = {};
       const body = rows.map(function (j) {
@@ -192,7 +197,7 @@
         return el('tr', { 'data-job': j.id },
           el('td', null, cb),
           el('td', null, el('a', { href: jobHref(j.id) }, String(j.id))),
-          el('td', { class: 't' }, j.created_at || ''),
+          el('td', { class: 't nowrap', title: j.created_at || null }, j.created_at ? String(j.created_at).replace('T', ' ').slice(0, 16) : ''),
           el('td', { class: 't', 'data-col': 'model' }, j.model == null ? '' : String(j.model)),
           el('td', { class: 't' }, j.framework == null ? '' : String(j.framework)),
           el('td', { class: 't' }, j.hardware == null ? '' : String(j.hardware)),
