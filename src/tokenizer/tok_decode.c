@@ -52,7 +52,7 @@ int tk_dec_load(struct tk_dec *d, json_t *j, struct gp_error *err)
         for (size_t i = 0; i < d->nsub; i++) {
             int r = tk_dec_load(&d->sub[i], json_array_get(arr, i), err);
             if (r) {
-                d->nsub = i;
+                d->nsub = i + 1;
                 return r;
             }
         }
@@ -227,14 +227,16 @@ static int step(const struct tk_dec *d, struct tk_strs *in, struct tk_strs *out,
         }
         return r;
     case TK_D_METASPACE:
+        /* HF drops every replacement char of the first token (not just a
+         * leading one) unless the scheme is never; elsewhere it is a space */
         for (size_t i = 0; i < in->n && !r; i++) {
             gp_buf_reset(tmp);
-            r = replace_into(tmp, TOK(in, i), in->len[i], d->repl, d->repl_len, " ", 1);
-            size_t a = 0;
-            if (!r && i == 0 && d->prepend != TK_PREPEND_NEVER && tmp->len && tmp->data[0] == ' ')
-                a = 1;
+            if (i == 0 && d->prepend != TK_PREPEND_NEVER)
+                r = replace_into(tmp, TOK(in, i), in->len[i], d->repl, d->repl_len, "", 0);
+            else
+                r = replace_into(tmp, TOK(in, i), in->len[i], d->repl, d->repl_len, " ", 1);
             if (!r)
-                r = tk_strs_push(out, tmp->data ? tmp->data + a : "", tmp->len - a);
+                r = tk_strs_push(out, tmp->data ? tmp->data : "", tmp->len);
         }
         return r;
     case TK_D_SEQ:
@@ -262,12 +264,9 @@ static int run(const struct tk_dec *d, struct tk_strs **cur, struct tk_strs **tm
     return 0;
 }
 
-int tk_dec_apply(const struct tk_dec *d, struct tk_strs **cur, struct tk_strs **tmp)
+int tk_dec_apply(const struct tk_dec *d, struct tk_strs **cur, struct tk_strs **tmp, struct gp_buf *scratch)
 {
-    struct gp_buf scratch = {0};
-    int r = run(d, cur, tmp, &scratch);
-    gp_buf_free(&scratch);
-    return r;
+    return run(d, cur, tmp, scratch);
 }
 
 void tk_dec_free(struct tk_dec *d)

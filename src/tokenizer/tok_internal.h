@@ -79,9 +79,10 @@ struct tk_norm {
     int left, right;      /* STRIP */
 };
 int tk_norm_load(struct tk_norm *n, json_t *j, struct gp_error *err);
-/* Normalizes s into out (out is reset first). ws is scratch. */
+/* Normalizes s into out (out is reset first; s must not point into out or
+ * alt). alt and scratch are work buffers the caller keeps across calls. */
 int tk_norm_apply(const struct tk_norm *n, const char *s, size_t len, struct gp_buf *out,
-                  struct gp_buf *scratch);
+                  struct gp_buf *alt, struct gp_buf *scratch);
 void tk_norm_free(struct tk_norm *n);
 
 /* ---- pre-tokenizers (tok_pretok.c) ---- */
@@ -189,8 +190,9 @@ struct tk_dec {
     size_t repl_len;
 };
 int tk_dec_load(struct tk_dec *d, json_t *j, struct gp_error *err);
-/* Runs the chain on the tokens in *cur; the result is in *cur again (tmp scratch). */
-int tk_dec_apply(const struct tk_dec *d, struct tk_strs **cur, struct tk_strs **tmp);
+/* Runs the chain on the tokens in *cur; the result is in *cur again (tmp and
+ * scratch are work space the caller keeps). */
+int tk_dec_apply(const struct tk_dec *d, struct tk_strs **cur, struct tk_strs **tmp, struct gp_buf *scratch);
 void tk_dec_free(struct tk_dec *d);
 
 #endif

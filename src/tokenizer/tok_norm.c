@@ -39,9 +39,14 @@ int tk_norm_load(struct tk_norm *n, json_t *j, struct gp_error *err)
         if (!n->sub)
             return gp_err(err, GP_ENOMEM, "out of memory");
         for (size_t i = 0; i < n->nsub; i++) {
+            const char *st = json_string_value(json_object_get(json_array_get(arr, i), "type"));
+            if (st && !strcmp(st, "Sequence")) {
+                n->nsub = i;
+                return gp_err(err, GP_ENOTSUP, "nested normalizer Sequence is not supported");
+            }
             int r = tk_norm_load(&n->sub[i], json_array_get(arr, i), err);
             if (r) {
-                n->nsub = i; /* free only what loaded */
+                n->nsub = i + 1; /* free what loaded, the failed one included */
                 return r;
             }
         }
@@ -144,8 +149,14 @@ static int apply_one(const struct tk_norm *n, const char *s, size_t len, struct 
             size_t l;
             uint32_t cp = tk_utf8_dec((const unsigned char *)s + i, &l);
             char e[4];
-            uint32_t lc = (uint32_t)utf8proc_tolower((utf8proc_int32_t)cp);
-            if (gp_buf_append(out, e, tk_utf8_enc(lc, e)))
+            int rr;
+            if (cp == 0x130) /* Rust's char::to_lowercase: the one mapping to two chars */
+                rr = gp_buf_append(out, "i\xCC\x87", 3);
+            else {
+                uint32_t lc = (uint32_t)utf8proc_tolower((utf8proc_int32_t)cp);
+                rr = gp_buf_append(out, e, tk_utf8_enc(lc, e));
+            }
+            if (rr)
                 return -GP_ENOMEM;
             i += l;
         }
@@ -197,26 +208,33 @@ static int apply_one(const struct tk_norm *n, const char *s, size_t len, struct 
 }
 
 int tk_norm_apply(const struct tk_norm *n, const char *s, size_t len, struct gp_buf *out,
-                  struct gp_buf *scratch)
+                  struct gp_buf *alt, struct gp_buf *scratch)
 {
     gp_buf_reset(out);
     if (n->kind != TK_N_SEQ)
         return apply_one(n, s, len, out, scratch);
     if (n->nsub == 0)
         return gp_buf_append(out, s, len);
-    /* ping-pong between out and a second buffer carved from nothing: the
-     * sequences in real files are 1-2 long, so a temporary copy is fine */
-    struct gp_buf cur = {0};
-    int r = gp_buf_append(&cur, s, len);
-    for (size_t i = 0; !r && i < n->nsub; i++) {
-        r = tk_norm_apply(&n->sub[i], cur.data, cur.len, out, scratch);
-        if (!r && i + 1 < n->nsub) {
-            gp_buf_reset(&cur);
-            r = gp_buf_append(&cur, out->data, out->len);
-        }
+    /* ping-pong between out and alt (both the caller's, reused across calls:
+     * no allocation once warm); nested Sequences were flattened at load */
+    struct gp_buf *dst = out, *other = alt;
+    for (size_t i = 0; i < n->nsub; i++) {
+        gp_buf_reset(dst);
+        int r = apply_one(&n->sub[i], s, len, dst, scratch);
+        if (r)
+            return r;
+        s = dst->data ? dst->data : "";
+        len = dst->len;
+        struct gp_buf *sw = dst;
+        dst = other;
+        other = sw;
     }
-    gp_buf_free(&cur);
-    return r;
+    if (other != out) { /* the result is in alt: hand the buffers over */
+        struct gp_buf sw = *out;
+        *out = *alt;
+        *alt = sw;
+    }
+    return 0;
 }
 
 void tk_norm_free(struct tk_norm *n)

@@ -85,7 +85,8 @@ int tk_regex_compile(struct tk_regex *re, const char *pat, size_t len, int liter
     }
     int ec;
     PCRE2_SIZE eo;
-    uint32_t flags = PCRE2_UTF | PCRE2_UCP | (literal ? PCRE2_LITERAL : 0);
+    /* PCRE2_LITERAL allows no UCP (and needs none) */
+    uint32_t flags = literal ? (PCRE2_UTF | PCRE2_LITERAL) : (PCRE2_UTF | PCRE2_UCP);
     re->code = pcre2_compile((PCRE2_SPTR)src, slen, flags, &ec, &eo, NULL);
     gp_buf_free(&b);
     if (!re->code) {

@@ -42,7 +42,7 @@ struct gp_tokenizer {
     uint8_t *tflag;
     uint32_t ntok;
     /* workspace */
-    struct gp_buf lossy, nbuf, nscratch, pbufs[2];
+    struct gp_buf lossy, nbuf, nalt, nscratch, pbufs[2], dscratch;
     struct tk_pieces pieces, ptmp;
     struct tk_strs d1, d2;
     struct gp_ids cnt;
@@ -189,18 +189,24 @@ static int load_added(struct gp_tokenizer *t, json_t *arr, struct gp_error *err)
         at.single_word = json_is_true(json_object_get(e, "single_word"));
         const char *s = json_string_value(c);
         size_t l = json_string_length(c);
-        if (set_token(t, at.id, s, l, (uint8_t)(TF_ADDED | (at.special ? TF_SPECIAL : 0)))) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory");
-            break;
-        }
+        int changed = 0;
         /* a normalized token is matched by its normalized form (tokenizers 0.23) */
         if (at.normalized && t->has_norm) {
-            if (tk_norm_apply(&t->norm, s, l, &t->nbuf, &t->nscratch)) {
+            if (tk_norm_apply(&t->norm, s, l, &t->nbuf, &t->nalt, &t->nscratch)) {
                 rc = gp_err(err, GP_ENOMEM, "out of memory");
                 break;
             }
+            changed = t->nbuf.len != l || memcmp(t->nbuf.data, s, l) != 0;
             s = t->nbuf.data ? t->nbuf.data : "";
             l = t->nbuf.len;
+        }
+        /* tokenizers 0.23 also decodes such a token as its normalized form
+         * (Llama-2's <s> comes back as "▁<s>", i.e. " <s>"), and that form is
+         * not in its special-token set, so skip_special_tokens keeps it */
+        uint8_t flag = (uint8_t)(TF_ADDED | (at.special && !changed ? TF_SPECIAL : 0));
+        if (set_token(t, at.id, s, l, flag)) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory");
+            break;
         }
         at.content = malloc(l + 1);
         if (!at.content) {
@@ -239,9 +245,9 @@ static int load_json(struct gp_tokenizer *t, const char *path, struct gp_error *
     }
     json_t *norm = json_object_get(root, "normalizer");
     if (norm && !json_is_null(norm)) {
+        t->has_norm = 1; /* set first: a half-loaded normalizer is freed too */
         if ((r = tk_norm_load(&t->norm, norm, err)))
             goto out;
-        t->has_norm = 1;
     }
     if ((r = tk_pre_load(json_object_get(root, "pre_tokenizer"), &t->pre, &t->npre, &t->byte_level, err)))
         goto out;
@@ -249,9 +255,9 @@ static int load_json(struct gp_tokenizer *t, const char *path, struct gp_error *
         goto out;
     json_t *dec = json_object_get(root, "decoder");
     if (dec && !json_is_null(dec)) {
+        t->has_dec = 1;
         if ((r = tk_dec_load(&t->dec, dec, err)))
             goto out;
-        t->has_dec = 1;
     }
     if ((r = load_post(t, json_object_get(root, "post_processor"), err)))
         goto out;
@@ -362,6 +368,8 @@ void gp_tokenizer_free(struct gp_tokenizer *t)
     gp_buf_free(&t->lossy);
     gp_buf_free(&t->nbuf);
     gp_buf_free(&t->nscratch);
+    gp_buf_free(&t->nalt);
+    gp_buf_free(&t->dscratch);
     gp_buf_free(&t->pbufs[0]);
     gp_buf_free(&t->pbufs[1]);
     tk_pieces_free(&t->pieces);
@@ -394,7 +402,7 @@ static int encode_segment(struct gp_tokenizer *t, const char *s, size_t n, int f
     if (!n)
         return 0;
     if (t->has_norm) {
-        int r = tk_norm_apply(&t->norm, s, n, &t->nbuf, &t->nscratch);
+        int r = tk_norm_apply(&t->norm, s, n, &t->nbuf, &t->nalt, &t->nscratch);
         if (r)
             return r;
         s = t->nbuf.data ? t->nbuf.data : "";
@@ -487,7 +495,7 @@ int gp_tokenizer_decode(struct gp_tokenizer *tok, const uint32_t *ids, size_t n,
         r = tk_strs_push(cur, tok->tarena + tok->toff[id], tok->tlen[id]);
     }
     if (!r && tok->has_dec)
-        r = tk_dec_apply(&tok->dec, &cur, &tmp);
+        r = tk_dec_apply(&tok->dec, &cur, &tmp, &tok->dscratch);
     for (size_t i = 0; i < cur->n && !r; i++) {
         if (!tok->has_dec && i && gp_buf_putc(out, ' '))
             r = -GP_ENOMEM;

@@ -25,8 +25,14 @@ inputs=("corpus=$here/corpus.txt" "jl=$work/jl.jsonl:jsonl")
 key=$(cat "$here/corpus.txt" "$work/jl.jsonl" "$here/ref.js" | sha256sum | cut -c1-16)
 status=0
 for fam in "$@"; do
-  tj=$cache/tokenizers/$fam/tokenizer.json
-  exp=$cache/tokenizers/$fam/expected-$key
+  dir=$cache/tokenizers/$fam
+  [[ $fam == v_* ]] && dir=$cache/tokenizer-variants/$fam
+  tj=$dir/tokenizer.json
+  [ -f "$tj" ] || { echo "FAIL $fam: $tj missing (scripts/fetch-tokenizers.sh)"; status=1; continue; }
+  # expected output depends on the inputs, the reference script and the file itself
+  fkey=$( (echo "$key"; sha256sum <"$tj") | sha256sum | cut -c1-16)
+  exp=$dir/expected-$fkey
+  rm -rf $(ls -d "$dir"/expected-* 2>/dev/null | grep -v "expected-$fkey$")
   if [ ! -f "$exp/done" ]; then
     rm -rf "$exp"
     node "$here/ref.js" "$tj" "$exp" "${inputs[@]}" || { echo "FAIL $fam: reference failed"; status=1; continue; }
