@@ -12,6 +12,7 @@
 #include "core/error.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *fp)
@@ -21,7 +22,8 @@ static void usage(FILE *fp)
                 "Writes one HTML file with the job's metric table, TTFT / latency / ITL charts and the\n"
                 "Hardware tab; it embeds its data and chart library, so it opens offline.\n"
                 "ARTIFACT_DIR is a `genperf profile` run directory, or a directory of them (a sweep).\n\n"
-                "  --db URL      results store (sqlite:///path.db, a file path, or postgresql://...)\n"
+                "  --db URL      results store (sqlite:///path.db, a file path, or postgresql://...);\n"
+                "                default $GENPERF_DB\n"
                 "  --job ID      the job to report (see `genperf results`); several as 3,4,5 give\n"
                 "                the list and the compare view of those jobs too\n"
                 "  -o FILE       output file (default report.html)\n"
@@ -72,6 +74,8 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "genperf report: -o needs a file name\n");
         return 2;
     }
+    if (!db_url && !dir && job)
+        db_url = getenv("GENPERF_DB"); /* the store commands' default too */
     if ((db_url != NULL) == (dir != NULL)) {
         fprintf(stderr, "genperf report: give either --db URL --job ID, or an ARTIFACT_DIR\n");
         usage(stderr);

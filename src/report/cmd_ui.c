@@ -21,7 +21,8 @@ static void usage(FILE *fp)
                 "       genperf ui --artifacts DIR [--host ADDR] [--port N] [--port-file FILE]\n\n"
                 "Serves the Benchmarks page (jobs list, job metrics and charts, Hardware tab, compare view)\n"
                 "and its JSON endpoints (docs/report.md) until Ctrl-C.\n\n"
-                "  --db URL         results store (sqlite:///path.db, a file path, or postgresql://...)\n"
+                "  --db URL         results store (sqlite:///path.db, a file path, or postgresql://...);\n"
+                "                   default $GENPERF_DB\n"
                 "  --artifacts DIR  serve genperf profile run directories instead of a store\n"
                 "  --host ADDR      IPv4 address to bind (default 127.0.0.1; 0.0.0.0 exposes it)\n"
                 "  --port N         TCP port (default 8080; 0 picks a free one)\n"
@@ -77,6 +78,8 @@ int cmd_ui(int argc, char **argv)
             return 2;
         }
     }
+    if (!db_url && !dir)
+        db_url = getenv("GENPERF_DB"); /* the store commands' default too */
     if ((db_url && *db_url) == (dir && *dir)) {
         fprintf(stderr, "genperf ui: give one of --db URL or --artifacts DIR\n");
         return 2;

@@ -59,9 +59,13 @@ int gp_page_build(struct gp_buf *out, enum gp_page_mode mode, const char *title,
         rc |= gp_buf_puts(out, "</style>\n");
     }
     rc |= gp_buf_puts(out, "</head><body>\n<header class=\"gp-top\"><h1>genperf</h1>"
-                           "<a href=\"#/\">Benchmarks</a><span class=\"gp-meta\">");
-    rc |= gp_html_escape(out, title, strlen(title));
-    rc |= gp_buf_puts(out, "</span></header>\n<main id=\"gp-main\"><noscript>This page needs JavaScript "
+                           "<a href=\"#/\">Benchmarks</a>");
+    if (mode == GP_PAGE_REPORT) {
+        rc |= gp_buf_puts(out, "<span class=\"gp-meta\">");
+        rc |= gp_html_escape(out, title, strlen(title));
+        rc |= gp_buf_puts(out, "</span>");
+    }
+    rc |= gp_buf_puts(out, "</header>\n<main id=\"gp-main\"><noscript>This page needs JavaScript "
                            "to draw its tables and charts.</noscript></main>\n");
     if (mode == GP_PAGE_REPORT && bundle) {
         rc |= gp_buf_puts(out, "<script type=\"application/json\" id=\"gp-bundle\">");

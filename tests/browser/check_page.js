@@ -91,6 +91,14 @@ async function canvasInk(page, sel) {
       const vals = await page.$$eval(`#gp-jobs td[data-metric="${spec.sort}"]`, (t) => t.map((x) => Number(x.dataset.value)));
       const sorted = vals.slice().sort((a, b) => a - b);
       check(vals.length > 0 && JSON.stringify(vals) === JSON.stringify(sorted), `list sorts by ${spec.sort} ascending (${vals})`);
+      const h = await page.evaluate(() => location.hash);
+      check(h.includes('sort=' + encodeURIComponent(spec.sort)) && h.includes('order=asc'), `the sort is kept in the URL (${h})`);
+      // The same URL opened afresh gives the same order.
+      await page.evaluate((j) => { location.hash = '#/job/' + j; }, spec.job);
+      await page.evaluate((hh) => { location.hash = hh; }, h);
+      await page.waitForSelector('#gp-jobs tbody tr', { timeout: 10000 });
+      const again = await page.$$eval(`#gp-jobs td[data-metric="${spec.sort}"]`, (t) => t.map((x) => Number(x.dataset.value)));
+      check(JSON.stringify(again) === JSON.stringify(sorted), `reopening ${h} restores the sort`);
     }
     await shot('list');
 

@@ -113,7 +113,23 @@
     return num((j.metrics || {})[k]);
   }
 
-  function viewList() {
+  const stateKeys = ['model', 'framework', 'hardware', 'from', 'to', 'sort'];
+  /* The list's filters live in the fragment (#/?model=...&sort=...&order=asc) so a view can be shared. */
+  function loadListState(query) {
+    const q = new URLSearchParams(query || '');
+    stateKeys.forEach(function (k) { if (q.has(k)) listState[k] = q.get(k); });
+    if (q.has('order')) listState.desc = q.get('order') !== 'asc';
+  }
+  function saveListState() {
+    const q = new URLSearchParams();
+    stateKeys.forEach(function (k) { if (listState[k] && !(k === 'sort' && listState[k] === 'created_at')) q.set(k, listState[k]); });
+    if (!listState.desc) q.set('order', 'asc');
+    const h = '#/' + (q.toString() ? '?' + q.toString() : '');
+    if (location.hash !== h && !(location.hash === '' && h === '#/')) history.replaceState(null, '', h);
+  }
+
+  function viewList(query) {
+    loadListState(query);
     clear();
     add(root, el('h2', null, 'Benchmarks'));
     const box = el('div'); add(root, box);
@@ -160,6 +176,7 @@
     function draw() {
       while (tbl.firstChild) tbl.removeChild(tbl.firstChild);
       const st = listState;
+      try { saveListState(); } catch (e) { /* file:// pages may refuse replaceState; the view still works */ }
       let rows = jobs.filter(function (j) {
         if (st.model && String(j.model) !== st.model) return false;
         if (st.framework && String(j.framework) !== st.framework) return false;
@@ -179,10 +196,15 @@
       });
       const cols = listCols.slice();
       if (metricKeys[st.sort] && cols.indexOf(st.sort) < 0) cols.push(st.sort);
+      // "request_latency.p50" as two lines: metric over stat, so the table stays narrow.
+      const metricLabel = function (label) {
+        const dot = label.lastIndexOf('.');
+        return dot < 0 ? label : [label.slice(0, dot), el('br'), el('span', { class: 'gp-stat' }, label.slice(dot + 1))];
+      };
       const th = function (k, label, cls) {
         return el('th', { class: 'sortable ' + (cls || ''), 'data-sort': k,
           onclick: function () { if (st.sort === k) st.desc = !st.desc; else { st.sort = k; st.desc = true; } draw(); } },
-        label + (st.sort === k ? (st.desc ? ' ▼' : ' ▲') : ''));
+        metricLabel(label), st.sort === k ? (st.desc ? ' ▼' : ' ▲') : '');
       };
       const scenarios = {};
       const body = rows.map(function (j) {
@@ -192,7 +214,7 @@
         return el('tr', { 'data-job': j.id },
           el('td', null, cb),
           el('td', null, el('a', { href: jobHref(j.id) }, String(j.id))),
-          el('td', { class: 't' }, j.created_at || ''),
+          el('td', { class: 't nowrap', title: j.created_at || null }, j.created_at ? String(j.created_at).replace('T', ' ').slice(0, 16) : ''),
           el('td', { class: 't', 'data-col': 'model' }, j.model == null ? '' : String(j.model)),
           el('td', { class: 't' }, j.framework == null ? '' : String(j.framework)),
           el('td', { class: 't' }, j.hardware == null ? '' : String(j.hardware)),
@@ -434,7 +456,7 @@
     document.body.setAttribute('data-view', parts[0] || 'list');
     if (parts[0] === 'job' && parts[1]) viewJob(parts[1], parts[2] || '');
     else if (parts[0] === 'compare' && parts[1] && parts[2] != null) viewCompare(parts[1], parts.slice(2).join('/'));
-    else viewList();
+    else viewList(parts[0] && parts[0].charAt(0) === '?' ? parts[0].slice(1) : '');
   }
   window.addEventListener('hashchange', route);
   if (typeof uPlot === 'undefined') {
