@@ -157,6 +157,12 @@ int main(int argc, char **argv)
         fclose(la);
     }
     printf("loadavg  %s", lbuf[0] ? lbuf : "?\n");
+    /* machine lines for bench/run_all.sh (bench/lib.sh format) */
+    printf("RESULT|postprocess|metrics + all artifacts, %zu records x %d chunks (wall)|%.2f|s|< 3|%s\n", n, k, total,
+           total < 3 ? "yes" : "no");
+    printf("RESULT|postprocess|gp_metrics_compute (wall)|%.2f|s|-|-\n", (t2 - t1) / 1e9);
+    printf("RESULT|postprocess|gp_export_all (wall)|%.2f|s|-|-\n", (t3 - t2) / 1e9);
+    printf("RESULT|postprocess|metrics + artifacts (CPU, all threads)|%.2f|s|-|-\n", c3 - c1);
     fclose(devnull);
     json_decref(ic);
     gp_metrics_result_free(&m);

@@ -135,6 +135,7 @@ int main(int argc, char **argv)
            "10000 x 4096), %.3f s tokenizer load, %.1f MB payloads, re-encoded %ld prompts: %s (%.3f s)\n",
            n, isl, gp_tokenizer_source(tok), (double)(t2 - t1) / 1e9, c2 - c1, (double)(t1 - t0) / 1e9, (double)bytes / 1e6,
            checked, verify ? (bad ? "FAILED" : "all exact") : "skipped", (double)(t3 - t2) / 1e9);
+    printf("figures: cpu=%.3f wall=%.3f\n", c2 - c1, (double)(t2 - t1) / 1e9);
     if (verify && bad)
         fprintf(stderr, "prompt_gen: %ld prompts had the wrong token count (%.3f s to check)\n", bad,
                 (double)(t3 - t2) / 1e9);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The comparison client for bench/capacity_bench.sh: an asyncio + aiohttp
 streaming load generator written the way vLLM's benchmark_serving.py client
-works (one aiohttp session, a semaphore for concurrency, per-chunk
-perf_counter timestamps, "data: " line parsing, json.loads per event).
+works (one aiohttp session, a semaphore for concurrency, per-line
+perf_counter timestamps, "data: " prefix stripping, json.loads per event).
 
 Prints one JSON line: requests, tokens (content events), events, wall_s, cpu_s.
 """
@@ -16,6 +16,13 @@ import aiohttp
 
 
 async def one(session, url, body, headers, stats):
+    try:
+        await stream(session, url, body, headers, stats)
+    except (aiohttp.ClientError, asyncio.TimeoutError):
+        stats["failed"] += 1
+
+
+async def stream(session, url, body, headers, stats):
     t0 = time.perf_counter()
     ttft = None
     tokens = 0
@@ -25,25 +32,23 @@ async def one(session, url, body, headers, stats):
             stats["failed"] += 1
             await resp.read()
             return
-        buf = b""
-        async for chunk in resp.content.iter_any():
+        # Like vLLM's benchmark_serving.py: iterate the body line by line
+        # (aiohttp's StreamReader), strip, drop the "data: " prefix, json.loads.
+        async for chunk_bytes in resp.content:
+            chunk_bytes = chunk_bytes.strip()
+            if not chunk_bytes:
+                continue
             now = time.perf_counter()
-            buf += chunk
-            while b"\n\n" in buf:
-                ev, buf = buf.split(b"\n\n", 1)
-                ev = ev.strip()
-                if not ev.startswith(b"data:"):
-                    continue
-                data = ev[5:].strip()
-                if data == b"[DONE]":
-                    continue
-                events += 1
-                obj = json.loads(data)
-                choices = obj.get("choices") or []
-                if choices and (choices[0].get("delta") or {}).get("content"):
-                    if ttft is None:
-                        ttft = now - t0
-                    tokens += 1
+            chunk = chunk_bytes.decode("utf-8").removeprefix("data: ")
+            if chunk == "[DONE]":
+                continue
+            events += 1
+            obj = json.loads(chunk)
+            choices = obj.get("choices") or []
+            if choices and (choices[0].get("delta") or {}).get("content"):
+                if ttft is None:
+                    ttft = now - t0
+                tokens += 1
     stats["tokens"] += tokens
     stats["events"] += events
     stats["requests"] += 1

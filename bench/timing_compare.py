@@ -8,12 +8,17 @@ CLOCK_REALTIME - CLOCK_MONOTONIC offset (the client derives wall = wall0 +
 (mono - mono0), so the offset is the same system-wide constant).
 
 Prints one JSON object: TTFT and per-chunk |measured - truth| median / p99 (us).
+With --floor FILE instead of an export, the measured times are the JSON lines
+{"id", "t": [monotonic ns per content event]} that bench/timing_floor.py writes.
 """
 import json
 import re
 import sys
 import time
 
+floor = sys.argv[1] == "--floor"
+if floor:
+    sys.argv.pop(1)
 export_path, log_path = sys.argv[1], sys.argv[2]
 offset = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
@@ -24,12 +29,16 @@ with open(log_path) as f:
         kinds = r.get("kinds", "")
         truth[r["id"]] = [t for t, k in zip(r["chunks_ns"], kinds) if k == "C"]
 
-with open(export_path) as f:
-    exp = json.load(f)
+measured = []  # (request id, monotonic arrival of each content event)
+if floor:
+    with open(export_path) as f:
+        for line in f:
+            r = json.loads(line)
+            measured.append((r["id"], r["t"]))
 id_re = re.compile(r'"id"\s*:\s*"([^"]+)"')
 content_re = re.compile(r'"content"\s*:\s*"(?:[^"\\]|\\.)+"')
 ttft_err, chunk_err, matched, unmatched = [], [], 0, 0
-for req in exp["experiments"][0]["requests"]:
+for req in ([] if floor else json.load(open(export_path))["experiments"][0]["requests"]):
     rid = None
     arrivals = []  # monotonic arrival of each content event, in order
     for ts, out in zip(req["response_timestamps"], req["response_outputs"]):
@@ -40,6 +49,8 @@ for req in exp["experiments"][0]["requests"]:
                 rid = m.group(1)
         n = len(content_re.findall(text))
         arrivals.extend([ts - offset] * n)
+    measured.append((rid, arrivals))
+for rid, arrivals in measured:
     t = truth.get(rid)
     if not t:
         unmatched += 1

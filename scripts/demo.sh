@@ -22,7 +22,7 @@ echo "demo: tokenizer $tok"
   >"$out/serve.log" 2>&1 &
 spid=$!
 trap 'kill $spid 2>/dev/null || true; wait $spid 2>/dev/null || true' EXIT
-for _ in $(seq 200); do [ -s "$out/url" ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s "$out/url" ] && break; kill -0 $spid 2>/dev/null || break; sleep 0.1; done
 [ -s "$out/url" ] || { echo "demo: genperf serve did not start:"; cat "$out/serve.log"; exit 1; }
 url=$(cat "$out/url")
 echo "demo: simulated server at $url"

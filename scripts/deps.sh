@@ -7,7 +7,7 @@ what=${1:-all}
 
 build_pkgs=(build-essential pkg-config libcurl4-openssl-dev libjansson-dev libpcre2-dev
   libutf8proc-dev libsqlite3-dev sqlite3 libpq-dev libmicrohttpd-dev libyaml-dev ca-certificates curl)
-test_pkgs=(postgresql python3-aiohttp wrk chromium nodejs npm procps)
+test_pkgs=(postgresql python3-aiohttp python3-numpy python3-rich wrk chromium nodejs npm procps nghttp2-proxy time)
 
 case "$what" in
   build) pkgs=("${build_pkgs[@]}") ;;

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -107,6 +108,11 @@ int cmd_profile(int argc, char **argv)
     sigaddset(&mask, SIGTERM);
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
     int sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    /* A server that closes a TLS connection mid-write must cost one
+     * request, not the process: libcurl runs with CURLOPT_NOSIGNAL. */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old_pipe);
 
     gp_profile_config_init(&cfg);
     if (gp_profile_parse(&cfg, argc, argv, prog, &err) < 0) {
@@ -264,13 +270,48 @@ int cmd_profile(int argc, char **argv)
         .grace_ns = 2000000000ull,
     };
     struct gp_client_stats cs;
+    {
+        /* One socket per request in flight: lift the soft descriptor limit
+         * (often 1024) toward what the run needs; open loops without a cap
+         * get the hard limit. */
+        struct rlimit rl;
+        rlim_t need = cfg.request_rate > 0 ? (cfg.max_concurrency ? (rlim_t)cfg.max_concurrency + 64 : RLIM_INFINITY)
+                                           : (rlim_t)cfg.concurrency + 64;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+            rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
+            setrlimit(RLIMIT_NOFILE, &rl);
+            if (cfg.request_rate == 0 && rl.rlim_cur < need)
+                fprintf(stderr, "genperf: warning: --concurrency %ld needs about %llu file descriptors; the limit is "
+                                "%llu (raise it with ulimit -n)\n",
+                        cfg.concurrency, (unsigned long long)need, (unsigned long long)rl.rlim_cur);
+        }
+    }
+
+    input_config = gp_profile_input_config(&cfg);
+    if (!input_config) {
+        fprintf(stderr, "%s: error: out of memory building input_config\n", prog);
+        goto out;
+    }
 
     struct gp_telemetry *tel = NULL;
     {
+        /* Given URLs are sampled (and reported when they fail); otherwise the
+         * target's own /metrics and GenAI-Perf's default DCGM exporter are
+         * tried quietly and kept only if they answer. */
+        static const char *const dcgm_default[] = {"http://localhost:9400/metrics"};
+        char target_metrics[1024] = "";
         struct gp_telemetry_opts to = {
             .interval_s = cfg.telemetry_interval_s,
-            .server_metrics_url = cfg.metrics_urls_given ? cfg.metrics_urls[0] : NULL,
         };
+        if (cfg.metrics_urls_given) {
+            to.metrics_urls = (const char *const *)cfg.metrics_urls;
+            to.n_metrics_urls = (int)cfg.n_metrics_urls;
+        } else {
+            if (gp_telemetry_metrics_url_for(cfg.url, target_metrics, sizeof target_metrics) == 0)
+                to.default_metrics_url = target_metrics;
+            to.default_metrics_urls = dcgm_default;
+            to.n_default_metrics_urls = 1;
+        }
         struct gp_error terr = {0};
         if (gp_telemetry_start(&to, &tel, &terr) < 0) {
             fprintf(stderr, "genperf: warning: telemetry disabled: %s\n", terr.msg);
@@ -289,7 +330,8 @@ int cmd_profile(int argc, char **argv)
     }
 
     uint64_t measured = cs.n_ok + cs.n_failed;
-    if (cs.busy_fraction > BUSY_WARN)
+    /* a run of a few ms is all setup: its busy fraction says nothing */
+    if (cs.busy_fraction > BUSY_WARN && cs.end_ns - cs.start_ns >= 500000000ull)
         fprintf(stderr,
                 "genperf: warning: the client's event loop was busy %.0f%% of the run; it may be limiting the "
                 "measurement (fewer concurrent requests per process, or a faster machine)\n",
@@ -297,12 +339,6 @@ int cmd_profile(int argc, char **argv)
     if (cs.n_delayed && (cs.n_delayed * 100 > measured || cs.max_lag_ns > 10000000ull))
         fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
                 (unsigned long long)cs.n_delayed, (double)cs.max_lag_ns / 1e6);
-
-    input_config = gp_profile_input_config(&cfg);
-    if (!input_config) {
-        fprintf(stderr, "%s: error: out of memory building input_config\n", prog);
-        goto out;
-    }
 
     int export_ok = 1;
     /* The client sees transport and HTTP failures; metrics also sees the
@@ -341,9 +377,11 @@ int cmd_profile(int argc, char **argv)
                         snprintf(first_error, sizeof first_error, "%.*s", l, mr.text + mr.reqs[i].err_off);
                         break;
                     }
-            json_t *tstats = NULL;
-            if (tel)
+            json_t *tstats = NULL, *tsummary = NULL;
+            if (tel) {
                 tstats = gp_telemetry_stats_json(tel);
+                tsummary = gp_telemetry_summary_json(tel);
+            }
             struct gp_export_ctx ctx = {
                 .run_dir = run_dir,
                 .profile_export_file = cfg.profile_export_file,
@@ -356,6 +394,7 @@ int cmd_profile(int argc, char **argv)
                 .goodput = cfg.n_slos > 0,
                 .input_config = input_config,
                 .telemetry_stats = tstats,
+                .telemetry_summary = tsummary,
                 .store = &st,
                 .ds = ds,
                 .m = &mr,
@@ -385,6 +424,7 @@ int cmd_profile(int argc, char **argv)
             }
             if (tstats)
                 json_decref(tstats);
+            json_decref(tsummary);
         }
         gp_metrics_result_free(&mr);
         free(slos);
@@ -393,7 +433,7 @@ int cmd_profile(int argc, char **argv)
     for (char *c = first_error; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
-    if (n_failed)
+    if (n_failed && n_ok)
         fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)n_failed,
                 (unsigned long long)(n_ok + n_failed), first_error);
     fprintf(stderr,
@@ -401,6 +441,9 @@ int cmd_profile(int argc, char **argv)
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",
             (unsigned long long)cs.n_sent, (unsigned long long)cs.n_warmup, (unsigned long long)cs.n_retried,
             (double)(cs.end_ns - cs.start_ns) / 1e9, cs.busy_fraction * 100);
+    if (cfg.request_rate > 0)
+        fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
+                (double)cs.max_lag_ns / 1e6, (unsigned long long)cs.n_delayed);
     if (cs.n_dropped)
         fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
                 (unsigned long long)cs.n_dropped);
@@ -441,6 +484,7 @@ out:
             ;
         close(sfd);
     }
+    sigaction(SIGPIPE, &old_pipe, NULL);
     sigprocmask(SIG_SETMASK, &oldmask, NULL);
     return status;
 }

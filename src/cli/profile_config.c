@@ -101,7 +101,7 @@ static const struct opt opts[] = {
     {O_SESSION_CONC, K_INT, {"--session-concurrency"}, "N", NULL, "not supported by genperf"},
     {O_TIMEOUT, K_FLOAT, {"--request-timeout"}, "SECONDS", NULL,
      "genperf: per-request timeout; a stalled request fails (default 600)"},
-    {O_HTTP2, K_FLAG, {"--http2"}, NULL, NULL, "genperf: use HTTP/2 (prior knowledge on http://)"},
+    {O_HTTP2, K_FLAG, {"--http2"}, NULL, NULL, "genperf: use HTTP/2 (h2c Upgrade on http://, ALPN on https://)"},
     {O_DISTRIBUTION, K_CHOICE, {"--request-distribution"}, "{constant,poisson}", distributions,
      "genperf: arrival process with --request-rate (default constant)"},
     {O_MAX_CONC, K_INT, {"--max-concurrency"}, "N", NULL, "genperf: cap on in-flight requests with --request-rate"},
@@ -727,7 +727,7 @@ int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const ch
         double s = raw[O_STABILITY].f;
         char r[64];
         gp_profile_float_repr(s, r, sizeof r);
-        if (s < 1)
+        if (!(s >= 1))
             return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 1, 'upper': 999})", r);
         if (s > 999)
             return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds upper bounds ({'lower': 1, 'upper': 999})", r);
@@ -806,6 +806,15 @@ int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const ch
                           "multi-turn sessions (--num-sessions, --session-concurrency) are not supported by genperf");
     if (cfg->concurrency < 0)
         return config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", cfg->concurrency);
+    if (cfg->request_rate != 0 && cfg->request_rate < 1e-6)
+        return config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be at least 0.000001 requests per second",
+                          raw[O_RATE].s);
+    if (cfg->request_timeout_s > 1e7 || cfg->duration_s > 1e7 || cfg->telemetry_interval_s > 1e7)
+        return config_err(cfg, err, GP_EINVAL,
+                          "--request-timeout / --duration / --telemetry-interval: at most 10000000 seconds");
+    if (cfg->measurement_interval_ms > 1000000000L)
+        return config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: at most 1000000000 ms",
+                          cfg->measurement_interval_ms);
     if (cfg->request_rate < 0 || !isfinite(cfg->request_rate))
         return config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be a positive number of requests per second",
                           raw[O_RATE].s);

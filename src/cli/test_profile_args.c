@@ -258,6 +258,20 @@ static void test_config_errors(void)
 
     CHECK(parse(&c, &e, "-m", "m", "--request-timeout", "0", NULL) < 0);
     gp_profile_config_free(&c);
+
+    /* values that would overflow the client's integer clocks */
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "1e-9", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--duration", "1e12", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-p", "99999999999", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-s", "nan", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "inf", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--max-concurrency", "4", NULL) < 0); /* only with --request-rate */
+    gp_profile_config_free(&c);
 }
 
 static void test_extra_inputs_typing(void)

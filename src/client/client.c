@@ -170,10 +170,11 @@ static struct slot *slot_new(struct loop *L, struct gp_error *err)
     curl_easy_setopt(e, CURLOPT_BUFFERSIZE, 256L * 1024);
     /* Loopback servers must not go through an http_proxy from the environment. */
     curl_easy_setopt(e, CURLOPT_NOPROXY, "localhost,127.0.0.1,::1");
+    /* h2c by Upgrade, not prior knowledge: libcurl 7.88 breaks the second
+     * transfer on a reused prior-knowledge connection (curl/curl#10634). */
     if (o->http2)
         curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
-                         strncasecmp(o->url, "https:", 6) ? (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
-                                                          : (long)CURL_HTTP_VERSION_2TLS);
+                         strncasecmp(o->url, "https:", 6) ? (long)CURL_HTTP_VERSION_2_0 : (long)CURL_HTTP_VERSION_2TLS);
     else
         curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
     if (o->timeout_s > 0)

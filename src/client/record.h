@@ -9,6 +9,10 @@
  * timestamped with CLOCK_MONOTONIC before anything parses it, exactly as
  * perf_analyzer records one response per read. SSE events are parsed out of
  * the chunks after the run (metrics/), so the hot path is a memcpy.
+ * A response that is not text/event-stream is stored as ONE chunk stamped at
+ * transfer completion, as perf_analyzer delivers non-streamed bodies.
+ * GP_REC_TIMEOUT and GP_REC_CANCELLED records also carry GP_REC_FAILED.
+ * Requests still in flight at the end of a time-bounded run are not stored.
  */
 #ifndef GP_CLIENT_RECORD_H
 #define GP_CLIENT_RECORD_H

@@ -23,6 +23,8 @@
  * larger workloads rely on the proof (promptgen.h) so that generation stays
  * fast. */
 #define VERIFY_BUDGET_TOKENS 1000000.0
+/* Longest prompt we build (no served model takes more; it bounds memory). */
+#define MAX_PROMPT_TOKENS 4194304L
 
 void gp_dataset_free(struct gp_dataset *ds)
 {
@@ -126,6 +128,10 @@ static int check_opts(const struct gp_dataset_opts *o, struct gp_error *err)
                       "--output-tokens-stddev needs --output-tokens-mean N (mean must also be set)");
     if (o->isl_stddev < 0 || o->osl_stddev < 0)
         return gp_err(err, GP_EINVAL, "token length stddev must be >= 0");
+    if (o->isl_mean > MAX_PROMPT_TOKENS || o->prefix_prompt_length > MAX_PROMPT_TOKENS ||
+        o->isl_stddev > MAX_PROMPT_TOKENS)
+        return gp_err(err, GP_EINVAL, "--synthetic-input-tokens-mean/-stddev and --prefix-prompt-length must be at most %ld",
+                      MAX_PROMPT_TOKENS);
     if (o->num_prefix_prompts < 0)
         return gp_err(err, GP_EINVAL, "--num-prefix-prompts %ld: must be >= 0", o->num_prefix_prompts);
     if (o->extra_inputs && !json_is_object(o->extra_inputs))
@@ -211,6 +217,8 @@ static int build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer 
         struct gp_rng r;
         gp_rng_seed_stream(&r, o->seed, GP_RNG_ISL, (uint64_t)i);
         long isl = gp_rng_length(&r, isl_mean, o->isl_stddev, 1);
+        if (isl > MAX_PROMPT_TOKENS)
+            isl = MAX_PROMPT_TOKENS;
         long osl = -1;
         if (o->osl_mean > 0) {
             gp_rng_seed_stream(&r, o->seed, GP_RNG_OSL, (uint64_t)i);
@@ -245,6 +253,7 @@ static int build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer 
         }
         e->isl = (int32_t)total;
         e->osl_asked = (int32_t)osl;
+        e->timestamp_ms = -1;
         ds->n++;
     }
 out:
@@ -318,13 +327,69 @@ static int check_messages(const json_t *msgs, const char *path, long line, struc
     return 0;
 }
 
+/* Positive integer field of a row: 0 absent, 1 set, <0 error. */
+static int row_posint(const json_t *row, const char *key, long *v, const char *path, long line, struct gp_error *err)
+{
+    json_t *x = json_object_get(row, key);
+    if (!x || json_is_null(x))
+        return 0;
+    if (!json_is_integer(x) || json_integer_value(x) < 1 || json_integer_value(x) > 2147483647)
+        return row_err(err, path, line, "\"%s\" must be a positive integer", key);
+    *v = (long)json_integer_value(x);
+    return 1;
+}
+
+/* payload:FILE rows {"input_length": N, "hash_ids": [...], "output_length": M,
+ * "timestamp": ms}: a synthetic prompt of exactly N tokens from 512-token
+ * blocks shared by hash id (GenAI-Perf's block size). */
+static int trace_prompt(const struct gp_dataset_opts *o, struct gp_tokenizer *tok, struct gp_promptgen **g,
+                        double *generated, const json_t *row, long ilen, size_t idx, struct gp_buf *text,
+                        const char *path, long line, struct gp_error *err)
+{
+    json_t *h = json_object_get(row, "hash_ids");
+    int64_t ids[4096];
+    size_t nids = 0;
+    if (h && !json_is_null(h)) {
+        if (!json_is_array(h) || json_array_size(h) > 4096)
+            return row_err(err, path, line, "\"hash_ids\" must be an array of at most 4096 integers%s", "");
+        size_t i;
+        json_t *v;
+        json_array_foreach(h, i, v) {
+            if (!json_is_integer(v))
+                return row_err(err, path, line, "\"hash_ids\" must be an array of at most 4096 integers%s", "");
+            ids[nids++] = (int64_t)json_integer_value(v);
+        }
+    }
+    int rc;
+    if (!*g && (rc = gp_promptgen_new(tok, g, err)))
+        return rc;
+    *generated += (double)ilen;
+    if (*generated > VERIFY_BUDGET_TOKENS)
+        gp_promptgen_set_verify(*g, GP_PROMPTGEN_TRUST_ADDITIVE);
+    if ((rc = gp_promptgen_blocks(*g, o->seed, ids, nids, 512, ilen, idx, text, err)))
+        return gp_err_prefix(err, "input file '%s' line %ld", path, line);
+    return 0;
+}
+
 static int build_from_file(const struct gp_dataset_opts *o, struct gp_tokenizer *tok, struct gp_dataset *ds,
                            struct gp_error *err)
 {
     const char *path = o->input_file;
+    int trace = 0;
+    if (!strncmp(path, "synthetic:", 10))
+        return gp_err(err, GP_ENOTSUP,
+                      "--input-file %s: named synthetic sources are not supported; leave out --input-file for "
+                      "synthetic prompts",
+                      path);
+    if (!strncmp(path, "payload:", 8)) {
+        path += 8;
+        trace = 1;
+    }
     char *data = NULL;
     size_t len = 0;
-    struct gp_buf scratch = {0}, tmp = {0};
+    struct gp_buf scratch = {0}, tmp = {0}, ttext = {0};
+    struct gp_promptgen *g = NULL;
+    double generated = 0;
     size_t cap = 0;
     int rc = gp_read_file(path, &data, &len, err);
     if (rc)
@@ -355,20 +420,61 @@ static int build_from_file(const struct gp_dataset_opts *o, struct gp_tokenizer 
             break;
         }
         json_t *body = NULL;
-        long osl = -1, isl = -1;
+        long osl = -1, isl = -1, ilen = 0;
+        double ts_ms = -1;
         size_t idx = ds->n;
         const char *model = pick_model(o, idx);
         json_t *text = json_object_get(row, "text"), *text_input = json_object_get(row, "text_input");
         json_t *msgs = json_object_get(row, "messages"), *payload = json_object_get(row, "payload");
+        json_t *jts = json_object_get(row, "timestamp");
         int kinds = (text || text_input) + !!msgs + !!payload;
+        if (trace && json_is_object(row)) {
+            /* trace rows: output_length is the row's max_tokens */
+            int r1 = row_posint(row, "input_length", &ilen, path, line, err);
+            if (r1 == 1 && ilen > MAX_PROMPT_TOKENS)
+                r1 = row_err(err, path, line, "\"input_length\" must be at most 4194304%s", "");
+            long olen = -1;
+            int r2 = r1 < 0 ? 0 : row_posint(row, "output_length", &olen, path, line, err);
+            if (r1 < 0 || r2 < 0) {
+                rc = -GP_EINVAL;
+                json_decref(row);
+                break;
+            }
+            if (r2 == 1)
+                osl = olen;
+            kinds += r1 == 1 && !(text || text_input);
+            if (jts && !json_is_null(jts)) {
+                if (!json_is_number(jts) || json_number_value(jts) < 0) {
+                    rc = row_err(err, path, line, "\"timestamp\" must be a number of milliseconds >= 0%s", "");
+                    json_decref(row);
+                    break;
+                }
+                ts_ms = json_number_value(jts);
+            }
+        }
         if (!json_is_object(row)) {
             rc = row_err(err, path, line, "expected a JSON object such as {\"text\": \"...\"}%s", "");
         } else if (text && text_input) {
             rc = row_err(err, path, line, "each row must have only one of 'text_input' or 'text'%s", "");
         } else if (kinds == 0) {
-            rc = row_err(err, path, line, "no prompt: give \"text\", \"messages\" or \"payload\"%s", "");
+            rc = row_err(err, path, line,
+                         trace ? "no prompt: give \"text\" or \"input_length\" (with optional \"hash_ids\")%s"
+                               : "no prompt: give \"text\", \"messages\" or \"payload\"%s",
+                         "");
         } else if (kinds > 1) {
             rc = row_err(err, path, line, "give only one of \"text\", \"messages\" or \"payload\"%s", "");
+        } else if (ilen > 0 && !(text || text_input)) {
+            if (osl < 0 && o->osl_mean > 0) {
+                struct gp_rng r;
+                gp_rng_seed_stream(&r, o->seed, GP_RNG_OSL, idx);
+                osl = gp_rng_length(&r, o->osl_mean, o->osl_stddev, 1);
+            }
+            if (!(rc = trace_prompt(o, tok, &g, &generated, row, ilen, idx, &ttext, path, line, err))) {
+                body = text_body(o, model, ttext.data, ttext.len, 1);
+                isl = ilen;
+                if (!body || finish_body(o, body, osl, 1))
+                    rc = gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
+            }
         } else if (text || text_input) {
             json_t *t = text ? text : text_input;
             if (!json_is_string(t)) {
@@ -454,6 +560,7 @@ static int build_from_file(const struct gp_dataset_opts *o, struct gp_tokenizer 
             else {
                 e->isl = (int32_t)isl;
                 e->osl_asked = (int32_t)(osl > 0 ? osl : -1);
+                e->timestamp_ms = ts_ms;
                 ds->n++;
             }
         }
@@ -465,6 +572,8 @@ static int build_from_file(const struct gp_dataset_opts *o, struct gp_tokenizer 
     free(data);
     gp_buf_free(&scratch);
     gp_buf_free(&tmp);
+    gp_buf_free(&ttext);
+    gp_promptgen_free(g);
     return rc;
 }
 

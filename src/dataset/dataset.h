@@ -6,8 +6,11 @@
  * osl_asked and payload back by index.
  *
  * Synthetic prompts: seeded random token ids decoded with the workload
- * tokenizer such that re-encoding gives exactly the asked ISL (see README,
- * "How prompts are generated"). File prompts: --input-file JSONL.
+ * tokenizer such that re-encoding gives exactly the asked ISL (method in
+ * dataset/promptgen.h and docs/dataset.md). File prompts: --input-file JSONL
+ * (text / messages / payload rows), or payload:FILE traces (input_length +
+ * hash_ids rows). Zero/negative numeric opts mean "default" as in GenAI-Perf
+ * (isl 550, 100 entries, prefix length 100, osl_mean <= 0 = no max_tokens).
  */
 #ifndef GP_DATASET_DATASET_H
 #define GP_DATASET_DATASET_H
@@ -35,7 +38,7 @@ struct gp_dataset_opts {
     int osl_deterministic;       /* also send min_tokens = max_tokens and ignore_eos */
     long num_entries;            /* --num-dataset-entries (default 100) */
     uint64_t seed;               /* --random-seed (default 0) */
-    const char *input_file;      /* --input-file JSONL, NULL = synthetic */
+    const char *input_file;      /* --input-file JSONL (or payload:FILE, a trace), NULL = synthetic */
     long num_prefix_prompts;     /* --num-prefix-prompts (0 = none) */
     long prefix_prompt_length;   /* --prefix-prompt-length (default 100) */
     const json_t *extra_inputs;  /* borrowed JSON object merged into every payload, or NULL */
@@ -46,6 +49,7 @@ struct gp_dataset_entry {
     size_t payload_len;
     int32_t isl;          /* prompt content tokens as GenAI-Perf counts them */
     int32_t osl_asked;    /* max_tokens sent, -1 when none */
+    double timestamp_ms;  /* --input-file payload:FILE rows' "timestamp" (ms), -1 when none */
 };
 
 struct gp_dataset {

@@ -1,4 +1,4 @@
-/* Fuzz target: arbitrary bytes as an --input-file JSONL (build: make fuzz-dataset). */
+/* Fuzz target: arbitrary bytes as an --input-file JSONL or payload: trace (build: make fuzz-dataset). */
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "dataset/dataset.h"
@@ -26,7 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.models = models;
     o.n_models = 1;
     o.osl_mean = 10;
-    o.input_file = path;
+    /* odd first byte: the same bytes as a payload: trace file */
+    char spec[80];
+    snprintf(spec, sizeof spec, "%s%s", size && (data[0] & 1) ? "payload:" : "", path);
+    o.input_file = spec;
     struct gp_dataset *ds = NULL;
     struct gp_error err;
     if (gp_dataset_build(&o, tok, &ds, &err) == 0) {

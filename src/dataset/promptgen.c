@@ -99,6 +99,7 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
     /* With a one-token anchor in front, decoders that strip a leading space
      * (SentencePiece's Strip / Metaspace) keep the piece's own space. */
     size_t alen = 0;
+    char atext[64] = "";
     uint32_t ids[2];
     int use_anchor = anchor.n == 1;
     if (use_anchor) {
@@ -106,7 +107,9 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
             rc = gp_err(err, GP_EINVAL, "tokenizer '%s': cannot decode a probe token: %s", src, lerr.msg);
             goto out;
         }
-        alen = dec.len;
+        alen = dec.len < sizeof atext ? dec.len : 0;
+        memcpy(atext, dec.data, alen);
+        use_anchor = alen > 0;
         ids[0] = anchor.v[0];
     }
     long base = gp_tokenizer_count(tok, "a", 1);
@@ -117,7 +120,7 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
         ids[use_anchor] = (uint32_t)id;
         if (gp_tokenizer_decode(tok, ids, use_anchor ? 2 : 1, 0, &dec, NULL) < 0)
             continue;
-        if (use_anchor && (dec.len < alen || dec.len == alen))
+        if (use_anchor && (dec.len <= alen || memcmp(dec.data, atext, alen) != 0))
             continue;
         const char *s = dec.data + alen;
         size_t n = dec.len - alen;
@@ -262,8 +265,9 @@ static int place(struct gp_promptgen *g, struct gp_rng *rng, struct gp_buf *out,
         } else {
             pi = (uint32_t)gp_rng_below(rng, g->n);
             /* Fallback alphabet: no run of spaces (it would merge into one
-             * whitespace pre-token in real tokenizers and look odd). */
-            while (pieces[pi].space && prev_space)
+             * whitespace pre-token in real tokenizers and look odd), and no
+             * trailing space (a prefix is joined to its prompt by one). */
+            while (pieces[pi].space && (prev_space || j + 1 == k))
                 pi = (uint32_t)gp_rng_below(rng, g->n);
         }
         const struct piece *p = &pieces[pi];
@@ -375,4 +379,52 @@ int gp_promptgen_text(struct gp_promptgen *g, struct gp_rng *rng, long ntokens, 
                   "tokenizer '%s': could not build a prompt of exactly %ld tokens after %d attempts; "
                   "use another --synthetic-input-tokens-mean or --tokenizer",
                   gp_tokenizer_source(g->tok), ntokens, MAX_RESTARTS);
+}
+
+int gp_promptgen_blocks(struct gp_promptgen *g, uint64_t seed, const int64_t *ids, size_t nids, long block,
+                        long ntokens, uint64_t salt, struct gp_buf *out, struct gp_error *err)
+{
+    if (ntokens < 1 || block < 1)
+        return gp_err(err, GP_EINVAL, "prompt length %ld: must be at least 1 token", ntokens);
+    gp_buf_reset(out);
+    int trust = g->additive && g->verify == GP_PROMPTGEN_TRUST_ADDITIVE;
+    struct gp_rng tail;
+    gp_rng_seed_stream(&tail, seed, GP_RNG_TAIL, salt);
+    size_t np = 0;
+    long left = ntokens;
+    for (size_t b = 0; left > 0; b++) {
+        long k = left < block ? left : block;
+        struct gp_rng r;
+        struct gp_rng *use = &tail;
+        if (b < nids) {
+            gp_rng_seed_stream(&r, seed, GP_RNG_BLOCK, (uint64_t)ids[b]);
+            use = &r;
+        }
+        if (place(g, use, out, &np, (size_t)k, 1, !trust))
+            return gp_err(err, GP_ENOMEM, "out of memory generating a prompt of %ld tokens", ntokens);
+        left -= k;
+    }
+    if (trust)
+        return 0;
+    for (int round = 0; round < REPAIR_ROUNDS * 4; round++) {
+        long c = gp_tokenizer_count(g->tok, out->data, out->len);
+        if (c < 0)
+            return gp_err(err, GP_EINVAL, "tokenizer '%s' failed to encode a generated prompt",
+                          gp_tokenizer_source(g->tok));
+        if (c == ntokens)
+            return 0;
+        if (c > ntokens) {
+            size_t drop = (size_t)(c - ntokens);
+            if (drop >= np)
+                break;
+            np -= drop;
+            out->len = g->ends[np - 1];
+            out->data[out->len] = '\0';
+        } else if (place(g, &tail, out, &np, (size_t)(ntokens - c), 1, 1)) {
+            return gp_err(err, GP_ENOMEM, "out of memory generating a prompt of %ld tokens", ntokens);
+        }
+    }
+    return gp_err(err, GP_EINVAL,
+                  "tokenizer '%s': could not build a trace prompt of exactly %ld tokens; use another --tokenizer",
+                  gp_tokenizer_source(g->tok), ntokens);
 }

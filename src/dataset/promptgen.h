@@ -62,6 +62,15 @@ void gp_promptgen_set_verify(struct gp_promptgen *g, enum gp_promptgen_verify v)
  * join), and 4 random 4,096-piece texts re-encode to exactly 4,096 tokens. */
 int gp_promptgen_additive(const struct gp_promptgen *g);
 
+/* Trace-style prompt of exactly ntokens tokens built from blocks of `block`
+ * tokens: block b (< nids) is drawn from the stream keyed by ids[b], so rows
+ * that share hash ids share those prompt prefixes token for token (prefix
+ * cache workloads, Mooncake-style traces); blocks past the listed ids, and
+ * any repair, come from a stream keyed by salt. Verified like
+ * gp_promptgen_text. */
+int gp_promptgen_blocks(struct gp_promptgen *g, uint64_t seed, const int64_t *ids, size_t nids, long block,
+                        long ntokens, uint64_t salt, struct gp_buf *out, struct gp_error *err);
+
 /* How many safe pieces the cache holds, and whether they are word pieces (1)
  * or the single-character fallback (0). For tests and the docs. */
 size_t gp_promptgen_pieces(const struct gp_promptgen *g, int *word_pieces);

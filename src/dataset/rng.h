@@ -32,6 +32,8 @@ enum gp_rng_stream {
     GP_RNG_MODEL = 4,   /* --model-selection-strategy random */
     GP_RNG_PREFIX = 5,  /* prefix pool texts (index = prefix number) */
     GP_RNG_PICK = 6,    /* which prefix entry i uses */
+    GP_RNG_BLOCK = 7,   /* payload: trace block of a hash id (index = hash id) */
+    GP_RNG_TAIL = 8,    /* payload: trace blocks past the hash ids, repairs (index = row) */
 };
 
 uint64_t gp_splitmix64(uint64_t *state);

@@ -4,17 +4,32 @@
  * 1..32k, plus prefix prompts and determinism. Families that are absent or
  * that this build cannot load are reported as "skip <family>: why" and
  * counted in the closing "families: tested=N skipped=M" line, which
- * tests/e2e/dataset_families.sh turns into a visible skip. */
+ * tests/e2e/dataset_isl_<family>.sh turns into a visible skip. */
 #include "core/fsutil.h"
 #include "core/test.h"
+#include "dataset/jsonw.h"
 #include "dataset/promptgen.h"
 #include "dataset/rng.h"
 #include "dataset/test_support.h"
 
 #include <dirent.h>
+#include <unistd.h>
 
 static int tested, skipped;
 static char skipped_names[1024];
+static FILE *dump; /* GP_DATASET_DUMP: {"text":..,"tokens":n} per checked prompt, for the HF cross-check */
+
+static void dump_prompt(const char *text, long tokens)
+{
+    if (!dump)
+        return;
+    struct gp_buf b = {0};
+    gp_buf_puts(&b, "{\"text\":");
+    gp_jsonw_str(&b, text, strlen(text), GP_JSONW_WIRE);
+    gp_buf_printf(&b, ",\"tokens\":%ld}\n", tokens);
+    fwrite(b.data, 1, b.len, dump);
+    gp_buf_free(&b);
+}
 
 static void check_family(const char *name, const char *path)
 {
@@ -54,6 +69,7 @@ static void check_family(const char *name, const char *path)
             gp_rng_seed_stream(&r, seed, GP_RNG_TEXT, k);
             CHECK_INT(gp_promptgen_text(g, &r, lens[k], NULL, 0, &b, &e), 0);
             long c = ts_encode_count(tok, b.data);
+            dump_prompt(b.data, lens[k]);
             total++;
             if (c != lens[k]) {
                 bad++;
@@ -66,6 +82,7 @@ static void check_family(const char *name, const char *path)
         gp_rng_seed_stream(&r, 9 + (uint64_t)mode, GP_RNG_TEXT, 0);
         CHECK_INT(gp_promptgen_text(g, &r, 32768, NULL, 0, &b, &e), 0);
         CHECK_INT(ts_encode_count(tok, b.data), 32768);
+        dump_prompt(b.data, 32768);
         total++;
     }
     CHECK_INT(bad, 0);
@@ -87,6 +104,7 @@ static void check_family(const char *name, const char *path)
         char *c = ts_content(d1->entries[i].payload);
         CHECK_INT(ts_encode_count(tok, c), d1->entries[i].isl);
         CHECK(d1->entries[i].isl > 64);
+        dump_prompt(c, d1->entries[i].isl);
         free(c);
     }
     gp_dataset_free(d1);
@@ -94,15 +112,38 @@ static void check_family(const char *name, const char *path)
     /* A workload past the verify budget (trusts the proof) is exact too. */
     o.num_prefix_prompts = 0;
     o.isl_stddev = 0;
-    o.isl_mean = 3000;
-    o.num_entries = 400;
+    o.isl_mean = 9000;
+    o.num_entries = 120;
     CHECK_INT(gp_dataset_build(&o, tok, &d1, &e), 0);
-    for (size_t i = 0; d1 && i < d1->n; i += 37) {
+    for (size_t i = 0; d1 && i < d1->n; i += 29) {
         char *c = ts_content(d1->entries[i].payload);
-        CHECK_INT(ts_encode_count(tok, c), 3000);
+        CHECK_INT(ts_encode_count(tok, c), 9000);
+        dump_prompt(c, 9000);
         free(c);
     }
     gp_dataset_free(d1);
+    /* payload: traces: exact input_length, hash-id blocks shared */
+    char tpath[64], spec[80];
+    snprintf(tpath, sizeof tpath, "/tmp/gp-trace-%d.jsonl", (int)getpid());
+    const char *rows = "{\"input_length\": 700, \"hash_ids\": [1, 2]}\n{\"input_length\": 1100, \"hash_ids\": [1, 3, 4]}\n";
+    CHECK_INT(gp_write_file_atomic(tpath, rows, strlen(rows), &e), 0);
+    snprintf(spec, sizeof spec, "payload:%s", tpath);
+    struct gp_dataset_opts tro = ts_opts();
+    tro.input_file = spec;
+    CHECK_INT(gp_dataset_build(&tro, tok, &d1, &e), 0);
+    CHECK(d1 && d1->n == 2);
+    if (d1 && d1->n == 2) {
+        char *a = ts_content(d1->entries[0].payload), *c = ts_content(d1->entries[1].payload);
+        CHECK_INT(ts_encode_count(tok, a), 700);
+        CHECK_INT(ts_encode_count(tok, c), 1100);
+        CHECK(strncmp(a, c, 1000) == 0); /* 512 shared tokens are > 1000 bytes */
+        dump_prompt(a, 700);
+        dump_prompt(c, 1100);
+        free(a);
+        free(c);
+    }
+    gp_dataset_free(d1);
+    unlink(tpath);
     printf("family %s: %zu safe pieces, additive=%d, %ld prompts exact\n", name, np, additive, total - bad);
     tested++;
     gp_tokenizer_free(tok);
@@ -110,12 +151,16 @@ static void check_family(const char *name, const char *path)
 
 static void test_families(void)
 {
-    if (!getenv("GP_DATASET_FAMILIES")) {
-        /* Loading six real tokenizers takes seconds: done once, by
-         * tests/e2e/dataset_families.sh, which reports skips visibly. */
-        printf("families: run by tests/e2e/dataset_families.sh (GP_DATASET_FAMILIES=1)\n");
+    /* Loading a real tokenizer takes a second or two, so this runs from
+     * tests/e2e/dataset_isl_<family>.sh, one family per test, which reports
+     * skips visibly. GP_DATASET_FAMILIES = a family name, or "all". */
+    const char *only = getenv("GP_DATASET_FAMILIES");
+    if (!only) {
+        printf("families: run by tests/e2e/dataset_isl_<family>.sh (GP_DATASET_FAMILIES=name|all)\n");
         return;
     }
+    if (getenv("GP_DATASET_DUMP"))
+        dump = fopen(getenv("GP_DATASET_DUMP"), "w");
     const char *cache = getenv("GENPERF_CACHE");
     char dir[4096];
     if (cache)
@@ -140,6 +185,8 @@ static void test_families(void)
     qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
     for (int i = 0; i < n; i++) {
         char path[8192];
+        if (strcmp(only, "all") != 0 && strcmp(only, names[i]) != 0)
+            continue;
         snprintf(path, sizeof path, "%s/%s/tokenizer.json", dir, names[i]);
         if (!gp_is_file(path)) {
             printf("skip %s: no tokenizer.json\n", names[i]);
@@ -148,6 +195,8 @@ static void test_families(void)
         }
         check_family(names[i], path);
     }
+    if (dump)
+        fclose(dump);
 }
 
 int main(void)

@@ -158,6 +158,69 @@ static void test_file_deterministic_osl(void)
     gp_dataset_free(ds);
 }
 
+static void test_trace_payload_file(void)
+{
+    const char *f = put("trace.jsonl",
+                        "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 20, \"hash_ids\": [7, 8]}\n"
+                        "{\"timestamp\": 25.5, \"input_length\": 520, \"hash_ids\": [7, 9]}\n"
+                        "{\"input_length\": 3}\n"
+                        "{\"text\": \"hello\", \"output_length\": 4}\n");
+    char spec[300];
+    snprintf(spec, sizeof spec, "payload:%s", f);
+    struct gp_dataset_opts o = ts_opts();
+    struct gp_dataset *ds = NULL;
+    struct gp_error e = {0};
+    struct gp_tokenizer *tok = builtin();
+    o.input_file = spec;
+    CHECK_INT(gp_dataset_build(&o, tok, &ds, &e), 0);
+    if (!ds) {
+        fprintf(stderr, "  %s\n", e.msg);
+        gp_tokenizer_free(tok);
+        return;
+    }
+    CHECK_INT(ds->n, 4);
+    long want[] = {600, 520, 3, 5};
+    for (size_t i = 0; i < 4; i++) {
+        char *c = ts_content(ds->entries[i].payload);
+        CHECK_INT(ds->entries[i].isl, want[i]);
+        CHECK_INT(ts_encode_count(tok, c), want[i]);
+        free(c);
+    }
+    CHECK_INT(ds->entries[0].osl_asked, 20);
+    CHECK(strstr(ds->entries[0].payload, "\"max_tokens\":20") != NULL);
+    CHECK_INT(ds->entries[1].osl_asked, -1);
+    CHECK_INT(ds->entries[3].osl_asked, 4);
+    CHECK_NEAR(ds->entries[0].timestamp_ms, 0.0, 0);
+    CHECK_NEAR(ds->entries[1].timestamp_ms, 25.5, 0);
+    CHECK_NEAR(ds->entries[2].timestamp_ms, -1.0, 0);
+    /* hash id 7 is the same first 512-token block in rows 0 and 1 */
+    char *a = ts_content(ds->entries[0].payload), *b = ts_content(ds->entries[1].payload);
+    CHECK(a && b && strncmp(a, b, 512) == 0 && strncmp(a, b, 600) != 0);
+    free(a);
+    free(b);
+    gp_dataset_free(ds);
+
+    f = put("trace_bad.jsonl", "{\"input_length\": 4}\n{\"input_length\": 0}\n");
+    snprintf(spec, sizeof spec, "payload:%s", f);
+    o.input_file = spec;
+    CHECK(gp_dataset_build(&o, tok, &ds, &e) < 0);
+    CHECK(strstr(e.msg, "line 2: \"input_length\" must be a positive integer") != NULL);
+    f = put("trace_bad3.jsonl", "{\"timestamp\": \"soon\", \"input_length\": 4}\n");
+    snprintf(spec, sizeof spec, "payload:%s", f);
+    o.input_file = spec;
+    CHECK(gp_dataset_build(&o, tok, &ds, &e) < 0);
+    CHECK(strstr(e.msg, "line 1: \"timestamp\" must be a number") != NULL);
+    f = put("trace_bad2.jsonl", "{\"input_length\": 5, \"hash_ids\": [\"x\"]}\n");
+    snprintf(spec, sizeof spec, "payload:%s", f);
+    o.input_file = spec;
+    CHECK(gp_dataset_build(&o, tok, &ds, &e) < 0);
+    CHECK(strstr(e.msg, "line 1") && strstr(e.msg, "hash_ids"));
+    o.input_file = "synthetic:queries,passages";
+    CHECK(gp_dataset_build(&o, tok, &ds, &e) < 0);
+    CHECK(strstr(e.msg, "not supported") != NULL);
+    gp_tokenizer_free(tok);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gp-infile-XXXXXX");
@@ -166,6 +229,7 @@ int main(void)
     GP_RUN(test_rows);
     GP_RUN(test_errors);
     GP_RUN(test_file_deterministic_osl);
+    GP_RUN(test_trace_payload_file);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

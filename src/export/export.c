@@ -112,16 +112,11 @@ static int put_jstr(struct gp_buf *b, const char *s, size_t n)
     while (i < n) {
         /* copy the run of bytes that need no escaping in one go: SSE chunks
          * are mostly plain ASCII between quotes */
-        size_t j = i;
-        while (j < n && !needs_esc[u[j]])
-            j++;
-        if (j > i) {
-            memcpy(o, u + i, j - i);
-            o += j - i;
-            i = j;
-            if (i == n)
-                break;
-        }
+        /* runs between quotes are short: a byte loop beats a memcpy call */
+        while (i < n && !needs_esc[u[i]])
+            *o++ = (char)u[i++];
+        if (i == n)
+            break;
         unsigned c = u[i];
         if (c >= 0x80) {
             size_t l = utf8_len(u + i, n - i);
@@ -475,8 +470,8 @@ static size_t dwidth(const char *s, size_t n)
     return w;
 }
 
-/* Greedy word wrap like rich's Text.wrap: words never split unless a word
- * alone is wider than the column (then it is folded). Explicit '\n' breaks. */
+/* Greedy word wrap like rich's Text.wrap: words never split; a word alone
+ * wider than the column is cropped with "…". Explicit '\n' breaks. */
 static int wrap(const char *s, size_t width, char lines[MAXLINES][128])
 {
     int nl = 0;
@@ -489,6 +484,7 @@ static int wrap(const char *s, size_t width, char lines[MAXLINES][128])
         char cur[128] = "";
         size_t cl = 0;
         size_t i = 0;
+        int para0 = nl;
         while (i < plen) {
             while (i < plen && p[i] == ' ')
                 i++;
@@ -514,16 +510,20 @@ static int wrap(const char *s, size_t width, char lines[MAXLINES][128])
                     cl = 0;
                     cur[0] = '\0';
                 } else {
-                    /* fold a word wider than the column */
-                    size_t take = width < wl ? width : wl;
-                    if (nl < MAXLINES)
-                        snprintf(lines[nl++], 128, "%.*s", (int)take, w);
-                    w += take;
-                    wl -= take;
+                    /* a word wider than the column gets a line of its own,
+                     * cropped with an ellipsis (rich's default overflow) */
+                    if (nl < MAXLINES) {
+                        if (width > 1)
+                            snprintf(lines[nl++], 128, "%.*s\u2026", (int)(width - 1), w);
+                        else
+                            snprintf(lines[nl++], 128, "\u2026");
+                    }
+                    wl = 0;
                 }
             }
         }
-        if (nl < MAXLINES)
+        /* the paragraph's last line (an empty paragraph is one empty line) */
+        if (nl < MAXLINES && (cl || nl == para0))
             snprintf(lines[nl++], 128, "%s", cur);
         p += plen;
         if (*p == '\n')
@@ -944,6 +944,14 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
             r |= OPT(&s.b, "server_prompt_tokens", q->server_prompt_tokens);
             r |= OPT(&s.b, "server_completion_tokens", q->server_completion_tokens);
             r |= OPT(&s.b, "content_chunks", q->content_chunks);
+            /* every content chunk's time, ns after the request start */
+            r |= PUTS(&s.b, ",\"content_ns\":[");
+            for (uint32_t c = 0; c < q->content_chunks && q->ct_first + c < m->n_content_ns; c++) {
+                if (c)
+                    r |= gp_buf_putc(&s.b, ',');
+                r |= put_u64(&s.b, m->content_ns[q->ct_first + c] - rec->t_start_ns);
+            }
+            r |= gp_buf_putc(&s.b, ']');
             r |= OPT(&s.b, "reasoning_tokens", q->reasoning_tokens);
             r |= OPT(&s.b, "events", q->events);
             r |= OPT(&s.b, "bad_events", q->bad_events);
@@ -955,7 +963,7 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
             r |= PUTS(&s.b, ",\"ttft_ns\":null,\"ttst_ns\":null,\"request_latency_ns\":null,\"itl_ns\":null"
                             ",\"isl\":null,\"osl\":null,\"osl_asked\":null,\"osl_source\":null"
                             ",\"server_prompt_tokens\":null,\"server_completion_tokens\":null"
-                            ",\"content_chunks\":null,\"reasoning_tokens\":null,\"events\":null,\"bad_events\":null"
+                            ",\"content_chunks\":null,\"content_ns\":null,\"reasoning_tokens\":null,\"events\":null,\"bad_events\":null"
                             ",\"streamed\":null,\"done\":null,\"osl_mismatch\":null");
         }
         r |= OPT(&s.b, "n_chunks", rec->n_chunks);
@@ -1006,6 +1014,9 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
                 mx = st->recs[i].t_end_ns;
         t1 = gp_record_wall_ns(st, mx);
     }
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) == 0 && host[0])
+        json_object_set_new(o, "host", json_string(host));
     json_object_set_new(o, "start_wall_ns", json_integer((json_int_t)t0));
     json_object_set_new(o, "end_wall_ns", json_integer((json_int_t)t1));
     json_object_set_new(o, "mode", json_string(ctx->mode ? ctx->mode : "concurrency"));
@@ -1087,6 +1098,8 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(cl, "busy_warn_threshold", json_real(warn_at));
     json_object_set_new(cl, "busy_warning", json_boolean(ctx->client_busy_fraction >= warn_at));
     json_object_set_new(o, "client", cl);
+    if (ctx->telemetry_summary)
+        json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();
     json_object_set_new(names, "inter_token_latency", json_string("(latency - TTFT) / (OSL - 1): vLLM/SGLang TPOT, AIPerf ITL"));
     json_object_set_new(names, "inter_chunk_latency", json_string("gaps between content chunks: vLLM/SGLang ITL, AIPerf ICL"));

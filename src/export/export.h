@@ -58,6 +58,10 @@ struct gp_export_ctx {
 
     FILE *console;                   /* table destination (stdout); NULL = no table */
     int console_width;               /* 0 = $COLUMNS or 80 */
+
+    /* borrowed, optional: gp_telemetry_summary_json(), written as "telemetry"
+     * in <stem>_genperf.json */
+    const json_t *telemetry_summary;
 };
 
 /* Writes every artifact above (console table first, as GenAI-Perf does);

@@ -289,6 +289,8 @@ static void test_json_literal(void)
     ctx.profile_export_file = "custom_export.json";
     ctx.tokenizer_source = "builtin";
     ctx.client_busy_fraction = 0.25;
+    json_t *tsum = json_pack("{s:f,s:i}", "interval_s", 0.33, "samples", 3);
+    ctx.telemetry_summary = tsum;
     struct gp_error err = {0};
     int rc = gp_export_all(&ctx, &err);
     CHECK_INT(rc, 0);
@@ -332,6 +334,7 @@ static void test_json_literal(void)
             if (i == 4 && j) {
                 CHECK_INT(json_integer_value(json_object_get(json_object_get(j, "requests"), "ok")), 4);
                 CHECK(json_is_object(json_object_get(j, "inter_chunk_latency")));
+                CHECK_INT(json_integer_value(json_object_get(json_object_get(j, "telemetry"), "samples")), 3);
             }
             json_decref(j);
         }
@@ -345,6 +348,7 @@ static void test_json_literal(void)
     rmdir(p);
     rmdir(dir);
     gp_buf_free(&b);
+    json_decref(tsum);
     json_decref(full);
     free(fixture);
     gp_metrics_result_free(&m);
@@ -374,8 +378,94 @@ static void test_pyjson(void)
     CHECK_STR(stem, "noext");
 }
 
+/* request_rate mode, a warmup and a failed request through the two big writers */
+static void test_profile_and_records(void)
+{
+    struct gp_record_store st;
+    struct gp_dataset ds;
+    build_example(&st, &ds);
+    /* a warmup (first in time) and a failed request */
+    struct gp_record w = {0};
+    w.t_start_ns = st.mono0_ns;
+    w.t_end_ns = st.mono0_ns + 5;
+    w.http_status = 200;
+    w.flags = GP_REC_WARMUP | GP_REC_STREAMING;
+    gp_record_append(&st, &w, NULL, 0, NULL, 0, NULL, 0);
+    struct gp_record f = {0};
+    f.t_start_ns = st.mono0_ns + 10;
+    f.t_end_ns = st.mono0_ns + 20;
+    f.http_status = 503;
+    f.flags = GP_REC_FAILED;
+    f.entry = 1;
+    gp_record_append(&st, &f, NULL, 0, NULL, 0, "OpenAI response returns HTTP code 503: busy", 43);
+    struct gp_tokenizer *tok = NULL;
+    gp_tokenizer_load("builtin", NULL, &tok, NULL);
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, &ds, tok, NULL, &m, NULL), 0);
+    struct gp_export_ctx ctx = {0};
+    ctx.m = &m;
+    ctx.store = &st;
+    ctx.ds = &ds;
+    ctx.mode = "request_rate";
+    ctx.value = 2.5;
+    ctx.endpoint = "/v1/chat/completions";
+    char dir[512];
+    const char *td = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
+    CHECK(mkdtemp(dir) != NULL);
+    char pe[600], rj[600];
+    snprintf(pe, sizeof pe, "%s/pe.json", dir);
+    snprintf(rj, sizeof rj, "%s/r.jsonl", dir);
+    CHECK_INT(gp_export_profile_json(&ctx, pe, NULL), 0);
+    CHECK_INT(gp_export_records_jsonl(&ctx, rj, NULL), 0);
+    char *txt = NULL;
+    CHECK_INT(gp_read_file(pe, &txt, NULL, NULL), 0);
+    if (txt) {
+        const char *head = "{\"experiments\":[{\"experiment\":{\"mode\":\"request_rate\",\"value\":2.5},\"requests\":[{";
+        CHECK(strncmp(txt, head, strlen(head)) == 0);
+        CHECK(strstr(txt, "\"service_kind\":\"openai\",\"endpoint\":\"v1/chat/completions\"}") != NULL);
+        json_t *j = json_loads(txt, 0, NULL);
+        json_t *e0 = json_array_get(json_object_get(j, "experiments"), 0);
+        CHECK_INT(json_array_size(json_object_get(e0, "requests")), 4); /* warmup and failure left out */
+        CHECK_INT(json_array_size(json_object_get(e0, "window_boundaries")), 2);
+        json_decref(j);
+        free(txt);
+    }
+    txt = NULL;
+    CHECK_INT(gp_read_file(rj, &txt, NULL, NULL), 0);
+    if (txt) {
+        int n = 0, warm = 0, failed = 0;
+        for (char *q = txt, *e; (e = strchr(q, '\n')); q = e + 1, n++) {
+            json_t *j = json_loadb(q, (size_t)(e - q), 0, NULL);
+            CHECK(j != NULL);
+            if (json_is_true(json_object_get(j, "warmup")))
+                warm++;
+            const char *status = json_string_value(json_object_get(j, "status"));
+            if (status && !strcmp(status, "failed")) {
+                failed++;
+                CHECK_STR(json_string_value(json_object_get(j, "error")), "OpenAI response returns HTTP code 503: busy");
+                CHECK_STR(json_string_value(json_object_get(j, "fail_kind")), "http");
+                CHECK_INT(json_integer_value(json_object_get(j, "http_status")), 503);
+            }
+            json_decref(j);
+        }
+        CHECK_INT(n, 6);
+        CHECK_INT(warm, 1);
+        CHECK_INT(failed, 1);
+        free(txt);
+    }
+    unlink(pe);
+    unlink(rj);
+    rmdir(dir);
+    gp_metrics_result_free(&m);
+    gp_tokenizer_free(tok);
+    gp_record_store_free(&st);
+    free_ds(&ds);
+}
+
 int main(void)
 {
+    GP_RUN(test_profile_and_records);
     GP_RUN(test_csv_literal);
     GP_RUN(test_csv_telemetry);
     GP_RUN(test_console_literal);

@@ -17,6 +17,8 @@
 #include "tokenizer/tokenizer.h"
 
 #include <jansson.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +51,7 @@ struct scratch {
     struct gp_buf content, reasoning, errtext, first_err, body;
     uint64_t *ct;          /* content chunk times of the current request */
     size_t nct, ctcap;
-    int done, has_error, has_usage;
+    int done, has_error, has_usage, finish;
     long prompt_tokens, completion_tokens;
     uint32_t events, bad_events;
 };
@@ -88,6 +90,8 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         s->has_error = 1;
         break;
     case GP_EV_CHUNK:
+        if (info.has_finish)
+            s->finish = 1;
         if (info.has_usage) {
             s->has_usage = 1;
             if (info.prompt_tokens >= 0)
@@ -135,7 +139,7 @@ static int scan_response(const struct gp_record_store *st, const struct gp_recor
     gp_buf_reset(&s->reasoning);
     gp_buf_reset(&s->first_err);
     s->nct = 0;
-    s->done = s->has_error = s->has_usage = 0;
+    s->done = s->has_error = s->has_usage = s->finish = 0;
     s->prompt_tokens = s->completion_tokens = -1;
     s->events = s->bad_events = 0;
     int sse = (r->flags & GP_REC_STREAMING) != 0;
@@ -283,6 +287,238 @@ static int is_good(const struct gp_req_metrics *rm, const struct gp_metrics_opts
     return 1;
 }
 
+/* One worker handles a contiguous range of the measured requests with its
+ * own scratch buffers and error-text area; the tokenizer is shared under a
+ * lock (tokenizer.h: one tokenizer must not be used by two threads at once). */
+struct worker {
+    const struct gp_record_store *st;
+    const struct gp_dataset *ds;
+    struct gp_tokenizer *tok;
+    pthread_mutex_t *tok_lock;
+    int inter_chunk;
+    const uint32_t *idx;           /* record index of each measured request */
+    struct gp_req_metrics *reqs;
+    size_t k0, k1;                 /* this worker's range of reqs */
+    struct scratch s;
+    struct gp_buf text;            /* err_off of its reqs are relative to this */
+    struct arrays icl;             /* only icl/nicl/icl_cap used */
+    uint64_t *cts;                 /* content chunk times of its requests */
+    size_t ncts, cts_cap;
+    int rc;
+};
+
+static int push_cts(struct worker *w, const uint64_t *t, size_t n)
+{
+    if (w->ncts + n > w->cts_cap) {
+        size_t nc = w->cts_cap ? w->cts_cap : 1024;
+        while (nc < w->ncts + n)
+            nc *= 2;
+        uint64_t *p = realloc(w->cts, nc * sizeof *p);
+        if (!p)
+            return -GP_ENOMEM;
+        w->cts = p;
+        w->cts_cap = nc;
+    }
+    memcpy(w->cts + w->ncts, t, n * sizeof *t);
+    w->ncts += n;
+    return 0;
+}
+
+static long tcount(struct worker *w, const char *p, size_t n)
+{
+    if (w->tok_lock)
+        pthread_mutex_lock(w->tok_lock);
+    long c = gp_tokenizer_count(w->tok, p, n);
+    if (w->tok_lock)
+        pthread_mutex_unlock(w->tok_lock);
+    return c;
+}
+
+static long isl_locked(struct worker *w, const char *payload, size_t len)
+{
+    if (w->tok_lock)
+        pthread_mutex_lock(w->tok_lock);
+    long c = isl_from_payload(w->tok, payload, len);
+    if (w->tok_lock)
+        pthread_mutex_unlock(w->tok_lock);
+    return c;
+}
+
+static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
+{
+    const struct gp_record_store *st = w->st;
+    const struct gp_record *r = &st->recs[i];
+    struct scratch *s = &w->s;
+    int rc;
+    rm->rec = (uint32_t)i;
+    rm->http_status = r->http_status;
+    rm->ttft_ns = rm->ttst_ns = rm->latency_ns = rm->itl_ns = -1;
+    rm->tps_user = -1;
+    rm->isl = rm->osl = -1;
+    rm->osl_asked = -1;
+    rm->server_prompt_tokens = rm->server_completion_tokens = -1;
+    const struct gp_dataset_entry *e = (w->ds && r->entry < w->ds->n) ? &w->ds->entries[r->entry] : NULL;
+    if (e) {
+        rm->osl_asked = e->osl_asked;
+        rm->isl = e->isl >= 0 ? e->isl : (int32_t)isl_locked(w, e->payload, e->payload_len);
+    }
+
+    int streamed = 0;
+    if ((rc = scan_response(st, r, s, &streamed)) < 0)
+        return -GP_ENOMEM;
+    rm->events = s->events;
+    rm->bad_events = s->bad_events;
+    if (streamed)
+        rm->flags |= GP_RQ_STREAMED;
+    if (s->has_usage) {
+        rm->flags |= GP_RQ_HAS_USAGE;
+        rm->server_prompt_tokens = (int32_t)s->prompt_tokens;
+        rm->server_completion_tokens = (int32_t)s->completion_tokens;
+    }
+    const char *etext = r->err_len ? st->bytes.data + r->err_off : NULL;
+
+    /* classify (sse-and-servers.md §6: EOF after [DONE] is fine, EOF after
+     * finish_reason means output complete but accounting incomplete, EOF
+     * before it is a truncated request) */
+    int status_fail = (r->flags & (GP_REC_TIMEOUT | GP_REC_CANCELLED)) || r->http_status == 0 ||
+                      r->http_status >= 400;
+    int cut = !status_fail && (r->flags & GP_REC_FAILED); /* 2xx, then the transfer failed */
+    if (cut && !(streamed && s->events > 0))
+        status_fail = 1; /* nothing usable arrived: a transport failure */
+    if (status_fail) {
+        if (r->flags & GP_REC_TIMEOUT)
+            rm->fail = GP_FAIL_TIMEOUT;
+        else if (r->flags & GP_REC_CANCELLED)
+            rm->fail = GP_FAIL_CANCELLED;
+        else if (r->http_status >= 400)
+            rm->fail = GP_FAIL_HTTP;
+        else
+            rm->fail = GP_FAIL_TRANSPORT;
+        struct gp_buf msg = {0};
+        if (r->http_status >= 400) {
+            /* PA's wording, so logs read the same */
+            static const char pa[] = "OpenAI response returns HTTP code";
+            if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)
+                gp_buf_printf(&msg, "%s %d: ", pa, r->http_status);
+            if (etext)
+                gp_buf_append(&msg, etext, r->err_len);
+            else
+                for (uint32_t c = 0; c < r->n_chunks && msg.len < 2000; c++) {
+                    const struct gp_chunk *ch = gp_record_chunk(st, r, c);
+                    gp_buf_append(&msg, gp_record_bytes(st, ch), ch->len);
+                }
+        } else if (etext) {
+            gp_buf_append(&msg, etext, r->err_len);
+        } else {
+            gp_buf_puts(&msg, rm->fail == GP_FAIL_TIMEOUT     ? "request timed out"
+                              : rm->fail == GP_FAIL_CANCELLED ? "cancelled at the end of the run"
+                                                              : "no HTTP response");
+        }
+        /* trim trailing newlines of a text body */
+        while (msg.len && (msg.data[msg.len - 1] == '\n' || msg.data[msg.len - 1] == '\r'))
+            msg.len--;
+        rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
+        gp_buf_free(&msg);
+        if (rc)
+            return -GP_ENOMEM;
+    } else if (s->has_error) {
+        rm->fail = GP_FAIL_STREAM_ERROR;
+        if (save_err(&w->text, rm, s->first_err.data ? s->first_err.data : "", s->first_err.len)) 
+            return -GP_ENOMEM;
+    } else if (streamed && !s->done) {
+        rm->flags |= GP_RQ_NO_DONE;
+        if (s->nct == 0 || (cut && !s->finish)) {
+            /* no content at all, or the connection broke before finish_reason */
+            rm->fail = GP_FAIL_TRUNCATED;
+            struct gp_buf msg = {0};
+            gp_buf_puts(&msg, s->nct ? "stream cut before finish_reason and [DONE]"
+                                    : "stream ended before [DONE] with no content");
+            if (cut && etext) {
+                gp_buf_puts(&msg, ": ");
+                gp_buf_append(&msg, etext, r->err_len);
+            }
+            rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
+            gp_buf_free(&msg);
+            if (rc)
+                return -GP_ENOMEM;
+        }
+    }
+
+    /* token counts are kept even for failed requests (diagnostics) */
+    rm->content_chunks = (uint32_t)s->nct;
+    if (s->content.len || s->nct) {
+        long n = w->tok ? tcount(w, s->content.data ? s->content.data : "", s->content.len) : -1;
+        if (n < 0 && s->completion_tokens >= 0) {
+            n = s->completion_tokens;
+            rm->flags |= GP_RQ_OSL_FROM_SERVER;
+        }
+        rm->osl = (int32_t)n;
+    } else {
+        rm->osl = 0;
+    }
+    if (s->reasoning.len && w->tok) {
+        long n = tcount(w, s->reasoning.data, s->reasoning.len);
+        rm->reasoning_tokens = n < 0 ? 0 : (int32_t)n;
+    }
+
+    /* timings for every request that got content, failed ones included
+     * (diagnostics in records.jsonl); only ok ones reach the statistics */
+    if (s->nct) {
+        rm->first_content_ns = s->ct[0];
+        rm->last_content_ns = s->ct[s->nct - 1];
+        rm->ttft_ns = (int64_t)(s->ct[0] - r->t_start_ns);
+        rm->latency_ns = (int64_t)(s->ct[s->nct - 1] - r->t_start_ns);
+        if (s->nct > 1)
+            rm->ttst_ns = (int64_t)(s->ct[1] - s->ct[0]);
+        if (s->nct > 1 && rm->osl > 1) {
+            double q = (double)(rm->latency_ns - rm->ttft_ns) / (double)(rm->osl - 1);
+            rm->itl_ns = (int64_t)gp_round_half_even(q);
+            if (rm->itl_ns > 0)
+                rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
+        }
+    }
+    rm->ct_first = w->ncts;
+    if (s->nct && push_cts(w, s->ct, s->nct))
+        return -GP_ENOMEM;
+    if (rm->fail != GP_FAIL_NONE)
+        return 0;
+    rm->flags |= GP_RQ_OK;
+    if (rm->osl_asked >= 0) {
+        long got = s->completion_tokens >= 0 ? s->completion_tokens : rm->osl;
+        if (got != rm->osl_asked)
+            rm->flags |= GP_RQ_OSL_MISMATCH;
+    }
+    if (w->inter_chunk)
+        for (size_t c = 1; c < s->nct; c++)
+            if (push_icl(&w->icl, (double)(s->ct[c] - s->ct[c - 1])))
+                return -GP_ENOMEM;
+    return 0;
+}
+
+static void *worker_run(void *arg)
+{
+    struct worker *w = arg;
+    for (size_t k = w->k0; k < w->k1 && !w->rc; k++)
+        w->rc = process_one(w, w->idx[k], &w->reqs[k]);
+    return NULL;
+}
+
+static void worker_free(struct worker *w)
+{
+    gp_sse_free(&w->s.sse);
+    gp_buf_free(&w->s.content);
+    gp_buf_free(&w->s.reasoning);
+    gp_buf_free(&w->s.errtext);
+    gp_buf_free(&w->s.first_err);
+    gp_buf_free(&w->s.body);
+    free(w->s.ct);
+    gp_buf_free(&w->text);
+    free(w->icl.icl);
+    free(w->cts);
+}
+
+#define MAX_WORKERS 8
+
 int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset *ds,
                        struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,
                        struct gp_metrics_result *out, struct gp_error *err)
@@ -295,15 +531,17 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
     for (size_t i = 0; i < st->n; i++)
         if (!(st->recs[i].flags & GP_REC_WARMUP))
             nmeas++;
-    struct scratch s;
-    memset(&s, 0, sizeof s);
-    gp_sse_init(&s.sse);
-    struct gp_buf text = {0};
     struct arrays a;
     memset(&a, 0, sizeof a);
-    int rc = 0;
+    struct worker wk[MAX_WORKERS];
+    memset(wk, 0, sizeof wk);
+    int nw = 0, rc = 0;
+    uint32_t *idx = NULL;
     size_t alloc_n = nmeas ? nmeas : 1;
+    pthread_mutex_t lock;
+    int have_lock = 0;
     out->reqs = calloc(alloc_n, sizeof *out->reqs);
+    idx = malloc(alloc_n * sizeof *idx);
     a.lat = malloc(alloc_n * sizeof(double));
     a.ttft = malloc(alloc_n * sizeof(double));
     a.ttst = malloc(alloc_n * sizeof(double));
@@ -311,10 +549,88 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
     a.tps = malloc(alloc_n * sizeof(double));
     a.osl = malloc(alloc_n * sizeof(double));
     a.isl = malloc(alloc_n * sizeof(double));
-    if (!out->reqs || !a.lat || !a.ttft || !a.ttst || !a.itl || !a.tps || !a.osl || !a.isl) {
+    if (!out->reqs || !idx || !a.lat || !a.ttft || !a.ttst || !a.itl || !a.tps || !a.osl || !a.isl) {
         rc = gp_err(err, GP_ENOMEM, "out of memory computing metrics for %zu requests", nmeas);
         goto done;
     }
+    for (size_t i = 0, k = 0; i < st->n; i++)
+        if (!(st->recs[i].flags & GP_REC_WARMUP))
+            idx[k++] = (uint32_t)i;
+
+    /* parse responses on up to MAX_WORKERS threads: a million requests'
+     * SSE scanning is the bulk of post-processing, and requests are independent */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    nw = nmeas >= 20000 && ncpu > 1 ? (int)(ncpu < MAX_WORKERS ? ncpu : MAX_WORKERS) : 1;
+    if (nw > 1) {
+        if (pthread_mutex_init(&lock, NULL) == 0)
+            have_lock = 1;
+        else
+            nw = 1;
+    }
+    pthread_t th[MAX_WORKERS];
+    int started[MAX_WORKERS] = {0};
+    for (int t = 0; t < nw; t++) {
+        struct worker *w = &wk[t];
+        w->st = st;
+        w->ds = ds;
+        w->tok = tok;
+        w->tok_lock = have_lock ? &lock : NULL;
+        w->inter_chunk = opts->inter_chunk;
+        w->idx = idx;
+        w->reqs = out->reqs;
+        w->k0 = nmeas * (size_t)t / (size_t)nw;
+        w->k1 = nmeas * (size_t)(t + 1) / (size_t)nw;
+        gp_sse_init(&w->s.sse);
+        if (t > 0 && pthread_create(&th[t], NULL, worker_run, w) == 0)
+            started[t] = 1;
+    }
+    worker_run(&wk[0]);
+    for (int t = 1; t < nw; t++) {
+        if (started[t])
+            pthread_join(th[t], NULL);
+        else
+            worker_run(&wk[t]); /* could not start a thread: do its share here */
+    }
+    for (int t = 0; t < nw; t++)
+        if (wk[t].rc) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory parsing responses");
+            goto done;
+        }
+
+    /* error texts and inter-chunk gaps back into request order */
+    size_t tlen = 0, nicl = 0, ncts = 0;
+    for (int t = 0; t < nw; t++) {
+        tlen += wk[t].text.len;
+        nicl += wk[t].icl.nicl;
+        ncts += wk[t].ncts;
+    }
+    out->text = malloc(tlen + 1);
+    a.icl = malloc((nicl ? nicl : 1) * sizeof(double));
+    out->content_ns = malloc((ncts ? ncts : 1) * sizeof *out->content_ns);
+    if (!out->text || !a.icl || !out->content_ns) {
+        rc = gp_err(err, GP_ENOMEM, "out of memory collecting error texts");
+        goto done;
+    }
+    size_t base = 0, cbase = 0;
+    for (int t = 0; t < nw; t++) {
+        if (wk[t].text.len)
+            memcpy(out->text + base, wk[t].text.data, wk[t].text.len);
+        if (wk[t].ncts)
+            memcpy(out->content_ns + cbase, wk[t].cts, wk[t].ncts * sizeof *wk[t].cts);
+        for (size_t k = wk[t].k0; k < wk[t].k1; k++) {
+            if (out->reqs[k].err_len)
+                out->reqs[k].err_off += base;
+            out->reqs[k].ct_first += cbase;
+        }
+        base += wk[t].text.len;
+        cbase += wk[t].ncts;
+        if (wk[t].icl.nicl)
+            memcpy(a.icl + a.nicl, wk[t].icl.icl, wk[t].icl.nicl * sizeof(double));
+        a.nicl += wk[t].icl.nicl;
+    }
+    out->text[tlen] = '\0';
+    out->text_len = tlen;
+    out->n_content_ns = ncts;
 
     uint64_t wmin = UINT64_MAX, wmax = 0;
     double isl_client_sum = 0, isl_server_sum = 0, osl_server_sum = 0;
@@ -324,122 +640,15 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         if (!slo_kind(opts->slos[i].name))
             goodput_invalid = 1;
 
-    size_t k = 0;
-    for (size_t i = 0; i < st->n; i++) {
-        const struct gp_record *r = &st->recs[i];
-        if (r->flags & GP_REC_WARMUP)
-            continue;
-        struct gp_req_metrics *rm = &out->reqs[k++];
-        rm->rec = (uint32_t)i;
-        rm->http_status = r->http_status;
-        rm->ttft_ns = rm->ttst_ns = rm->latency_ns = rm->itl_ns = -1;
-        rm->tps_user = -1;
-        rm->isl = rm->osl = -1;
-        rm->osl_asked = -1;
-        rm->server_prompt_tokens = rm->server_completion_tokens = -1;
-        const struct gp_dataset_entry *e = (ds && r->entry < ds->n) ? &ds->entries[r->entry] : NULL;
-        if (e) {
-            rm->osl_asked = e->osl_asked;
-            rm->isl = e->isl >= 0 ? e->isl : (int32_t)isl_from_payload(tok, e->payload, e->payload_len);
-        }
-
-        int streamed = 0;
-        if ((rc = scan_response(st, r, &s, &streamed)) < 0) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory parsing the response of request %zu", i);
-            goto done;
-        }
-        rm->events = s.events;
-        rm->bad_events = s.bad_events;
-        out->n_bad_events += s.bad_events;
-        if (streamed)
-            rm->flags |= GP_RQ_STREAMED;
-        if (s.has_usage) {
-            rm->flags |= GP_RQ_HAS_USAGE;
-            rm->server_prompt_tokens = (int32_t)s.prompt_tokens;
-            rm->server_completion_tokens = (int32_t)s.completion_tokens;
-        }
-        const char *etext = r->err_len ? st->bytes.data + r->err_off : NULL;
-
-        /* classify */
-        int failed_transport = (r->flags & (GP_REC_FAILED | GP_REC_TIMEOUT | GP_REC_CANCELLED)) ||
-                               r->http_status == 0 || r->http_status >= 400;
-        if (failed_transport) {
-            if (r->flags & GP_REC_TIMEOUT)
-                rm->fail = GP_FAIL_TIMEOUT;
-            else if (r->flags & GP_REC_CANCELLED)
-                rm->fail = GP_FAIL_CANCELLED;
-            else if (r->http_status >= 400)
-                rm->fail = GP_FAIL_HTTP;
-            else
-                rm->fail = GP_FAIL_TRANSPORT;
-            struct gp_buf msg = {0};
-            if (r->http_status >= 400) {
-                /* PA's wording, so logs read the same */
-                static const char pa[] = "OpenAI response returns HTTP code";
-                if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)
-                    gp_buf_printf(&msg, "%s %d: ", pa, r->http_status);
-                if (etext)
-                    gp_buf_append(&msg, etext, r->err_len);
-                else
-                    for (uint32_t c = 0; c < r->n_chunks && msg.len < 2000; c++) {
-                        const struct gp_chunk *ch = gp_record_chunk(st, r, c);
-                        gp_buf_append(&msg, gp_record_bytes(st, ch), ch->len);
-                    }
-            } else if (etext) {
-                gp_buf_append(&msg, etext, r->err_len);
-            } else {
-                gp_buf_puts(&msg, rm->fail == GP_FAIL_TIMEOUT     ? "request timed out"
-                                  : rm->fail == GP_FAIL_CANCELLED ? "cancelled at the end of the run"
-                                                                  : "no HTTP response");
-            }
-            /* trim trailing newlines of a text body */
-            while (msg.len && (msg.data[msg.len - 1] == '\n' || msg.data[msg.len - 1] == '\r'))
-                msg.len--;
-            rc = save_err(&text, rm, msg.data ? msg.data : "", msg.len);
-            gp_buf_free(&msg);
-            if (rc) {
-                rc = gp_err(err, GP_ENOMEM, "out of memory keeping error texts");
-                goto done;
-            }
-        } else if (s.has_error) {
-            rm->fail = GP_FAIL_STREAM_ERROR;
-            if (save_err(&text, rm, s.first_err.data ? s.first_err.data : "", s.first_err.len)) {
-                rc = gp_err(err, GP_ENOMEM, "out of memory keeping error texts");
-                goto done;
-            }
-        } else if (streamed && !s.done) {
-            rm->flags |= GP_RQ_NO_DONE;
-            if (s.nct == 0) {
-                rm->fail = GP_FAIL_TRUNCATED;
-                static const char m[] = "stream ended before [DONE] with no content";
-                if (save_err(&text, rm, m, sizeof m - 1)) {
-                    rc = gp_err(err, GP_ENOMEM, "out of memory keeping error texts");
-                    goto done;
-                }
-            }
-        }
+    out->n_reqs = nmeas;
+    for (size_t k = 0; k < nmeas; k++) {
+        struct gp_req_metrics *rm = &out->reqs[k];
+        const struct gp_record *r = &st->recs[rm->rec];
+        out->n_bad_events += rm->bad_events;
         if (rm->flags & GP_RQ_NO_DONE)
             out->n_no_done++;
-        if (s.has_usage)
+        if (rm->flags & GP_RQ_HAS_USAGE)
             out->n_with_usage++;
-
-        /* token counts are kept even for failed requests (diagnostics) */
-        rm->content_chunks = (uint32_t)s.nct;
-        if (s.content.len || s.nct) {
-            long n = tok ? gp_tokenizer_count(tok, s.content.data ? s.content.data : "", s.content.len) : -1;
-            if (n < 0 && s.completion_tokens >= 0) {
-                n = s.completion_tokens;
-                rm->flags |= GP_RQ_OSL_FROM_SERVER;
-            }
-            rm->osl = (int32_t)n;
-        } else {
-            rm->osl = 0;
-        }
-        if (s.reasoning.len && tok) {
-            long n = gp_tokenizer_count(tok, s.reasoning.data, s.reasoning.len);
-            rm->reasoning_tokens = n < 0 ? 0 : (int32_t)n;
-        }
-
         if (rm->fail != GP_FAIL_NONE) {
             out->n_failed++;
             out->fail_counts[rm->fail]++;
@@ -447,30 +656,11 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         }
         out->n_ok++;
         n_throughput++;
-        rm->flags |= GP_RQ_OK;
-        if (rm->osl_asked >= 0) {
-            long got = s.completion_tokens >= 0 ? s.completion_tokens : rm->osl;
-            if (got != rm->osl_asked) {
-                rm->flags |= GP_RQ_OSL_MISMATCH;
-                out->n_osl_mismatch++;
-            }
-        }
-        if (s.nct == 0) {
+        if (rm->flags & GP_RQ_OSL_MISMATCH)
+            out->n_osl_mismatch++;
+        if (rm->content_chunks == 0) {
             out->n_no_content++;
             continue; /* GenAI-Perf: skipped for per-request metrics, still in throughput */
-        }
-
-        rm->first_content_ns = s.ct[0];
-        rm->last_content_ns = s.ct[s.nct - 1];
-        rm->ttft_ns = (int64_t)(s.ct[0] - r->t_start_ns);
-        rm->latency_ns = (int64_t)(s.ct[s.nct - 1] - r->t_start_ns);
-        if (s.nct > 1)
-            rm->ttst_ns = (int64_t)(s.ct[1] - s.ct[0]);
-        if (s.nct > 1 && rm->osl > 1) {
-            double q = (double)(rm->latency_ns - rm->ttft_ns) / (double)(rm->osl - 1);
-            rm->itl_ns = (int64_t)gp_round_half_even(q);
-            if (rm->itl_ns > 0)
-                rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
         }
         if (r->t_start_ns < wmin)
             wmin = r->t_start_ns;
@@ -483,26 +673,17 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         a.nlat++;
         if (rm->ttst_ns >= 0)
             a.ttst[a.nttst++] = (double)rm->ttst_ns;
-        if (rm->itl_ns >= 0) {
+        if (rm->itl_ns >= 0)
             a.itl[a.nitl++] = (double)rm->itl_ns;
-        }
-        if (opts->inter_chunk)
-            for (size_t c = 1; c < s.nct; c++)
-                if (push_icl(&a, (double)(s.ct[c] - s.ct[c - 1]))) {
-                    rc = gp_err(err, GP_ENOMEM, "out of memory collecting inter-chunk latencies");
-                    goto done;
-                }
         isl_client_sum += rm->isl;
-        if (s.has_usage && s.prompt_tokens >= 0) {
-            isl_server_sum += (double)s.prompt_tokens;
-            osl_server_sum += (double)(s.completion_tokens >= 0 ? s.completion_tokens : 0);
+        if (rm->server_prompt_tokens >= 0) {
+            isl_server_sum += (double)rm->server_prompt_tokens;
+            osl_server_sum += (double)(rm->server_completion_tokens >= 0 ? rm->server_completion_tokens : 0);
             n_isl_server++;
         }
         if (opts->n_slos && !goodput_invalid && is_good(rm, opts))
             n_good++;
     }
-    out->n_reqs = k;
-
     /* statistics (time metrics in ns, then x 1/1e6 as GenAI-Perf exports them) */
     const double ms = 1 / 1e6;
     gp_stats_compute(a.lat, a.nlat, &out->stats[GP_M_REQUEST_LATENCY]);
@@ -563,18 +744,14 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
     out->isl_client_avg = a.nlat ? isl_client_sum / (double)a.nlat : -1;
     out->isl_server_avg = n_isl_server ? isl_server_sum / (double)n_isl_server : -1;
     out->osl_server_avg = n_isl_server ? osl_server_sum / (double)n_isl_server : -1;
-    out->text_len = text.len;
-    out->text = gp_buf_steal(&text);
     rc = 0;
 
 done:
-    gp_sse_free(&s.sse);
-    gp_buf_free(&s.content);
-    gp_buf_free(&s.reasoning);
-    gp_buf_free(&s.errtext);
-    gp_buf_free(&s.first_err);
-    gp_buf_free(&s.body);
-    free(s.ct);
+    for (int t = 0; t < nw; t++)
+        worker_free(&wk[t]);
+    if (have_lock)
+        pthread_mutex_destroy(&lock);
+    free(idx);
     free(a.lat);
     free(a.ttft);
     free(a.ttst);
@@ -583,7 +760,6 @@ done:
     free(a.osl);
     free(a.isl);
     free(a.icl);
-    gp_buf_free(&text);
     if (rc)
         gp_metrics_result_free(out);
     return rc;
@@ -593,5 +769,6 @@ void gp_metrics_result_free(struct gp_metrics_result *r)
 {
     free(r->reqs);
     free(r->text);
+    free(r->content_ns);
     memset(r, 0, sizeof *r);
 }

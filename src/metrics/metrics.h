@@ -109,6 +109,7 @@ struct gp_req_metrics {
     uint32_t bad_events;          /* events that were not JSON / had an unexpected shape (ignored) */
     uint64_t err_off;             /* error text in result->text, err_len 0 = none */
     uint32_t err_len;
+    uint64_t ct_first;            /* its content_chunks times: result->content_ns[ct_first..] */
 };
 
 /* A goodput SLO (GenAI-Perf --goodput name:value; time values in ms). */
@@ -150,6 +151,8 @@ struct gp_metrics_result {
 
     char *text;                    /* error texts, back to back (owned) */
     size_t text_len;
+    uint64_t *content_ns;          /* every content chunk time (monotonic), per request (owned) */
+    size_t n_content_ns;
 };
 
 int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset *ds,

@@ -19,3 +19,9 @@ $(BUILD)/fuzz_sse: src/metrics/fuzz_sse.c src/metrics/sse.c src/metrics/metrics.
 $(BUILD)/bench/postprocess: bench/postprocess.c $(LIBGP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ bench/postprocess.c $(LIBGP) $(LDLIBS)
+
+# helper for tests/e2e/metrics_numpy_stats.sh (not a unit test: lives outside $(BUILD)/tests)
+$(BUILD)/tools/metrics_statcli: tests/metrics/statcli.c $(LIBGP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tests/metrics/statcli.c $(LIBGP) $(LDLIBS)
+TEST_DEPS += $(BUILD)/tools/metrics_statcli

@@ -19,10 +19,11 @@
 
 #include "core/buf.h"
 
-/* Called once per dispatched event with its data (joined data lines,
- * trailing spaces/tabs removed, not NUL-terminated beyond len is guaranteed:
- * data[len] == '\0'). event_type is the last `event:` value ("" if none).
- * Return non-zero to stop feeding (gp_sse_feed returns that value). */
+/* Called once per dispatched event with its data: the event's data lines
+ * joined by '\n', trailing spaces/tabs removed, len bytes, and data[len] is
+ * always '\0'. event_type is the last `event:` value ("" if none). The
+ * pointer is valid only during the call. Return non-zero to stop feeding
+ * (gp_sse_feed returns that value). */
 typedef int (*gp_sse_event_fn)(void *ctx, const char *data, size_t len, const char *event_type);
 
 struct gp_sse {

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NPY_BUFSIZE 8192
+
 const int gp_pct_levels[GP_NPCT] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 
 static double pairwise_sum(const double *a, size_t n)
@@ -187,9 +189,17 @@ void gp_stats_compute(double *x, size_t n, struct gp_stats *out)
         return;
     out->present = 1;
     out->n = n;
-    double mean = pairwise_sum(x, n) / (double)n;
+    /* np.add.reduce runs its inner loop over buffer-sized blocks (8192
+     * elements) and accumulates the blocks' pairwise sums in order */
+    double sum = 0;
+    for (size_t o = 0; o < n; o += NPY_BUFSIZE)
+        sum += pairwise_sum(x + o, n - o < NPY_BUFSIZE ? n - o : NPY_BUFSIZE);
+    double mean = sum / (double)n;
     out->avg = mean;
-    out->std = sqrt(pairwise_sq(x, n, mean) / (double)n);
+    double sq = 0;
+    for (size_t o = 0; o < n; o += NPY_BUFSIZE)
+        sq += pairwise_sq(x + o, n - o < NPY_BUFSIZE ? n - o : NPY_BUFSIZE, mean);
+    out->std = sqrt(sq / (double)n);
     sort_doubles(x, n);
     out->min = x[0];
     out->max = x[n - 1];

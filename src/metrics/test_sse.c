@@ -247,9 +247,21 @@ static void test_requests(void)
         uint64_t dt[] = {10};
         add_req(&st, 13000, 200, S, r, dt, 1, NULL);
     }
+    /* 13: TRT-LLM dropped the connection mid-stream (curl error after a 200) */
+    {
+        const char *r[] = {EV("ab"), EV("cd")};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 14000, 200, S | GP_REC_FAILED, r, dt, 2, "Transferred a partial file");
+    }
+    /* 14: dropped after the finish chunk: output complete, accounting incomplete */
+    {
+        const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{\"content\":\"z\"},\"finish_reason\":\"length\"}]}\n\n"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 15000, 200, S | GP_REC_FAILED, r, dt, 2, "Transferred a partial file");
+    }
     struct gp_metrics_result m;
     run(&st, &m);
-    CHECK_INT(m.n_reqs, 12);
+    CHECK_INT(m.n_reqs, 14);
     struct gp_req_metrics *q = m.reqs;
     CHECK_INT(q[0].fail, GP_FAIL_NONE);
     CHECK_INT(q[0].ttft_ns, 20);
@@ -258,6 +270,9 @@ static void test_requests(void)
     CHECK_INT(q[0].osl, 6);
     CHECK_INT(q[0].itl_ns, 4); /* round((40-20)/5) */
     CHECK_INT(q[0].content_chunks, 3);
+    CHECK_INT(m.content_ns[q[0].ct_first] - 1000, 20);
+    CHECK_INT(m.content_ns[q[0].ct_first + 2] - 1000, 40);
+    CHECK_INT(m.content_ns[q[1].ct_first + 1] - 2000, 400);
     CHECK_INT(q[0].server_prompt_tokens, 7);
     CHECK_INT(q[0].server_completion_tokens, 4);
     CHECK(!(q[0].flags & GP_RQ_NO_DONE));
@@ -296,26 +311,81 @@ static void test_requests(void)
     CHECK_INT(q[10].fail, GP_FAIL_STREAM_ERROR);
     CHECK(strstr(m.text + q[10].err_off, "upstream went away") != NULL);
     CHECK_INT(q[11].fail, GP_FAIL_TRUNCATED);
-    CHECK_INT(m.n_ok, 6);
-    CHECK_INT(m.n_failed, 6);
+    CHECK_INT(q[12].fail, GP_FAIL_TRUNCATED);
+    CHECK(strstr(m.text + q[12].err_off, "partial file") != NULL);
+    CHECK_INT(q[12].ttft_ns, 10); /* partial timings kept for diagnostics */
+    CHECK_INT(q[12].osl, 4);
+    CHECK_INT(q[13].fail, GP_FAIL_NONE);
+    CHECK(q[13].flags & GP_RQ_NO_DONE);
+    CHECK_INT(q[13].latency_ns, 20);
+    CHECK_INT(q[2].ttft_ns, 10); /* stream error after one token: timing kept, not counted */
+    CHECK_INT(m.n_ok, 7);
+    CHECK_INT(m.n_failed, 7);
     CHECK_INT(m.n_no_content, 1);
-    CHECK_INT(m.n_no_done, 2);
+    CHECK_INT(m.n_no_done, 4);
     CHECK_INT(m.fail_counts[GP_FAIL_HTTP], 2);
     CHECK_INT(m.fail_counts[GP_FAIL_STREAM_ERROR], 2);
     CHECK_INT(m.fail_counts[GP_FAIL_TRANSPORT], 1);
-    CHECK_INT(m.fail_counts[GP_FAIL_TRUNCATED], 1);
-    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 5);
-    /* window: min start 1000 .. max last content 11000+30 */
+    CHECK_INT(m.fail_counts[GP_FAIL_TRUNCATED], 2);
+    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 6);
+    /* window: min start 1000 .. max last content 15000+20 */
     CHECK_INT(m.window_start_ns, 1000);
-    CHECK_INT(m.window_end_ns, 11030);
-    CHECK_NEAR(m.stats[GP_M_REQUEST_THROUGHPUT].avg, 6 / (10030 / 1e9), 1e-3);
+    CHECK_INT(m.window_end_ns, 15020);
+    CHECK_NEAR(m.stats[GP_M_REQUEST_THROUGHPUT].avg, 7 / (14020 / 1e9), 1e-3);
     CHECK(m.inter_chunk.present);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
+/* enough requests for the multi-threaded path: error texts and inter-chunk
+ * gaps must come back in request order */
+static void test_many(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    size_t n = 30000;
+    for (size_t i = 0; i < n; i++) {
+        char etext[32];
+        snprintf(etext, sizeof etext, "boom %zu", i);
+        if (i % 7 == 3) {
+            add_req(&st, 1000 + i * 10, 0, GP_REC_FAILED, NULL, NULL, 0, etext);
+            continue;
+        }
+        const char *r[] = {EV("ab"), EV("c") DONE};
+        uint64_t dt[] = {100 + i % 50, 300 + i % 50 + i % 3};
+        add_req(&st, 1000 + i * 10, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.n_reqs, n);
+    size_t nf = 0, bad = 0, badgap = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct gp_req_metrics *q = &m.reqs[i];
+        if (i % 7 == 3) {
+            char etext[32];
+            snprintf(etext, sizeof etext, "boom %zu", i);
+            nf++;
+            if (q->fail != GP_FAIL_TRANSPORT || q->err_len != strlen(etext) ||
+                memcmp(m.text + q->err_off, etext, q->err_len) != 0)
+                bad++;
+        } else if (q->ttft_ns != (int64_t)(100 + i % 50) || q->osl != 3 || q->rec != i ||
+                   m.content_ns[q->ct_first + 1] - st.recs[i].t_start_ns != 300 + i % 50 + i % 3) {
+            bad++;
+        }
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(m.n_failed, nf);
+    CHECK_INT(m.inter_chunk.n, n - nf);
+    /* gaps are 200..202 ns */
+    CHECK(m.inter_chunk.min * 1e6 > 199.5 && m.inter_chunk.max * 1e6 < 202.5);
+    (void)badgap;
     gp_metrics_result_free(&m);
     gp_record_store_free(&st);
 }
 
 int main(void)
 {
+    GP_RUN(test_many);
     GP_RUN(test_framing);
     GP_RUN(test_event_parse);
     GP_RUN(test_requests);

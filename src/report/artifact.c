@@ -6,7 +6,8 @@
  * when present next to it, the profile export <stem>.json, whose per-chunk
  * response timestamps give exact TTFT, request latency and ITL by output
  * chunk position (a chunk counts when it carries non-empty content, the same
- * rule GenAI-Perf uses to drop empty first/last chunks).
+ * rule GenAI-Perf uses to drop empty first/last chunks), and genperf's
+ * <stem>_telemetry.jsonl, when present, for the Hardware tab.
  */
 #include "report/report.h"
 
@@ -37,7 +38,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names in dir matching want (1 = *_genai_perf.json files, 2 = subdirs). */
+/* Sorted names in dir matching want (1 = *_genai_perf.json files, 2 = subdirs,
+ * 3 = *_genai_perf.csv files). */
 static int list_dir(const char *dir, int want, char ***names_out, size_t *n_out, struct gp_error *err)
 {
     DIR *d = opendir(dir);
@@ -52,7 +54,9 @@ static int list_dir(const char *dir, int want, char ***names_out, size_t *n_out,
         char path[4096];
         if (gp_path_join(path, sizeof path, dir, e->d_name) < 0)
             continue;
-        int ok = want == 1 ? (ends_with(e->d_name, suffix) && gp_is_file(path)) : gp_is_dir(path);
+        int ok = want == 1   ? (ends_with(e->d_name, suffix) && gp_is_file(path))
+                 : want == 3 ? (ends_with(e->d_name, "_genai_perf.csv") && gp_is_file(path))
+                             : gp_is_dir(path);
         if (!ok)
             continue;
         if (n == cap) {
@@ -88,7 +92,7 @@ static void free_names(char **names, size_t n)
     free(names);
 }
 
-static json_t *load_json(const char *path, struct gp_error *err)
+json_t *gp_artifact_load_json(const char *path, struct gp_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -108,9 +112,36 @@ static json_t *load_json(const char *path, struct gp_error *err)
     return j;
 }
 
+/* Fast path for the common case: some "content": "x" with a non-empty
+ * string. 1 = yes, 0 = certainly no content key with text, -1 = unsure. */
+static int content_scan(const char *raw)
+{
+    int unsure = 0;
+    for (const char *p = strstr(raw, "\"content\""); p; p = strstr(p + 1, "\"content\"")) {
+        const char *q = p + 9;
+        while (*q == ' ')
+            q++;
+        if (*q != ':') {
+            unsure = 1;
+            continue;
+        }
+        q++;
+        while (*q == ' ')
+            q++;
+        if (*q == '"' && q[1] != '"')
+            return 1;
+        if (*q != '"' && strncmp(q, "null", 4) != 0)
+            unsure = 1;
+    }
+    return unsure || strstr(raw, "\"text\"") ? -1 : 0;
+}
+
 /* True if one raw read of a streamed (or whole) response carries output text. */
 static int has_content(const char *raw)
 {
+    int fast = content_scan(raw);
+    if (fast >= 0)
+        return fast;
     const char *p = raw;
     int any_event = 0;
     while (p && *p) {
@@ -155,7 +186,7 @@ static int has_content(const char *raw)
 static double ns_ms(json_int_t ns) { return (double)ns / 1e6; }
 
 /* Per-request arrays from a profile export; NULL export gives empty arrays. */
-static json_t *requests_from_export(json_t *exp)
+json_t *gp_artifact_requests(json_t *exp)
 {
     json_t *ttft = json_array(), *lat = json_array();
     double *itl_sum = NULL;
@@ -224,16 +255,88 @@ done:;
     return out;
 }
 
+/* Time series from genperf's <stem>_telemetry.jsonl (docs/telemetry.md):
+ * sample lines {t_ns, wall_ns, device, metric, value}; status lines (with
+ * "reason" instead of "value") are skipped. One series per device x metric,
+ * in first-seen order, t_s relative to the first sample. */
+static json_t *telemetry_from_jsonl(const char *path)
+{
+    json_t *series = json_array();
+    char *text = NULL;
+    size_t len = 0;
+    if (gp_read_file(path, &text, &len, NULL) < 0)
+        return series;
+    json_t *index = json_object(); /* "device\x1fmetric" -> series object */
+    double t0 = 0;
+    int have_t0 = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        json_t *o = json_loads(line, 0, NULL);
+        json_t *v = json_object_get(o, "value");
+        const char *dev = json_string_value(json_object_get(o, "device"));
+        const char *met = json_string_value(json_object_get(o, "metric"));
+        json_t *t = json_object_get(o, "t_ns");
+        if (json_is_number(v) && dev && met && json_is_number(t)) {
+            char key[512];
+            snprintf(key, sizeof key, "%s\x1f%s", dev, met);
+            json_t *s = json_object_get(index, key);
+            if (!s) {
+                s = json_pack("{s:s,s:s,s:[],s:[]}", "device", dev, "metric", met, "t_s", "v");
+                json_array_append_new(series, s);
+                json_object_set(index, key, s);
+            }
+            double tn = json_number_value(t);
+            if (!have_t0 || tn < t0) {
+                t0 = tn;
+                have_t0 = 1;
+            }
+            json_array_append_new(json_object_get(s, "t_s"), json_real(tn));
+            json_array_append(json_object_get(s, "v"), v);
+        }
+        json_decref(o);
+    }
+    size_t i, k;
+    json_t *s, *x;
+    json_array_foreach(series, i, s) {
+        json_array_foreach(json_object_get(s, "t_s"), k, x) json_real_set(x, (json_real_value(x) - t0) / 1e9);
+    }
+    json_decref(index);
+    free(text);
+    gp_series_downsample(series, GP_SERIES_MAX_POINTS);
+    return series;
+}
+
 static json_t *dup_or_null(json_t *v) { return v ? json_deep_copy(v) : json_null(); }
 
 /* One run directory -> (list row, job answer, requests answer, compare point). */
-static int one_run(const char *dir, const char *file, int id, const char *scenario, json_t *api, json_t *jobs,
-                   json_t *points, struct gp_error *err)
+/* genperf_run.json (written by `genperf run`) in dir or a parent up to top:
+ * the scenario name, framework, hardware and sweep cell of the run. */
+static json_t *run_meta(const char *dir, const char *top)
+{
+    char d[4096];
+    snprintf(d, sizeof d, "%s", dir);
+    size_t toplen = strlen(top);
+    for (;;) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/genperf_run.json", d);
+        if (gp_is_file(path))
+            return gp_artifact_load_json(path, NULL);
+        char *slash = strrchr(d, '/');
+        if (!slash || strlen(d) <= toplen)
+            return NULL;
+        *slash = '\0';
+    }
+}
+
+static int one_run(const char *dir, const char *file, int id, const char *scenario, const char *top, json_t *api,
+                   json_t *jobs, json_t *points, struct gp_error *err)
 {
     char path[4096];
     if (gp_path_join(path, sizeof path, dir, file) < 0)
         return gp_err(err, GP_EINVAL, "%s/%s: path too long", dir, file);
-    json_t *g = load_json(path, err);
+    json_t *g = gp_artifact_load_json(path, err);
     if (!g)
         return -err->code;
     if (!json_is_object(g)) {
@@ -247,8 +350,16 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     json_t *stim = json_object_get(json_object_get(cfg, "perf_analyzer"), "stimulus");
     json_t *endpoint = json_object_get(cfg, "endpoint");
 
-    const char *base = strrchr(dir, '/');
-    base = base && base[1] ? base + 1 : dir;
+    /* The cell is the run's path under the directory given (its name when it
+     * is that directory). */
+    size_t toplen = strlen(top);
+    const char *base;
+    if (!strncmp(dir, top, toplen) && dir[toplen] == '/' && dir[toplen + 1]) {
+        base = dir + toplen + 1;
+    } else {
+        base = strrchr(dir, '/');
+        base = base && base[1] ? base + 1 : dir;
+    }
     char created[32] = "";
     struct stat st;
     if (stat(path, &st) == 0) {
@@ -264,6 +375,24 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
                             dup_or_null(json_object_get(endpoint, "url")), "source", path);
     if (scenario)
         json_object_set_new(job, "scenario", json_string(scenario));
+    json_t *meta = run_meta(dir, top);
+    if (json_is_object(meta)) {
+        static const char *const keys[][2] = {{"scenario", "scenario"}, {"framework", "framework"},
+                                              {"hardware", "hardware"}, {"gpus", "gpu_count"},
+                                              {"tp", "tp"},             {"replicas", "replicas"}};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            json_t *v = json_object_get(meta, keys[i][0]);
+            if (v && (json_is_string(v) || json_is_number(v)))
+                json_object_set(job, keys[i][1], v);
+        }
+        json_t *cell = json_object_get(meta, "cell");
+        json_t *v;
+        if ((v = json_object_get(cell, "isl")) && json_is_number(v))
+            json_object_set(job, "isl", v);
+        if ((v = json_object_get(cell, "osl")) && json_is_number(v))
+            json_object_set(job, "osl", v);
+    }
+    json_decref(meta);
 
     json_t *metrics = json_array(), *flat = json_object();
     const char *key;
@@ -313,19 +442,25 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     json_t *exp = NULL;
     if (gp_path_join(epath, sizeof epath, dir, stem_file) == 0 && gp_is_file(epath)) {
         struct gp_error e2 = {0};
-        exp = load_json(epath, &e2); /* a broken export only loses the charts */
+        exp = gp_artifact_load_json(epath, &e2); /* a broken export only loses the charts */
     }
-    json_t *reqs = requests_from_export(exp);
+    json_t *reqs = gp_artifact_requests(exp);
     json_decref(exp);
+    char tel_file[1100], tpath[4096];
+    snprintf(tel_file, sizeof tel_file, "%.*s_telemetry.jsonl", (int)stem_len, file);
+    json_t *tel = gp_path_join(tpath, sizeof tpath, dir, tel_file) == 0 && gp_is_file(tpath)
+                      ? telemetry_from_jsonl(tpath)
+                      : json_array();
 
     char k[128];
     json_t *listrow = json_deep_copy(job);
     json_object_set_new(listrow, "metrics", flat);
     json_array_append_new(jobs, listrow);
 
-    json_t *pt = json_pack("{s:i,s:s,s:O?,s:O?,s:O?}", "id", id, "label", base, "model", json_object_get(job, "model"),
-                           "concurrency", json_object_get(job, "concurrency"), "request_rate",
-                           json_object_get(job, "request_rate"));
+    json_t *pt = json_pack("{s:i,s:s,s:O?,s:O?,s:O?,s:O?}", "id", id, "label", base, "model",
+                           json_object_get(job, "model"), "concurrency", json_object_get(job, "concurrency"),
+                           "request_rate", json_object_get(job, "request_rate"), "scenario",
+                           json_object_get(job, "scenario"));
     static const char *const pmap[][2] = {
         {"request_throughput", "request_throughput.avg"},
         {"output_token_throughput", "output_token_throughput.avg"},
@@ -345,78 +480,116 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     snprintf(k, sizeof k, "/api/job/requests?id=%d", id);
     json_object_set_new(api, k, reqs);
     snprintf(k, sizeof k, "/api/job/telemetry?id=%d", id);
-    json_object_set_new(api, k, json_pack("{s:[]}", "series"));
+    json_object_set_new(api, k, json_pack("{s:o}", "series", tel));
     json_decref(g);
     return 0;
 }
 
+struct walk {
+    const char *top, *scenario;
+    int id, csv_only;
+    json_t *api, *jobs, *points;
+};
+
+/* Every directory holding *_genai_perf.json is a run; others are searched
+ * (sorted, a few levels deep: artifacts/<scenario>/<cell>/<run>/ from
+ * `genperf run` is three). */
+static int walk_dir(struct walk *w, const char *dir, int depth, struct gp_error *err)
+{
+    char **files = NULL;
+    size_t nf = 0;
+    int rc = list_dir(dir, 1, &files, &nf, depth == 0 ? err : NULL);
+    if (rc < 0)
+        return depth == 0 ? rc : 0;
+    for (size_t i = 0; i < nf && rc == 0; i++)
+        rc = one_run(dir, files[i], ++w->id, w->scenario, w->top, w->api, w->jobs, w->points, err);
+    free_names(files, nf);
+    if (nf || rc < 0 || depth >= 6)
+        return rc;
+    char **subs = NULL;
+    size_t ns = 0;
+    if (list_dir(dir, 3, &files, &nf, NULL) == 0) {
+        w->csv_only |= nf > 0;
+        free_names(files, nf);
+    }
+    if (list_dir(dir, 2, &subs, &ns, NULL) < 0)
+        return 0;
+    for (size_t i = 0; i < ns && rc == 0; i++) {
+        char sub[4096];
+        if (gp_path_join(sub, sizeof sub, dir, subs[i]) == 0)
+            rc = walk_dir(w, sub, depth + 1, err);
+    }
+    free_names(subs, ns);
+    return rc;
+}
+
+static void compare_key(struct gp_buf *key, const char *scenario)
+{
+    /* encodeURIComponent, as app.js asks for it */
+    gp_buf_reset(key);
+    gp_buf_puts(key, "/api/compare?scenario=");
+    for (const char *p = scenario; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-_.!~*'()", c))
+            gp_buf_putc(key, (char)c);
+        else
+            gp_buf_printf(key, "%%%02X", c);
+    }
+}
+
 int gp_artifact_bundle(const char *dir, json_t **out, struct gp_error *err)
 {
-    char **files = NULL, **subs = NULL;
-    size_t nf = 0, ns = 0;
-    int rc = list_dir(dir, 1, &files, &nf, err);
-    if (rc < 0)
-        return rc;
-    json_t *api = json_object(), *jobs = json_array(), *points = json_array();
-    int id = 0;
-    const char *scenario = NULL;
-    if (nf) {
-        /* GenAI-Perf writes one per run; several only with custom export names. */
-        for (size_t i = 0; i < nf && rc == 0; i++)
-            rc = one_run(dir, files[i], ++id, NULL, api, jobs, points, err);
-    } else {
-        rc = list_dir(dir, 2, &subs, &ns, err);
-        const char *base = strrchr(dir, '/');
-        scenario = base && base[1] ? base + 1 : dir;
-        for (size_t i = 0; i < ns && rc == 0; i++) {
-            char sub[4096];
-            char **sf = NULL;
-            size_t nsf = 0;
-            if (gp_path_join(sub, sizeof sub, dir, subs[i]) < 0 || list_dir(sub, 1, &sf, &nsf, NULL) < 0)
-                continue;
-            for (size_t j = 0; j < nsf && rc == 0; j++)
-                rc = one_run(sub, sf[j], ++id, scenario, api, jobs, points, err);
-            free_names(sf, nsf);
-        }
-    }
+    char top[4096];
+    snprintf(top, sizeof top, "%s", dir);
+    for (size_t n = strlen(top); n > 1 && top[n - 1] == '/'; n--)
+        top[n - 1] = '\0';
+    const char *base = strrchr(top, '/');
+    struct walk w = {top, NULL, 0, 0, json_object(), json_array(), json_array()};
+    char **files = NULL;
+    size_t nf = 0;
+    /* Runs found below the directory given are cells of one sweep named after it. */
+    if (list_dir(top, 1, &files, &nf, NULL) == 0 && nf == 0)
+        w.scenario = base && base[1] ? base + 1 : top;
     free_names(files, nf);
-    free_names(subs, ns);
-    if (rc == 0 && id == 0)
-        rc = gp_err(err, GP_ENOENT, "%s: no *%s here or one level down; pass the run directory genperf profile wrote (artifacts/<model>-openai-chat-concurrencyN)", dir, suffix);
+    int rc = walk_dir(&w, top, 0, err);
+    if (rc == 0 && w.id == 0) {
+        if (w.csv_only)
+            rc = gp_err(err, GP_ENOTSUP, "%s: only *_genai_perf.csv here; reports read the JSON export: ingest the "
+                                         "directory (genperf ingest %s --db results.db) and use genperf report --db",
+                        dir, dir);
+        else
+            rc = gp_err(err, GP_ENOENT, "%s: no *%s here or below; pass the artifact directory genperf profile or "
+                                        "genperf run wrote", dir, suffix);
+    }
     if (rc < 0) {
-        json_decref(api);
-        json_decref(jobs);
-        json_decref(points);
+        json_decref(w.api);
+        json_decref(w.jobs);
+        json_decref(w.points);
         return rc;
     }
-    /* The compare answer covers every job under any path the page may ask. */
-    struct gp_buf ids = {0};
-    for (int i = 1; i <= id; i++)
-        gp_buf_printf(&ids, "%s%d", i > 1 ? "," : "", i);
-    char k[64];
-    json_t *cmp = json_pack("{s:o}", "points", points);
+    /* The compare answers: all jobs, and each scenario's jobs. */
     struct gp_buf key = {0};
-    gp_buf_printf(&key, "/api/compare?ids=%s", ids.data ? ids.data : "");
-    json_object_set(api, key.data, cmp);
-    if (scenario) {
-        /* app.js encodes the scenario with encodeURIComponent; the directory
-         * name is used as is when it needs no escaping, which is the norm. */
-        gp_buf_reset(&key);
-        gp_buf_puts(&key, "/api/compare?scenario=");
-        for (const char *p = scenario; *p; p++) {
-            unsigned char c = (unsigned char)*p;
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-_.!~*'()", c))
-                gp_buf_putc(&key, (char)c);
-            else
-                gp_buf_printf(&key, "%%%02X", c);
+    gp_buf_puts(&key, "/api/compare?ids=");
+    for (int i = 1; i <= w.id; i++)
+        gp_buf_printf(&key, "%s%d", i > 1 ? "," : "", i);
+    json_object_set_new(w.api, key.data, json_pack("{s:O}", "points", w.points));
+    size_t i;
+    json_t *pt;
+    json_array_foreach(w.points, i, pt) {
+        const char *sc = json_string_value(json_object_get(pt, "scenario"));
+        if (!sc)
+            continue;
+        compare_key(&key, sc);
+        json_t *cmp = json_object_get(w.api, key.data);
+        if (!cmp) {
+            cmp = json_pack("{s:[]}", "points");
+            json_object_set_new(w.api, key.data, cmp);
         }
-        json_object_set(api, key.data, cmp);
+        json_array_append(json_object_get(cmp, "points"), pt);
     }
-    json_decref(cmp);
     gp_buf_free(&key);
-    gp_buf_free(&ids);
-    json_object_set_new(api, "/api/jobs", json_pack("{s:o}", "jobs", jobs));
-    snprintf(k, sizeof k, "#/job/1");
-    *out = json_pack("{s:s,s:o}", "start", id == 1 ? k : "#/", "api", api);
+    json_decref(w.points);
+    json_object_set_new(w.api, "/api/jobs", json_pack("{s:o}", "jobs", w.jobs));
+    *out = json_pack("{s:s,s:o}", "start", w.id == 1 ? "#/job/1" : "#/", "api", w.api);
     return 0;
 }

@@ -16,13 +16,14 @@
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "usage: genperf report --db URL --job ID -o report.html\n"
+    fprintf(fp, "usage: genperf report --db URL --job ID[,ID...] -o report.html\n"
                 "       genperf report ARTIFACT_DIR -o report.html\n\n"
                 "Writes one HTML file with the job's metric table, TTFT / latency / ITL charts and the\n"
                 "Hardware tab; it embeds its data and chart library, so it opens offline.\n"
                 "ARTIFACT_DIR is a `genperf profile` run directory, or a directory of them (a sweep).\n\n"
                 "  --db URL      results store (sqlite:///path.db, a file path, or postgresql://...)\n"
-                "  --job ID      the job to report (see `genperf results`)\n"
+                "  --job ID      the job to report (see `genperf results`); several as 3,4,5 give\n"
+                "                the list and the compare view of those jobs too\n"
                 "  -o FILE       output file (default report.html)\n"
                 "  --title TEXT  page title (default: the model and job)\n");
 }

@@ -107,3 +107,44 @@ int gp_jobs_filter_apply(json_t *jobs, const struct gp_jobs_filter *f, struct gp
     free(v);
     return 0;
 }
+
+/* Min/max per bucket keeps every spike visible while bounding what a long
+ * run sends to the browser (a 1-hour run sampled every 0.33 s is ~11k points
+ * per series; uPlot is fine with that, the JSON and the DOM less so). */
+void gp_series_downsample(json_t *series, size_t max_points)
+{
+    size_t i;
+    json_t *s;
+    if (max_points < 4)
+        max_points = 4;
+    json_array_foreach(series, i, s) {
+        json_t *t = json_object_get(s, "t_s"), *v = json_object_get(s, "v");
+        size_t n = json_array_size(t);
+        if (n <= max_points || json_array_size(v) != n)
+            continue;
+        size_t buckets = max_points / 2, per = (n + buckets - 1) / buckets;
+        json_t *nt = json_array(), *nv = json_array();
+        for (size_t b0 = 0; b0 < n; b0 += per) {
+            size_t end = b0 + per < n ? b0 + per : n, lo = b0, hi = b0;
+            for (size_t k = b0; k < end; k++) {
+                json_t *x = json_array_get(v, k);
+                if (!json_is_number(x))
+                    continue;
+                if (!json_is_number(json_array_get(v, lo)) || json_number_value(x) < json_number_value(json_array_get(v, lo)))
+                    lo = k;
+                if (!json_is_number(json_array_get(v, hi)) || json_number_value(x) > json_number_value(json_array_get(v, hi)))
+                    hi = k;
+            }
+            size_t first = lo < hi ? lo : hi, second = lo < hi ? hi : lo;
+            json_array_append(nt, json_array_get(t, first));
+            json_array_append(nv, json_array_get(v, first));
+            if (second != first) {
+                json_array_append(nt, json_array_get(t, second));
+                json_array_append(nv, json_array_get(v, second));
+            }
+        }
+        json_object_set_new(s, "t_s", nt);
+        json_object_set_new(s, "v", nv);
+        json_object_set_new(s, "downsampled_from", json_integer((json_int_t)n));
+    }
+}

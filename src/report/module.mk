@@ -22,4 +22,13 @@ $(REPORT_HDR): $(REPORT_STAMP) $(REPORT_OWN) src/report/embed.sh
 
 GEN_DEPS += $(REPORT_HDR)
 
-# Browser tests need node + playwright-core; the test installs it on first use.
+# Browser tests need node + playwright-core; tests/browser/lib.sh installs it on first use.
+
+# make fuzz-report: libFuzzer+ASan+UBSan target over the escaping/sanitizing code.
+FUZZ_CC ?= clang
+.PHONY: fuzz-report
+fuzz-report: $(BUILD)/fuzz_report
+$(BUILD)/fuzz_report: src/report/fuzz_report.c src/report/html.c src/core/buf.c src/core/error.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Isrc $(PKG_CFLAGS) \
+	    $^ -o $@ $(PKG_LIBS) -ldl -lm -pthread

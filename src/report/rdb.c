@@ -2,25 +2,27 @@
  *
  * Owns: each json_t it returns (the caller's). Reads only through
  * store/db.h, with '?' parameters, and only the public schema of
- * docs/store.md (v_jobs, v_genai_perf_outputs, v_telemetry_job_summary,
- * requests, telemetry_samples), so it works on SQLite and PostgreSQL alike.
+ * docs/store.md (v_jobs, v_telemetry_job_summary, metric_values +
+ * metric_templates, requests, telemetry_samples), so it works on SQLite and
+ * PostgreSQL alike. Metric stats are the values v_genai_perf_outputs shows,
+ * read from metric_values so the pivot is done here for the jobs asked for
+ * rather than by the view for every job.
  *
- * The store keeps no per-chunk times, so "ITL by output token position" is
- * approximated from the database as per-request mean ITL against output
- * length (itl_vs_osl); reports made from an artifact directory have the
- * exact per-position series (artifact.c).
+ * The store keeps no per-chunk times. "ITL by output token position" is
+ * exact when the job's profile export is still at its ingested path (read
+ * from there, artifact.c); otherwise the page gets per-request mean ITL
+ * against output length (itl_vs_osl) instead.
  */
 #include "report/report.h"
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/fsutil.h"
 #include "store/db.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const stat_cols = "avg, min, max, p1, p5, p10, p25, p50, p75, p90, p95, p99, std";
 
 /* Columns that stay strings even when they look like numbers (a model named
  * "7" is still a name). */
@@ -101,6 +103,79 @@ static int valid_id(const char *id)
     return 1;
 }
 
+static int known_stat(const char *s)
+{
+    static const char *const st[] = {"avg", "min", "max", "p1", "p5", "p10", "p25",
+                                     "p50", "p75", "p90", "p95", "p99", "std"};
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+        if (!strcmp(s, st[i]))
+            return 1;
+    return 0;
+}
+
+static json_t *num_or_null(const char *v)
+{
+    if (!v)
+        return json_null();
+    char *end;
+    double d = strtod(v, &end);
+    return *end == '\0' && isfinite(d) ? json_real(d) : json_null();
+}
+
+/* Rows (job_id, metric_code, stat, value) into each job's flat "metric.stat" map. */
+struct flat_acc {
+    json_t *byid;
+};
+
+static int flat_row(void *ctx, int ncols, const char *const *names, const char *const *v)
+{
+    struct flat_acc *a = ctx;
+    (void)ncols;
+    (void)names;
+    if (!v[0] || !v[1] || !v[2] || !v[3] || !known_stat(v[2]))
+        return 0;
+    json_t *flat = json_object_get(json_object_get(a->byid, v[0]), "metrics");
+    if (!flat)
+        return 0;
+    char fk[256];
+    snprintf(fk, sizeof fk, "%s.%s", v[1], v[2]);
+    json_object_set_new(flat, fk, num_or_null(v[3]));
+    return 0;
+}
+
+/* Rows (metric, metric_name, unit, better, stat, value) ordered by metric
+ * into the metric table: one object per metric with all 13 stat keys, the
+ * shape of v_genai_perf_outputs. */
+struct table_acc {
+    json_t *arr, *cur;
+    const char *cur_code;
+};
+
+static int table_row(void *ctx, int ncols, const char *const *names, const char *const *v)
+{
+    struct table_acc *a = ctx;
+    (void)ncols;
+    (void)names;
+    if (!v[0] || !v[4])
+        return 0;
+    if (!a->cur || strcmp(a->cur_code, v[0]) != 0) {
+        a->cur = json_object();
+        json_object_set_new(a->cur, "metric", json_string(v[0]));
+        json_object_set_new(a->cur, "metric_name", value_json("metric_name", v[1]));
+        json_object_set_new(a->cur, "unit", value_json("unit", v[2]));
+        json_object_set_new(a->cur, "better", value_json("better", v[3]));
+        static const char *const st[] = {"avg", "min", "max", "p1", "p5", "p10", "p25",
+                                         "p50", "p75", "p90", "p95", "p99", "std"};
+        for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+            json_object_set_new(a->cur, st[i], json_null());
+        json_array_append_new(a->arr, a->cur);
+        a->cur_code = json_string_value(json_object_get(a->cur, "metric"));
+    }
+    if (known_stat(v[4]))
+        json_object_set_new(a->cur, v[4], num_or_null(v[5]));
+    return 0;
+}
+
 /* A v_jobs row shaped for the page: id, created_at, scenario (the label the
  * runner gives every cell of a sweep) next to all the original columns. */
 static void shape_job(json_t *j)
@@ -131,34 +206,15 @@ int gp_rdb_jobs(struct gp_db *db, const struct gp_jobs_filter *f, json_t **out, 
         snprintf(k, sizeof k, "%lld", (long long)json_integer_value(json_object_get(j, "id")));
         json_object_set(byid, k, j);
     }
-    struct gp_buf q = {0};
-    gp_buf_printf(&q, "SELECT job_id, metric, %s FROM v_genai_perf_outputs", stat_cols);
-    json_t *ms = rows_of(db, q.data, NULL, 0, err);
-    gp_buf_free(&q);
-    if (!ms) {
+    /* metric_values directly (not the pivot view): one pass, no GROUP BY,
+     * which keeps the list fast with thousands of jobs. */
+    struct flat_acc fa = {byid};
+    if (gp_db_query(db, "SELECT job_id, metric_code, stat, value FROM metric_values", NULL, 0, flat_row, &fa,
+                    err) < 0) {
         json_decref(byid);
         json_decref(jobs);
         return -err->code;
     }
-    json_t *m;
-    json_array_foreach(ms, i, m) {
-        char k[32];
-        snprintf(k, sizeof k, "%lld", (long long)json_integer_value(json_object_get(m, "job_id")));
-        json_t *flat = json_object_get(json_object_get(byid, k), "metrics");
-        const char *code = json_string_value(json_object_get(m, "metric"));
-        if (!flat || !code)
-            continue;
-        const char *stat;
-        json_t *v;
-        json_object_foreach(m, stat, v) {
-            if (!strcmp(stat, "job_id") || !strcmp(stat, "metric") || json_is_null(v))
-                continue;
-            char fk[256];
-            snprintf(fk, sizeof fk, "%s.%s", code, stat);
-            json_object_set(flat, fk, v);
-        }
-    }
-    json_decref(ms);
     json_decref(byid);
     *out = json_pack("{s:o}", "jobs", jobs);
     return 0;
@@ -177,13 +233,18 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
     if (!job)
         return gp_err(err, GP_ENOENT, "job %s is not in this database (see /api/jobs)", id);
     shape_job(job);
-    struct gp_buf q = {0};
-    gp_buf_printf(&q,
-                  "SELECT metric, metric_name, unit, better, %s FROM v_genai_perf_outputs WHERE job_id = ? "
-                  "ORDER BY sort_order, metric",
-                  stat_cols);
-    json_t *metrics = rows_of(db, q.data, p, 1, err);
-    gp_buf_free(&q);
+    /* Same values as v_genai_perf_outputs, read from metric_values so that
+     * the pivot runs for this job only. */
+    struct table_acc ta = {json_array(), NULL, NULL};
+    json_t *metrics = ta.arr;
+    if (gp_db_query(db,
+                    "SELECT mv.metric_code, t.display_name, t.unit, t.better, mv.stat, mv.value "
+                    "FROM metric_values mv JOIN metric_templates t ON t.code = mv.metric_code "
+                    "WHERE mv.job_id = ? ORDER BY t.sort_order, mv.metric_code",
+                    p, 1, table_row, &ta, err) < 0) {
+        json_decref(metrics);
+        metrics = NULL;
+    }
     json_t *tsum = metrics ? rows_of(db, "SELECT * FROM v_telemetry_job_summary WHERE job_id = ? ORDER BY device",
                                      p, 1, err)
                            : NULL;
@@ -210,6 +271,36 @@ static int job_exists(struct gp_db *db, const char *id, struct gp_error *err)
     size_t n = json_array_size(r);
     json_decref(r);
     return n ? 0 : gp_err(err, GP_ENOENT, "job %s is not in this database (see /api/jobs)", id);
+}
+
+/* The store keeps no per-chunk times, but it records where the job was
+ * ingested from: when that profile export is still readable here, take the
+ * exact ITL by output position from it. NULL when it is not. */
+static json_t *export_itl(struct gp_db *db, const char *id)
+{
+    const char *p[1] = {id};
+    json_t *r = rows_of(db, "SELECT artifact_dir, artifact_file FROM jobs WHERE id = ?", p, 1, NULL);
+    json_t *row = json_array_get(r, 0);
+    const char *dir = json_string_value(json_object_get(row, "artifact_dir"));
+    const char *file = json_string_value(json_object_get(row, "artifact_file"));
+    json_t *res = NULL;
+    if (dir && file) {
+        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        const char *suf = strstr(base, "_genai_perf.");
+        char path[4096];
+        if (suf && snprintf(path, sizeof path, "%s/%.*s.json", dir, (int)(suf - base), base) < (int)sizeof path &&
+            gp_is_file(path)) {
+            json_t *exp = gp_artifact_load_json(path, NULL);
+            json_t *reqs = exp ? gp_artifact_requests(exp) : NULL;
+            json_t *ip = json_object_get(reqs, "itl_by_position");
+            if (json_is_object(ip))
+                res = json_incref(ip);
+            json_decref(reqs);
+            json_decref(exp);
+        }
+    }
+    json_decref(r);
+    return res;
 }
 
 struct req_acc {
@@ -257,8 +348,11 @@ int gp_rdb_requests(struct gp_db *db, const char *id, json_t **out, struct gp_er
         json_decref(a.itl);
         return rc;
     }
-    *out = json_pack("{s:o,s:o,s:n,s:{s:o,s:o}}", "ttft_ms", a.ttft, "latency_ms", a.lat, "itl_by_position",
-                     "itl_vs_osl", "osl", a.osl, "itl_ms", a.itl);
+    *out = json_pack("{s:o,s:o,s:O,s:{s:o,s:o}}", "ttft_ms", a.ttft, "latency_ms", a.lat, "itl_by_position",
+                     json_null(), "itl_vs_osl", "osl", a.osl, "itl_ms", a.itl);
+    json_t *exact = export_itl(db, id);
+    if (exact)
+        json_object_set_new(*out, "itl_by_position", exact);
     return 0;
 }
 
@@ -309,6 +403,7 @@ int gp_rdb_telemetry(struct gp_db *db, const char *id, json_t **out, struct gp_e
         json_decref(a.series);
         return rc;
     }
+    gp_series_downsample(a.series, GP_SERIES_MAX_POINTS);
     *out = json_pack("{s:o}", "series", a.series);
     return 0;
 }
@@ -362,7 +457,8 @@ int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json
     json_t *jobs = rows_of(db, q.data, params, np, err);
     gp_buf_reset(&q);
     gp_buf_printf(&q,
-                  "SELECT job_id, metric, avg, p50, p99 FROM v_genai_perf_outputs WHERE %s AND metric IN "
+                  "SELECT job_id, metric_code AS metric, stat, value FROM metric_values WHERE job_id IN "
+                  "(SELECT job_id FROM v_jobs WHERE %s) AND stat IN ('avg', 'p50', 'p99') AND metric_code IN "
                   "('request_throughput', 'output_token_throughput', 'time_to_first_token', 'request_latency')",
                   where.data);
     json_t *ms = jobs ? rows_of(db, q.data, params, np, err) : NULL;
@@ -379,12 +475,17 @@ int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json
         json_t *jid = json_object_get(j, "job_id");
         json_t *conc = json_object_get(j, "concurrency"), *rate = json_object_get(j, "request_rate");
         char label[256];
+        json_t *isl = json_object_get(j, "isl"), *osl = json_object_get(j, "osl");
+        int n = 0;
         if (json_is_number(conc))
-            snprintf(label, sizeof label, "concurrency %g", json_number_value(conc));
+            n = snprintf(label, sizeof label, "concurrency %g", json_number_value(conc));
         else if (json_is_number(rate))
-            snprintf(label, sizeof label, "rate %g/s", json_number_value(rate));
+            n = snprintf(label, sizeof label, "rate %g/s", json_number_value(rate));
         else
-            snprintf(label, sizeof label, "job %lld", (long long)json_integer_value(jid));
+            n = snprintf(label, sizeof label, "job %lld", (long long)json_integer_value(jid));
+        if (json_is_number(isl) && json_is_number(osl) && n > 0 && (size_t)n < sizeof label)
+            snprintf(label + n, sizeof label - (size_t)n, ", ISL %g / OSL %g", json_number_value(isl),
+                     json_number_value(osl));
         json_t *pt = json_pack("{s:O,s:s,s:O?,s:O?,s:O?,s:O?,s:O?,s:O?}", "id", jid, "label", label, "model",
                                json_object_get(j, "model"), "framework", json_object_get(j, "framework"),
                                "hardware", json_object_get(j, "hardware"), "scenario",
@@ -393,18 +494,19 @@ int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json
             if (!json_equal(json_object_get(m, "job_id"), jid))
                 continue;
             const char *code = json_string_value(json_object_get(m, "metric"));
-            if (!code)
+            const char *stat = json_string_value(json_object_get(m, "stat"));
+            json_t *v = json_object_get(m, "value");
+            if (!code || !stat || !json_is_number(v))
                 continue;
-            if (!strcmp(code, "request_throughput") || !strcmp(code, "output_token_throughput")) {
-                json_object_set(pt, code, json_object_get(m, "avg"));
-            } else {
-                char key[128];
-                const char *short_name = !strcmp(code, "time_to_first_token") ? "time_to_first_token" : code;
-                snprintf(key, sizeof key, "%s_p50", short_name);
-                json_object_set(pt, key, json_object_get(m, "p50"));
-                if (!strcmp(code, "request_latency"))
-                    json_object_set(pt, "request_latency_p99", json_object_get(m, "p99"));
-            }
+            char key[128];
+            int thr = !strcmp(code, "request_throughput") || !strcmp(code, "output_token_throughput");
+            if (thr && !strcmp(stat, "avg"))
+                snprintf(key, sizeof key, "%s", code);
+            else if (!thr && (!strcmp(stat, "p50") || (!strcmp(stat, "p99") && !strcmp(code, "request_latency"))))
+                snprintf(key, sizeof key, "%s_%s", code, stat);
+            else
+                continue;
+            json_object_set_new(pt, key, json_real(json_number_value(v)));
         }
         json_array_append_new(points, pt);
     }
@@ -418,62 +520,81 @@ out:
     return rc;
 }
 
-int gp_rdb_bundle(struct gp_db *db, const char *id, json_t **out, struct gp_error *err)
+/* Adds the three per-job answers of one job to api. */
+static int bundle_job(struct gp_db *db, const char *id, json_t *api, struct gp_error *err)
 {
-    json_t *job = NULL, *reqs = NULL, *tel = NULL, *cmp = NULL;
-    int rc = gp_rdb_job(db, id, &job, err);
-    if (rc == 0)
-        rc = gp_rdb_requests(db, id, &reqs, err);
-    if (rc == 0)
-        rc = gp_rdb_telemetry(db, id, &tel, err);
-    if (rc == 0)
-        rc = gp_rdb_compare(db, id, NULL, &cmp, err);
-    if (rc < 0) {
-        json_decref(job);
-        json_decref(reqs);
-        json_decref(tel);
-        json_decref(cmp);
-        return rc;
+    static const char *const paths[] = {"/api/job", "/api/job/requests", "/api/job/telemetry"};
+    for (int i = 0; i < 3; i++) {
+        json_t *a = NULL;
+        int rc = i == 0 ? gp_rdb_job(db, id, &a, err)
+                 : i == 1 ? gp_rdb_requests(db, id, &a, err)
+                          : gp_rdb_telemetry(db, id, &a, err);
+        if (rc < 0)
+            return rc;
+        char k[96];
+        snprintf(k, sizeof k, "%s?id=%s", paths[i], id);
+        json_object_set_new(api, k, a);
     }
-    /* The list in a one-job report holds that job only, with its metrics. */
-    json_t *all = NULL;
+    return 0;
+}
+
+int gp_rdb_bundle(struct gp_db *db, const char *ids, json_t **out, struct gp_error *err)
+{
+    if (!ids || !*ids)
+        return gp_err(err, GP_EINVAL, "--job: name a job id (or several: 3,4,5); list them with genperf results");
+    char *dup = strdup(ids);
+    if (!dup)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    json_t *api = json_object(), *want = json_object();
+    int rc = 0, n = 0;
+    char *save = NULL, first[32] = "";
+    for (char *t = strtok_r(dup, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+        if (json_object_get(want, t))
+            continue;
+        rc = bundle_job(db, t, api, err);
+        json_object_set_new(want, t, json_true());
+        if (!n++)
+            snprintf(first, sizeof first, "%s", t);
+    }
+    json_t *cmp = NULL, *all = NULL;
     struct gp_jobs_filter f = {0};
-    rc = gp_rdb_jobs(db, &f, &all, err);
+    if (rc == 0 && n == 0)
+        rc = gp_err(err, GP_EINVAL, "--job %s: name a job id (or several: 3,4,5)", ids);
+    if (rc == 0)
+        rc = gp_rdb_compare(db, ids, NULL, &cmp, err);
+    if (rc == 0)
+        rc = gp_rdb_jobs(db, &f, &all, err);
     if (rc < 0) {
-        json_decref(job);
-        json_decref(reqs);
-        json_decref(tel);
+        free(dup);
+        json_decref(api);
+        json_decref(want);
         json_decref(cmp);
         return rc;
     }
+    /* The list of a report holds the reported jobs only, with their metrics. */
     json_t *mine = json_array();
     size_t i;
     json_t *j;
     json_array_foreach(json_object_get(all, "jobs"), i, j) {
         char k[32];
         snprintf(k, sizeof k, "%lld", (long long)json_integer_value(json_object_get(j, "id")));
-        if (!strcmp(k, id))
+        if (json_object_get(want, k))
             json_array_append(mine, j);
     }
     json_decref(all);
-    json_t *api = json_object();
+    json_decref(want);
     struct gp_buf k = {0};
-    gp_buf_printf(&k, "/api/job?id=%s", id);
-    json_object_set_new(api, k.data, job);
-    gp_buf_reset(&k);
-    gp_buf_printf(&k, "/api/job/requests?id=%s", id);
-    json_object_set_new(api, k.data, reqs);
-    gp_buf_reset(&k);
-    gp_buf_printf(&k, "/api/job/telemetry?id=%s", id);
-    json_object_set_new(api, k.data, tel);
-    gp_buf_reset(&k);
-    gp_buf_printf(&k, "/api/compare?ids=%s", id);
+    gp_buf_printf(&k, "/api/compare?ids=%s", ids);
     json_object_set_new(api, k.data, cmp);
     json_object_set_new(api, "/api/jobs", json_pack("{s:o}", "jobs", mine));
     gp_buf_reset(&k);
-    gp_buf_printf(&k, "#/job/%s", id);
+    if (n == 1)
+        gp_buf_printf(&k, "#/job/%s", first);
+    else
+        gp_buf_puts(&k, "#/");
     *out = json_pack("{s:s,s:o}", "start", k.data, "api", api);
     gp_buf_free(&k);
+    free(dup);
     return 0;
 }
 
@@ -498,8 +619,15 @@ static int rdb_answer(void *self, const char *path, gp_ui_arg_fn get, void *actx
     return gp_err(err, GP_ENOENT, "%s: unknown endpoint", path);
 }
 
+static int rdb_bundle(void *self, const char *ids, json_t **out, struct gp_error *err)
+{
+    if (!ids || !*ids)
+        return gp_err(err, GP_EINVAL, "/report: pass ?id=N or ?id=3,4,5 (the jobs to put in the report)");
+    return gp_rdb_bundle(self, ids, out, err);
+}
+
 struct gp_ui_src gp_rdb_src(struct gp_db *db)
 {
-    struct gp_ui_src s = {rdb_answer, db};
+    struct gp_ui_src s = {rdb_answer, rdb_bundle, db};
     return s;
 }

@@ -16,6 +16,7 @@
  *   GET /api/job/requests?id=N   per-request TTFT / latency / ITL
  *   GET /api/job/telemetry?id=N  telemetry time series
  *   GET /api/compare?ids=1,2 | ?scenario=NAME
+ *   GET /report?id=N[,N...]      the same as `genperf report`, as a download
  * A report embeds the answers to exactly these paths in a JSON "bundle"
  * ({"start": "#/job/N", "api": {"/api/jobs": {...}, ...}}), so the page code
  * is the same in both.
@@ -69,6 +70,12 @@ struct gp_jobs_filter {
  * the sort key go last. */
 int gp_jobs_filter_apply(json_t *jobs, const struct gp_jobs_filter *f, struct gp_error *err);
 
+/* Caps each {t_s, v} series of a telemetry answer at about max_points by
+ * keeping each bucket's min and max sample; a capped series gets
+ * "downsampled_from": N. Both sources apply it with GP_SERIES_MAX_POINTS. */
+#define GP_SERIES_MAX_POINTS 4000
+void gp_series_downsample(json_t *series, size_t max_points);
+
 /* Each returns 0 and a new json_t in *out, or a negative gp_errcode with err
  * filled (-GP_ENOENT for an unknown job id). */
 int gp_rdb_jobs(struct gp_db *db, const struct gp_jobs_filter *f, json_t **out, struct gp_error *err);
@@ -78,9 +85,10 @@ int gp_rdb_telemetry(struct gp_db *db, const char *id, json_t **out, struct gp_e
 /* ids: comma-separated job ids, or NULL with scenario set. */
 int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json_t **out, struct gp_error *err);
 
-/* The report bundle for one job of the store (job page, its requests and
- * telemetry, the list with just that job, compare of its scenario if any). */
-int gp_rdb_bundle(struct gp_db *db, const char *id, json_t **out, struct gp_error *err);
+/* The report bundle for jobs of the store: ids is one id or several
+ * ("3,4,5"); each job's page, requests and telemetry, the list of just those
+ * jobs, and their comparison (under /api/compare?ids=<ids as given>). */
+int gp_rdb_bundle(struct gp_db *db, const char *ids, json_t **out, struct gp_error *err);
 
 /* ---- the same answers from GenAI-Perf artifact directories (artifact.c) -- */
 
@@ -88,6 +96,12 @@ int gp_rdb_bundle(struct gp_db *db, const char *id, json_t **out, struct gp_erro
  * profile export it came from) or a directory of run directories (each one
  * becomes a job, ids 1..N in name order; the compare view spans them all). */
 int gp_artifact_bundle(const char *dir, json_t **out, struct gp_error *err);
+
+/* Reads a JSON file GenAI-Perf or genperf wrote (NaN/Infinity allowed). */
+json_t *gp_artifact_load_json(const char *path, struct gp_error *err);
+/* The /api/job/requests answer from a parsed profile export (NULL gives
+ * empty arrays): ttft_ms, latency_ms and exact itl_by_position. */
+json_t *gp_artifact_requests(json_t *profile_export);
 
 /* Replaces the non-JSON tokens Python's json.dumps may write (NaN, Infinity,
  * -Infinity) outside strings with null, in a new malloc'd string. */
@@ -105,6 +119,8 @@ int gp_report_write(const char *path, const char *title, json_t *bundle, struct 
 typedef const char *(*gp_ui_arg_fn)(void *actx, const char *key);
 struct gp_ui_src {
     int (*answer)(void *self, const char *path, gp_ui_arg_fn get, void *actx, json_t **out, struct gp_error *err);
+    /* The report bundle for ids ("3" or "3,4,5"; NULL = everything the source holds, if it can). */
+    int (*bundle)(void *self, const char *ids, json_t **out, struct gp_error *err);
     void *self;
 };
 /* Answers from a bundle (the one a report embeds); bundle is borrowed. */

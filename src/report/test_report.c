@@ -94,6 +94,33 @@ static void test_page(void)
     CHECK(gp_page_asset("../etc/passwd", &len, &ct) == NULL);
 }
 
+static void test_downsample(void)
+{
+    json_t *series = json_pack("[{s:[],s:[]}]", "t_s", "v");
+    json_t *t = json_object_get(json_array_get(series, 0), "t_s"), *v = json_object_get(json_array_get(series, 0), "v");
+    for (int i = 0; i < 10000; i++) {
+        json_array_append_new(t, json_real(i * 0.1));
+        json_array_append_new(v, json_real(i == 5001 ? 1000.0 : i == 7777 ? -5.0 : 1.0));
+    }
+    gp_series_downsample(series, 100);
+    json_t *s0 = json_array_get(series, 0);
+    size_t n = json_array_size(json_object_get(s0, "v"));
+    CHECK(n <= 100 && n >= 50);
+    CHECK_INT(json_integer_value(json_object_get(s0, "downsampled_from")), 10000);
+    int spike = 0, dip = 0;
+    double prev = -1;
+    for (size_t i = 0; i < n; i++) {
+        double x = json_number_value(json_array_get(json_object_get(s0, "v"), i));
+        double ts = json_number_value(json_array_get(json_object_get(s0, "t_s"), i));
+        spike |= x == 1000.0;
+        dip |= x == -5.0;
+        CHECK(ts > prev); /* still in time order */
+        prev = ts;
+    }
+    CHECK(spike && dip);
+    json_decref(series);
+}
+
 static json_t *jobs_fixture(void)
 {
     return json_loads("[{\"id\":1,\"model\":\"a\",\"framework\":\"vllm\",\"created_at\":\"2026-12-01T10:00:00Z\","
@@ -191,6 +218,13 @@ static void test_artifact_bundle(void)
     json_t *ip = json_object_get(req, "itl_by_position");
     CHECK_NEAR(json_number_value(json_array_get(json_object_get(ip, "avg_ms"), 0)), 6.0, 1e-9);
     CHECK_INT(json_integer_value(json_array_get(json_object_get(ip, "count"), 4)), 4);
+    json_t *tel = json_object_get(json_object_get(api, "/api/job/telemetry?id=1"), "series");
+    CHECK_INT(json_array_size(tel), 4); /* the status line is skipped */
+    json_t *t0 = json_array_get(tel, 0);
+    CHECK_STR(json_string_value(json_object_get(t0, "metric")), "power_w");
+    CHECK_INT(json_array_size(json_object_get(t0, "t_s")), 20);
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(t0, "t_s"), 1)), 0.25, 1e-9);
+    CHECK_INT(json_array_size(json_object_get(json_object_get(api, "/api/job/telemetry?id=2"), "series")), 0);
     CHECK(json_object_get(api, "/api/compare?ids=1,2") != NULL);
     CHECK(json_object_get(api, "/api/compare?scenario=sweep") != NULL);
     CHECK_STR(json_string_value(json_object_get(b, "start")), "#/");
@@ -218,6 +252,16 @@ static void test_artifact_bundle(void)
     CHECK_INT(st, 200);
     CHECK_INT(json_array_size(json_object_get(a, "points")), 2);
     json_decref(a);
+    {
+        struct gp_buf body = {0};
+        const char *ct = NULL;
+        const unsigned char *sb = NULL;
+        size_t sl = 0;
+        CHECK_INT(gp_ui_route(&src, "/report", kv_get, NULL, &st, &ct, &body, &sb, &sl), 0);
+        CHECK_INT(st, 200);
+        CHECK(body.data && strstr(body.data, "id=\"gp-bundle\"") && strstr(ct, "text/html"));
+        gp_buf_free(&body);
+    }
     a = route_json(&src, "/api/nope", NULL, &st);
     CHECK_INT(st, 404);
     json_decref(a);
@@ -226,6 +270,19 @@ static void test_artifact_bundle(void)
     json_decref(a);
     json_decref(b);
 
+    /* genperf run's layout (scenario/cell/run) with genperf_run.json, from the store's fixtures */
+    if (gp_is_dir("tests/fixtures/genai-perf/genperf-run")) {
+        CHECK_INT(gp_artifact_bundle("tests/fixtures/genai-perf/genperf-run/", &b, &err), 0);
+        json_t *r0 = json_array_get(json_object_get(json_object_get(json_object_get(b, "api"), "/api/jobs"), "jobs"), 0);
+        CHECK_STR(json_string_value(json_object_get(r0, "scenario")), "sweep-demo");
+        CHECK_STR(json_string_value(json_object_get(r0, "hardware")), "2xH100-SXM");
+        CHECK(json_object_get(json_object_get(b, "api"), "/api/compare?scenario=sweep-demo") != NULL);
+        json_decref(b);
+    }
+    if (gp_is_dir("tests/fixtures/genai-perf/real-genai-perf-csv")) {
+        CHECK_INT(gp_artifact_bundle("tests/fixtures/genai-perf/real-genai-perf-csv", &b, &err), -GP_ENOTSUP);
+        CHECK(strstr(err.msg, "genperf ingest") != NULL);
+    }
     CHECK(gp_artifact_bundle("tests/fixtures/report/nonexistent", &b, &err) < 0);
     CHECK(strstr(err.msg, "nonexistent") != NULL);
     CHECK(gp_artifact_bundle("src/core", &b, &err) < 0);
@@ -293,6 +350,12 @@ static void test_rdb(void)
     json_t *io = json_object_get(j, "itl_vs_osl");
     CHECK_INT(json_integer_value(json_array_get(json_object_get(io, "osl"), 0)), 5);
     CHECK_NEAR(json_number_value(json_array_get(json_object_get(io, "itl_ms"), 0)), (41.0 - 16.0) / 4, 1e-9);
+    /* job 1 was "ingested" from the fixture run dir, still on disk: exact ITL by position */
+    json_t *ip = json_object_get(j, "itl_by_position");
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(ip, "avg_ms"), 0)), 6.0, 1e-9);
+    json_decref(j);
+    CHECK_INT(gp_rdb_requests(db, "2", &j, &err), 0);
+    CHECK(json_is_null(json_object_get(j, "itl_by_position"))); /* its artifact dir is gone */
     json_decref(j);
 
     CHECK_INT(gp_rdb_telemetry(db, "1", &j, &err), 0);
@@ -326,6 +389,17 @@ static void test_rdb(void)
     CHECK(json_object_get(api, "/api/job/telemetry?id=1") != NULL);
     CHECK_STR(json_string_value(json_object_get(j, "start")), "#/job/1");
 
+    json_decref(j);
+    CHECK_INT(gp_rdb_bundle(db, "2,1", &j, &err), 0);
+    api = json_object_get(j, "api");
+    CHECK_INT(json_array_size(json_object_get(json_object_get(api, "/api/jobs"), "jobs")), 2);
+    CHECK_INT(json_array_size(json_object_get(json_object_get(api, "/api/compare?ids=2,1"), "points")), 2);
+    CHECK(json_object_get(api, "/api/job/requests?id=2") != NULL);
+    CHECK_STR(json_string_value(json_object_get(j, "start")), "#/");
+    json_decref(j);
+    CHECK_INT(gp_rdb_bundle(db, "1,99", &j, &err), -GP_ENOENT);
+    CHECK_INT(gp_rdb_bundle(db, "1", &j, &err), 0);
+
     char out[300];
     snprintf(out, sizeof out, "%s.html", path);
     CHECK_INT(gp_report_write(out, "<x>", j, &err), 0);
@@ -358,6 +432,7 @@ int main(void)
     GP_RUN(test_sanitize_py);
     GP_RUN(test_page);
     GP_RUN(test_jobs_filter);
+    GP_RUN(test_downsample);
     GP_RUN(test_artifact_bundle);
     GP_RUN(test_rdb);
     return gp_test_summary();

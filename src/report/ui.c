@@ -90,9 +90,17 @@ static int bundle_answer(void *self, const char *path, gp_ui_arg_fn get, void *a
     return 0;
 }
 
+static int bundle_bundle(void *self, const char *ids, json_t **out, struct gp_error *err)
+{
+    (void)ids; /* an artifact set is reported whole: its runs are one sweep */
+    (void)err;
+    *out = json_incref((json_t *)self);
+    return 0;
+}
+
 struct gp_ui_src gp_ui_bundle_src(json_t *bundle)
 {
-    struct gp_ui_src s = {bundle_answer, bundle};
+    struct gp_ui_src s = {bundle_answer, bundle_bundle, bundle};
     return s;
 }
 
@@ -125,9 +133,31 @@ int gp_ui_route(const struct gp_ui_src *src, const char *path, gp_ui_arg_fn get,
         return 0;
     }
     *ctype = json_ct;
+    if (!strcmp(path, "/report")) {
+        struct gp_error err = {0};
+        json_t *b = NULL;
+        if (src->bundle(src->self, get(actx, "id"), &b, &err) < 0) {
+            *status = err.code == GP_ENOENT ? 404 : err.code == GP_EINVAL ? 400 : 500;
+            json_error_body(body, err.msg);
+            return 0;
+        }
+        char *txt = json_dumps(b, JSON_COMPACT | JSON_ENSURE_ASCII);
+        json_decref(b);
+        if (!txt) {
+            *status = 500;
+            json_error_body(body, "out of memory");
+            return 0;
+        }
+        int rc = gp_page_build(body, GP_PAGE_REPORT, "genperf report", txt);
+        free(txt);
+        *status = 200;
+        *ctype = "text/html; charset=utf-8";
+        return rc;
+    }
     if (strncmp(path, "/api/", 5) != 0) {
         *status = 404;
-        json_error_body(body, "not found; the page is at / and the JSON endpoints under /api/ (docs/report.md)");
+        json_error_body(body, "not found; the page is at /, the JSON endpoints under /api/, reports at /report?id=N "
+                              "(docs/report.md)");
         return 0;
     }
     static const char *const known[] = {"/api/jobs", "/api/job", "/api/job/requests", "/api/job/telemetry",
@@ -177,10 +207,29 @@ static const char *mhd_arg(void *actx, const char *key)
     return MHD_lookup_connection_value((struct MHD_Connection *)actx, MHD_GET_ARGUMENT_KIND, key);
 }
 
+struct server {
+    const struct gp_ui_src *src;
+    int loopback; /* bound to 127.x: only answer requests addressed to a loopback name */
+};
+
+/* A page on some web site can point a DNS name at 127.0.0.1 and read a
+ * loopback server through the victim's browser (DNS rebinding); checking
+ * that the Host header names loopback defeats that. */
+static int host_ok(const char *host)
+{
+    if (!host)
+        return 0;
+    size_t n = strcspn(host, ":");
+    if (host[0] == '[')
+        return !strncmp(host, "[::1]", 5);
+    return (n == 9 && !strncmp(host, "localhost", 9)) || (n >= 7 && !strncmp(host, "127.", 4));
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload, size_t *upload_size, void **req_cls)
 {
-    const struct gp_ui_src *src = cls;
+    const struct server *srv = cls;
+    const struct gp_ui_src *src = srv->src;
     (void)version;
     (void)upload;
     struct MHD_Response *r;
@@ -197,7 +246,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     struct gp_buf body = {0};
     const unsigned char *sbody = NULL;
     size_t slen = 0;
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+    if (srv->loopback && !host_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"))) {
+        status = 403;
+        json_error_body(&body, "this server answers only requests for 127.0.0.1 or localhost (start it with --host "
+                               "ADDR to serve other names)");
+    } else if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         status = 405;
         json_error_body(&body, "only GET is supported");
     } else if (gp_ui_route(src, url, mhd_arg, c, &status, &ctype, &body, &sbody, &slen) < 0) {
@@ -220,8 +273,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, "Cache-Control", "no-store");
     MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-    if (!strncmp(ctype, "text/html", 9))
+    if (!strcmp(url, "/report") && status == 200) {
+        /* A download: the report carries its scripts inline, made to be opened from disk. */
+        MHD_add_response_header(r, "Content-Disposition", "attachment; filename=\"genperf-report.html\"");
+        MHD_add_response_header(r, "Content-Security-Policy", "sandbox");
+    } else if (!strncmp(ctype, "text/html", 9)) {
         MHD_add_response_header(r, "Content-Security-Policy", csp);
+    }
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
     MHD_destroy_response(r);
     return ret;
@@ -245,8 +303,9 @@ int gp_ui_run(const struct gp_ui_opts *o, const struct gp_ui_src *src, struct gp
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, &old);
 
+    struct server srv = {src, !strncmp(host, "127.", 4)};
     struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL, handle,
-                                            (void *)src, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                                            &srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                             MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
     if (!d) {
         pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -258,8 +258,10 @@ int gp_runner_ingest_cell(const char *db_url, const char *run_dir, const struct 
 static int write_run_meta(const char *cell_dir, const struct gp_scenario *sc, const struct gp_cell *c, int tp,
                           const char *url, const char *server_cmd, struct gp_error *err)
 {
-    json_t *m = json_pack("{s:s, s:s, s:s, s:O, s:i, s:i, s:s?, s:s, s:s?, s:{s:i, s:i, s:i, s:i}, s:b, s:i}",
-                          "scenario", sc->name, "model", sc->model, "framework", sc->framework, "engine_args",
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:O, s:i, s:i, s:s?, s:s, s:s?, s:{s:i, s:i, s:i, s:i}, s:b, s:i}",
+                          "scenario", sc->name, "host", host, "model", sc->model, "framework", sc->framework, "engine_args",
                           sc->engine_args, "gpus", sc->gpus ? sc->gpus : tp, "tp", tp, "hardware",
                           sc->hardware_name, "url", url, "server_command", server_cmd, "cell", "concurrency",
                           (int)c->concurrency, "isl", (int)c->isl, "osl", (int)c->osl, "requests",

@@ -36,13 +36,18 @@ static void usage(FILE *fp)
           "  --decode-step-per-seq-us X batching model: added step cost per decoding sequence (20)\n"
           "  --max-batch N              batching model: most sequences in a step (256)\n"
           "  --kv-tokens N              batching model: KV-cache capacity in tokens (1048576)\n"
+          "  --max-batched-tokens N     batching model: tokens per step, chunked prefill (8192; 0 = no limit)\n"
+          "  --max-queued N             batching model: 503 once N requests wait (vLLM --max-num-queued-reqs; 0 = off)\n"
           "requests:\n"
           "  --max-tokens-default N     output length when a request sets none (256)\n"
           "  --max-model-len N          prompt + output limit, else 400 (131072)\n"
           "  --eos-rate P               per-token chance of an early stop unless ignore_eos (0)\n"
           "  --reasoning N              emit the first N output tokens as reasoning\n"
+          "  --stream-interval N        after the first token, one chunk per N tokens (1)\n"
           "  --api-key KEY              require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)\n"
+          "  --strict-model             404 for any request model but --model, as vLLM does\n"
           "  --idle-timeout-s S         close idle keep-alive connections after S s (5, like uvicorn)\n"
+          "  --sse-keep-alive-s S       ': keep-alive' SSE comment after S s of silence (vLLM; not in batching mode)\n"
           "  --timing-log FILE          JSON line per request with the chunk send times (written at exit)\n"
           "faults (probability per request, seeded):\n"
           "  --fault-rate-429 P --fault-rate-500 P --fault-rate-503 P   error status before streaming\n"
@@ -50,7 +55,10 @@ static void usage(FILE *fp)
           "  --fault-rate-reset P       TCP reset mid-stream\n"
           "  --fault-rate-stall P --stall-s S  no bytes for S seconds mid-stream (2)\n"
           "  --fault-rate-malformed P   one broken JSON chunk mid-stream\n"
-          "  --slow-headers-ms X        delay every response by X ms before its headers\n"
+          "  --slow-headers-ms X        delay responses by X ms before their headers (all of them, or\n"
+          "                             with --fault-rate-slow-headers P only those drawn; then 1000 by default)\n"
+          "  --load-s S                 simulate S s of model loading: vllm/trtllm refuse connections,\n"
+          "                             sglang listens but /health answers 503 until then\n"
           "  --quiet                    no banner on stderr\n",
           fp);
 }
@@ -89,6 +97,7 @@ int cmd_serve(int argc, char **argv)
         }
         if (!strcmp(flag, "--zero-delay")) { o.zero_delay = 1; continue; }
         if (!strcmp(flag, "--quiet")) { o.quiet = 1; continue; }
+        if (!strcmp(flag, "--strict-model")) { o.strict_model = 1; continue; }
         if (!v) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "genperf serve: %s needs a value (see genperf serve --help)\n", flag);
@@ -116,13 +125,17 @@ int cmd_serve(int argc, char **argv)
         else if (!strcmp(flag, "--decode-step-per-seq-us")) rc = num(flag, v, 0, 1e6, &o.decode_step_per_seq_us, &err);
         else if (!strcmp(flag, "--max-batch")) { rc = num(flag, v, 1, 1e7, &d, &err); o.max_batch = (uint32_t)d; }
         else if (!strcmp(flag, "--kv-tokens")) { rc = num(flag, v, 1, 1e15, &d, &err); o.kv_tokens = (uint64_t)d; }
+        else if (!strcmp(flag, "--max-batched-tokens")) { rc = num(flag, v, 0, 4e9, &d, &err); o.max_batched_tokens = (uint32_t)d; }
+        else if (!strcmp(flag, "--max-queued")) { rc = num(flag, v, 0, 4e9, &d, &err); o.max_queued = (uint32_t)d; }
         else if (!strcmp(flag, "--timing-log")) o.timing_log = v;
         else if (!strcmp(flag, "--api-key")) o.api_key = v;
         else if (!strcmp(flag, "--max-tokens-default")) { rc = num(flag, v, 1, 1e8, &d, &err); o.max_tokens_default = (uint32_t)d; }
         else if (!strcmp(flag, "--max-model-len")) { rc = num(flag, v, 1, 4e9, &d, &err); o.max_model_len = (uint32_t)d; }
         else if (!strcmp(flag, "--eos-rate")) rc = num(flag, v, 0, 1, &o.eos_rate, &err);
         else if (!strcmp(flag, "--reasoning")) { rc = num(flag, v, 0, 1e8, &d, &err); o.reasoning = (uint32_t)d; }
+        else if (!strcmp(flag, "--stream-interval")) { rc = num(flag, v, 1, 1e6, &d, &err); o.stream_interval = (uint32_t)d; }
         else if (!strcmp(flag, "--idle-timeout-s")) rc = num(flag, v, 0.001, 1e6, &o.idle_timeout_s, &err);
+        else if (!strcmp(flag, "--sse-keep-alive-s")) rc = num(flag, v, 0, 3600, &o.sse_keep_alive_s, &err);
         else if (!strcmp(flag, "--fault-rate-429")) rc = num(flag, v, 0, 1, &o.rate_429, &err);
         else if (!strcmp(flag, "--fault-rate-500")) rc = num(flag, v, 0, 1, &o.rate_500, &err);
         else if (!strcmp(flag, "--fault-rate-503")) rc = num(flag, v, 0, 1, &o.rate_503, &err);
@@ -130,8 +143,10 @@ int cmd_serve(int argc, char **argv)
         else if (!strcmp(flag, "--fault-rate-reset")) rc = num(flag, v, 0, 1, &o.rate_reset, &err);
         else if (!strcmp(flag, "--fault-rate-stall")) rc = num(flag, v, 0, 1, &o.rate_stall, &err);
         else if (!strcmp(flag, "--fault-rate-malformed")) rc = num(flag, v, 0, 1, &o.rate_malformed, &err);
+        else if (!strcmp(flag, "--fault-rate-slow-headers")) rc = num(flag, v, 0, 1, &o.rate_slow_headers, &err);
         else if (!strcmp(flag, "--stall-s")) rc = num(flag, v, 0, 3600, &o.stall_s, &err);
         else if (!strcmp(flag, "--slow-headers-ms")) rc = num(flag, v, 0, 3.6e6, &o.slow_headers_ms, &err);
+        else if (!strcmp(flag, "--load-s")) rc = num(flag, v, 0, 3600, &o.load_s, &err);
         else {
             fprintf(stderr, "genperf serve: unknown option '%s' (see genperf serve --help)\n", a);
             return 2;
@@ -142,7 +157,7 @@ int cmd_serve(int argc, char **argv)
         }
     }
     double tot = o.rate_429 + o.rate_500 + o.rate_503 + o.rate_stream_error + o.rate_reset + o.rate_stall +
-                 o.rate_malformed;
+                 o.rate_malformed + o.rate_slow_headers;
     if (tot > 1.0 + 1e-9) {
         fprintf(stderr, "genperf serve: the --fault-rate-* values add up to %g; their sum must be at most 1\n", tot);
         return 2;

@@ -32,6 +32,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -49,11 +50,12 @@
 
 enum mode { MODE_ZERO = 0, MODE_FIXED, MODE_BATCH };
 enum rstate { R_NONE = 0, R_HOLD, R_GEN, R_DONE };
-enum tkind { T_IDLE = 1, T_TOKEN, T_HOLD, T_STALL };
+enum tkind { T_IDLE = 1, T_TOKEN, T_HOLD, T_STALL, T_KEEPALIVE };
 enum fault {
-    F_NONE = 0, F_429, F_500, F_503, F_STREAM_ERROR, F_RESET, F_STALL, F_MALFORMED
+    F_NONE = 0, F_429, F_500, F_503, F_STREAM_ERROR, F_RESET, F_STALL, F_MALFORMED, F_SLOW_HEADERS, F_COUNT
 };
-static const char *const fault_names[] = {NULL, "429", "500", "503", "stream_error", "reset", "stall", "malformed"};
+static const char *const fault_names[] = {NULL, "429", "500", "503", "stream_error", "reset", "stall", "malformed",
+                                          "slow_headers"};
 
 void gp_serve_opts_default(struct gp_serve_opts *o)
 {
@@ -71,12 +73,25 @@ void gp_serve_opts_default(struct gp_serve_opts *o)
     o->decode_step_per_seq_us = 20;
     o->max_batch = 256;
     o->kv_tokens = 1u << 20;
+    o->max_batched_tokens = 8192;
     o->max_tokens_default = 256;
     o->max_model_len = 131072;
     o->idle_timeout_s = 5;
     o->max_body = 64u << 20;
     o->stall_s = 2;
+    o->stream_interval = 1;
 }
+
+/* ---- rng ---------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static double urand(uint64_t *x) { return (double)(splitmix(x) >> 11) * (1.0 / 9007199254740992.0); }
 
 /* ---- tokens ------------------------------------------------------------ */
 
@@ -84,24 +99,55 @@ struct toktab {
     struct gp_buf esc;      /* every safe token's JSON-escaped text, back to back */
     uint32_t *off, *len;
     uint32_t n;
+    int strip_first;        /* SentencePiece: a response's first token drops its space */
 };
 
-/* A token is safe to emit when its text is letters with an optional leading
- * space and it encodes back to exactly itself: then any concatenation of safe
- * tokens re-encodes to the same number of tokens (the pre-tokenizer splits
- * on the spaces), so the client's count equals our usage. */
+#define TOKTAB_MAX 2048     /* plenty of variety; scanning a whole 200k vocab costs seconds */
+
+/* 1 if the tokenizer decodes single tokens without their word-initial space
+ * (SentencePiece's Metaspace/Strip decoders): "a b" -> [a][b] -> "a"+"b". */
+static int sp_style(struct gp_tokenizer *tok)
+{
+    struct gp_ids ids = {0};
+    struct gp_buf one = {0}, all = {0};
+    int sp = 0;
+    if (!gp_tokenizer_encode(tok, "a b", 3, 0, &ids, NULL) && ids.n >= 2) {
+        for (size_t i = 0; i < ids.n; i++)
+            gp_tokenizer_decode(tok, &ids.v[i], 1, 1, &one, NULL);
+        gp_tokenizer_decode(tok, ids.v, ids.n, 1, &all, NULL);
+        sp = all.len == 3 && !memcmp(all.data, "a b", 3) && !(one.len == 3 && !memcmp(one.data, "a b", 3));
+    }
+    gp_ids_free(&ids);
+    gp_buf_free(&one);
+    gp_buf_free(&all);
+    return sp;
+}
+
+/* A token is safe to emit when its text is letters with a leading space
+ * (GPT-style byte-level BPE) and it encodes back to exactly itself: then any
+ * concatenation of safe tokens re-encodes to the same number of tokens (the
+ * pre-tokenizer splits on the spaces), so the client's count equals our
+ * usage. SentencePiece tokenizers decode "\u2581word" as "word"; there the
+ * word must encode to the token alone (the normalizer re-adds the \u2581),
+ * we emit " word", and a response's first token drops the space, as the real
+ * detokenizer does. The builtin byte tokenizer: lowercase letters and space. */
 static int build_toktab(struct gp_tokenizer *tok, struct toktab *t, struct gp_error *err)
 {
     size_t vocab = gp_tokenizer_vocab_size(tok);
     int bytewise = vocab <= 256;
+    int sp = !bytewise && sp_style(tok);
+    t->strip_first = sp;
     struct gp_buf txt = {0};
     struct gp_ids ids = {0};
     size_t cap = 0;
-    for (uint32_t id = 0; id < vocab; id++) {
+    for (uint32_t id = 0; id < vocab && t->n < TOKTAB_MAX; id++) {
         if (gp_tokenizer_is_special(tok, id))
             continue;
         gp_buf_reset(&txt);
-        if (gp_tokenizer_decode(tok, &id, 1, 1, &txt, NULL) || !txt.len || txt.len > 16)
+        if (sp)
+            gp_buf_putc(&txt, ' ');
+        size_t pre = txt.len;
+        if (gp_tokenizer_decode(tok, &id, 1, 1, &txt, NULL) || txt.len == pre || txt.len > 16)
             continue;
         size_t i = 0;
         if (bytewise) {
@@ -116,7 +162,10 @@ static int build_toktab(struct gp_tokenizer *tok, struct toktab *t, struct gp_er
             if (i != txt.len)
                 continue;
             ids.n = 0;
-            if (gp_tokenizer_encode(tok, txt.data, txt.len, 0, &ids, NULL) || ids.n != 1 || ids.v[0] != id)
+            /* SentencePiece: the bare word must be this token (prefix space re-added) */
+            const char *w = sp ? txt.data + 1 : txt.data;
+            size_t wl = sp ? txt.len - 1 : txt.len;
+            if (gp_tokenizer_encode(tok, w, wl, 0, &ids, NULL) || ids.n != 1 || ids.v[0] != id)
                 continue;
         }
         if (t->n == cap) {
@@ -151,23 +200,34 @@ static int build_toktab(struct gp_tokenizer *tok, struct toktab *t, struct gp_er
     return 0;
 }
 
+/* Re-encodes a seeded sample the way a client sees it (first token possibly
+ * without its space) and returns the token count, so start-up can warn when
+ * client counts would not equal usage. */
+static long toktab_selfcheck(struct gp_tokenizer *tok, const struct toktab *t, uint32_t n)
+{
+    struct gp_buf txt = {0};
+    uint64_t r = 12345;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = (uint32_t)(splitmix(&r) % t->n);
+        const char *e = t->esc.data + t->off[i];
+        size_t l = t->len[i];
+        if (k == 0 && t->strip_first && l && e[0] == ' ') {
+            e++;
+            l--;
+        }
+        gp_buf_append(&txt, e, l); /* letters and spaces need no unescaping */
+    }
+    long c = gp_tokenizer_count(tok, txt.data ? txt.data : "", txt.len);
+    gp_buf_free(&txt);
+    return c;
+}
+
 static void toktab_free(struct toktab *t)
 {
     gp_buf_free(&t->esc);
     free(t->off);
     free(t->len);
 }
-
-/* ---- rng ---------------------------------------------------------------- */
-
-static uint64_t splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static double urand(uint64_t *x) { return (double)(splitmix(x) >> 11) * (1.0 / 9007199254740992.0); }
 
 /* ---- histograms for /metrics ------------------------------------------- */
 
@@ -213,12 +273,17 @@ struct sreq {
     uint32_t fault_at;         /* token index (1-based) where a mid-stream fault fires */
     int fault_done;
     int active;                /* counted in the engine / running_fixed */
+    int logged;                /* --timing-log: record chunk stamps */
     int headers_sent;
     int status;
     uint64_t rng;
     uint64_t t_request_ns, t_first_ns, t_last_ns, t_base_ns;
+    uint64_t t_next_ns;        /* fixed/zero-delay: when the next token is due */
+    uint64_t t_ka_ref_ns;      /* last event, for --sse-keep-alive-s */
     struct gp_render rd;
     struct gp_buf text, rtext;   /* non-streamed: escaped content / reasoning */
+    struct gp_buf pend;          /* streamed: tokens waiting for their chunk (--stream-interval) */
+    uint32_t pend_n;
     struct gp_sim_seq sq;
     uint64_t *ts;              /* timing log: one stamp per SSE event (or body) */
     uint32_t nts, cts, stamped;
@@ -265,7 +330,7 @@ struct srv {
     char *rbuf;
     size_t rbuf_cap;
     uint64_t seq;
-    uint64_t ttft_ns, itl_ns, slow_headers_ns, stall_ns, idle_ns;
+    uint64_t ttft_ns, itl_ns, slow_headers_ns, stall_ns, idle_ns, ka_ns;
     char date[40];
     time_t date_sec;
     /* timing log */
@@ -277,6 +342,7 @@ struct srv {
     uint32_t running_fixed;
     struct hist h_ttft, h_itl, h_e2e;
     int stop;
+    uint64_t ready_at_ns;      /* SGLang --load-s: health answers 503 until then */
 };
 
 /* ---- timers -------------------------------------------------------------- */
@@ -389,6 +455,8 @@ static void update_date(struct srv *s)
 static void stamp(struct sreq *r, char kind)
 {
     /* reserve a slot; the time is filled in when the bytes reach send() */
+    if (!r->logged)
+        return;
     if (r->nts == r->cts) {
         uint32_t nc = r->cts ? r->cts * 2 : 64;
         uint64_t *p = realloc(r->ts, nc * sizeof *p);
@@ -567,6 +635,8 @@ static void req_reset(struct sreq *r)
     gp_buf_reset(&r->kinds);
     gp_buf_reset(&r->text);
     gp_buf_reset(&r->rtext);
+    gp_buf_reset(&r->pend);
+    r->pend_n = 0;
     r->fault = 0;
     r->fault_done = 0;
     r->headers_sent = 0;
@@ -647,6 +717,17 @@ static void metrics_done(struct srv *s, struct sreq *r, uint64_t now)
     hist_obs(&s->h_e2e, (double)(now - r->t_request_ns) * 1e-9);
 }
 
+/* Arms the connection's timer for its next token, or for a keep-alive
+ * comment first when the stream would otherwise stay silent too long. */
+static void arm_next(struct srv *s, struct conn *c)
+{
+    struct sreq *r = &c->r;
+    if (s->ka_ns && r->stream && r->headers_sent && r->t_next_ns > r->t_ka_ref_ns + s->ka_ns)
+        set_timer(s, c, r->t_ka_ref_ns + s->ka_ns, T_KEEPALIVE);
+    else
+        set_timer(s, c, r->t_next_ns, T_TOKEN);
+}
+
 /* Emits output token number r->generated + 1. Returns 1 when the request
  * has ended (completed, failed or the connection is going away). */
 static int emit_token(struct srv *s, struct conn *c, uint64_t now)
@@ -679,8 +760,7 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
                 conn_abort(s, c, "stream_error");
                 return 1;
             }
-            gp_render_stream_error(&r->rd, &s->scratch, s->o->flavor == GP_FLAVOR_SGLANG ? 500 : 500,
-                                   s->o->flavor == GP_FLAVOR_SGLANG ? "InternalServerError" : "InternalServerError",
+            gp_render_stream_error(&r->rd, &s->scratch, 500, "InternalServerError",
                                    "Internal server error (injected by genperf serve --fault-rate-stream-error)");
             put_chunk(s, c);
             stamp(r, 'E');
@@ -698,8 +778,11 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
                 gp_sim_remove(&s->sim, &r->sq);
                 r->active = 0;
             }
-            r->t_base_ns += s->stall_ns;
-            set_timer(s, c, now + s->stall_ns, T_STALL);
+            r->t_next_ns = now + s->stall_ns;
+            if (s->mode == MODE_BATCH)
+                set_timer(s, c, now + s->stall_ns, T_STALL);
+            else
+                arm_next(s, c);
             return 0;
         }
     }
@@ -707,6 +790,10 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
     uint32_t ti = (uint32_t)(splitmix(&r->rng) % s->tt.n);
     const char *esc = s->tt.esc.data + s->tt.off[ti];
     size_t elen = s->tt.len[ti];
+    if (k == 1 && s->tt.strip_first && elen && esc[0] == ' ') {
+        esc++;
+        elen--;
+    }
     r->generated = k;
     int last = k >= r->out_tokens;
     if (!r->t_first_ns) {
@@ -716,6 +803,13 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
         hist_obs(&s->h_itl, (double)(now - r->t_last_ns) * 1e-9);
     }
     r->t_last_ns = now;
+    /* keep the absolute schedule while lateness is mere wake-up jitter (so the
+     * ITL median is the configured one); a token later than half an ITL
+     * restarts the schedule from now, as after a slow engine step, instead of
+     * being caught up with a burst of short gaps */
+    uint64_t due = r->t_next_ns;
+    r->t_next_ns = now > due + s->itl_ns / 2 ? now + s->itl_ns : due + s->itl_ns;
+    r->t_ka_ref_ns = now;
     if (!r->stream) {
         gp_buf_append(reasoning ? &r->rtext : &r->text, esc, elen);
         if (!last)
@@ -740,16 +834,26 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
         put_chunk(s, c);
         stamp(r, 'R');
     }
-    if (r->fault == F_MALFORMED && !r->fault_done && k == r->fault_at) {
+    /* --stream-interval: the first token goes out at once (TTFT), then one
+     * chunk per N tokens, and never one chunk mixing reasoning and content */
+    gp_buf_append(&r->pend, esc, elen);
+    r->pend_n++;
+    int malformed = r->fault == F_MALFORMED && !r->fault_done && k == r->fault_at;
+    if (!last && !malformed && k > 1 && r->pend_n < s->o->stream_interval && k != r->reasoning_n)
+        return 0;
+    if (malformed) {
         r->fault_done = 1;
         gp_render_malformed(&r->rd, &s->scratch);
         put_chunk(s, c);
         stamp(r, 'M');
     } else {
-        gp_render_token(&r->rd, &s->scratch, esc, elen, reasoning, last ? r->finish : GP_FINISH_NONE, k);
+        gp_render_token(&r->rd, &s->scratch, r->pend.data, r->pend.len, reasoning,
+                        last ? r->finish : GP_FINISH_NONE, k);
         put_chunk(s, c);
         stamp(r, 'C');
     }
+    gp_buf_reset(&r->pend);
+    r->pend_n = 0;
     if (!last)
         return 0;
     if (gp_render_separate_finish(&r->rd)) {
@@ -772,11 +876,6 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
     return 1;
 }
 
-static uint64_t due_ns(const struct srv *s, const struct sreq *r, uint32_t k)
-{
-    /* token k (1-based) is due at base + ttft + (k-1)*itl */
-    return r->t_base_ns + s->ttft_ns + (uint64_t)(k - 1) * s->itl_ns;
-}
 
 /* Fixed/zero-delay modes: emit every due token (bounded per pass), then arm
  * the next timer or join the ready list. */
@@ -787,7 +886,7 @@ static void pump(struct srv *s, struct conn *c)
         return;
     uint64_t now = gp_now_ns();
     int n = 0;
-    while (r->state == R_GEN && !c->closing && due_ns(s, r, r->generated + 1) <= now) {
+    while (r->state == R_GEN && !c->closing && r->t_next_ns <= now) {
         if (queued(c) >= OUT_HIGH_WATER || n >= EMIT_BURST)
             break;
         uint32_t before = r->generated;
@@ -799,14 +898,14 @@ static void pump(struct srv *s, struct conn *c)
     }
     if (r->state != R_GEN || c->closing)
         return;
-    uint64_t next = due_ns(s, r, r->generated + 1);
+    uint64_t next = r->t_next_ns;
     if (next <= now) {
         if (queued(c) >= OUT_HIGH_WATER)
             c->waiting_drain = 1;
         else
             mark_ready(s, c);
     } else {
-        set_timer(s, c, next, T_TOKEN);
+        arm_next(s, c);
     }
 }
 
@@ -828,6 +927,8 @@ static void begin_generation(struct srv *s, struct conn *c)
     r->state = R_GEN;
     r->active = 1;
     r->t_base_ns = now;
+    r->t_next_ns = now + s->ttft_ns;
+    r->t_ka_ref_ns = now;
     if (s->o->flavor != GP_FLAVOR_SGLANG)
         start_stream_headers(s, c); /* Starlette sends the headers before the first body chunk */
     if (s->mode == MODE_BATCH) {
@@ -911,15 +1012,15 @@ static int get_uint(json_t *obj, const char *key, long long *out)
 static int pick_fault(struct srv *s, uint64_t *rng)
 {
     const struct gp_serve_opts *o = s->o;
-    double rates[] = {0, o->rate_429, o->rate_500, o->rate_503, o->rate_stream_error, o->rate_reset,
-                      o->rate_stall, o->rate_malformed};
+    double rates[F_COUNT] = {0, o->rate_429, o->rate_500, o->rate_503, o->rate_stream_error, o->rate_reset,
+                             o->rate_stall, o->rate_malformed, o->rate_slow_headers};
     double tot = 0;
-    for (int i = 1; i < 8; i++)
+    for (int i = 1; i < F_COUNT; i++)
         tot += rates[i];
     if (tot <= 0)
         return F_NONE;
     double u = urand(rng), acc = 0;
-    for (int i = 1; i < 8; i++) {
+    for (int i = 1; i < F_COUNT; i++) {
         acc += rates[i];
         if (u < acc)
             return i;
@@ -936,6 +1037,7 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
     r->t_request_ns = gp_now_ns();
     r->seq = s->seq++;
     s->n_requests++;
+    r->logged = s->log_open;
     r->rng = o->seed * 0x9e3779b97f4a7c15ull + r->seq + 1;
     splitmix(&r->rng);
     r->status = 400;
@@ -965,6 +1067,14 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
         snprintf(r->model, sizeof r->model, "%s", json_string_value(jm));
     } else if (fl == GP_FLAVOR_TRTLLM) {
         bad = "1 validation error: model: Field required";
+    }
+    if (!bad && o->strict_model && json_is_string(jm) && strcmp(json_string_value(jm), o->model)) {
+        json_decref(root);
+        snprintf(msg, sizeof msg, "The model `%.200s` does not exist.", r->model);
+        r->status = 404;
+        send_json_error(s, c, 404, "NotFoundError", msg, "model");
+        req_finish(s, c, "bad_request");
+        return;
     }
     if (fl == GP_FLAVOR_VLLM)
         snprintf(r->model, sizeof r->model, "%s", o->model); /* vLLM answers with its served name */
@@ -1122,8 +1232,13 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
 
     r->fault = pick_fault(s, &r->rng);
     r->fault_at = 1 + (uint32_t)(splitmix(&r->rng) % r->out_tokens);
-    if (r->fault == F_429 || r->fault == F_500 || r->fault == F_503) {
-        int st = r->fault == F_429 ? 429 : r->fault == F_500 ? 500 : 503;
+    /* --max-queued: a real overload, not a drawn fault (vLLM --max-num-queued-reqs
+     * answers 503 before streaming; SGLang aborts with an in-stream 503) */
+    int overloaded = s->mode == MODE_BATCH && o->max_queued && s->sim.waiting.n >= o->max_queued;
+    if (overloaded)
+        r->fault = F_NONE;
+    if (overloaded || r->fault == F_429 || r->fault == F_500 || r->fault == F_503) {
+        int st = overloaded ? 503 : r->fault == F_429 ? 429 : r->fault == F_500 ? 500 : 503;
         r->status = st;
         if (st == 503 && fl == GP_FLAVOR_SGLANG && r->stream) {
             /* SGLang's queue-full abort: HTTP 200, the error rides in the stream */
@@ -1140,17 +1255,19 @@ static void handle_generate(struct srv *s, struct conn *c, const struct gp_http_
         } else {
             const char *type = st == 429 ? "TooManyRequestsError" : st == 500 ? "InternalServerError"
                                                                                 : "ServiceUnavailableError";
-            const char *m = st == 429 ? "Too many requests (injected by genperf serve)"
+            const char *m = overloaded  ? "The request queue is full (genperf serve --max-queued)"
+                            : st == 429 ? "Too many requests (injected by genperf serve)"
                             : st == 500 ? "Internal server error (injected by genperf serve)"
                                         : "The server is overloaded (injected by genperf serve)";
             send_json_error(s, c, st, type, m, NULL);
             stamp(r, 'E');
         }
-        req_finish(s, c, "fault");
+        req_finish(s, c, overloaded ? "overloaded" : "fault");
         return;
     }
     r->status = 200;
-    if (s->slow_headers_ns) {
+    /* --slow-headers-ms alone delays every response; with a rate, only the drawn ones */
+    if (s->slow_headers_ns && (r->fault == F_SLOW_HEADERS || o->rate_slow_headers <= 0)) {
         r->state = R_HOLD;
         set_timer(s, c, r->t_request_ns + s->slow_headers_ns, T_HOLD);
         return;
@@ -1263,7 +1380,8 @@ static void handle_request(struct srv *s, struct conn *c, const struct gp_http_r
         }
     } else if (path_is(hr, "/health") || path_is(hr, "/ping") ||
                (fl == GP_FLAVOR_SGLANG && path_is(hr, "/health_generate"))) {
-        send_simple(s, c, 200, fl == GP_FLAVOR_VLLM ? NULL : "application/json", "", 0);
+        int warm = !s->ready_at_ns || gp_now_ns() >= s->ready_at_ns;
+        send_simple(s, c, warm ? 200 : 503, fl == GP_FLAVOR_VLLM ? NULL : "application/json", "", 0);
         return;
     } else if (path_is(hr, "/v1/models")) {
         struct gp_buf b = {0};
@@ -1391,6 +1509,7 @@ static void conn_free(struct srv *s, struct conn *c)
     gp_buf_free(&c->body);
     gp_buf_free(&c->r.text);
     gp_buf_free(&c->r.rtext);
+    gp_buf_free(&c->r.pend);
     gp_buf_free(&c->r.kinds);
     gp_render_free(&c->r.rd);
     free(c->r.ts);
@@ -1469,6 +1588,15 @@ static void on_timer(struct srv *s, const struct tmr *t)
     case T_HOLD:
         begin_generation(s, c);
         break;
+    case T_KEEPALIVE:
+        if (c->r.state == R_GEN) {
+            gp_buf_puts(&s->scratch, ": keep-alive\n\n"); /* vLLM's SSE_KEEP_ALIVE_COMMENT */
+            put_chunk(s, c);
+            stamp(&c->r, 'K');
+            c->r.t_ka_ref_ns = gp_now_ns();
+            pump(s, c);
+        }
+        break;
     case T_STALL:
         if (s->mode == MODE_BATCH) {
             gp_sim_add(&s->sim, &c->r.sq, gp_now_ns());
@@ -1500,7 +1628,7 @@ static int open_listener(struct srv *s, struct gp_error *err)
     }
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 4096)) {
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen)) {
         int e = errno;
         freeaddrinfo(ai);
         close(fd);
@@ -1578,8 +1706,10 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
     } else {
         s->mode = MODE_BATCH;
     }
-    s->slow_headers_ns = o->slow_headers_ms > 0 ? (uint64_t)(o->slow_headers_ms * 1e6) : 0;
+    s->slow_headers_ns = o->slow_headers_ms > 0 ? (uint64_t)(o->slow_headers_ms * 1e6)
+                         : o->rate_slow_headers > 0 ? 1000000000ull : 0;
     s->stall_ns = o->stall_s > 0 ? (uint64_t)(o->stall_s * 1e9) : 0;
+    s->ka_ns = o->sse_keep_alive_s > 0 ? (uint64_t)(o->sse_keep_alive_s * 1e9) : 0;
     s->idle_ns = o->idle_timeout_s > 0 ? (uint64_t)(o->idle_timeout_s * 1e9) : 5000000000ull;
     struct gp_sim_cfg sc = {
         .decode_step_ns = (uint64_t)(o->decode_step_ms * 1e6),
@@ -1587,6 +1717,7 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
         .prefill_ns_per_token = (uint64_t)(o->prefill_us_per_token * 1e3),
         .max_batch = o->max_batch,
         .kv_tokens = o->kv_tokens,
+        .max_batched_tokens = o->max_batched_tokens,
     };
     gp_sim_init(&s->sim, &sc);
 
@@ -1605,8 +1736,6 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
             goto out;
         s->log_open = 1;
     }
-    if ((rc = open_listener(s, err)))
-        goto out;
     s->ep = epoll_create1(EPOLL_CLOEXEC);
     sigset_t ss;
     sigemptyset(&ss);
@@ -1615,6 +1744,24 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
     s->sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
     if (s->ep < 0 || s->sfd < 0) {
         rc = gp_err(err, GP_EIO, "epoll/signalfd: %s", strerror(errno));
+        goto out;
+    }
+    if ((rc = open_listener(s, err)))
+        goto out;
+    /* --load-s: vLLM and TRT-LLM bind early but listen only once the model is
+     * loaded (connections are refused meanwhile); SGLang listens at once and
+     * answers 503 on its health routes until warm-up is over */
+    if (o->load_s > 0 && o->flavor != GP_FLAVOR_SGLANG) {
+        struct pollfd pf = {.fd = s->sfd, .events = POLLIN};
+        int pr = poll(&pf, 1, (int)(o->load_s * 1000));
+        if (pr > 0) {
+            rc = 0; /* SIGTERM while "loading": a clean exit */
+            goto out;
+        }
+    }
+    s->ready_at_ns = o->flavor == GP_FLAVOR_SGLANG && o->load_s > 0 ? gp_now_ns() + (uint64_t)(o->load_s * 1e9) : 0;
+    if (listen(s->lfd, 4096)) {
+        rc = gp_err(err, GP_ENET, "cannot listen on %s:%d: %s", o->host, o->port, strerror(errno));
         goto out;
     }
     struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
@@ -1630,6 +1777,10 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
         goto out;
     printf("genperf serve: listening on %s\n", url);
     fflush(stdout);
+    long chk = toktab_selfcheck(s->tok, &s->tt, 200);
+    if (chk != 200)
+        fprintf(stderr, "genperf serve: warning: 200 emitted tokens re-encode to %ld with tokenizer %s; "
+                        "client token counts will differ from usage\n", chk, gp_tokenizer_source(s->tok));
     if (!o->quiet) {
         const char *mn = s->mode == MODE_ZERO ? "zero-delay" : s->mode == MODE_FIXED ? "fixed delays" : "batching model";
         fprintf(stderr, "genperf serve: flavor %s, model %s, %s, %u emit tokens from tokenizer %s\n",

@@ -29,23 +29,29 @@ struct gp_serve_opts {
     double decode_step_per_seq_us;
     uint32_t max_batch;
     uint64_t kv_tokens;
+    uint32_t max_batched_tokens;   /* per-step token budget, chunked prefill (0 = none) */
+    uint32_t max_queued;           /* batching model: 503 when this many wait (0 = unbounded) */
     int zero_delay;
 
     const char *timing_log;        /* NULL = none */
     const char *api_key;           /* NULL = no auth */
+    int strict_model;              /* 404 for a request model other than ours (vLLM) */
     uint32_t max_tokens_default;
     uint32_t max_model_len;
     double eos_rate;
     uint32_t reasoning;            /* first N output tokens are reasoning */
+    uint32_t stream_interval;      /* tokens per streamed chunk after the first (vLLM --stream-interval) */
     double idle_timeout_s;         /* keep-alive idle close (uvicorn: 5) */
+    double sse_keep_alive_s;       /* ": keep-alive" comment after this much silence (0 = off) */
     size_t max_body;
 
     /* faults, each a probability per request, drawn from the seeded stream */
     double rate_429, rate_500, rate_503;
-    double rate_stream_error, rate_reset, rate_stall, rate_malformed;
+    double rate_stream_error, rate_reset, rate_stall, rate_malformed, rate_slow_headers;
     double stall_s;
     double slow_headers_ms;        /* every response's headers are delayed this long */
 
+    double load_s;                 /* simulated model load before ready (see docs/serve.md) */
     int quiet;                     /* no per-run summary on stderr */
 };
 

@@ -44,30 +44,52 @@ int gp_sim_fits(const struct gp_sim *s, uint32_t prompt_tokens, uint32_t out_tok
     return (uint64_t)prompt_tokens + out_tokens <= s->cfg.kv_tokens;
 }
 
-/* Admits from the head of the queue (FIFO, no skipping: a big request at the
- * head blocks smaller ones behind it, as vLLM's FCFS scheduler does) and
- * starts the next step. */
+/* Plans the next step: decodes first, then unfinished prefills, then
+ * admissions from the head of the queue (FIFO, no skipping: a big request
+ * at the head blocks smaller ones behind it, as vLLM's FCFS scheduler does),
+ * all within the token budget. */
 static void start_step(struct gp_sim *s, uint64_t now)
 {
+    uint64_t budget = s->cfg.max_batched_tokens ? s->cfg.max_batched_tokens : UINT64_MAX;
     uint64_t prefill_tokens = 0;
+    uint32_t decoding = 0;
+    for (struct gp_sim_seq *q = s->running.head; q; q = q->next) {
+        q->chunk = 0;
+        q->prefilling = 0;
+        if (q->generated > 0) {
+            decoding++;
+            if (budget)
+                budget--;
+        }
+    }
+    for (struct gp_sim_seq *q = s->running.head; q; q = q->next) {
+        if (q->generated > 0)
+            continue;
+        uint64_t left = q->prompt_tokens - q->prefilled;
+        q->chunk = (uint32_t)(left < budget ? left : budget);
+        q->prefilling = q->chunk > 0 || left == 0;
+        budget -= q->chunk;
+        prefill_tokens += q->chunk;
+    }
     while (s->waiting.head && s->running.n < s->cfg.max_batch &&
-           s->kv_used + need(s->waiting.head) <= s->cfg.kv_tokens) {
+           s->kv_used + need(s->waiting.head) <= s->cfg.kv_tokens &&
+           (budget > 0 || s->waiting.head->prompt_tokens == 0)) {
         struct gp_sim_seq *q = s->waiting.head;
         list_del(&s->waiting, q);
         list_push(&s->running, q);
         q->state = GP_SIM_RUNNING;
-        q->prefilling = 1;
         q->t_admit_ns = now;
+        q->prefilled = 0;
+        q->chunk = (uint32_t)(q->prompt_tokens < budget ? q->prompt_tokens : budget);
+        q->prefilling = 1;
+        budget -= q->chunk;
         s->kv_used += need(q);
-        prefill_tokens += q->prompt_tokens;
+        prefill_tokens += q->chunk;
     }
     if (!s->running.n) {
         s->step_end_ns = 0;
         return;
     }
-    uint32_t decoding = 0;
-    for (struct gp_sim_seq *q = s->running.head; q; q = q->next)
-        decoding += !q->prefilling;
     uint64_t d = s->cfg.decode_step_ns + s->cfg.per_seq_ns * decoding +
                  s->cfg.prefill_ns_per_token * prefill_tokens;
     s->step_end_ns = now + (d ? d : 1);
@@ -78,6 +100,8 @@ void gp_sim_add(struct gp_sim *s, struct gp_sim_seq *q, uint64_t now)
 {
     q->generated = 0;
     q->prefilling = 0;
+    q->prefilled = 0;
+    q->chunk = 0;
     q->state = GP_SIM_WAITING;
     q->t_arrive_ns = now;
     list_push(&s->waiting, q);
@@ -106,6 +130,17 @@ uint32_t gp_sim_step(struct gp_sim *s, uint64_t now, gp_sim_emit_fn emit, void *
     while (q) {
         struct gp_sim_seq *next = q->next;
         int first = q->generated == 0;
+        if (first) {
+            /* still prefilling: no token until the step that completes the prompt */
+            int progressed = q->prefilling;
+            q->prefilled += q->chunk;
+            q->chunk = 0;
+            q->prefilling = 0;
+            if (!progressed || q->prefilled < q->prompt_tokens) {
+                q = next;
+                continue;
+            }
+        }
         q->prefilling = 0;
         q->generated++;
         int last = q->generated >= q->out_tokens;

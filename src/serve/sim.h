@@ -5,8 +5,12 @@
  *     decode_step_ns + per_seq_ns * (sequences decoding this step)
  *                    + prefill_ns_per_token * (prompt tokens prefilled this step)
  * A sequence admitted at the start of a step is prefilled in it and produces
- * its first token at the step's end (as vLLM's prefill does); every other
- * running sequence produces one token per step. A sequence reserves
+ * its first token at the end of the step that completes its prefill (as
+ * vLLM's prefill does); every other running sequence produces one token per
+ * step. With max_batched_tokens (vLLM's --max-num-batched-tokens, chunked
+ * prefill), a step holds at most that many tokens: one per decoding sequence
+ * first, then prompt chunks in FCFS order, so a long prompt is prefilled over
+ * several steps while the others keep decoding. A sequence reserves
  * prompt + output tokens of KV when admitted (no preemption), so requests
  * queue when the cache is full.
  *
@@ -26,6 +30,7 @@ struct gp_sim_cfg {
     uint64_t prefill_ns_per_token;
     uint32_t max_batch;
     uint64_t kv_tokens;
+    uint32_t max_batched_tokens;   /* 0 = no per-step budget (whole prompts in one step) */
 };
 
 enum gp_sim_state { GP_SIM_IDLE = 0, GP_SIM_WAITING, GP_SIM_RUNNING };
@@ -36,7 +41,9 @@ struct gp_sim_seq {
     uint32_t out_tokens;     /* tokens this sequence will produce in total */
     uint32_t generated;      /* tokens produced so far */
     int state;               /* enum gp_sim_state */
-    int prefilling;          /* admitted at the start of the current step */
+    int prefilling;          /* prefill progresses (or completes) in the current step */
+    uint32_t prefilled;      /* prompt tokens prefilled so far */
+    uint32_t chunk;          /* prompt tokens prefilled in the current step */
     uint64_t t_arrive_ns, t_admit_ns;
 };
 

@@ -126,11 +126,44 @@ static void test_remove(void)
     CHECK_INT(s.step_end_ns, 0);
 }
 
+static void test_chunked_prefill(void)
+{
+    /* budget 10: the long prompt (25) takes 3 steps, the decoder keeps going */
+    struct gp_sim_cfg cfg = {.decode_step_ns = 100, .prefill_ns_per_token = 10, .max_batch = 8,
+                             .kv_tokens = 1000, .max_batched_tokens = 10};
+    struct gp_sim s;
+    gp_sim_init(&s, &cfg);
+    struct gp_sim_seq q[2] = {{.prompt_tokens = 5, .out_tokens = 6}, {.prompt_tokens = 25, .out_tokens = 1}};
+    struct log l = {.base = q};
+    gp_sim_add(&s, &q[0], 0);
+    CHECK_INT(s.step_end_ns, 150);          /* 5 prompt tokens */
+    l.now = s.step_end_ns;
+    gp_sim_add(&s, &q[1], l.now - 1);       /* waits for the next step */
+    gp_sim_step(&s, l.now, emit, &l);       /* q0's first token; q1 admitted, chunk 9 (10 - 1 decode) */
+    CHECK_INT(l.n, 1);
+    CHECK_INT(q[1].chunk, 9);
+    CHECK_INT(s.step_end_ns, 150 + 100 + 90);
+    run_until_idle(&s, &l);
+    /* q1's only token comes after three prefill steps (9 + 9 + 7) */
+    int q1_at = -1, q0_before = 0;
+    for (int i = 0; i < l.n; i++) {
+        if (l.seq_of[i] == 1)
+            q1_at = i;
+        else if (q1_at < 0)
+            q0_before++;
+    }
+    CHECK(q1_at >= 0);
+    CHECK_INT(q0_before, 4);                /* q0 decoded on through q1's prefill */
+    CHECK_INT(l.n, 7);
+    CHECK_INT(s.kv_used, 0);
+}
+
 int main(void)
 {
     GP_RUN(test_single_sequence_timing);
     GP_RUN(test_max_batch_queues);
     GP_RUN(test_kv_capacity_queues);
     GP_RUN(test_remove);
+    GP_RUN(test_chunked_prefill);
     return gp_test_summary();
 }

@@ -23,6 +23,7 @@ static void usage(FILE *fp)
             "Each *_genai_perf.json (or *_genai_perf.csv without a JSON) under ARTIFACT_DIR is one job;\n"
             "re-ingesting the same artifacts changes nothing.\n"
             "  --db URL            sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)\n"
+            "  --check             validate every file and report, write nothing\n"
             "  --label TEXT        job label\n"
             "  --model NAME        served model (default: input_config / genperf_run.json / dir name)\n"
             "  --framework NAME    vllm, sglang, trtllm, ...\n"
@@ -63,6 +64,8 @@ int cmd_ingest(int argc, char **argv)
             usage(stdout);
             free(dirs);
             return 0;
+        } else if (!strcmp(a, "--check")) {
+            meta.validate_only = 1;
         } else if (!strcmp(a, "--streaming")) {
             meta.streaming = 1;
         } else if (!strcmp(a, "--no-streaming")) {
@@ -154,8 +157,8 @@ int cmd_ingest(int argc, char **argv)
                 fprintf(stderr, "genperf ingest: %s\n", err.msg);
         }
     }
-    printf("%zu job%s: %zu added, %zu already present, %zu rejected\n", res.jobs_found, res.jobs_found == 1 ? "" : "s",
-           res.jobs_added, res.jobs_existing, res.jobs_rejected);
+    printf("%zu job%s: %zu %s, %zu already present, %zu rejected\n", res.jobs_found, res.jobs_found == 1 ? "" : "s",
+           res.jobs_added, meta.validate_only ? "valid (not written)" : "added", res.jobs_existing, res.jobs_rejected);
     gp_ingest_result_free(&res);
     gp_db_close(db);
     free(dirs);

@@ -16,8 +16,9 @@
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "usage: genperf results --db URL [--job ID] [--format table|csv|json]\n"
+    fprintf(fp, "usage: genperf results --db URL [--job ID] [--telemetry] [--format table|csv|json]\n"
                 "Prints the jobs in the results store, or every metric of one job.\n"
+                "  --telemetry    print v_telemetry_job_summary instead (all jobs, or --job ID)\n"
                 "  --db URL       sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)\n"
                 "  --job ID       one job's metrics (ids from the listing)\n"
                 "  --format F     table (default), csv or json\n");
@@ -26,11 +27,14 @@ static void usage(FILE *fp)
 int cmd_results(int argc, char **argv)
 {
     const char *url = getenv("GENPERF_DB"), *job = NULL, *fmt_s = "table";
+    int telemetry = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(a, "--telemetry")) {
+            telemetry = 1;
         } else if (!strcmp(a, "--db") && i + 1 < argc) {
             url = argv[++i];
         } else if (!strcmp(a, "--job") && i + 1 < argc) {
@@ -57,7 +61,8 @@ int cmd_results(int argc, char **argv)
         fprintf(stderr, "genperf results: %s\n", err.msg);
         return 1;
     }
-    int r = gp_store_print_results(db, job, fmt, stdout, &err);
+    int r = telemetry ? gp_store_print_telemetry(db, job, fmt, stdout, &err)
+                      : gp_store_print_results(db, job, fmt, stdout, &err);
     gp_db_close(db);
     if (r) {
         fprintf(stderr, "genperf results: %s\n", err.msg);

@@ -74,6 +74,14 @@ int gp_db_sqlite_query(struct gp_db *db, const char *sql, const char *const *par
             return gp_err(err, GP_EINVAL, "%s: the query is empty: '%.120s'", db->where, sql);
         return gp_err(err, GP_EDB, "%s: %s (query: %.200s)", db->where, sqlite3_errmsg(sq), sql);
     }
+    /* one statement per call, as on PostgreSQL (PQexecParams refuses more) */
+    for (const char *t = tail; t && *t; t++) {
+        if (*t == ';' || *t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
+            continue;
+        sqlite3_finalize(st);
+        return gp_err(err, GP_EINVAL, "%s: only one SQL statement per query; remove the text after ';': %.80s",
+                      db->where, t);
+    }
     int want = sqlite3_bind_parameter_count(st);
     if (want != nparams) {
         sqlite3_finalize(st);

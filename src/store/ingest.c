@@ -94,6 +94,7 @@ struct job {
     char (*new_metrics)[96]; /* codes not in metric_templates: added on ingest */
     size_t nnew;
     json_t *export_json;     /* profile export, kept for its per-request rows */
+    int export_skipped;      /* too large to load (GP_MAX_EXPORT_BYTES) */
 };
 
 static void job_free(struct job *j)
@@ -261,10 +262,10 @@ static int note_metric(struct job *j, const char *code)
 
 /* Python's json.dumps writes NaN, Infinity and -Infinity, which are not JSON;
  * they become null (stored as SQL NULL). */
-static char *sanitize_pyjson(const char *in, size_t len)
+static char *sanitize_pyjson(const char *in, size_t len, size_t *outlen)
 {
     struct gp_buf b = {0};
-    if (gp_buf_reserve(&b, len + 16))
+    if (gp_buf_reserve(&b, len + 16) || gp_buf_puts(&b, ""))
         return NULL;
     int str = 0;
     for (size_t i = 0; i < len; i++) {
@@ -294,6 +295,7 @@ static char *sanitize_pyjson(const char *in, size_t len)
         }
         gp_buf_putc(&b, c);
     }
+    *outlen = b.len;
     return gp_buf_steal(&b);
 }
 
@@ -318,12 +320,11 @@ static json_t *load_json(const char *path, int sanitize, struct gp_error *err)
     if (gp_read_file(path, &text, &len, err))
         return NULL;
     if (sanitize) {
-        char *s = sanitize_pyjson(text, len);
+        char *s = sanitize_pyjson(text, len, &len);
         free(text);
         if (!s)
             return gp_err(err, GP_ENOMEM, "out of memory reading %s", path), NULL;
         text = s;
-        len = strlen(s);
     }
     json_error_t je;
     json_t *v = json_loadb(text, len, JSON_ALLOW_NUL, &je);
@@ -768,7 +769,9 @@ static int parse_genai_perf_csv(struct job *j, struct gp_error *err)
             sec = NONE;
             continue;
         }
-        if (sec == NONE) {
+        /* a header also starts a section without the blank line before it
+         * (LF-only copies lose it: strtok_r folds empty lines) */
+        if (sec == NONE || !strncmp(line, "Metric,", 7)) {
             snprintf(hdr_store, sizeof hdr_store, "%s", line);
             ncols = csv_split(hdr_store, cols, 32);
             if (ncols >= 2 && !strcmp(cols[0], "Metric") && !strcmp(cols[1], "Value"))
@@ -983,9 +986,20 @@ done:
 
 /* GenAI-Perf's run timing lives only in perf_analyzer's export: request
  * timestamps are Unix-epoch ns (system_clock). */
+/* perf_analyzer's export carries every response chunk; a long run's file can
+ * be gigabytes, and a parsed JSON tree is several times larger. Past this
+ * size it is skipped (no start time, no per-request rows) rather than risk
+ * the machine's memory. */
+#define GP_MAX_EXPORT_BYTES (256L * 1024 * 1024)
+
 static int parse_profile_export(struct job *j, struct gp_error *err)
 {
     const char *path = j->export_path;
+    struct stat stt;
+    if (stat(path, &stt) == 0 && stt.st_size > GP_MAX_EXPORT_BYTES) {
+        j->export_skipped = 1;
+        return 0;
+    }
     json_t *m = load_json(path, 0, err);
     if (!m)
         return -GP_EINVAL;
@@ -1865,6 +1879,13 @@ static int ingest_one(struct gp_db *db, const char *top, const char *dir, const 
     const char *hp[] = {j.sha};
     if ((r = gp_db_query(db, "SELECT id FROM jobs WHERE artifact_sha256 = ?", hp, 1, first_cb, &existing, err)))
         goto out;
+    if (existing <= 0 && meta && meta->validate_only) {
+        res->jobs_added++;
+        msg(res, "%s: valid (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples; not written (--check)",
+            j.main_path, j.producer, j.model, j.nmv + (j.requests_failed.set ? 1 : 0),
+            j.n_records ? j.n_records : j.n_export_requests, j.n_samples);
+        goto out;
+    }
     if (existing <= 0) {
         long long id = write_job(db, &j, &existing, err);
         if (id < 0) {
@@ -1874,9 +1895,9 @@ static int ingest_one(struct gp_db *db, const char *top, const char *dir, const 
         if (id > 0) {
             res->jobs_added++;
             res->last_job_id = id;
-            msg(res, "job %lld: ingested %s (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples",
+            msg(res, "job %lld: ingested %s (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples%s",
                 id, j.main_path, j.producer, j.model, j.nmv + (j.requests_failed.set ? 1 : 0), j.n_records,
-                j.n_samples);
+                j.n_samples, j.export_skipped ? " (profile export over 256 MiB: its per-request timing was skipped)" : "");
             goto out;
         }
     }
@@ -1936,13 +1957,17 @@ static int walk(struct gp_db *db, const char *top, const char *dir, int depth, c
     closedir(d);
     if (n)
         qsort(names, n, sizeof *names, cmp_str);
-    int found = 0;
     struct gp_error jerr;
     for (size_t i = 0; i < n; i++) {
         const char *nm = names[i];
         int is_json = ends_with(nm, "_genai_perf.json"), is_csv = ends_with(nm, "_genai_perf.csv");
         if (!is_json && !is_csv)
             continue;
+        if (!strcmp(nm, "analyze_export_genai_perf.csv")) {
+            /* `genai-perf analyze` summary: its runs have their own directories */
+            msg(res, "%s/%s: skipped (a sweep summary; its runs are ingested from their own directories)", dir, nm);
+            continue;
+        }
         size_t stemlen = strlen(nm) - strlen(is_json ? "_genai_perf.json" : "_genai_perf.csv");
         char stem[1024];
         snprintf(stem, sizeof stem, "%.*s", (int)stemlen, nm);
@@ -1950,12 +1975,9 @@ static int walk(struct gp_db *db, const char *top, const char *dir, int depth, c
             /* the JSON wins when both exist */
             char jp[4200];
             snprintf(jp, sizeof jp, "%s/%s_genai_perf.json", dir, stem);
-            if (gp_is_file(jp)) {
-                found = 1;
+            if (gp_is_file(jp))
                 continue;
-            }
         }
-        found = 1;
         gp_err_clear(&jerr);
         if (ingest_one(db, top, dir, stem, is_csv, meta, res, &jerr) && !*first_err) {
             *first_err = 1;
@@ -1963,7 +1985,8 @@ static int walk(struct gp_db *db, const char *top, const char *dir, int depth, c
                 *err = jerr;
         }
     }
-    if (!found && depth < MAX_DEPTH) {
+    /* run directories can sit next to (and below) a job's files: always descend */
+    if (depth < MAX_DEPTH) {
         for (size_t i = 0; i < n; i++) {
             char sub[4096];
             if (gp_path_join(sub, sizeof sub, dir, names[i]) || !gp_is_dir(sub))

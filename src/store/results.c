@@ -13,7 +13,6 @@
 #include "core/buf.h"
 #include "core/error.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,19 +41,37 @@ struct collect {
     struct gp_buf line;
 };
 
+/* A JSON number exactly: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? —
+ * text like "007", "+5" or "0x10" stays a string. */
 static int is_number(const char *s)
 {
-    if (!*s)
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
         return 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (*end || !isfinite(v))
-        return 0;
-    /* strtod accepts "0x1p3", " 5" and "inf"; JSON does not */
-    for (const char *p = s; *p; p++)
-        if (!strchr("0123456789+-.eE", *p))
+    if (*p == '.') {
+        p++;
+        if (!(*p >= '0' && *p <= '9'))
             return 0;
-    return 1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0';
 }
 
 static void csv_field(struct gp_buf *b, const char *s)
@@ -172,7 +189,7 @@ static void print_table(struct collect *c)
                 num[i] = 0;
         }
     for (int i = 0; i < n; i++)
-        fprintf(c->out, "%s%-*s", i ? "  " : "", (int)w[i], c->names[i]);
+        fprintf(c->out, "%s%-*s", i ? "  " : "", i == n - 1 ? 0 : (int)w[i], c->names[i]);
     fputc('\n', c->out);
     for (int i = 0; i < n; i++) {
         fputs(i ? "  " : "", c->out);
@@ -222,6 +239,37 @@ int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *p
     return r;
 }
 
+static int check_job(struct gp_db *db, const char *job_id, struct gp_error *err)
+{
+    char *end;
+    long long id = strtoll(job_id, &end, 10);
+    if (*end || id <= 0 || !*job_id)
+        return gp_err(err, GP_EINVAL, "--job '%s' is not a job id; list the ids with `genperf results --db URL`",
+                      job_id);
+    long long found = 0;
+    int r = gp_store_job_exists(db, id, &found, err);
+    if (r)
+        return r;
+    if (!found)
+        return gp_err(err, GP_ENOENT, "no job %lld in the store; list the ids with `genperf results --db URL`",
+                      id);
+    return 0;
+}
+
+int gp_store_print_telemetry(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                             struct gp_error *err)
+{
+    if (!job_id)
+        return gp_store_print_query(db, "SELECT * FROM v_telemetry_job_summary ORDER BY job_id, device", NULL, 0,
+                                    fmt, out, err);
+    int r = check_job(db, job_id, err);
+    if (r)
+        return r;
+    const char *p[] = {job_id};
+    return gp_store_print_query(db, "SELECT * FROM v_telemetry_job_summary WHERE job_id = ? ORDER BY device", p, 1,
+                                fmt, out, err);
+}
+
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err)
 {
@@ -240,23 +288,10 @@ int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_for
             "'inter_token_latency' AND v.stat = 'p50') AS itl_p50_ms "
             "FROM v_jobs j ORDER BY job_id",
             NULL, 0, fmt, out, err);
-    char *end;
-    long long id = strtoll(job_id, &end, 10);
-    if (*end || id <= 0 || !*job_id)
-        return gp_err(err, GP_EINVAL, "--job '%s' is not a job id; list the ids with `genperf results --db URL`",
-                      job_id);
-    long long found = 0;
-    const char *p[] = {job_id};
-    struct gp_error qe = {0};
-    int r = gp_store_job_exists(db, id, &found, &qe);
-    if (r) {
-        if (err)
-            *err = qe;
+    int r = check_job(db, job_id, err);
+    if (r)
         return r;
-    }
-    if (!found)
-        return gp_err(err, GP_ENOENT, "no job %lld in the store; list the ids with `genperf results --db URL`",
-                      id);
+    const char *p[] = {job_id};
     return gp_store_print_query(db,
                                 "SELECT metric, unit, avg, min, max, p50, p90, p95, p99, std "
                                 "FROM v_genai_perf_outputs WHERE job_id = ? ORDER BY sort_order, metric",

@@ -9,9 +9,9 @@
  * <stem>.json (perf_analyzer profile export), <stem>_records.jsonl,
  * <stem>_genperf.json, <stem>_telemetry.jsonl and genperf_run.json (the
  * runner's scenario metadata, looked up in the run directory and its parents
- * up to the directory given). A directory without such a file is searched
- * recursively (sorted, depth <= 6), so a whole artifact tree can be ingested
- * at once.
+ * up to the directory given). Subdirectories are searched recursively
+ * (sorted, depth <= 6), so a whole artifact tree can be ingested at once;
+ * GenAI-Perf's analyze_export_genai_perf.csv sweep summary is skipped.
  *
  * Each job is validated completely before anything is written, then written
  * in one transaction. Its identity is the sha256 of the main artifact's
@@ -44,12 +44,13 @@ struct gp_ingest_meta {
     int gpu_count, tp, replicas;          /* 0 = unknown / from the artifacts */
     long concurrency, isl, osl, request_count; /* 0 = from the artifacts */
     int streaming;              /* -1 = from the artifacts, else 0/1 */
+    int validate_only;          /* 1 = check every file, write nothing (genperf ingest --check) */
 };
 #define GP_INGEST_META_INIT {.streaming = -1}
 
 struct gp_ingest_result {
     size_t jobs_found;      /* main artifacts seen */
-    size_t jobs_added;      /* new jobs committed */
+    size_t jobs_added;      /* new jobs committed (validate_only: jobs that would be added) */
     size_t jobs_existing;   /* already in the store (nothing changed) */
     size_t jobs_rejected;   /* failed validation or the write */
     long long last_job_id;  /* id of the last job added or found, 0 = none */
@@ -77,6 +78,9 @@ int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *p
  * metric of that job (-GP_ENOENT when it does not exist). */
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err);
+/* v_telemetry_job_summary for one job (job_id) or all (NULL). */
+int gp_store_print_telemetry(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                             struct gp_error *err);
 int gp_store_job_exists(struct gp_db *db, long long id, long long *found, struct gp_error *err);
 
 #endif

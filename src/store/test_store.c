@@ -144,6 +144,10 @@ static void test_db_basics(void)
     CHECK(strstr(err.msg, "cannot open SQLite database") != NULL);
     CHECK(gp_db_open("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", &db, &err) < 0);
     CHECK(strstr(err.msg, "cannot connect to PostgreSQL") != NULL);
+    /* a password never reaches a message */
+    CHECK(gp_db_open("postgresql://u:s3cret@127.0.0.1:1/none?connect_timeout=2", &db, &err) < 0);
+    CHECK(strstr(err.msg, "s3cret") == NULL);
+    CHECK(strstr(err.msg, "postgresql://u:***@127.0.0.1:1/none") != NULL);
 }
 
 static void test_ingest_fixtures(void)
@@ -161,8 +165,8 @@ static void test_ingest_fixtures(void)
     CHECK_INT(r, 0);
     if (r)
         fprintf(stderr, "  %s\n", err.msg);
-    CHECK_INT(res.jobs_found, 3);
-    CHECK_INT(res.jobs_added, 3);
+    CHECK_INT(res.jobs_found, 4);
+    CHECK_INT(res.jobs_added, 4);
     gp_ingest_result_free(&res);
 
     struct rows rw = {0};
@@ -234,7 +238,7 @@ static void test_ingest_fixtures(void)
     gp_buf_free(&b);
     memset(&rw, 0, sizeof rw);
     CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM jobs", NULL, 0, rows_cb, &rw, &err), 0);
-    CHECK_STR(rw.first, "4");
+    CHECK_STR(rw.first, "5");
 
     /* results printers */
     char out[4200];

@@ -109,6 +109,10 @@ async function canvasInk(page, sel) {
     const drawn = await page.$$eval('#gp-metrics .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
     check(drawn.length >= spec.charts_min, `job page draws >= ${spec.charts_min} charts (${drawn.join('; ')})`);
     check((await canvasInk(page, '#gp-metrics')) > 500, 'job charts have ink on their canvases');
+    if (!spec.offline) {
+      const href = await page.$eval('#gp-download', (a) => a.getAttribute('href')).catch(() => null);
+      check(href === `/report?id=${spec.job}`, `job page links its HTML report (${href})`);
+    }
     await shot('job');
 
     // 3. Hardware tab.

@@ -42,8 +42,17 @@ gp_start_ui() {
   [ -n "$UI_URL" ] || { echo "genperf ui wrote no URL"; cat "$TMPDIR/ui.err"; return 1; }
 }
 
+# Stops the server; a non-zero exit after SIGTERM or a sanitizer report fails the test.
 gp_stop_ui() {
-  if [ -n "${UI_PID:-}" ]; then kill "$UI_PID" 2>/dev/null || true; wait "$UI_PID" 2>/dev/null || true; UI_PID=; fi
+  if [ -n "${UI_PID:-}" ]; then
+    local rc=0
+    kill "$UI_PID" 2>/dev/null || true
+    wait "$UI_PID" 2>/dev/null || rc=$?
+    UI_PID=
+    if [ "$rc" -ne 0 ] || grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$TMPDIR/ui.err" 2>/dev/null; then
+      echo "genperf ui exited with $rc on SIGTERM:"; tail -n 30 "$TMPDIR/ui.err"; exit 1
+    fi
+  fi
 }
 
 gp_check() {

@@ -64,3 +64,17 @@ sed -e "s|\"base\": \"$UI_URL/\"|\"base\": \"file://$TMPDIR/real.html\"|" -e 's/
   -e 's/"jobs": 2/"jobs": 1/' -e "s/\"compare\": \"1,2\"/\"compare\": \"$job\"/" -e 's/"tag": "real-run"/"tag": "real-report"/' \
   "$TMPDIR/spec.json" > "$TMPDIR/spec-report.json"
 gp_check "$TMPDIR/spec-report.json"
+
+# The same runs reported straight from the artifact directory (no store): list of both,
+# exact ITL by position, the Hardware tab from <stem>_telemetry.jsonl.
+"$GENPERF" report "$TMPDIR/artifacts" -o "$TMPDIR/art.html" >/dev/null
+job1=$(sqlite3 "$db" "SELECT job_id FROM v_jobs WHERE concurrency = 1")
+q1() { sqlite3 "$db" "SELECT $1 FROM v_genai_perf_outputs WHERE job_id = $job1 AND metric = '$2'"; }
+cat > "$TMPDIR/spec-art.json" <<JSON
+{"base": "file://$TMPDIR/art.html", "offline": true, "jobs": 2, "model": "$(printf '%s' "$model" | sed 's/"/\\"/g')", "job": 1,
+ "metrics": {"request_latency.avg": $(q1 avg request_latency), "time_to_first_token.p99": $(q1 p99 time_to_first_token),
+             "output_token_throughput.avg": $(q1 avg output_token_throughput)},
+ "charts_min": 3, "hardware": $hw, "compare": "1,2", "sort": "request_latency.p50",
+ "shots": "$SHOTS", "tag": "real-artifacts"}
+JSON
+gp_check "$TMPDIR/spec-art.json"

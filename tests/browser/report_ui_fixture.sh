@@ -27,6 +27,15 @@ n=$(curl -s "$UI_URL/api/jobs?model=nope" | { grep -o "\"job_label\"" || true; }
 curl -sI "$UI_URL/" >"$TMPDIR/head.txt"
 grep -qi '^content-security-policy:.*script-src .self.' "$TMPDIR/head.txt" || { echo "page lacks CSP"; cat "$TMPDIR/head.txt"; exit 1; }
 
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: evil.example:80' "$UI_URL/api/jobs")
+[ "$code" = 403 ] || { echo "a rebinding Host header must get 403, got $code"; exit 1; }
+
+curl -s -D "$TMPDIR/rep.h" -o "$TMPDIR/rep.html" "$UI_URL/report?id=1,2"
+grep -qi '^content-disposition: attachment' "$TMPDIR/rep.h" && grep -q 'id="gp-bundle"' "$TMPDIR/rep.html" ||
+  { echo "/report?id=1,2 is not a report download"; cat "$TMPDIR/rep.h"; exit 1; }
+code=$(curl -s -o /dev/null -w '%{http_code}' "$UI_URL/report")
+[ "$code" = 400 ] || { echo "/report without id: want 400, got $code"; exit 1; }
+
 q() { sqlite3 "$db" "$1"; }
 lat=$(q "SELECT avg FROM v_genai_perf_outputs WHERE job_id=1 AND metric='request_latency'")
 p99=$(q "SELECT p99 FROM v_genai_perf_outputs WHERE job_id=1 AND metric='request_latency'")

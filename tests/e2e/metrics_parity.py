@@ -11,6 +11,8 @@
    NumPy's algorithms (pure Python) and requires the metric objects of
    <stem>_genai_perf.json to be identical, and the file to be
    json.dumps(indent=2) of itself.
+3. Rebuilds <stem>_genai_perf.csv with Python's csv.writer and f"{v:,.2f}" from
+   those statistics (GenAI-Perf's csv_exporter) and requires the same bytes.
 """
 import json
 import math
@@ -133,7 +135,8 @@ for q in exp["requests"]:
     else:
         osl = len("".join(extract(o) for _, o in keep).encode("utf-8"))
         same = (r["ttft_ns"] == keep[0][0] - t0 and r["request_latency_ns"] == keep[-1][0] - t0
-                and r["osl"] == osl and r["content_chunks"] == len(keep))
+                and r["osl"] == osl and r["content_chunks"] == len(keep)
+                and r["content_ns"] == [t - t0 for t, _ in keep])
     if not same:
         if splinter or lossy:
             diverged += 1
@@ -216,6 +219,37 @@ check(list(got) == list(want), f"metric keys {list(got)} != {list(want)}")
 for k in want:
     if got.get(k) != want[k]:
         check(False, f"{k}: ours {got.get(k)} != recomputed {want[k]}")
+
+# ---- 3. the CSV, as GenAI-Perf's csv_exporter writes it from these stats ----
+import csv
+import io
+
+LABEL = {"time_to_first_token": "Time To First Token (ms)", "time_to_second_token": "Time To Second Token (ms)",
+         "request_latency": "Request Latency (ms)", "inter_token_latency": "Inter Token Latency (ms)",
+         "output_token_throughput_per_user": "Output Token Throughput Per User (tokens/sec/user)",
+         "output_sequence_length": "Output Sequence Length (tokens)",
+         "input_sequence_length": "Input Sequence Length (tokens)",
+         "output_token_throughput": "Output Token Throughput (tokens/sec)",
+         "request_throughput": "Request Throughput (per sec)", "request_goodput": "Request Goodput (per sec)",
+         "request_count": "Request Count (count)"}
+cols = ["avg", "min", "max", "p99", "p95", "p90", "p75", "p50", "p25", "p10", "p5", "p1"]
+out = io.StringIO()
+w = csv.writer(out)
+w.writerow(["Metric"] + cols)
+req_rows = (["time_to_first_token", "time_to_second_token", "request_latency", "inter_token_latency",
+             "output_token_throughput_per_user", "output_sequence_length", "input_sequence_length"]
+            if streaming else ["request_latency", "output_sequence_length", "input_sequence_length"])
+for k in req_rows:
+    w.writerow([LABEL[k]] + ([f"{gp[k][c]:,.2f}" for c in cols] if k in gp else ["N/A"] * 12))
+w.writerow([])
+w.writerow(["Metric", "Value"])
+sys_rows = ["output_token_throughput", "request_throughput"] + (["request_goodput"] if "request_goodput" in gp else [])
+for k in sys_rows + ["request_count"]:
+    w.writerow([LABEL[k], f"{gp[k]['avg']:,.2f}" if k in gp else "N/A"])
+csv_text = open(f"{run}/profile_export_genai_perf.csv", newline="").read()
+if "telemetry_stats" in gp:
+    csv_text = csv_text[:len(out.getvalue())]
+check(csv_text == out.getvalue(), "CSV differs from csv.writer output:\n%r\n%r" % (csv_text, out.getvalue()))
 
 print(f"{len(exp['requests'])} requests, {len(cnt)} counted, {diverged} known GenAI-Perf parse divergences")
 if fails:

@@ -9,4 +9,12 @@ rc=$?; cat err.txt
 [ "$(wc -l <"$LOG")" -eq 11 ] || fail "server saw $(wc -l <"$LOG") requests, want 5 warmup + 6"
 d=artifacts/m-openai-chat-concurrency2
 [ "$(json_get $d/profile_export.json 'len(d["experiments"][0]["requests"])')" = 6 ] || fail "warmup not excluded"
+# measured requests restart at dataset entry 0 after warmup; slot s of C=2 sends entries s, s+2, s+4
+python3 - $d/inputs.json $d/profile_export.json <<'PY' || fail "dataset order after warmup"
+import json, sys
+ins = [json.dumps(e["payload"][0], sort_keys=True) for e in json.load(open(sys.argv[1]))["data"]]
+reqs = json.load(open(sys.argv[2]))["experiments"][0]["requests"]
+got = sorted(ins.index(json.dumps(json.loads(r["request_inputs"]["payload"]), sort_keys=True)) for r in reqs)
+assert got == [0, 1, 2, 3, 4, 5], got
+PY
 echo ok

@@ -36,6 +36,19 @@ code=$(curl -sS -o /dev/null -w '%{http_code}' "$url/v1/chat/completions" -H 'Co
 
 kill -TERM $pid; wait $pid; rc=$?; trap - EXIT
 [ "$rc" -eq 0 ] || fail "exit status $rc after SIGTERM"
+
+"$GENPERF" serve --quiet --port 0 --port-file "$TMPDIR/url2" --strict-model --model served --zero-delay >/dev/null &
+pid=$!; trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT
+for _ in $(seq 100); do [ -s "$TMPDIR/url2" ] && break; sleep 0.05; done
+url2=$(cat "$TMPDIR/url2")
+code=$(curl -sS -o "$TMPDIR/e404" -w '%{http_code}' "$url2/v1/chat/completions" -H 'Content-Type: application/json' \
+  -d '{"model":"other","messages":[{"role":"user","content":"x"}],"max_tokens":2}')
+[ "$code" = 404 ] && grep -q 'The model `other` does not exist.' "$TMPDIR/e404" || fail "strict model: $code $(cat "$TMPDIR/e404")"
+code=$(curl -sS -o /dev/null -w '%{http_code}' "$url2/v1/chat/completions" -H 'Content-Type: application/json' \
+  -d '{"model":"served","messages":[{"role":"user","content":"x"}],"max_tokens":2}')
+[ "$code" = 200 ] || fail "strict model, served name: $code"
+kill -TERM $pid; wait $pid; rc=$?; trap - EXIT
+[ "$rc" -eq 0 ] || fail "exit status $rc after SIGTERM"
 [ "$(wc -l <"$TMPDIR/timing.jsonl")" -eq 3 ] || fail "timing log lines"
 head -n1 "$TMPDIR/timing.jsonl" | grep -q '"kinds":"RCCCCCCCUD","content_chunks":7,"completion_tokens":7,"prompt_tokens":11,"status":200' || fail "timing log content"
 echo ok

@@ -92,6 +92,9 @@ def sse_events(chunks):
         text += c
         while "\n\n" in text:
             e, text = text.split("\n\n", 1)
+            if e.startswith(":"):
+                ev.append((t, e))          # comment (": keep-alive"), kept verbatim
+                continue
             assert e.startswith("data: "), repr(e)
             ev.append((t, e[6:]))
     return ev

@@ -70,8 +70,28 @@ try:
     case("stall", ["--ttft-ms", "0", "--itl-ms", "1", "--fault-rate-stall", "1", "--stall-s", "0.4"], lambda c, log:
          c["terminated"] and log[0]["fault"] == "stall" and log[0]["completion_tokens"] == 8
          and max(b - a for a, b in zip(log[0]["chunks_ns"], log[0]["chunks_ns"][1:])) >= 0.39e9)
+    case("keepalive", ["--ttft-ms", "0", "--itl-ms", "1", "--fault-rate-stall", "1", "--stall-s", "0.45",
+                       "--sse-keep-alive-s", "0.1"], lambda c, log:
+         c["terminated"] and c["events"][-1] == "[DONE]" and 3 <= c["events"].count(": keep-alive") <= 5
+         and log[0]["kinds"].count("K") == c["events"].count(": keep-alive") and log[0]["completion_tokens"] == 8)
     case("slow", ["--zero-delay", "--slow-headers-ms", "300"], lambda c, log:
          c["terminated"] and log[0]["chunks_ns"][0] - log[0]["t_request_ns"] >= 0.3e9)
+    case("slowrate", ["--zero-delay", "--fault-rate-slow-headers", "1", "--slow-headers-ms", "250"], lambda c, log:
+         c["terminated"] and log[0]["fault"] == "slow_headers" and log[0]["chunks_ns"][0] - log[0]["t_request_ns"] >= 0.25e9)
+    # real overload: one running (max-batch 1, slow), 2 may wait, the rest get 503
+    import threading
+    p, url = start("queue", "--max-batch", "1", "--max-queued", "2", "--decode-step-ms", "60")
+    outs = []
+    def one():
+        outs.append(probe(url)["status"])
+    ts = [threading.Thread(target=one) for _ in range(6)]
+    for t in ts:
+        t.start(); time.sleep(0.03)
+    for t in ts: t.join()
+    log = stop(p, "queue")
+    n503 = sum(1 for e in log if e["outcome"] == "overloaded")
+    assert sorted(outs) == [200, 200, 200, 503, 503, 503] and n503 == 3, (outs, [e["outcome"] for e in log])
+    print("ok max-queued")
     # a seeded mix: the same seed gives the same faults in the same order
     runs = []
     for run in "ab":

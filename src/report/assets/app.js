@@ -148,9 +148,13 @@
       const ids = Object.keys(listState.picked).filter(function (k) { return listState.picked[k]; });
       if (ids.length) location.hash = '#/compare/ids/' + ids.map(encodeURIComponent).join(',');
     } }, 'Compare selected');
+    const repBtn = bundle ? null : el('button', { type: 'button', id: 'gp-report-selected', onclick: function () {
+      const ids = Object.keys(listState.picked).filter(function (k) { return listState.picked[k]; });
+      if (ids.length) location.href = '/report?id=' + ids.map(encodeURIComponent).join(',');
+    } }, 'HTML report of selected');
     add(box, el('div', { class: 'gp-filters' }, sel('model', 'model'), sel('framework', 'framework'),
       sel('hardware', 'hardware'), date('from', 'from'), date('to', 'to'),
-      el('label', null, 'sort by', sortSel), el('label', null, 'order', order), cmpBtn));
+      el('label', null, 'sort by', sortSel), el('label', null, 'order', order), cmpBtn, repBtn));
     const tbl = el('div'); add(box, tbl);
 
     function draw() {
@@ -228,7 +232,8 @@
     const head = el('div'); add(root, head);
     const tabs = el('nav', { class: 'gp-tabs' },
       el('a', { href: jobHref(id), class: tab !== 'hardware' ? 'on' : null, id: 'tab-metrics' }, 'Metrics'),
-      el('a', { href: jobHref(id, 'hardware'), class: tab === 'hardware' ? 'on' : null, id: 'tab-hardware' }, 'Hardware'));
+      el('a', { href: jobHref(id, 'hardware'), class: tab === 'hardware' ? 'on' : null, id: 'tab-hardware' }, 'Hardware'),
+      bundle ? null : el('a', { href: '/report?id=' + encodeURIComponent(id), id: 'gp-download', download: 'genperf-report-' + id + '.html' }, 'HTML report ⤓'));
     add(root, tabs);
     const body = el('div', { id: tab === 'hardware' ? 'gp-hardware' : 'gp-metrics' }); add(root, body);
     api('/api/job' + q).then(function (d) {
@@ -238,10 +243,22 @@
     }).catch(function (e) { showError(body, e); });
   }
 
+  const headKeys = ['framework', 'hardware', 'gpu_count', 'tp', 'concurrency', 'request_rate', 'isl', 'osl',
+    'streaming', 'status', 'requests_ok', 'requests_failed', 'created_at', 'duration_s', 'scenario', 'cell', 'server_url', 'host'];
+
   function renderJobHead(head, j) {
     add(head, el('h2', null, 'Job ', String(j.id == null ? '' : j.id), ' — ', el('span', { id: 'gp-model' }, j.model == null ? '' : String(j.model))));
-    const keys = Object.keys(j).filter(function (k) { return k !== 'id' && k !== 'model' && j[k] != null && j[k] !== '' && typeof j[k] !== 'object'; });
-    add(head, el('p', { class: 'gp-meta' }, keys.map(function (k, i) { return [i ? ' · ' : '', k + ': ', el('b', null, String(j[k]))]; })));
+    const shown = headKeys.filter(function (k) { return j[k] != null && j[k] !== ''; });
+    add(head, el('p', { class: 'gp-meta' }, shown.map(function (k, i) { return [i ? ' · ' : '', k + ': ', el('b', null, fmt(j[k]))]; })));
+    const rest = Object.keys(j).filter(function (k) {
+      return k !== 'id' && k !== 'model' && shown.indexOf(k) < 0 && j[k] != null && j[k] !== '' && typeof j[k] !== 'object';
+    });
+    if (rest.length) {
+      add(head, el('details', { class: 'gp-meta' }, el('summary', null, 'all job fields'),
+        el('table', { class: 'gp' }, el('tbody', null, rest.map(function (k) {
+          return el('tr', null, el('th', { class: 't' }, k), el('td', { class: 't' }, String(j[k])));
+        })))));
+    }
   }
 
   function renderMetrics(body, q, d) {
@@ -286,7 +303,11 @@
 
   const telOrder = ['power_w', 'gpu_util_pct', 'mem_used_bytes', 'cpu_util_pct'];
   const telLabel = { power_w: 'GPU power (W)', gpu_util_pct: 'GPU utilisation (%)', mem_used_bytes: 'GPU memory used (GiB)',
-    mem_total_bytes: 'GPU memory total (GiB)', cpu_util_pct: 'CPU utilisation (%)' };
+    mem_total_bytes: 'GPU memory total (GiB)', cpu_util_pct: 'CPU utilisation (%)', cpu_pct: 'genperf process CPU (%)',
+    energy_j: 'GPU energy counter (J)', temp_c: 'GPU temperature (°C)', sm_clock_mhz: 'SM clock (MHz)',
+    power_limit_w: 'GPU power limit (W)', mem_util_pct: 'GPU memory utilisation (%)', load1: 'load average (1 min)',
+    mem_available_bytes: 'host memory available (GiB)', num_requests_running: 'server: requests running',
+    kv_cache_usage_pct: 'server: KV cache usage (%)' };
 
   function renderHardware(body, q, d) {
     const sum = d.telemetry_summary || [];
@@ -342,7 +363,22 @@
     add(root, el('h2', null, kind === 'scenario' ? ['Compare sweep ', el('span', null, arg)] : 'Compare jobs'));
     const body = el('div', { id: 'gp-compare' }); add(root, body);
     const path = '/api/compare?' + (kind === 'scenario' ? 'scenario=' + encodeURIComponent(arg) : 'ids=' + arg.split(',').map(encodeURIComponent).join(','));
-    api(path).then(function (d) { renderCompare(body, d.points || []); }).catch(function (e) { showError(body, e); });
+    api(path).catch(function (e) {
+      // A report holds the comparison of all its jobs; another selection is
+      // built from the list rows it also holds (same numbers, same shape).
+      const list = bundle && bundle.api['/api/jobs'];
+      if (!list) throw e;
+      const pick = kind === 'scenario' ? null : arg.split(',');
+      return { points: (list.jobs || []).filter(function (j) {
+        return pick ? pick.indexOf(String(j.id)) >= 0 : String(j.scenario) === arg;
+      }).map(function (j) {
+        const m = j.metrics || {};
+        return { id: j.id, label: j.cell || ('job ' + j.id), model: j.model, concurrency: j.concurrency,
+          request_rate: j.request_rate, request_throughput: m['request_throughput.avg'],
+          output_token_throughput: m['output_token_throughput.avg'], time_to_first_token_p50: m['time_to_first_token.p50'],
+          request_latency_p50: m['request_latency.p50'], request_latency_p99: m['request_latency.p99'] };
+      }) };
+    }).then(function (d) { renderCompare(body, d.points || []); }).catch(function (e) { showError(body, e); });
   }
 
   function renderCompare(body, pts) {

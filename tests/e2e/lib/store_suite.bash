@@ -20,7 +20,7 @@ expect() {
 counts() {
   q "SELECT (SELECT COUNT(*) FROM jobs) || ',' || (SELECT COUNT(*) FROM scenarios) || ',' ||
             (SELECT COUNT(*) FROM metric_values) || ',' || (SELECT COUNT(*) FROM requests) || ',' ||
-            (SELECT COUNT(*) FROM telemetry_samples) || ',' || (SELECT COUNT(*) FROM telemetry_stats)"
+            (SELECT COUNT(*) FROM telemetry_samples) || ',' || (SELECT COUNT(*) FROM telemetry_stats) AS c" | tr -d '"'
 }
 
 expect_reject() { # dir, text the error must contain
@@ -48,7 +48,7 @@ store_suite() {
   local out
   out=$("$GENPERF" ingest "$art" --db "$DB" 2>&1) || fail "ingest failed: $out"
   echo "$out"
-  grep -q "3 jobs: 3 added, 0 already present, 0 rejected" <<<"$out" || fail "expected 3 added: $out"
+  grep -q "4 jobs: 4 added, 0 already present, 0 rejected" <<<"$out" || fail "expected 4 added: $out"
 
   # --- the views return the numbers of the known artifacts
   local tm="(SELECT j.id FROM jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE s.model = 'test-model')"
@@ -94,10 +94,36 @@ host,samples,2,2,,,,,,,,30,40,"
   expect "SELECT device, power_avg_w, power_max_w, gpu_util_max_pct FROM v_telemetry_job_summary WHERE job_id = $cv" "gpu0,450,600,100"
   expect "SELECT value FROM telemetry_stats WHERE job_id = $cv AND metric = 'gpu_clock_sm' AND stat = 'avg'" "1980"
 
+  # our real profile run: every stat of its genai_perf.json comes back exactly from the view
+  local pr="$art/genperf-profile/sim-model-openai-chat-concurrency2"
+  local sm="(SELECT j.id FROM jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE s.model = 'sim-model')"
+  "$GENPERF" query --db "$DB" --format json "SELECT metric, avg, min, max, p1, p5, p10, p25, p50, p75, p90, p95, p99, std FROM v_genai_perf_outputs WHERE job_id = $sm" >"$TMPDIR/view.json" ||
+    fail "query of the profile run failed"
+  python3 - "$pr/profile_export_genai_perf.json" "$TMPDIR/view.json" <<'PY' || fail "view values differ from the artifact"
+import json, math, sys
+art = json.load(open(sys.argv[1]))
+rows = {r["metric"]: r for r in json.load(open(sys.argv[2]))}
+n = 0
+for k, v in art.items():
+    if k in ("input_config", "telemetry_stats", "sessions"):
+        continue
+    for stat, x in v.items():
+        if stat == "unit":
+            continue
+        got = rows[k][stat]
+        if not (got == x or (isinstance(x, float) and math.isnan(x) and got is None)):
+            sys.exit("%s.%s: artifact %r, view %r" % (k, stat, x, got))
+        n += 1
+print("ok: %d stats of our profile run match the view exactly" % n)
+PY
+  expect "SELECT COUNT(*), SUM(warmup) FROM requests WHERE job_id = $sm" "$(wc -l <"$pr/profile_export_records.jsonl" | tr -d ' '),2"
+  expect "SELECT COUNT(*) FROM telemetry_samples WHERE job_id = $sm" "$(grep -c '"value"' "$pr/profile_export_telemetry.jsonl")"
+  expect "SELECT producer, status, concurrency, isl, osl, streaming FROM v_jobs WHERE job_id = $sm" "genperf,completed,2,16,8,1"
+
   # --- idempotent: the same artifacts again change nothing and say so
   base_counts=$(counts)
   out=$("$GENPERF" ingest "$art" --db "$DB" 2>&1) || fail "re-ingest failed: $out"
-  grep -q "3 jobs: 0 added, 3 already present, 0 rejected" <<<"$out" || fail "re-ingest should add nothing: $out"
+  grep -q "4 jobs: 0 added, 4 already present, 0 rejected" <<<"$out" || fail "re-ingest should add nothing: $out"
   grep -q "already ingested as job [0-9]*, nothing changed" <<<"$out" || fail "re-ingest should say so: $out"
   [ "$(counts)" = "$base_counts" ] || fail "re-ingest changed the store: $(counts) vs $base_counts"
   echo "ok: idempotent ($base_counts)"
@@ -134,6 +160,11 @@ host,samples,2,2,,,,,,,,30,40,"
   GENPERF_TEST_INGEST_SLEEP_MS=20000 "$GENPERF" ingest "$crash" --db "$DB" >"$TMPDIR/crash.out" 2>&1 &
   local victim=$!
   sleep 1.5
+  # a reader is not blocked by the open write transaction and does not see the uncommitted job
+  local seen
+  seen=$(timeout 5 "$GENPERF" query --db "$DB" --format csv "SELECT COUNT(*) FROM jobs" | tail -n1) ||
+    fail "a reader blocked (or failed) while an ingest held its transaction open"
+  [ "$seen" = "${base_counts%%,*}" ] || fail "a reader saw an uncommitted job: $seen jobs, want ${base_counts%%,*}"
   kill -9 "$victim" 2>/dev/null || fail "the ingest under test ended before it could be killed: $(cat "$TMPDIR/crash.out")"
   wait "$victim" 2>/dev/null
   [ "$(counts)" = "$base_counts" ] || fail "kill -9 mid-ingest left a partial job: $(counts) vs $base_counts"

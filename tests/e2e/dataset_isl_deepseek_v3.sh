@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# dataset_isl_deepseek_v3: exact synthetic ISL with the deepseek_v3 tokenizer, checked by genperf's
+# tokenizer and by HF tokenizers (skips when the tokenizer.json is absent).
+exec bash "$GP_ROOT/tests/dataset/isl_family.sh" deepseek_v3
