@@ -19,6 +19,9 @@ int gp_hub_is_model_id(const char *s)
 {
     if (!s || !*s || *s == '/' || *s == '.' || *s == '~')
         return 0;
+    size_t n = strlen(s);
+    if (n > 5 && !strcmp(s + n - 5, ".json")) /* a missing file, not a model */
+        return 0;
     int slashes = 0;
     for (const char *p = s; *p; p++) {
         if (*p == '/')

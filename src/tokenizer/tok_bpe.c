@@ -47,7 +47,9 @@ static int to_model(const char *s, size_t n, int byte_level, struct gp_buf *o)
     gp_buf_reset(o);
     if (!byte_level)
         return gp_buf_append(o, s, n);
-    size_t i = 0;
+    if (gp_buf_reserve(o, n)) /* each mapped char gives one byte: never longer */
+        return -GP_ENOMEM;
+    size_t i = 0, k = 0;
     while (i < n) {
         size_t l = tk_utf8_len((const unsigned char *)s + i, n - i);
         if (!l)
@@ -56,10 +58,11 @@ static int to_model(const char *s, size_t n, int byte_level, struct gp_buf *o)
         int b = tk_cp_to_byte(tk_utf8_dec((const unsigned char *)s + i, &dl));
         if (b < 0)
             return -1;
-        if (gp_buf_putc(o, (char)b))
-            return -GP_ENOMEM;
+        o->data[k++] = (char)b;
         i += l;
     }
+    o->len = k;
+    o->data[k] = 0;
     return 0;
 }
 
@@ -267,13 +270,17 @@ int tk_bpe_load(struct tk_bpe *m, json_t *model, int byte_level, struct gp_error
             rc = gp_err(err, GP_EINVAL, "model.merges[%zu] is neither \"a b\" nor [\"a\",\"b\"]", i);
             break;
         }
-        int64_t ia = lookup_str(m, a, al, &tmp), ib = lookup_str(m, b, bl, &tmp);
-        gp_buf_reset(&cat);
-        if (gp_buf_append(&cat, a, al) || gp_buf_append(&cat, b, bl)) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory loading merges");
-            break;
+        int64_t ia = lookup_str(m, a, al, &tmp), ib = lookup_str(m, b, bl, &tmp), in = -1;
+        if (ia >= 0 && ib >= 0) {
+            /* the model form of a+b is the two model forms joined */
+            gp_buf_reset(&cat);
+            if (gp_buf_append(&cat, m->arena + m->moff[ia], m->mlen[ia]) ||
+                gp_buf_append(&cat, m->arena + m->moff[ib], m->mlen[ib])) {
+                rc = gp_err(err, GP_ENOMEM, "out of memory loading merges");
+                break;
+            }
+            in = tk_bpe_lookup(m, cat.data ? cat.data : "", cat.len);
         }
-        int64_t in = lookup_str(m, cat.data, cat.len, &tmp);
         if (ia < 0 || ib < 0 || in < 0) {
             rc = gp_err(err, GP_EINVAL, "model.merges[%zu] ('%.40s' + '%.40s') uses a token that is not in the vocab",
                         i, a, b);

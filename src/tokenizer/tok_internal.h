@@ -59,6 +59,7 @@ void tk_strs_free(struct tk_strs *s);
 struct tk_regex {
     pcre2_code *code;
     pcre2_match_data *md;
+    int jit;       /* JIT compiled: match through the fast pcre2_jit_match */
 };
 /* literal: pattern is a plain string (Split/Replace {"String": ...}). */
 int tk_regex_compile(struct tk_regex *re, const char *pat, size_t len, int literal,

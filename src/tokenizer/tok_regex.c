@@ -97,7 +97,7 @@ int tk_regex_compile(struct tk_regex *re, const char *pat, size_t len, int liter
     }
     /* JIT is an accelerator only: if it is unavailable the interpreter gives
      * the same matches, just slower. */
-    (void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
+    re->jit = pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0;
     re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
     if (!re->md) {
         tk_regex_free(re);
@@ -109,7 +109,8 @@ int tk_regex_compile(struct tk_regex *re, const char *pat, size_t len, int liter
 int tk_regex_next(struct tk_regex *re, const char *s, size_t n, size_t start, size_t *ms, size_t *me)
 {
     while (start <= n) {
-        int rc = pcre2_match(re->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, re->md, NULL);
+        int rc = re->jit ? pcre2_jit_match(re->code, (PCRE2_SPTR)s, n, start, 0, re->md, NULL)
+                         : pcre2_match(re->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, re->md, NULL);
         if (rc == PCRE2_ERROR_NOMATCH)
             return 0;
         if (rc < 0)
