@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "core/version.h"
 
+#include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,8 +56,18 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        if (!strcmp(argv[1], subcommands[i].name))
-            return subcommands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], subcommands[i].name)) {
+            /* libcurl's global state is set up once, here, before any thread
+             * (telemetry's sampler, metrics' parsers) exists: it is not
+             * thread-safe to let the first easy handle do it implicitly. */
+            if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+                fprintf(stderr, "%s: cannot initialise libcurl\n", prog);
+                return 1;
+            }
+            int rc = subcommands[i].fn(argc - 1, argv + 1);
+            curl_global_cleanup();
+            return rc;
+        }
     fprintf(stderr, "%s: unknown command '%s'; run '%s --help' for the list\n", prog, argv[1], prog);
     return 2;
 }
