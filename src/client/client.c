@@ -6,6 +6,13 @@
  * socket, so a chunk's time is when its bytes arrived, not when some other
  * thread got around to it; and the busy fraction of that one thread tells the
  * user whether the client itself limited the measurement.
+ *
+ * Why the event API (curl_multi_socket_action + our own epoll set): with
+ * curl_multi_perform + curl_multi_poll every wake-up polls and walks every
+ * open transfer, so one chunk costs O(open streams) and thousands of idle
+ * streams keep the thread busy; here a wake-up costs O(ready sockets). The
+ * stop fd sits in the same epoll set, and the wait also ends at curl's timer,
+ * the next scheduled arrival, the phase deadline or the end of the grace.
  */
 #include "client/client.h"
 #include "client/record.h"
@@ -20,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,6 +114,14 @@ struct loop {
     uint64_t phase_start;
     int phase_warmup;
     struct gp_buf tmp;       /* error text scratch */
+    /* libcurl event API: our epoll set holds curl's sockets and the stop fd */
+    int epfd;
+    int stop_in_epoll;       /* the stop fd is in the set (else polled each turn) */
+    int stop_ready;          /* epoll reported the stop fd */
+    int pwait2;              /* epoll_pwait2 works (ns timeouts) */
+    int timer_set;           /* curl asked to be called back at timer_ns */
+    uint64_t timer_ns;
+    struct epoll_event ev[512];
 };
 
 static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
@@ -423,6 +439,120 @@ static struct slot *free_slot(struct loop *L, struct gp_error *err)
     return slot_new(L, err);
 }
 
+/* ---- libcurl event API ------------------------------------------------
+ * curl tells us which sockets to watch (on_socket) and when to call it back
+ * (on_timer); we wait in epoll_wait and hand curl only the sockets that are
+ * ready, so a wake-up costs O(ready sockets), where curl_multi_perform +
+ * curl_multi_poll walk every open transfer each time. Level-triggered: curl
+ * reads at most its buffer per call and relies on being told again. */
+
+static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
+{
+    (void)e;
+    struct loop *L = ud;
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(L->epfd, EPOLL_CTL_DEL, fd, NULL);
+        return 0;
+    }
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
+    ev.data.fd = fd;
+    /* sockp marks a socket already in the set; the other branch covers an fd
+     * number reused after a close curl did not announce */
+    if (!sockp) {
+        if (epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 && errno == EEXIST)
+            epoll_ctl(L->epfd, EPOLL_CTL_MOD, fd, &ev);
+        curl_multi_assign(L->multi, fd, L);
+    } else if (epoll_ctl(L->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 && errno == ENOENT) {
+        epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev);
+    }
+    return 0;
+}
+
+static int on_timer(CURLM *m, long ms, void *ud)
+{
+    (void)m;
+    struct loop *L = ud;
+    if (ms < 0) {
+        L->timer_set = 0;
+    } else {
+        L->timer_set = 1;
+        L->timer_ns = gp_now_ns() + (uint64_t)ms * 1000000ull;
+    }
+    return 0;
+}
+
+/* epoll_pwait2 takes a nanosecond timeout, so an arrival due in 300 us is
+ * not rounded to 0 ms (a spin) or 1 ms (late); kernels before 5.11 get
+ * epoll_wait in milliseconds. */
+static int wait_events(struct loop *L, uint64_t wait_ns)
+{
+    int max = (int)(sizeof L->ev / sizeof L->ev[0]);
+    int n;
+    if (L->pwait2) {
+        struct timespec ts = {.tv_sec = (time_t)(wait_ns / 1000000000ull), .tv_nsec = (long)(wait_ns % 1000000000ull)};
+        n = epoll_pwait2(L->epfd, L->ev, max, &ts, NULL);
+        if (n >= 0 || errno != ENOSYS)
+            return n < 0 && errno == EINTR ? 0 : n;
+        L->pwait2 = 0;
+    }
+    n = epoll_wait(L->epfd, L->ev, max, (int)(wait_ns / 1000000ull));
+    return n < 0 && errno == EINTR ? 0 : n;
+}
+
+/* Lets curl run its due timer, then takes every finished transfer: records
+ * it, resends it once on a stale keep-alive connection, or starts the slot's
+ * next request (closed loop). */
+static int pump(struct loop *L, const struct phase *ph, long nconc, struct gp_error *err)
+{
+    int rate_mode = L->o->request_rate > 0;
+    size_t nb = L->o->n_bodies;
+    int rc;
+    if (L->timer_set && gp_now_ns() >= L->timer_ns) {
+        /* one-shot: curl re-arms it from inside the call if it needs to */
+        L->timer_set = 0;
+        int running;
+        CURLMcode mc = curl_multi_socket_action(L->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        if (mc != CURLM_OK)
+            return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
+    }
+    CURLMsg *msg;
+    int left;
+    while ((msg = curl_multi_info_read(L->multi, &left))) {
+        if (msg->msg != CURLMSG_DONE)
+            continue;
+        CURL *e = msg->easy_handle;
+        CURLcode res = msg->data.result;
+        struct slot *sl = NULL;
+        curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&sl);
+        curl_multi_remove_handle(L->multi, e);
+        sl->busy = 0;
+        L->inflight--;
+        if (is_stale_connection(sl, res) && !L->stopping) {
+            sl->retried = 1;
+            L->stats->n_retried++;
+            L->stats->n_sent--;
+            if (sl->warmup)
+                L->stats->n_warmup--;
+            sl->sent--;
+            if ((rc = slot_start(L, sl, sl->entry, err)) < 0)
+                return rc;
+            continue;
+        }
+        sl->retried = 0;
+        if ((rc = slot_record(L, sl, res, 0, err)) < 0)
+            return rc;
+        if (!rate_mode && !L->stopping && (sl->quota < 0 || sl->sent < sl->quota) &&
+            !(ph->deadline && gp_now_ns() >= ph->deadline)) {
+            uint32_t entry = (uint32_t)((sl->id + (uint64_t)sl->sent * (uint64_t)nconc) % nb);
+            if ((rc = slot_start(L, sl, entry, err)) < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
 static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;
@@ -461,7 +591,10 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
 
     for (;;) {
         uint64_t now = gp_now_ns();
-        check_stop(L, now);
+        if (L->stop_ready || !L->stop_in_epoll) {
+            L->stop_ready = 0;
+            check_stop(L, now);
+        }
         if (L->stopping && (L->hard_stop || L->inflight == 0 || now >= L->stop_deadline)) {
             if ((rc = abandon_inflight(L, 1, err)) < 0)
                 return rc;
@@ -499,43 +632,8 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
             more_arrivals = ph->count < 0 || arrivals < ph->count;
         }
 
-        int running;
-        CURLMcode mc = curl_multi_perform(L->multi, &running);
-        if (mc != CURLM_OK)
-            return gp_err(err, GP_ENET, "curl_multi_perform: %s", curl_multi_strerror(mc));
-        CURLMsg *msg;
-        int left;
-        while ((msg = curl_multi_info_read(L->multi, &left))) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            CURL *e = msg->easy_handle;
-            CURLcode res = msg->data.result;
-            struct slot *sl = NULL;
-            curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&sl);
-            curl_multi_remove_handle(L->multi, e);
-            sl->busy = 0;
-            L->inflight--;
-            if (is_stale_connection(sl, res) && !L->stopping) {
-                sl->retried = 1;
-                L->stats->n_retried++;
-                L->stats->n_sent--;
-                if (sl->warmup)
-                    L->stats->n_warmup--;
-                sl->sent--;
-                if ((rc = slot_start(L, sl, sl->entry, err)) < 0)
-                    return rc;
-                continue;
-            }
-            sl->retried = 0;
-            if ((rc = slot_record(L, sl, res, 0, err)) < 0)
-                return rc;
-            if (!rate_mode && !L->stopping && (sl->quota < 0 || sl->sent < sl->quota) &&
-                !(ph->deadline && gp_now_ns() >= ph->deadline)) {
-                uint32_t entry = (uint32_t)((sl->id + (uint64_t)sl->sent * (uint64_t)nconc) % nb);
-                if ((rc = slot_start(L, sl, entry, err)) < 0)
-                    return rc;
-            }
-        }
+        if ((rc = pump(L, ph, nconc, err)) < 0)
+            return rc;
 
         now = gp_now_ns();
         progress_draw(L, now, 0);
@@ -543,38 +641,51 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
         if (L->inflight == 0 && !more_arrivals && !(ph->deadline && !rate_mode && !L->stopping && ph->count < 0))
             break;
 
-        /* sleep until the next thing to do: socket activity, the next
-         * arrival, the deadline, the stop fd, or at most 100 ms */
-        long wait_ms = 100;
+        /* sleep until the next thing to do: socket activity, curl's timer,
+         * the next arrival, the deadline, the stop fd, or at most 100 ms */
+        uint64_t wait_ns = 100000000ull;
         if (more_arrivals) {
             uint64_t due = L->phase_start + (uint64_t)next_arrival;
-            long ms = due > now ? (long)((due - now) / 1000000ull) : 0;
+            uint64_t d = due > now ? due - now : 0;
             if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight)
-                ms = 100;
-            if (ms < wait_ms)
-                wait_ms = ms;
+                d = 100000000ull;
+            if (d < wait_ns)
+                wait_ns = d;
         }
         if (ph->deadline) {
-            long ms = ph->deadline > now ? (long)((ph->deadline - now) / 1000000ull) + 1 : 0;
-            if (ms < wait_ms)
-                wait_ms = ms;
+            uint64_t d = ph->deadline > now ? ph->deadline - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
         }
         if (L->stopping) {
-            long ms = L->stop_deadline > now ? (long)((L->stop_deadline - now) / 1000000ull) + 1 : 0;
-            if (ms < wait_ms)
-                wait_ms = ms;
+            uint64_t d = L->stop_deadline > now ? L->stop_deadline - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
         }
-        long curl_ms = -1;
-        curl_multi_timeout(L->multi, &curl_ms);
-        if (curl_ms >= 0 && curl_ms < wait_ms)
-            wait_ms = curl_ms;
-        if (wait_ms > 0) {
-            struct curl_waitfd wfd = {.fd = o->stop_fd, .events = CURL_WAIT_POLLIN};
-            mc = curl_multi_poll(L->multi, o->stop_fd >= 0 ? &wfd : NULL, o->stop_fd >= 0 ? 1 : 0, (int)wait_ms,
-                                 NULL);
+        if (L->timer_set) {
+            uint64_t d = L->timer_ns > now ? L->timer_ns - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
+        }
+        int nev = wait_events(L, wait_ns);
+        if (nev < 0)
+            return gp_err(err, GP_ENET, "epoll_wait: %s", strerror(errno));
+        for (int i = 0; i < nev; i++) {
+            int fd = L->ev[i].data.fd;
+            if (fd == o->stop_fd && L->stop_in_epoll) {
+                L->stop_ready = 1;
+                continue;
+            }
+            uint32_t e = L->ev[i].events;
+            int mask = (e & EPOLLIN ? CURL_CSELECT_IN : 0) | (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+                       (e & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+            int running;
+            CURLMcode mc = curl_multi_socket_action(L->multi, fd, mask, &running);
             if (mc != CURLM_OK)
-                return gp_err(err, GP_ENET, "curl_multi_poll: %s", curl_multi_strerror(mc));
+                return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
         }
+        if ((rc = pump(L, ph, nconc, err)) < 0)
+            return rc;
     }
     return 0;
 }
@@ -662,6 +773,28 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         return gp_err(err, GP_ENOMEM, "curl_multi_init failed");
     }
     curl_multi_setopt(L.multi, CURLMOPT_PIPELINING, o->http2 ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
+    L.epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (L.epfd < 0) {
+        rc = gp_err(err, GP_ENET, "epoll_create1: %s", strerror(errno));
+        curl_multi_cleanup(L.multi);
+        curl_slist_free_all(L.hdrs);
+        return rc;
+    }
+    L.pwait2 = 1;
+    if (o->stop_fd >= 0) {
+        struct epoll_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.events = EPOLLIN;
+        ev.data.fd = o->stop_fd;
+        /* a regular file cannot be in an epoll set: it is then polled each turn */
+        L.stop_in_epoll = epoll_ctl(L.epfd, EPOLL_CTL_ADD, o->stop_fd, &ev) == 0;
+    } else {
+        L.stop_in_epoll = 1; /* nothing to check */
+    }
+    curl_multi_setopt(L.multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+    curl_multi_setopt(L.multi, CURLMOPT_SOCKETDATA, &L);
+    curl_multi_setopt(L.multi, CURLMOPT_TIMERFUNCTION, on_timer);
+    curl_multi_setopt(L.multi, CURLMOPT_TIMERDATA, &L);
 
     if (!st->mono0_ns) {
         st->mono0_ns = gp_now_ns();
@@ -691,6 +824,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         slot_free(L.slots[i]);
     free(L.slots);
     curl_multi_cleanup(L.multi);
+    close(L.epfd);
     curl_slist_free_all(L.hdrs);
     gp_buf_free(&L.tmp);
     return rc;
