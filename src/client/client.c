@@ -34,40 +34,15 @@
 
 /* ---- PRNG (Poisson arrivals) ------------------------------------------- */
 
-static uint64_t splitmix(uint64_t *x)
+void gp_client_rng_seed(struct gp_rng *r, uint64_t seed)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    gp_rng_seed(r, seed ^ 0x636c69656e74ull); /* "client": independent of the dataset streams */
 }
 
-void gp_client_rng_seed(struct gp_client_rng *r, uint64_t seed)
-{
-    uint64_t x = seed ^ 0x636c69656e74ull; /* "client": independent of the dataset streams */
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix(&x);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t gp_client_rng_next(struct gp_client_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return res;
-}
-
-double gp_client_rng_exp(struct gp_client_rng *r, double mean)
+double gp_client_rng_exp(struct gp_rng *r, double mean)
 {
     /* u in (0, 1]: never log(0) */
-    double u = ((double)(gp_client_rng_next(r) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+    double u = ((double)(gp_rng_next(r) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
     return -mean * log(u);
 }
 
@@ -566,7 +541,7 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
     long nconc = 0;          /* concurrency mode: active slots */
     long arrivals = 0;       /* rate mode: arrivals started */
     double next_arrival = 0; /* ns offset from phase start */
-    struct gp_client_rng rng;
+    struct gp_rng rng;
     gp_client_rng_seed(&rng, o->seed + (ph->warmup ? 0x5741524dull : 0));
     double gap_ns = rate_mode ? 1e9 / o->request_rate : 0;
 

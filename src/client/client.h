@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dataset/rng.h"
+
 struct gp_error;
 struct gp_record_store;
 
@@ -88,13 +90,9 @@ struct gp_client_stats {
 int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, struct gp_client_stats *stats,
                   struct gp_error *err);
 
-/* The Poisson PRNG: splitmix64-seeded xoshiro256**, and an exponential
- * variate with the given mean, exposed for tests. */
-struct gp_client_rng {
-    uint64_t s[4];
-};
-void gp_client_rng_seed(struct gp_client_rng *r, uint64_t seed);
-uint64_t gp_client_rng_next(struct gp_client_rng *r);
-double gp_client_rng_exp(struct gp_client_rng *r, double mean);
+/* The Poisson arrivals use the dataset's seeded xoshiro256** (dataset/rng.h)
+ * on a stream of their own; exposed for tests. */
+void gp_client_rng_seed(struct gp_rng *r, uint64_t seed);
+double gp_client_rng_exp(struct gp_rng *r, double mean);
 
 #endif
