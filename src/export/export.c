@@ -45,13 +45,28 @@ static const char digits2[201] = "0001020304050607080910111213141516171819202122
                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                  "8081828384858687888990919293949596979899";
 
+static const uint64_t pow10_tab[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+    10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+    1000000000000000ull, 10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+    10000000000000000000ull,
+};
+
+/* decimal digits of v: log2 * log10(2) (1233/4096) then one correction */
+static inline unsigned ndigits(uint64_t v)
+{
+    unsigned t = ((unsigned)(64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+    return t - ((v | 1) < pow10_tab[t]) + 1; /* v | 1: 0 has one digit */
+}
+
 static inline int put_u64(struct gp_buf *b, uint64_t v)
 {
     if (room(b, 24))
         return -GP_ENOMEM;
-    /* two digits per division: nanosecond wall times have 19 digits */
-    char t[24];
-    char *e = t + sizeof t, *p = e;
+    /* written in place from the last digit, two per division: nanosecond
+     * wall times have 19 digits */
+    unsigned n = ndigits(v);
+    char *p = b->data + b->len + n;
     while (v >= 100) {
         unsigned d = (unsigned)(v % 100) * 2;
         v /= 100;
@@ -65,8 +80,6 @@ static inline int put_u64(struct gp_buf *b, uint64_t v)
     } else {
         *--p = (char)('0' + v);
     }
-    size_t n = (size_t)(e - p);
-    memcpy(b->data + b->len, p, n);
     b->len += n;
     b->data[b->len] = '\0';
     return 0;
