@@ -17,11 +17,15 @@
 #include "metrics/metrics.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define FLUSH_AT (1u << 20)
 
@@ -29,20 +33,55 @@
  * printf and the generic JSON escaper dominated a million-request export;
  * these write straight into reserved buffer space. */
 
+/* Reserve fast path: the streamed files append a few bytes at a time, so
+ * the common case (room left) must not cost a call. */
+static inline int room(struct gp_buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return 0;
+    return gp_buf_reserve(b, extra);
+}
+
+static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                 "8081828384858687888990919293949596979899";
+
+static const uint64_t pow10_tab[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+    10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+    1000000000000000ull, 10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+    10000000000000000000ull,
+};
+
+/* decimal digits of v: log2 * log10(2) (1233/4096) then one correction */
+static inline unsigned ndigits(uint64_t v)
+{
+    unsigned t = ((unsigned)(64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+    return t - ((v | 1) < pow10_tab[t]) + 1; /* v | 1: 0 has one digit */
+}
+
 static inline int put_u64(struct gp_buf *b, uint64_t v)
 {
-    if (gp_buf_reserve(b, 24))
+    if (room(b, 24))
         return -GP_ENOMEM;
-    char t[24];
-    int n = 0;
-    do {
-        t[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    char *o = b->data + b->len;
-    for (int i = 0; i < n; i++)
-        o[i] = t[n - 1 - i];
-    b->len += (size_t)n;
+    /* written in place from the last digit, two per division: nanosecond
+     * wall times have 19 digits */
+    unsigned n = ndigits(v);
+    char *p = b->data + b->len + n;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--p = digits2[d + 1];
+        *--p = digits2[d];
+    }
+    if (v >= 10) {
+        unsigned d = (unsigned)v * 2;
+        *--p = digits2[d + 1];
+        *--p = digits2[d];
+    } else {
+        *--p = (char)('0' + v);
+    }
+    b->len += n;
     b->data[b->len] = '\0';
     return 0;
 }
@@ -57,8 +96,25 @@ static inline int put_i64(struct gp_buf *b, int64_t v)
     return put_u64(b, (uint64_t)v);
 }
 
-static inline int put_lit(struct gp_buf *b, const char *s, size_t n) { return gp_buf_append(b, s, n); }
+static inline int put_lit(struct gp_buf *b, const char *s, size_t n)
+{
+    if (room(b, n))
+        return -GP_ENOMEM;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
 #define PUTS(b, lit) put_lit((b), (lit), sizeof(lit) - 1)
+
+static inline int put_ch(struct gp_buf *b, char c)
+{
+    if (room(b, 1))
+        return -GP_ENOMEM;
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+    return 0;
+}
 
 /* length of a valid UTF-8 sequence at u (n bytes left), 0 if invalid */
 static size_t utf8_len(const unsigned char *u, size_t n)
@@ -86,9 +142,92 @@ static size_t utf8_len(const unsigned char *u, size_t n)
     return l;
 }
 
+/* second byte of the two-byte escape of an ASCII byte that needs one; 0:
+ * \u00XX */
+static const char esc2[128] = {
+    ['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't', ['\b'] = 'b', ['\f'] = 'f',
+};
+
+/* writes the escape of u[*i] at o, advances *i; returns the new o */
+static inline char *put_esc(char *o, const unsigned char *u, size_t *i, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned c = u[*i];
+    if (c >= 0x80) {
+        size_t l = utf8_len(u + *i, n - *i);
+        if (l) {
+            memcpy(o, u + *i, l);
+            *i += l;
+            return o + l;
+        }
+        memcpy(o, "\\ufffd", 6);
+        *i += 1;
+        return o + 6;
+    }
+    *i += 1;
+    o[0] = '\\';
+    if (esc2[c]) {
+        o[1] = esc2[c];
+        return o + 2;
+    }
+    o[1] = 'u';
+    o[2] = '0';
+    o[3] = '0';
+    o[4] = hex[c >> 4];
+    o[5] = hex[c & 15];
+    return o + 6;
+}
+
+#if defined(__SSE2__)
+/* bit k set: byte k of the 16 at p stops a clean run. Signed compare: bytes
+ * >= 0x80 are negative, so "< 0x20" catches them and the controls at once. */
+static inline unsigned esc_mask16(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                             _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+static inline void copy16(char *o, const unsigned char *p)
+{
+    _mm_storeu_si128((__m128i *)(void *)o, _mm_loadu_si128((const __m128i *)(const void *)p));
+}
+
+/* Escapes the lim (<= 16) bytes at input offset i, whose bytes are also at
+ * src (32 readable bytes), m their escape mask. Every clean run is copied by
+ * one 16-byte store (the output has slack); the positions come from the mask
+ * alone, so the loop carries no load-compare chain from one escape to the
+ * next — SSE chunks have a quote every few bytes. *adv gets the input bytes
+ * consumed (more than lim when a UTF-8 sequence runs past the block). */
+static inline char *esc_block(char *o, const unsigned char *src, unsigned m, unsigned lim, const unsigned char *u,
+                              size_t i, size_t n, size_t *adv)
+{
+    size_t prev = 0;
+    while (m) {
+        unsigned k = (unsigned)__builtin_ctz(m);
+        copy16(o, src + prev);
+        o += k - prev;
+        size_t j = i + k;
+        o = put_esc(o, u, &j, n);
+        prev = j - i;
+        m &= prev >= 16 ? 0u : ~0u << prev;
+    }
+    if (prev < lim) {
+        copy16(o, src + prev);
+        o += lim - prev;
+        prev = lim;
+    }
+    *adv = prev;
+    return o;
+}
+#endif
+
+#if !defined(__SSE2__)
 /* JSON string as RapidJSON's Writer emits it (raw UTF-8, '/' unescaped);
  * invalid UTF-8 (a character split across two reads) becomes \ufffd so the
- * file stays valid JSON. */
+ * file stays valid JSON. Bytes that stop a clean run: '"', '\\', < 0x20 and
+ * >= 0x80 (the last only to validate UTF-8). */
 static const unsigned char needs_esc[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -99,56 +238,57 @@ static const unsigned char needs_esc[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 };
+#endif
 
 static int put_jstr(struct gp_buf *b, const char *s, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    if (gp_buf_reserve(b, n * 6 + 2))
+    /* worst case 6 output bytes per input byte, plus 16 of slack for the
+     * whole-block stores below */
+    if (room(b, n * 6 + 2 + 16))
         return -GP_ENOMEM;
     const unsigned char *u = (const unsigned char *)s;
     char *o = b->data + b->len;
     *o++ = '"';
     size_t i = 0;
+#if defined(__SSE2__)
+    /* esc_block may read 32 bytes from a block's start */
+    while (n - i >= 32) {
+        unsigned m = esc_mask16(u + i);
+        if (!m) {
+            copy16(o, u + i);
+            o += 16;
+            i += 16;
+            continue;
+        }
+        size_t adv;
+        o = esc_block(o, u + i, m, 16, u, i, n, &adv);
+        i += adv;
+    }
+    if (i < n) {
+        /* the tail (< 32 bytes) through a padded copy: never read past the
+         * input; the padding is clean bytes and masked off anyway */
+        unsigned char t[64];
+        memset(t, 'a', sizeof t);
+        size_t t0 = i;
+        memcpy(t, u + i, n - i);
+        while (i < n) {
+            const unsigned char *src = t + (i - t0);
+            unsigned lim = n - i < 16 ? (unsigned)(n - i) : 16;
+            unsigned m = esc_mask16(src) & ((1u << lim) - 1);
+            size_t adv;
+            o = esc_block(o, src, m, lim, u, i, n, &adv);
+            i += adv;
+        }
+    }
+#else
     while (i < n) {
-        /* copy the run of bytes that need no escaping in one go: SSE chunks
-         * are mostly plain ASCII between quotes */
-        /* runs between quotes are short: a byte loop beats a memcpy call */
         while (i < n && !needs_esc[u[i]])
             *o++ = (char)u[i++];
         if (i == n)
             break;
-        unsigned c = u[i];
-        if (c >= 0x80) {
-            size_t l = utf8_len(u + i, n - i);
-            if (l) {
-                memcpy(o, u + i, l);
-                o += l;
-                i += l;
-            } else {
-                memcpy(o, "\\ufffd", 6);
-                o += 6;
-                i++;
-            }
-            continue;
-        }
-        *o++ = '\\';
-        switch (c) {
-        case '"': *o++ = '"'; break;
-        case '\\': *o++ = '\\'; break;
-        case '\n': *o++ = 'n'; break;
-        case '\r': *o++ = 'r'; break;
-        case '\t': *o++ = 't'; break;
-        case '\b': *o++ = 'b'; break;
-        case '\f': *o++ = 'f'; break;
-        default:
-            *o++ = 'u';
-            *o++ = '0';
-            *o++ = '0';
-            *o++ = hex[c >> 4];
-            *o++ = hex[c & 15];
-        }
-        i++;
+        o = put_esc(o, u, &i, n);
     }
+#endif
     *o++ = '"';
     b->len = (size_t)(o - b->data);
     b->data[b->len] = '\0';
@@ -777,13 +917,30 @@ struct sink {
     struct gp_atomic_file af;
     struct gp_buf b;
     int bad;
+    off_t written, synced;
 };
+
+/* how far written data may run ahead of the writeback we have started */
+#define WRITEBACK_AT (8u << 20)
 
 static int sink_flush(struct sink *s)
 {
     if (s->b.len && fwrite(s->b.data, 1, s->b.len, s->af.fp) != s->b.len)
         s->bad = errno ? errno : EIO;
+    s->written += (off_t)s->b.len;
     gp_buf_reset(&s->b);
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+    /* The commit fsyncs the file; a gigabyte of dirty pages then meant
+     * seconds of waiting for the disk after the last byte was formatted.
+     * Starting writeback as we go overlaps the disk with the formatting
+     * (it only queues I/O and does not wait; errors still surface at the
+     * fsync, so the result is ignored here). Bytes still in stdio's buffer
+     * are simply not in the page cache yet. */
+    if (!s->bad && s->written - s->synced >= (off_t)WRITEBACK_AT) {
+        (void)sync_file_range(fileno(s->af.fp), s->synced, s->written - s->synced, SYNC_FILE_RANGE_WRITE);
+        s->synced = s->written;
+    }
+#endif
     return s->bad;
 }
 
