@@ -6,8 +6,10 @@ set -euo pipefail
 what=${1:-all}
 
 build_pkgs=(build-essential pkg-config libcurl4-openssl-dev libjansson-dev libpcre2-dev nodejs npm
-  libutf8proc-dev libsqlite3-dev sqlite3 libpq-dev libmicrohttpd-dev libyaml-dev ca-certificates curl)
-test_pkgs=(postgresql python3-aiohttp python3-numpy python3-rich wrk chromium nodejs npm procps nghttp2-proxy time)
+  libutf8proc-dev libsqlite3-dev sqlite3 libpq-dev libmicrohttpd-dev libyaml-dev ca-certificates curl
+  libpng-dev libjpeg62-turbo-dev openmpi-bin libopenmpi-dev)
+test_pkgs=(postgresql python3-aiohttp python3-numpy python3-rich wrk chromium nodejs npm procps nghttp2-proxy time
+  clang nginx-light)
 
 case "$what" in
   build) pkgs=("${build_pkgs[@]}") ;;
