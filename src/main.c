@@ -27,13 +27,15 @@ static const struct subcommand subcommands[] = {
     {"telemetry", cmd_telemetry, "sample GPU and host telemetry and print it"},
     {"ui", cmd_ui, "serve the Benchmarks page over the results store"},
     {"report", cmd_report, "write a self-contained HTML report"},
+    {"analyze", cmd_analyze, "profile over a swept stimulus; analyze_export_genai_perf.csv"},
+    {"process-export-files", cmd_process_export_files, "merge per-node run directories into one artifact set"},
 };
 
 static void usage(FILE *fp, const char *prog)
 {
     fprintf(fp, "usage: %s <command> [options]\n\ncommands:\n", prog);
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        fprintf(fp, "  %-10s %s\n", subcommands[i].name, subcommands[i].help);
+        fprintf(fp, "  %-20s %s\n", subcommands[i].name, subcommands[i].help);
     fprintf(fp, "\n'%s <command> --help' shows the options of one command.\n", prog);
 }
 

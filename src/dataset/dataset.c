@@ -293,6 +293,17 @@ static long messages_isl(struct gp_tokenizer *tok, const json_t *messages, struc
     return gp_tokenizer_count(tok, tmp->data ? tmp->data : "", tmp->len);
 }
 
+long gp_dataset_payload_isl(struct gp_tokenizer *tok, const json_t *payload, struct gp_buf *tmp)
+{
+    json_t *pm = json_object_get(payload, "messages");
+    json_t *pp = json_object_get(payload, "prompt");
+    if (json_is_array(pm))
+        return messages_isl(tok, pm, tmp);
+    if (json_is_string(pp))
+        return gp_tokenizer_count(tok, json_string_value(pp), json_string_length(pp));
+    return 0;
+}
+
 static int row_err(struct gp_error *err, const char *path, long line, const char *fmt, const char *detail)
 {
     char msg[768];
@@ -529,14 +540,7 @@ static int build_from_file(const struct gp_dataset_opts *o, struct gp_tokenizer 
                     mt = json_object_get(payload, "max_completion_tokens");
                 if (json_is_integer(mt))
                     osl = (long)json_integer_value(mt);
-                json_t *pm = json_object_get(payload, "messages");
-                json_t *pp = json_object_get(payload, "prompt");
-                if (json_is_array(pm))
-                    isl = messages_isl(tok, pm, &tmp);
-                else if (json_is_string(pp))
-                    isl = gp_tokenizer_count(tok, json_string_value(pp), json_string_length(pp));
-                else
-                    isl = 0;
+                isl = gp_dataset_payload_isl(tok, payload, &tmp);
             }
         }
         json_decref(row);

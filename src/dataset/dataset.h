@@ -63,4 +63,11 @@ int gp_dataset_build(const struct gp_dataset_opts *opts, struct gp_tokenizer *to
 int gp_dataset_write_inputs_json(const struct gp_dataset *ds, const char *path, struct gp_error *err);
 void gp_dataset_free(struct gp_dataset *ds);
 
+/* GenAI-Perf's ISL of one request body: the tokens of its messages' string
+ * contents joined by ' ' (chat), or of its "prompt" (completions); 0 when it
+ * has neither, -1 when the tokenizer fails. tmp is caller-owned scratch.
+ * Used by --input-file payload rows and by process-export-files. */
+struct gp_buf;
+long gp_dataset_payload_isl(struct gp_tokenizer *tok, const json_t *payload, struct gp_buf *tmp);
+
 #endif

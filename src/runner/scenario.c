@@ -73,8 +73,44 @@ static int get_list(json_t *root, const char *key, long *out, size_t *n, long df
     return 0;
 }
 
+/* The seed's scenario field names (its "Scenario -> CLI mapping") beside
+ * the short ones; concurrency, streaming and model are spelled the same. */
+static const char *const seed_aliases[][2] = {
+    {"input_sequence_length", "isl"},
+    {"output_sequence_length", "osl"},
+    {"num_requests", "requests"},
+    {"random_seed", "seed"},
+};
+
+static int scenario_from_json(json_t *root, const char *name_hint, struct gp_scenario *sc, struct gp_error *err);
+
 int gp_scenario_from_json(json_t *root, const char *name_hint, struct gp_scenario *sc,
                           struct gp_error *err)
+{
+    if (!json_is_object(root))
+        return scenario_from_json(root, name_hint, sc, err);
+    json_t *r = json_copy(root); /* shallow: the caller's value is left as given */
+    if (!r)
+        return gp_err(err, GP_ENOMEM, "out of memory reading the scenario");
+    for (size_t i = 0; i < sizeof seed_aliases / sizeof seed_aliases[0]; i++) {
+        json_t *v = json_object_get(r, seed_aliases[i][0]);
+        if (!v)
+            continue;
+        if (json_object_get(r, seed_aliases[i][1])) {
+            memset(sc, 0, sizeof *sc);
+            json_decref(r);
+            return gp_err(err, GP_EINVAL, "%s: '%s' and '%s' are the same setting; give one",
+                          name_hint ? name_hint : "scenario", seed_aliases[i][0], seed_aliases[i][1]);
+        }
+        json_object_set(r, seed_aliases[i][1], v);
+        json_object_del(r, seed_aliases[i][0]);
+    }
+    int rc = scenario_from_json(r, name_hint, sc, err);
+    json_decref(r);
+    return rc;
+}
+
+static int scenario_from_json(json_t *root, const char *name_hint, struct gp_scenario *sc, struct gp_error *err)
 {
     memset(sc, 0, sizeof *sc);
     sc->streaming = 1;
@@ -95,7 +131,8 @@ int gp_scenario_from_json(json_t *root, const char *name_hint, struct gp_scenari
             return gp_err(err, GP_EINVAL,
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
-                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args)",
+                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args; the seed's "
+                          "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
     if ((r = get_str(root, "name", &sc->name, nm, err)) || (r = get_str(root, "model", &sc->model, nm, err)) ||

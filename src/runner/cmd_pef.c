@@ -1,0 +1,247 @@
+/* runner/cmd_pef.c — `genperf process-export-files` (GenAI-Perf's subcommand
+ * of the same name): merge per-node run directories into one artifact set,
+ * or recompute the metrics of an old profile_export.json (a directory with
+ * one node). Owns its tokenizer, merged data and metrics; frees them on
+ * every path. Exit: 0 written, 1 bad input, 2 usage error.
+ */
+#include "commands.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "dataset/dataset.h"
+#include "export/export.h"
+#include "export/pyjson.h"
+#include "metrics/metrics.h"
+#include "runner/pef.h"
+#include "tokenizer/tokenizer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "genperf process-export-files"
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: " PROG " --input-directory DIR [--artifact-dir DIR] [--profile-export-file NAME]\n"
+            "       [--tokenizer SPEC] [--offline] [-v]\n\n"
+            "Merges per-node run directories (each a sub-directory of DIR holding a profile export and a\n"
+            "*_genai_perf.json) into one artifact set, as GenAI-Perf does: requests concatenated, per-request\n"
+            "metrics recomputed from all of them with the tokenizer named in the first node's input_config,\n"
+            "request and output-token throughput summed over the nodes.\n\n"
+            "  -d, --input-directory DIR  one sub-directory per node (required)\n"
+            "  --artifact-dir DIR         parent of the merged run directory (default: artifacts)\n"
+            "  --profile-export-file NAME merged export's file name (default: profile_export.json)\n"
+            "  --tokenizer SPEC           genperf: use this tokenizer instead of input_config's\n"
+            "  --offline                  genperf: never download a tokenizer\n"
+            "  --generate-plots, --enable-checkpointing, --checkpoint-dir DIR: accepted, ignored\n"
+            "  -v, --verbose              accepted\n");
+}
+
+/* <model>[_multi]-openai-<type>-<stimulus>, GenAI-Perf's run directory name. */
+static int run_name(const json_t *ic, char *out, size_t sz)
+{
+    json_t *models = json_object_get(ic, "model_names");
+    const char *m0 = json_string_value(json_array_get(models, 0));
+    const char *type = json_string_value(json_object_get(json_object_get(ic, "endpoint"), "type"));
+    json_t *stim = json_object_get(json_object_get(ic, "perf_analyzer"), "stimulus");
+    char s[128] = "";
+    json_t *c = json_object_get(stim, "concurrency"), *r = json_object_get(stim, "request_rate");
+    if (json_is_number(r)) {
+        char rep[64];
+        gp_py_float_repr(json_number_value(r), rep, sizeof rep);
+        snprintf(s, sizeof s, "-request_rate%s", rep);
+    } else if (json_is_integer(c)) {
+        snprintf(s, sizeof s, "-concurrency%lld", (long long)json_integer_value(c));
+    }
+    int w = snprintf(out, sz, "%s%s-openai-%s%s", m0 ? m0 : "model", json_array_size(models) > 1 ? "_multi" : "",
+                     type ? type : "chat", s);
+    for (char *p = out; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    return (w < 0 || (size_t)w >= sz) ? -1 : 0;
+}
+
+struct pef_args {
+    const char *input_dir, *artifact_dir, *export_file, *tokenizer;
+    int offline;
+};
+
+static int parse(int argc, char **argv, struct pef_args *a)
+{
+    a->artifact_dir = "artifacts";
+    a->export_file = "profile_export.json";
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char **dst = NULL;
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage(stdout);
+            return 1;
+        } else if (!strcmp(o, "-d") || !strcmp(o, "--input-directory")) {
+            dst = &a->input_dir;
+        } else if (!strcmp(o, "--artifact-dir")) {
+            dst = &a->artifact_dir;
+        } else if (!strcmp(o, "--profile-export-file")) {
+            dst = &a->export_file;
+        } else if (!strcmp(o, "--tokenizer")) {
+            dst = &a->tokenizer;
+        } else if (!strcmp(o, "--checkpoint-dir")) {
+            if (++i >= argc)
+                goto missing;
+            continue;
+        } else if (!strcmp(o, "--offline")) {
+            a->offline = 1;
+            continue;
+        } else if (!strcmp(o, "-v") || !strcmp(o, "--verbose") || !strcmp(o, "--generate-plots") ||
+                   !strcmp(o, "--enable-checkpointing")) {
+            continue;
+        } else {
+            usage(stderr);
+            fprintf(stderr, PROG ": error: unrecognized arguments: %s\n", o);
+            return -2;
+        }
+        if (++i >= argc)
+            goto missing;
+        *dst = argv[i];
+        continue;
+    missing:
+        usage(stderr);
+        fprintf(stderr, PROG ": error: argument %s: expected one argument\n", o);
+        return -2;
+    }
+    if (!a->input_dir) {
+        usage(stderr);
+        fprintf(stderr, PROG ": error: --input-directory is required (one sub-directory per node)\n");
+        return -2;
+    }
+    if (strchr(a->export_file, '/')) {
+        fprintf(stderr, PROG ": error: Please use artifact_directory option to define intermediary paths to the "
+                        "profile_export_file.\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* GenAI-Perf's goodput SLOs live in input_config.input.goodput ({name: value}). */
+static size_t slos_of(const json_t *ic, struct gp_slo *slos, size_t max)
+{
+    json_t *g = json_object_get(json_object_get(ic, "input"), "goodput");
+    size_t n = 0;
+    const char *k;
+    json_t *v;
+    if (json_is_object(g))
+        json_object_foreach(g, k, v) if (n < max && json_is_number(v))
+        {
+            slos[n].name = k;
+            slos[n].value = json_number_value(v);
+            n++;
+        }
+    return n;
+}
+
+static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struct gp_tokenizer *tok,
+                        struct gp_error *err)
+{
+    json_t *ic = m->input_config;
+    /* the written input_config says what produced it, as GenAI-Perf's config does */
+    json_object_set_new(ic, "subcommand", json_string("process-export-files"));
+    json_t *proc = json_object_get(ic, "process");
+    if (!json_is_object(proc))
+        json_object_set_new(ic, "process", proc = json_object());
+    json_object_set_new(proc, "input_path", json_string(a->input_dir));
+
+    char name[2048], run_dir[4096];
+    if (run_name(ic, name, sizeof name) < 0 || gp_path_join(run_dir, sizeof run_dir, a->artifact_dir, name) < 0)
+        return gp_err(err, GP_EINVAL, "--artifact-dir '%s': path too long", a->artifact_dir);
+    json_t *stim = json_object_get(json_object_get(ic, "perf_analyzer"), "stimulus");
+    json_t *rate = json_object_get(stim, "request_rate");
+    const char *type = json_string_value(json_object_get(json_object_get(ic, "endpoint"), "type"));
+    int streaming = json_is_true(json_object_get(json_object_get(ic, "endpoint"), "streaming"));
+
+    struct gp_slo slos[16];
+    size_t n_slos = slos_of(ic, slos, 16);
+    struct gp_metrics_opts mo = {.streaming = streaming, .slos = slos, .n_slos = n_slos, .inter_chunk = 1};
+    struct gp_metrics_result mr;
+    memset(&mr, 0, sizeof mr);
+    int rc = gp_metrics_compute(&m->store, m->ds, tok, &mo, &mr, err);
+    if (rc) {
+        gp_metrics_result_free(&mr);
+        return rc;
+    }
+    /* MergedProfileParser: each node measured its own window, so the
+     * throughputs are the sum of what the nodes reported */
+    if (m->have_req_tp)
+        mr.stats[GP_M_REQUEST_THROUGHPUT].avg = m->request_throughput_sum;
+    if (m->have_tok_tp)
+        mr.stats[GP_M_OUTPUT_TOKEN_THROUGHPUT].avg = m->output_token_throughput_sum;
+
+    if ((rc = gp_mkdir_p(run_dir, err)) == 0) {
+        struct gp_export_ctx ctx = {
+            .run_dir = run_dir,
+            .profile_export_file = a->export_file,
+            .mode = json_is_number(rate) ? "request_rate" : "concurrency",
+            .value = json_is_number(rate) ? json_number_value(rate)
+                                          : (double)json_integer_value(json_object_get(stim, "concurrency")),
+            .service_kind = m->service_kind,
+            .endpoint = m->endpoint,
+            .endpoint_type = (type && !strcmp(type, "completions")) ? GP_ENDPOINT_COMPLETIONS : GP_ENDPOINT_CHAT,
+            .streaming = streaming,
+            .goodput = n_slos > 0,
+            .input_config = ic,
+            .store = &m->store,
+            .ds = m->ds,
+            .m = &mr,
+            .tokenizer_source = gp_tokenizer_source(tok),
+            .client_busy_fraction = -1,
+            .n_sent = mr.n_reqs,
+            .console = stdout,
+        };
+        rc = gp_export_all(&ctx, err);
+    }
+    if (!rc)
+        fprintf(stderr, "genperf: merged %zu node(s), %zu requests -> %s\n", m->n_nodes, mr.n_reqs, run_dir);
+    gp_metrics_result_free(&mr);
+    return rc;
+}
+
+int cmd_process_export_files(int argc, char **argv)
+{
+    struct pef_args a = {0};
+    int p = parse(argc, argv, &a);
+    if (p)
+        return p > 0 ? 0 : -p == 2 ? 2 : 1;
+    struct gp_error err = {0};
+    json_t *ic0 = NULL;
+    struct gp_tokenizer *tok = NULL;
+    struct gp_pef_merged m;
+    memset(&m, 0, sizeof m);
+    int status = 1;
+    if (gp_pef_first_input_config(a.input_dir, &ic0, &err) < 0)
+        goto fail;
+    json_t *tk = json_object_get(ic0, "tokenizer");
+    const char *spec = a.tokenizer ? a.tokenizer : json_string_value(json_object_get(tk, "name"));
+    if (!spec)
+        spec = json_string_value(json_array_get(json_object_get(ic0, "model_names"), 0));
+    if (!spec) {
+        gp_err(&err, GP_EINVAL, "'%s': input_config names no tokenizer; pass --tokenizer", a.input_dir);
+        goto fail;
+    }
+    struct gp_tokenizer_opts to = {.revision = json_string_value(json_object_get(tk, "revision")),
+                                   .offline = a.offline};
+    if (gp_tokenizer_load(spec, &to, &tok, &err) < 0) {
+        gp_err_prefix(&err, "--tokenizer %s", spec);
+        goto fail;
+    }
+    if (gp_pef_load(a.input_dir, tok, &m, &err) < 0 || write_merged(&a, &m, tok, &err) < 0)
+        goto fail;
+    status = 0;
+    goto out;
+fail:
+    fprintf(stderr, PROG ": error: %s\n", err.msg);
+out:
+    gp_pef_free(&m);
+    json_decref(ic0);
+    if (tok)
+        gp_tokenizer_free(tok);
+    return status;
+}

@@ -1,0 +1,327 @@
+/* runner/pef.c — reading and merging the nodes of process-export-files
+ * (the command itself is cmd_pef.c). See pef.h. */
+#include "runner/pef.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "dataset/dataset.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* Sorted names of the entries of dir for which keep() holds (owned array of
+ * owned strings). GenAI-Perf walks Path.iterdir() (unspecified order); we
+ * sort so the merged request order is reproducible. */
+static int list_dir(const char *dir, int want_dirs, char ***out, size_t *n_out, struct gp_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return gp_err(err, GP_ENOENT, "--input-directory '%s': cannot open it (give a directory holding one "
+                                      "sub-directory per node)", dir);
+    char **v = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    int rc = 0;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char p[4096];
+        if (gp_path_join(p, sizeof p, dir, de->d_name) < 0)
+            continue;
+        if (want_dirs ? !gp_is_dir(p) : !gp_is_file(p))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            char **nv = realloc(v, nc * sizeof *nv);
+            if (!nv) {
+                rc = gp_err(err, GP_ENOMEM, "out of memory listing '%s'", dir);
+                break;
+            }
+            v = nv;
+            cap = nc;
+        }
+        if (!(v[n] = strdup(de->d_name))) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory listing '%s'", dir);
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (rc) {
+        for (size_t i = 0; i < n; i++)
+            free(v[i]);
+        free(v);
+        return rc;
+    }
+    if (n)
+        qsort(v, n, sizeof *v, cmp_str);
+    *out = v;
+    *n_out = n;
+    return 0;
+}
+
+static void free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* The node files of one sub-directory: <stem>_genai_perf.json and the
+ * perf_analyzer export beside it. GenAI-Perf takes "any .json without
+ * _genai_perf in its name", which could be inputs.json; we take <stem>.json
+ * first, then any other .json that is not inputs.json or one of ours. */
+static int node_files(const char *sub, char *pa, char *gap, size_t sz)
+{
+    char **names = NULL;
+    size_t n = 0;
+    struct gp_error e = {0};
+    if (list_dir(sub, 0, &names, &n, &e) < 0)
+        return 0;
+    pa[0] = gap[0] = 0;
+    for (size_t i = 0; i < n && !gap[0]; i++)
+        if (ends_with(names[i], "_genai_perf.json"))
+            gp_path_join(gap, sz, sub, names[i]);
+    if (gap[0]) {
+        const char *base = strrchr(gap, '/') + 1;
+        char want[1024];
+        snprintf(want, sizeof want, "%.*s.json", (int)(strlen(base) - strlen("_genai_perf.json")), base);
+        for (size_t i = 0; i < n && !pa[0]; i++)
+            if (!strcmp(names[i], want))
+                gp_path_join(pa, sz, sub, names[i]);
+        for (size_t i = 0; i < n && !pa[0]; i++)
+            if (ends_with(names[i], ".json") && !strstr(names[i], "_genai_perf") && strcmp(names[i], "inputs.json") &&
+                !ends_with(names[i], "_genperf.json"))
+                gp_path_join(pa, sz, sub, names[i]);
+    }
+    free_list(names, n);
+    return pa[0] && gap[0];
+}
+
+static json_t *load_json(const char *path, struct gp_error *err)
+{
+    json_error_t je;
+    json_t *v = json_load_file(path, JSON_DECODE_ANY, &je);
+    if (!v)
+        gp_err(err, GP_EINVAL, "'%s' line %d: %s (not a JSON export file)", path, je.line, je.text);
+    return v;
+}
+
+int gp_pef_first_input_config(const char *dir, json_t **out, struct gp_error *err)
+{
+    char **subs = NULL;
+    size_t ns = 0;
+    int rc = list_dir(dir, 1, &subs, &ns, err);
+    if (rc)
+        return rc;
+    rc = gp_err(err, GP_ENOENT,
+                "--input-directory '%s': no sub-directory holds a profile export and a *_genai_perf.json", dir);
+    for (size_t i = 0; i < ns; i++) {
+        char sub[4096], pa[4096], gap[4096];
+        gp_path_join(sub, sizeof sub, dir, subs[i]);
+        if (!node_files(sub, pa, gap, sizeof pa))
+            continue;
+        gp_err_clear(err);
+        json_t *g = load_json(gap, err);
+        rc = g ? 0 : -GP_EINVAL;
+        if (g) {
+            json_t *ic = json_object_get(g, "input_config");
+            *out = json_is_object(ic) ? json_incref(ic) : json_object();
+            json_decref(g);
+        }
+        break;
+    }
+    free_list(subs, ns);
+    return rc;
+}
+
+/* Appends one exported request to the store and the dataset. */
+static int add_request(struct gp_pef_merged *m, json_t *rq, struct gp_tokenizer *tok, struct gp_buf *tmp,
+                       size_t *cap, const char *path, struct gp_error *err)
+{
+    json_t *ts = json_object_get(rq, "timestamp");
+    json_t *rts = json_object_get(rq, "response_timestamps");
+    json_t *ros = json_object_get(rq, "response_outputs");
+    json_t *in = json_object_get(rq, "request_inputs");
+    if (!json_is_integer(ts) || !json_is_array(rts) || !json_is_array(ros))
+        return gp_err(err, GP_EINVAL, "'%s': a request lacks timestamp / response_timestamps / response_outputs", path);
+    size_t nc = json_array_size(rts);
+    if (json_array_size(ros) < nc)
+        nc = json_array_size(ros);
+    struct gp_dataset *ds = m->ds;
+    if (ds->n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 64;
+        struct gp_dataset_entry *ne = realloc(ds->entries, ncap * sizeof *ne);
+        if (!ne)
+            return gp_err(err, GP_ENOMEM, "out of memory merging '%s'", path);
+        ds->entries = ne;
+        *cap = ncap;
+    }
+    struct gp_dataset_entry *e = &ds->entries[ds->n];
+    memset(e, 0, sizeof *e);
+    e->osl_asked = -1;
+    e->timestamp_ms = -1;
+    /* perf_analyzer writes the payload as a JSON string holding the body */
+    json_t *pl = json_object_get(in, "payload");
+    const char *body = json_is_string(pl) ? json_string_value(pl) : "";
+    size_t blen = json_is_string(pl) ? json_string_length(pl) : 0;
+    if (!(e->payload = malloc(blen + 1)))
+        return gp_err(err, GP_ENOMEM, "out of memory merging '%s'", path);
+    memcpy(e->payload, body, blen);
+    e->payload[blen] = 0;
+    e->payload_len = blen;
+    ds->n++;
+    json_t *pj = json_loadb(body, blen, 0, NULL);
+    if (json_is_object(pj)) {
+        json_t *mt = json_object_get(pj, "max_tokens");
+        if (!mt)
+            mt = json_object_get(pj, "max_completion_tokens");
+        if (json_is_integer(mt))
+            e->osl_asked = (int32_t)json_integer_value(mt);
+        if (tok) {
+            long isl = gp_dataset_payload_isl(tok, pj, tmp);
+            if (isl < 0) {
+                json_decref(pj);
+                return gp_err(err, GP_EINVAL, "'%s': the tokenizer could not encode a request's prompt", path);
+            }
+            e->isl = (int32_t)isl;
+        }
+    }
+    json_decref(pj);
+
+    struct gp_chunk *chunks = nc ? calloc(nc, sizeof *chunks) : NULL;
+    struct gp_buf bytes = {0};
+    int rc = (nc && !chunks) ? -GP_ENOMEM : 0;
+    for (size_t i = 0; !rc && i < nc; i++) {
+        json_t *t = json_array_get(rts, i);
+        json_t *r = json_object_get(json_array_get(ros, i), "response");
+        const char *s = json_is_string(r) ? json_string_value(r) : "";
+        size_t sl = json_is_string(r) ? json_string_length(r) : 0;
+        chunks[i].t_ns = json_is_integer(t) ? (uint64_t)json_integer_value(t) : 0;
+        chunks[i].off = bytes.len;
+        chunks[i].len = (uint32_t)sl;
+        if (gp_buf_append(&bytes, s, sl))
+            rc = -GP_ENOMEM;
+    }
+    if (!rc) {
+        struct gp_record rec = {
+            .t_start_ns = (uint64_t)json_integer_value(ts),
+            .t_end_ns = nc ? chunks[nc - 1].t_ns : (uint64_t)json_integer_value(ts),
+            .entry = (uint32_t)(ds->n - 1),
+            .http_status = 200, /* perf_analyzer exports only successful requests */
+        };
+        if (gp_record_append(&m->store, &rec, chunks, nc, bytes.data, bytes.len, NULL, 0) < 0)
+            rc = -GP_ENOMEM;
+    }
+    free(chunks);
+    gp_buf_free(&bytes);
+    if (rc)
+        return gp_err(err, GP_ENOMEM, "out of memory merging '%s'", path);
+    return 0;
+}
+
+static char *dup_str(json_t *v, const char *dflt)
+{
+    return strdup(json_is_string(v) ? json_string_value(v) : dflt);
+}
+
+static int merge_node(struct gp_pef_merged *m, const char *pa, const char *gap, struct gp_tokenizer *tok,
+                      struct gp_buf *tmp, size_t *cap, struct gp_error *err)
+{
+    json_t *p = load_json(pa, err);
+    if (!p)
+        return -GP_EINVAL;
+    json_t *ex = json_array_get(json_object_get(p, "experiments"), 0);
+    json_t *reqs = json_object_get(ex, "requests");
+    int rc = 0;
+    if (!json_is_array(reqs)) {
+        rc = gp_err(err, GP_EINVAL, "Invalid profile data in file '%s': 'experiments' key is missing or empty", pa);
+    } else {
+        if (!m->endpoint) {
+            m->endpoint = dup_str(json_object_get(p, "endpoint"), "v1/chat/completions");
+            m->service_kind = dup_str(json_object_get(p, "service_kind"), "openai");
+        }
+        size_t i;
+        json_t *rq;
+        json_array_foreach(reqs, i, rq) {
+            if ((rc = add_request(m, rq, tok, tmp, cap, pa, err)))
+                break;
+        }
+    }
+    json_decref(p);
+    if (rc)
+        return rc;
+    json_t *g = load_json(gap, err);
+    if (!g)
+        return -GP_EINVAL;
+    json_t *rt = json_object_get(json_object_get(g, "request_throughput"), "avg");
+    json_t *ot = json_object_get(json_object_get(g, "output_token_throughput"), "avg");
+    if (json_is_number(rt)) {
+        m->request_throughput_sum += json_number_value(rt);
+        m->have_req_tp = 1;
+    }
+    if (json_is_number(ot)) {
+        m->output_token_throughput_sum += json_number_value(ot);
+        m->have_tok_tp = 1;
+    }
+    if (!m->input_config) {
+        json_t *ic = json_object_get(g, "input_config");
+        m->input_config = json_is_object(ic) ? json_deep_copy(ic) : json_object();
+    }
+    json_decref(g);
+    return 0;
+}
+
+int gp_pef_load(const char *dir, struct gp_tokenizer *tok, struct gp_pef_merged *m, struct gp_error *err)
+{
+    memset(m, 0, sizeof *m);
+    gp_record_store_init(&m->store);
+    m->store.mono0_ns = m->store.wall0_ns = 0; /* record times are the export's wall ns */
+    if (!(m->ds = calloc(1, sizeof *m->ds)))
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    char **subs = NULL;
+    size_t ns = 0, cap = 0;
+    int rc = list_dir(dir, 1, &subs, &ns, err);
+    if (rc)
+        return rc;
+    struct gp_buf tmp = {0};
+    for (size_t i = 0; i < ns && !rc; i++) {
+        char sub[4096], pa[4096], gap[4096];
+        gp_path_join(sub, sizeof sub, dir, subs[i]);
+        if (!node_files(sub, pa, gap, sizeof pa))
+            continue;
+        rc = merge_node(m, pa, gap, tok, &tmp, &cap, err);
+        if (!rc)
+            m->n_nodes++;
+    }
+    gp_buf_free(&tmp);
+    free_list(subs, ns);
+    if (!rc && !m->n_nodes)
+        rc = gp_err(err, GP_ENOENT,
+                    "--input-directory '%s': no sub-directory holds a profile export and a *_genai_perf.json "
+                    "(one sub-directory per node, e.g. the run directories of 'genperf profile')", dir);
+    return rc;
+}
+
+void gp_pef_free(struct gp_pef_merged *m)
+{
+    gp_record_store_free(&m->store);
+    if (m->ds)
+        gp_dataset_free(m->ds);
+    json_decref(m->input_config);
+    free(m->endpoint);
+    free(m->service_kind);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,50 @@
+/* runner/pef.h — `genperf process-export-files`: merge per-node run directories.
+ *
+ * GenAI-Perf 0.0.16's subcommand/process_export_files.py, reimplemented: every
+ * sub-directory of the input directory that holds a perf_analyzer export
+ * (profile_export.json) and a <stem>_genai_perf.json is one node. The nodes'
+ * requests are concatenated into one export; per-request metrics are
+ * recomputed from the merged requests with the tokenizer named in the first
+ * node's input_config; request and output-token throughput are the SUM of
+ * the nodes' reported averages (each node measured its own window). The
+ * result is written as a full artifact set under
+ * <artifact_dir>/<model>-openai-<type>-<stimulus>/ by export/.
+ *
+ * Owns: struct gp_pef_merged and everything in it (record store, dataset,
+ * input_config); build with gp_pef_load, free with gp_pef_free.
+ */
+#ifndef GP_RUNNER_PEF_H
+#define GP_RUNNER_PEF_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "client/record.h"
+
+struct gp_error;
+struct gp_dataset;
+
+struct gp_pef_merged {
+    size_t n_nodes;
+    struct gp_record_store store;   /* one record per merged request, times = wall ns */
+    struct gp_dataset *ds;          /* one entry per merged request (its payload) */
+    json_t *input_config;           /* first node's input_config (owned) */
+    char *endpoint;                 /* first export's "endpoint" */
+    char *service_kind;
+    double request_throughput_sum;  /* sum of nodes' request_throughput.avg */
+    double output_token_throughput_sum;
+    int have_req_tp, have_tok_tp;
+};
+
+/* Reads every node directory of dir (sorted by name). The tokenizer counts
+ * ISL of each payload; it may be NULL when only the merged JSON is wanted
+ * (then ISL = 0). Fails with a message naming the file when a node's JSON is
+ * unreadable or when no node directory is found. */
+struct gp_tokenizer;
+int gp_pef_load(const char *dir, struct gp_tokenizer *tok, struct gp_pef_merged *out, struct gp_error *err);
+/* Reads only the first node's input_config (to learn the tokenizer before
+ * the merge); *out is a new reference. */
+int gp_pef_first_input_config(const char *dir, json_t **out, struct gp_error *err);
+void gp_pef_free(struct gp_pef_merged *m);
+
+#endif
