@@ -7,7 +7,7 @@
  * million-request run needs no second copy of the data in memory.
  */
 #include "export/export.h"
-#include "export/pyjson.h"
+#include "core/pytext.h"
 #include "client/record.h"
 #include "core/buf.h"
 #include "core/error.h"
@@ -393,12 +393,12 @@ int gp_export_genai_perf_json_buf(const struct gp_export_ctx *ctx, struct gp_buf
     }
     if (ctx->telemetry_stats && json_object_size(ctx->telemetry_stats)) {
         r |= gp_buf_printf(b, "%s\n  \"telemetry_stats\": ", first ? "" : ",");
-        r |= gp_pyjson_dump(b, ctx->telemetry_stats, 2, 1);
+        r |= gp_json_dump(b, ctx->telemetry_stats, 2, 1, GP_JSON_PYTHON);
         first = 0;
     }
     if (ctx->input_config) {
         r |= gp_buf_printf(b, "%s\n  \"input_config\": ", first ? "" : ",");
-        r |= gp_pyjson_dump(b, ctx->input_config, 2, 1);
+        r |= gp_json_dump(b, ctx->input_config, 2, 1, GP_JSON_PYTHON);
         first = 0;
     }
     r |= gp_buf_puts(b, first ? "}" : "\n}");
@@ -1263,7 +1263,7 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(o, "metric_names", names);
 
     struct gp_buf b = {0};
-    int rc = gp_pyjson_dump(&b, o, 2, 0);
+    int rc = gp_json_dump(&b, o, 2, 0, GP_JSON_PYTHON);
     json_decref(o);
     if (!rc)
         rc = gp_buf_putc(&b, '\n');
