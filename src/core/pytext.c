@@ -158,7 +158,8 @@ static inline char *esc_block(char *o, const unsigned char *src, unsigned m, uns
     return o;
 }
 
-static char *esc_body(char *o, const unsigned char *u, size_t n, unsigned flags)
+static inline __attribute__((always_inline)) char *esc_body(char *o, const unsigned char *u, size_t n,
+                                                          unsigned flags)
 {
     const __m128i extra = _mm_set1_epi8((flags & GP_JSON_ASCII) ? 0x7F : '"');
     size_t i = 0;
@@ -194,7 +195,8 @@ static char *esc_body(char *o, const unsigned char *u, size_t n, unsigned flags)
     return o;
 }
 #else
-static char *esc_body(char *o, const unsigned char *u, size_t n, unsigned flags)
+static inline __attribute__((always_inline)) char *esc_body(char *o, const unsigned char *u, size_t n,
+                                                          unsigned flags)
 {
     /* bytes that stop a clean run: '"', '\\', < 0x20, >= 0x80 (validated
      * or escaped) and DEL under ensure_ascii */
@@ -215,11 +217,19 @@ int gp_json_str(struct gp_buf *b, const char *s, size_t n, unsigned flags)
 {
     /* worst case 6 output bytes per input byte, plus 16 of slack for the
      * whole-block stores */
-    if (n > (SIZE_MAX - 64) / 6 || gp_buf_reserve(b, n * 6 + 2 + 16))
+    if (n > (SIZE_MAX - 64) / 6)
+        return -GP_ENOMEM;
+    size_t need = n * 6 + 2 + 16;
+    if (b->len + need + 1 > b->cap && gp_buf_reserve(b, need)) /* the call only when growing */
         return -GP_ENOMEM;
     char *o = b->data + b->len;
     *o++ = '"';
-    o = esc_body(o, (const unsigned char *)s, n, flags);
+    /* flags 0 (the profile export's SSE chunks) gets its own copy with the
+     * flag tests folded away */
+    if (flags == 0)
+        o = esc_body(o, (const unsigned char *)s, n, 0);
+    else
+        o = esc_body(o, (const unsigned char *)s, n, flags);
     *o++ = '"';
     b->len = (size_t)(o - b->data);
     b->data[b->len] = '\0';
