@@ -5,6 +5,7 @@
 #include "cli/profile_config.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/pytext.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -160,70 +161,6 @@ void gp_profile_config_free(struct profile_config *cfg)
     if (cfg->extra_inputs)
         json_decref(cfg->extra_inputs);
     memset(cfg, 0, sizeof *cfg);
-}
-
-int gp_profile_float_repr(double x, char *out, size_t outsz)
-{
-    if (isnan(x))
-        return snprintf(out, outsz, "nan");
-    if (isinf(x))
-        return snprintf(out, outsz, x < 0 ? "-inf" : "inf");
-    char tmp[64];
-    int prec;
-    for (prec = 1; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*e", prec - 1, x);
-        if (strtod(tmp, NULL) == x)
-            break;
-    }
-    /* tmp = [-]d.ddde[+-]XX; Python picks fixed notation for -4 <= exp < 16. */
-    char digits[32];
-    size_t nd = 0;
-    const char *p = tmp;
-    int neg = 0;
-    if (*p == '-') {
-        neg = 1;
-        p++;
-    }
-    for (; *p && *p != 'e'; p++)
-        if (isdigit((unsigned char)*p))
-            digits[nd++] = *p;
-    digits[nd] = '\0';
-    int exp = atoi(p + 1);
-    while (nd > 1 && digits[nd - 1] == '0')
-        digits[--nd] = '\0';
-    char res[64];
-    size_t r = 0;
-    if (neg)
-        res[r++] = '-';
-    if (exp >= -4 && exp < 16) {
-        if (exp < 0) {
-            res[r++] = '0';
-            res[r++] = '.';
-            for (int i = 0; i < -exp - 1; i++)
-                res[r++] = '0';
-            for (size_t i = 0; i < nd; i++)
-                res[r++] = digits[i];
-        } else {
-            for (int i = 0; i <= exp; i++)
-                res[r++] = (size_t)i < nd ? digits[i] : '0';
-            res[r++] = '.';
-            if ((size_t)exp + 1 < nd)
-                for (size_t i = (size_t)exp + 1; i < nd; i++)
-                    res[r++] = digits[i];
-            else
-                res[r++] = '0';
-        }
-        res[r] = '\0';
-    } else {
-        res[r++] = digits[0];
-        if (nd > 1) {
-            res[r++] = '.';
-            for (size_t i = 1; i < nd; i++)
-                res[r++] = digits[i];
-        }
-        snprintf(res + r, sizeof res - r, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-    }
-    return snprintf(out, outsz, "%s", res);
 }
 
 void gp_profile_usage(FILE *fp, const char *prog, int full)
@@ -462,7 +399,7 @@ static int add_goodput(struct profile_config *cfg, const char *s, struct gp_erro
     slo->value = v;
     if (v < 0) {
         char r[64];
-        gp_profile_float_repr(v, r, sizeof r);
+        gp_py_float_repr(v, r, sizeof r);
         return config_err(cfg, err, GP_EINVAL,
                           "Invalid value found, %s: %s. The goodput constraint value should be non-negative. ",
                           slo->namebuf, r);
@@ -726,7 +663,7 @@ int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const ch
     if (raw[O_STABILITY].f != 0) {
         double s = raw[O_STABILITY].f;
         char r[64];
-        gp_profile_float_repr(s, r, sizeof r);
+        gp_py_float_repr(s, r, sizeof r);
         if (!(s >= 1))
             return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 1, 'upper': 999})", r);
         if (s > 999)
@@ -842,7 +779,7 @@ int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const ch
                               cfg->request_count, cfg->concurrency);
         if (cfg->request_rate > 0 && (double)cfg->request_count < cfg->request_rate) {
             char r[64];
-            gp_profile_float_repr(cfg->request_rate, r, sizeof r);
+            gp_py_float_repr(cfg->request_rate, r, sizeof r);
             return config_err(cfg, err, GP_EINVAL,
                               "--request-count can not be less than request_rate (%ld < %s); pass --request-count N "
                               "with N >= the rate (GenAI-Perf's default count is 10)",
@@ -871,7 +808,7 @@ int gp_profile_run_name(const struct profile_config *cfg, char *out, size_t outs
             *c = '_';
     if (cfg->request_rate > 0) {
         char r[64];
-        gp_profile_float_repr(cfg->request_rate, r, sizeof r);
+        gp_py_float_repr(cfg->request_rate, r, sizeof r);
         snprintf(stim, sizeof stim, "request_rate%s", r);
     } else {
         snprintf(stim, sizeof stim, "concurrency%ld", cfg->concurrency);

@@ -115,10 +115,6 @@ int gp_profile_run_dir(const struct profile_config *cfg, char *out, size_t outsz
  * (spec §7.1), keys in GenAI-Perf's order. New reference; NULL on ENOMEM. */
 json_t *gp_profile_input_config(const struct profile_config *cfg);
 
-/* Python repr(float) for the values GenAI-Perf prints (run dir names,
- * messages): "10.0", "2.5", "1e-05". Returns the length. */
-int gp_profile_float_repr(double x, char *out, size_t outsz);
-
 /* Writes the --help text. */
 void gp_profile_usage(FILE *fp, const char *prog, int full);
 

@@ -3,6 +3,7 @@
 #include "cli/profile_config.h"
 #include "client/client.h"
 #include "core/error.h"
+#include "core/pytext.h"
 #include "core/test.h"
 
 #include <stdarg.h>
@@ -356,25 +357,25 @@ static void test_input_config(void)
 static void test_float_repr(void)
 {
     char b[64];
-    gp_profile_float_repr(10.0, b, sizeof b);
+    gp_py_float_repr(10.0, b, sizeof b);
     CHECK_STR(b, "10.0");
-    gp_profile_float_repr(2.5, b, sizeof b);
+    gp_py_float_repr(2.5, b, sizeof b);
     CHECK_STR(b, "2.5");
-    gp_profile_float_repr(0.1, b, sizeof b);
+    gp_py_float_repr(0.1, b, sizeof b);
     CHECK_STR(b, "0.1");
-    gp_profile_float_repr(1e-05, b, sizeof b);
+    gp_py_float_repr(1e-05, b, sizeof b);
     CHECK_STR(b, "1e-05");
-    gp_profile_float_repr(100000.0, b, sizeof b);
+    gp_py_float_repr(100000.0, b, sizeof b);
     CHECK_STR(b, "100000.0");
-    gp_profile_float_repr(1e16, b, sizeof b);
+    gp_py_float_repr(1e16, b, sizeof b);
     CHECK_STR(b, "1e+16");
-    gp_profile_float_repr(61.599999999999994, b, sizeof b);
+    gp_py_float_repr(61.599999999999994, b, sizeof b);
     CHECK_STR(b, "61.599999999999994");
-    gp_profile_float_repr(-5.0, b, sizeof b);
+    gp_py_float_repr(-5.0, b, sizeof b);
     CHECK_STR(b, "-5.0");
-    gp_profile_float_repr(0.0001, b, sizeof b);
+    gp_py_float_repr(0.0001, b, sizeof b);
     CHECK_STR(b, "0.0001");
-    gp_profile_float_repr(123.456, b, sizeof b);
+    gp_py_float_repr(123.456, b, sizeof b);
     CHECK_STR(b, "123.456");
 }
 

@@ -1,10 +1,13 @@
-/* Unit tests for core/: buffers, JSON string escaping, atomic files, errors. */
+/* Unit tests for core/: buffers, JSON string escaping, Python text, atomic files, errors. */
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/pytext.h"
 #include "core/test.h"
 
+#include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static void test_buf_append(void)
@@ -27,6 +30,78 @@ static void test_json_str(void)
     const char in[] = "a\"b\\c\n\x01\xc3\xa9\xff";
     gp_buf_json_str(&b, in, sizeof in - 1);
     CHECK_STR(b.data, "\"a\\\"b\\\\c\\n\\u0001\xc3\xa9\\ufffd\"");
+    gp_buf_free(&b);
+}
+
+/* The flag variants, on input long enough to take the 16-byte block path
+ * with escapes straddling block edges and a UTF-8 sequence split by one. */
+static void test_json_str_flags(void)
+{
+    struct gp_buf b = {0};
+    const char in[] = "0123456789abcd\xc3\xa9\"x\x7f\x1f/0123456789abcdef\xf0\x9f\x98\x80\xff\ttail";
+    gp_json_str(&b, in, sizeof in - 1, 0);
+    CHECK_STR(b.data, "\"0123456789abcd\xc3\xa9\\\"x\x7f\\u001f/0123456789abcdef\xf0\x9f\x98\x80\\ufffd\\ttail\"");
+    gp_buf_reset(&b);
+    gp_json_str(&b, in, sizeof in - 1, GP_JSON_PYTHON);
+    CHECK_STR(b.data, "\"0123456789abcd\\u00e9\\\"x\\u007f\\u001f/0123456789abcdef\\ud83d\\ude00\\ufffd\\ttail\"");
+    gp_buf_reset(&b);
+    gp_json_str(&b, in, sizeof in - 1, GP_JSON_RAPIDJSON);
+    CHECK_STR(b.data, "\"0123456789abcd\xc3\xa9\\\"x\x7f\\u001F/0123456789abcdef\xf0\x9f\x98\x80\xff\\ttail\"");
+    gp_buf_reset(&b);
+    /* a string of nothing but escapes: the 6-bytes-per-byte worst case */
+    char ctl[100];
+    memset(ctl, 1, sizeof ctl);
+    CHECK_INT(gp_json_str(&b, ctl, sizeof ctl, 0), 0);
+    CHECK_INT(b.len, 2 + 6 * sizeof ctl);
+    gp_buf_free(&b);
+}
+
+static const char *repr(double x)
+{
+    static char out[64];
+    gp_py_float_repr(x, out, sizeof out);
+    return out;
+}
+
+static void test_py_float(void)
+{
+    CHECK_STR(repr(4.0), "4.0");
+    CHECK_STR(repr(1e-05), "1e-05");
+    CHECK_STR(repr(0.0001), "0.0001");
+    CHECK_STR(repr(1e16), "1e+16");
+    CHECK_STR(repr(1e15), "1000000000000000.0");
+    CHECK_STR(repr(0.1 + 0.2), "0.30000000000000004");
+    CHECK_STR(repr(-0.0), "-0.0");
+    CHECK_STR(repr(-1.0 / 0.0), "-inf");
+    struct gp_buf b = {0};
+    gp_py_float(&b, 0.0 / 0.0);
+    gp_buf_putc(&b, ' ');
+    gp_py_float(&b, 1.0 / 0.0);
+    gp_buf_putc(&b, ' ');
+    gp_fmt_2f_commas(&b, -1234567.891);
+    CHECK_STR(b.data, "NaN Infinity -1,234,567.89");
+    gp_buf_free(&b);
+    CHECK_INT(gp_float_round_trip_prec(0.1, 1), 1);
+    CHECK_INT(gp_float_round_trip_prec(0.1, 15), 15);
+    CHECK_INT(gp_float_round_trip_prec(61.599999999999994, 1), 17);
+    CHECK_INT(gp_float_round_trip_prec(0.0 / 0.0, 15), 17);
+}
+
+static void test_json_dump(void)
+{
+    json_error_t je;
+    json_t *v = json_loads("{\"a\":[1,2.5,\"\\u00e9\"],\"b\":{}}", 0, &je);
+    CHECK(v != NULL);
+    struct gp_buf b = {0};
+    gp_json_dump(&b, v, 2, 0, GP_JSON_PYTHON);
+    CHECK_STR(b.data, "{\n  \"a\": [\n    1,\n    2.5,\n    \"\\u00e9\"\n  ],\n  \"b\": {}\n}");
+    gp_buf_reset(&b);
+    gp_json_dump(&b, v, -1, 0, GP_JSON_PYTHON);
+    CHECK_STR(b.data, "{\"a\": [1, 2.5, \"\\u00e9\"], \"b\": {}}");
+    gp_buf_reset(&b);
+    gp_json_dump(&b, v, -1, 0, GP_JSON_RAPIDJSON);
+    CHECK_STR(b.data, "{\"a\":[1,2.5,\"\xc3\xa9\"],\"b\":{}}");
+    json_decref(v);
     gp_buf_free(&b);
 }
 
@@ -63,6 +138,9 @@ int main(void)
 {
     GP_RUN(test_buf_append);
     GP_RUN(test_json_str);
+    GP_RUN(test_json_str_flags);
+    GP_RUN(test_py_float);
+    GP_RUN(test_json_dump);
     GP_RUN(test_atomic_write);
     GP_RUN(test_err_prefix);
     return gp_test_summary();

@@ -7,7 +7,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
-#include "dataset/jsonw.h"
+#include "core/pytext.h"
 #include "dataset/promptgen.h"
 #include "dataset/rng.h"
 #include "tokenizer/tokenizer.h"
@@ -84,7 +84,7 @@ static const char *pick_model(const struct gp_dataset_opts *o, size_t i)
 static int emit(struct gp_dataset_entry *e, json_t *body, struct gp_buf *scratch)
 {
     gp_buf_reset(scratch);
-    if (gp_jsonw(scratch, body, GP_JSONW_WIRE, 0))
+    if (gp_json_dump(scratch, body, -1, 0, GP_JSON_RAPIDJSON))
         return -1;
     e->payload_len = scratch->len;
     e->payload = malloc(scratch->len + 1);
@@ -623,7 +623,7 @@ int gp_dataset_write_inputs_json(const struct gp_dataset *ds, const char *path, 
         if (!body)
             return gp_buf_free(&b), gp_err(err, GP_EINVAL, "dataset entry %zu is not valid JSON: %s", i, jerr.text);
         int bad = (i && gp_buf_putc(&b, ',')) || indent(&b, 2) || gp_buf_putc(&b, '{') || indent(&b, 3) ||
-                  gp_buf_puts(&b, "\"payload\": [") || indent(&b, 4) || gp_jsonw(&b, body, GP_JSONW_PYTHON, 4) ||
+                  gp_buf_puts(&b, "\"payload\": [") || indent(&b, 4) || gp_json_dump(&b, body, 2, 4, GP_JSON_PYTHON) ||
                   indent(&b, 3) || gp_buf_putc(&b, ']') || indent(&b, 2) || gp_buf_putc(&b, '}');
         json_decref(body);
         if (bad)

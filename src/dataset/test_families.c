@@ -6,8 +6,8 @@
  * counted in the closing "families: tested=N skipped=M" line, which
  * tests/e2e/dataset_isl_<family>.sh turns into a visible skip. */
 #include "core/fsutil.h"
+#include "core/pytext.h"
 #include "core/test.h"
-#include "dataset/jsonw.h"
 #include "dataset/promptgen.h"
 #include "dataset/rng.h"
 #include "dataset/test_support.h"
@@ -25,7 +25,7 @@ static void dump_prompt(const char *text, long tokens)
         return;
     struct gp_buf b = {0};
     gp_buf_puts(&b, "{\"text\":");
-    gp_jsonw_str(&b, text, strlen(text), GP_JSONW_WIRE);
+    gp_json_str(&b, text, strlen(text), GP_JSON_RAPIDJSON);
     gp_buf_printf(&b, ",\"tokens\":%ld}\n", tokens);
     fwrite(b.data, 1, b.len, dump);
     gp_buf_free(&b);

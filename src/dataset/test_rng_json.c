@@ -1,7 +1,7 @@
 /* Unit tests: seeded RNG (fixed sequences, distribution) and the JSON writers. */
 #include "core/buf.h"
+#include "core/pytext.h"
 #include "core/test.h"
-#include "dataset/jsonw.h"
 #include "dataset/rng.h"
 
 #include <jansson.h>
@@ -84,7 +84,7 @@ static void test_length(void)
 static const char *real_repr(double x, struct gp_buf *b)
 {
     gp_buf_reset(b);
-    gp_jsonw_real(b, x);
+    gp_py_float(b, x);
     return b->data;
 }
 
@@ -115,11 +115,11 @@ static void test_python_dump(void)
                            0, &je);
     CHECK(v != NULL);
     struct gp_buf b = {0};
-    gp_jsonw(&b, v, GP_JSONW_PYTHON, 0);
+    gp_json_dump(&b, v, 2, 0, GP_JSON_PYTHON);
     CHECK_STR(b.data, "{\n  \"a\": [\n    1,\n    2.5,\n    \"x\\u00e9\\ud83d\\ude00/\\u0001\\u007f\\n\"\n  ],\n"
                       "  \"b\": {},\n  \"c\": [],\n  \"d\": null,\n  \"e\": true\n}");
     gp_buf_reset(&b);
-    gp_jsonw(&b, v, GP_JSONW_WIRE, 0);
+    gp_json_dump(&b, v, -1, 0, GP_JSON_RAPIDJSON);
     CHECK_STR(b.data, "{\"a\":[1,2.5,\"x\xc3\xa9\xf0\x9f\x98\x80/\\u0001\x7f\\n\"],\"b\":{},\"c\":[],\"d\":null,"
                       "\"e\":true}");
     json_decref(v);

@@ -8,7 +8,7 @@
 #include "core/test.h"
 #include "dataset/dataset.h"
 #include "export/export.h"
-#include "export/pyjson.h"
+#include "core/pytext.h"
 #include "metrics/metrics.h"
 #include "tokenizer/tokenizer.h"
 
@@ -361,11 +361,11 @@ static void test_pyjson(void)
 {
     json_t *v = json_loads("{\"a\":[],\"b\":{},\"c\":[1,2.5,\"x\"],\"d\":null,\"e\":true,\"f\":1e-5}", 0, NULL);
     struct gp_buf b = {0};
-    gp_pyjson_dump(&b, v, 2, 0);
+    gp_json_dump(&b, v, 2, 0, GP_JSON_PYTHON);
     CHECK_STR(b.data, "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1,\n    2.5,\n    \"x\"\n  ],\n  \"d\": null,\n"
                       "  \"e\": true,\n  \"f\": 1e-05\n}");
     gp_buf_reset(&b);
-    gp_pyjson_dump(&b, v, -1, 0);
+    gp_json_dump(&b, v, -1, 0, GP_JSON_PYTHON);
     CHECK_STR(b.data, "{\"a\": [], \"b\": {}, \"c\": [1, 2.5, \"x\"], \"d\": null, \"e\": true, \"f\": 1e-05}");
     gp_buf_free(&b);
     json_decref(v);

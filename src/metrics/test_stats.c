@@ -2,7 +2,7 @@
  * literal numbers of genai-perf-profile.md §7.1 (printed with repr). */
 #include "core/buf.h"
 #include "core/test.h"
-#include "export/pyjson.h"
+#include "core/pytext.h"
 #include "metrics/metrics.h"
 
 #include <stdlib.h>
@@ -144,7 +144,7 @@ static void test_repr(void)
     gp_fmt_2f_commas(&b, 999.999);
     CHECK_STR(b.data, "1,915.41 -1.00 1,234,567.89 1,000.00");
     gp_buf_reset(&b);
-    { const char *t = "a\"\\\n\x01\xc3\xa9\xf0\x9f\x98\x80\xff/"; gp_py_json_str(&b, t, strlen(t)); }
+    { const char *t = "a\"\\\n\x01\xc3\xa9\xf0\x9f\x98\x80\xff/"; gp_json_str(&b, t, strlen(t), GP_JSON_PYTHON); }
     CHECK_STR(b.data, "\"a\\\"\\\\\\n\\u0001\\u00e9\\ud83d\\ude00\\ufffd/\"");
     gp_buf_free(&b);
 }

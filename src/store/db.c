@@ -12,6 +12,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/pytext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,11 +264,9 @@ int gp_db_pg_placeholders(const char *sql, struct gp_buf *out)
     return n;
 }
 
+/* Deliberately not Python's repr ("4", not "4.0"): PostgreSQL's float8
+ * text, so both engines show the same; %g never below 15 digits. */
 void gp_db_format_double(double v, char *out, size_t outsz)
 {
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(out, outsz, "%.*g", prec, v);
-        if (strtod(out, NULL) == v)
-            return;
-    }
+    snprintf(out, outsz, "%.*g", gp_float_round_trip_prec(v, 15), v);
 }

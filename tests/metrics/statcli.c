@@ -9,8 +9,8 @@
  *       (TTFT 7,8,9 ... ; latency, TTFT, TPS/user and output throughput x SCALE).
  */
 #include "core/buf.h"
+#include "core/pytext.h"
 #include "export/export.h"
-#include "export/pyjson.h"
 #include "metrics/metrics.h"
 
 #include <stdio.h>

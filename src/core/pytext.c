@@ -1,0 +1,430 @@
+/* core/pytext.c — see pytext.h.
+ *
+ * The string escaper is the hot one (a million-request profile export is
+ * mostly escaped SSE chunks), so it writes straight into reserved space and,
+ * with SSE2, finds the bytes to escape sixteen at a time.
+ *
+ * repr(): the shortest round-trip digits are found by trying 1..17
+ * significant digits. glibc's printf rounds correctly, and the closest
+ * p-digit decimal round-trips whenever any p-digit decimal does, so the
+ * first hit is the string David Gay's dtoa (Python's repr) returns.
+ */
+#include "core/pytext.h"
+#include "core/buf.h"
+#include "core/error.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__) && !defined(GP_NO_SIMD)
+#define GP_PYTEXT_SSE2 1
+#include <emmintrin.h>
+#endif
+
+/* ---- JSON string literals ---------------------------------------------- */
+
+/* length of a valid UTF-8 sequence at u (u[0] >= 0x80, n bytes left), 0 if
+ * invalid (overlong, surrogate, > U+10FFFF, truncated); *cp gets the code
+ * point */
+static size_t utf8_dec(const unsigned char *u, size_t n, unsigned *cp)
+{
+    unsigned c = u[0];
+    size_t l;
+    unsigned v, min;
+    if ((c & 0xE0) == 0xC0)
+        l = 2, v = c & 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        l = 3, v = c & 0x0F, min = 0x800;
+    else if ((c & 0xF8) == 0xF0)
+        l = 4, v = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (n < l)
+        return 0;
+    for (size_t i = 1; i < l; i++) {
+        if ((u[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (u[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v < 0xE000))
+        return 0;
+    *cp = v;
+    return l;
+}
+
+/* second byte of the two-byte escape of an ASCII byte that has one; 0:
+ * \u00XX */
+static const char esc2[128] = {
+    ['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't', ['\b'] = 'b', ['\f'] = 'f',
+};
+
+static inline char *put_u4(char *o, unsigned v, const char *hex)
+{
+    o[0] = '\\';
+    o[1] = 'u';
+    o[2] = hex[(v >> 12) & 15];
+    o[3] = hex[(v >> 8) & 15];
+    o[4] = hex[(v >> 4) & 15];
+    o[5] = hex[v & 15];
+    return o + 6;
+}
+
+/* writes the escape of u[*i] at o (at most 12 bytes), advances *i past what
+ * it consumed; returns the new o */
+static inline char *put_esc(char *o, const unsigned char *u, size_t *i, size_t n, unsigned flags)
+{
+    const char *hex = (flags & GP_JSON_UPPER_HEX) ? "0123456789ABCDEF" : "0123456789abcdef";
+    unsigned c = u[*i];
+    if (c < 0x80) {
+        *i += 1;
+        if (esc2[c]) {
+            o[0] = '\\';
+            o[1] = esc2[c];
+            return o + 2;
+        }
+        return put_u4(o, c, hex); /* a control, or DEL under ensure_ascii */
+    }
+    if (flags & GP_JSON_RAW_BYTES) {
+        *o = (char)c;
+        *i += 1;
+        return o + 1;
+    }
+    unsigned cp;
+    size_t l = utf8_dec(u + *i, n - *i, &cp);
+    if (!l) {
+        /* keeps the output valid JSON (a character split across two reads) */
+        memcpy(o, "\\ufffd", 6);
+        *i += 1;
+        return o + 6;
+    }
+    if (!(flags & GP_JSON_ASCII)) {
+        memcpy(o, u + *i, l);
+        *i += l;
+        return o + l;
+    }
+    *i += l;
+    if (cp >= 0x10000) {
+        unsigned v = cp - 0x10000;
+        o = put_u4(o, 0xD800 + (v >> 10), hex);
+        return put_u4(o, 0xDC00 + (v & 0x3FF), hex);
+    }
+    return put_u4(o, cp, hex);
+}
+
+#if GP_PYTEXT_SSE2
+/* bit k set: byte k of the 16 at p stops a clean run. Signed compare: bytes
+ * >= 0x80 are negative, so "< 0x20" catches them and the controls at once.
+ * extra is DEL under ensure_ascii, else '"' again (a no-op). */
+static inline unsigned esc_mask16(const unsigned char *p, __m128i extra)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i q = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, extra));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(q, m));
+}
+
+static inline void copy16(char *o, const unsigned char *p)
+{
+    _mm_storeu_si128((__m128i *)(void *)o, _mm_loadu_si128((const __m128i *)(const void *)p));
+}
+
+/* Escapes the lim (<= 16) bytes at input offset i, whose bytes are also at
+ * src (32 readable bytes), m their escape mask. Every clean run is copied by
+ * one 16-byte store (the output has slack); the positions come from the mask
+ * alone, so the loop carries no load-compare chain from one escape to the
+ * next — SSE chunks have a quote every few bytes. *adv gets the input bytes
+ * consumed (more than lim when a UTF-8 sequence runs past the block). */
+static inline char *esc_block(char *o, const unsigned char *src, unsigned m, unsigned lim, const unsigned char *u,
+                              size_t i, size_t n, unsigned flags, size_t *adv)
+{
+    size_t prev = 0;
+    while (m) {
+        unsigned k = (unsigned)__builtin_ctz(m);
+        copy16(o, src + prev);
+        o += k - prev;
+        size_t j = i + k;
+        o = put_esc(o, u, &j, n, flags);
+        prev = j - i;
+        m &= prev >= 16 ? 0u : ~0u << prev;
+    }
+    if (prev < lim) {
+        copy16(o, src + prev);
+        o += lim - prev;
+        prev = lim;
+    }
+    *adv = prev;
+    return o;
+}
+
+static inline __attribute__((always_inline)) char *esc_body(char *o, const unsigned char *u, size_t n,
+                                                          unsigned flags)
+{
+    const __m128i extra = _mm_set1_epi8((flags & GP_JSON_ASCII) ? 0x7F : '"');
+    size_t i = 0;
+    /* esc_block may read 32 bytes from a block's start */
+    while (n - i >= 32) {
+        unsigned m = esc_mask16(u + i, extra);
+        if (!m) {
+            copy16(o, u + i);
+            o += 16;
+            i += 16;
+            continue;
+        }
+        size_t adv;
+        o = esc_block(o, u + i, m, 16, u, i, n, flags, &adv);
+        i += adv;
+    }
+    if (i < n) {
+        /* the tail (< 32 bytes) through a padded copy: never read past the
+         * input; the padding is clean bytes and masked off anyway */
+        unsigned char t[64];
+        memset(t, 'a', sizeof t);
+        size_t t0 = i;
+        memcpy(t, u + i, n - i);
+        while (i < n) {
+            const unsigned char *src = t + (i - t0);
+            unsigned lim = n - i < 16 ? (unsigned)(n - i) : 16;
+            unsigned m = esc_mask16(src, extra) & ((1u << lim) - 1);
+            size_t adv;
+            o = esc_block(o, src, m, lim, u, i, n, flags, &adv);
+            i += adv;
+        }
+    }
+    return o;
+}
+#else
+static inline __attribute__((always_inline)) char *esc_body(char *o, const unsigned char *u, size_t n,
+                                                          unsigned flags)
+{
+    /* bytes that stop a clean run: '"', '\\', < 0x20, >= 0x80 (validated
+     * or escaped) and DEL under ensure_ascii */
+    const unsigned lim = (flags & GP_JSON_ASCII) ? 0x7F : 0x80;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && u[i] >= 0x20 && u[i] < lim && u[i] != '"' && u[i] != '\\')
+            *o++ = (char)u[i++];
+        if (i == n)
+            break;
+        o = put_esc(o, u, &i, n, flags);
+    }
+    return o;
+}
+#endif
+
+int gp_json_str(struct gp_buf *b, const char *s, size_t n, unsigned flags)
+{
+    /* worst case 6 output bytes per input byte, plus 16 of slack for the
+     * whole-block stores */
+    if (n > (SIZE_MAX - 64) / 6)
+        return -GP_ENOMEM;
+    size_t need = n * 6 + 2 + 16;
+    if (b->len + need + 1 > b->cap && gp_buf_reserve(b, need)) /* the call only when growing */
+        return -GP_ENOMEM;
+    char *o = b->data + b->len;
+    *o++ = '"';
+    /* flags 0 (the profile export's SSE chunks) gets its own copy with the
+     * flag tests folded away */
+    if (flags == 0)
+        o = esc_body(o, (const unsigned char *)s, n, 0);
+    else
+        o = esc_body(o, (const unsigned char *)s, n, flags);
+    *o++ = '"';
+    b->len = (size_t)(o - b->data);
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+/* ---- json.dumps ---------------------------------------------------------- */
+
+static int nl_indent(struct gp_buf *b, int indent, int depth)
+{
+    if (indent < 0)
+        return 0;
+    if (gp_buf_putc(b, '\n'))
+        return -GP_ENOMEM;
+    for (int i = 0; i < indent * depth; i++)
+        if (gp_buf_putc(b, ' '))
+            return -GP_ENOMEM;
+    return 0;
+}
+
+int gp_json_dump(struct gp_buf *b, const json_t *v, int indent, int depth, unsigned flags)
+{
+    /* json.dumps: item separator "," when indenting, else ", " */
+    const char *item = (indent >= 0 || (flags & GP_JSON_COMPACT)) ? "," : ", ";
+    const char *key_sep = (flags & GP_JSON_COMPACT) ? ":" : ": ";
+    int r = 0;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        if (json_object_size(v) == 0)
+            return gp_buf_puts(b, "{}");
+        r |= gp_buf_putc(b, '{');
+        const char *k;
+        json_t *x;
+        int first = 1;
+        json_object_foreach((json_t *)v, k, x) {
+            if (!first)
+                r |= gp_buf_puts(b, item);
+            first = 0;
+            r |= nl_indent(b, indent, depth + 1);
+            r |= gp_json_str(b, k, strlen(k), flags);
+            r |= gp_buf_puts(b, key_sep);
+            r |= gp_json_dump(b, x, indent, depth + 1, flags);
+        }
+        r |= nl_indent(b, indent, depth);
+        r |= gp_buf_putc(b, '}');
+        break;
+    }
+    case JSON_ARRAY: {
+        if (json_array_size(v) == 0)
+            return gp_buf_puts(b, "[]");
+        r |= gp_buf_putc(b, '[');
+        size_t i;
+        json_t *x;
+        json_array_foreach((json_t *)v, i, x) {
+            if (i)
+                r |= gp_buf_puts(b, item);
+            r |= nl_indent(b, indent, depth + 1);
+            r |= gp_json_dump(b, x, indent, depth + 1, flags);
+        }
+        r |= nl_indent(b, indent, depth);
+        r |= gp_buf_putc(b, ']');
+        break;
+    }
+    case JSON_STRING:
+        r = gp_json_str(b, json_string_value(v), json_string_length(v), flags);
+        break;
+    case JSON_INTEGER:
+        r = gp_buf_printf(b, "%lld", (long long)json_integer_value(v));
+        break;
+    case JSON_REAL:
+        r = gp_py_float(b, json_real_value(v));
+        break;
+    case JSON_TRUE:
+        r = gp_buf_puts(b, "true");
+        break;
+    case JSON_FALSE:
+        r = gp_buf_puts(b, "false");
+        break;
+    case JSON_NULL:
+        r = gp_buf_puts(b, "null");
+        break;
+    }
+    return r ? -GP_ENOMEM : 0;
+}
+
+/* ---- floats -------------------------------------------------------------- */
+
+int gp_float_round_trip_prec(double x, int min_prec)
+{
+    char e[40];
+    for (int p = min_prec < 1 ? 1 : min_prec; p < 17; p++) {
+        snprintf(e, sizeof e, "%.*e", p - 1, x);
+        if (strtod(e, NULL) == x)
+            return p;
+    }
+    return 17;
+}
+
+int gp_py_float_repr(double x, char *out, size_t outsz)
+{
+    if (isnan(x))
+        return snprintf(out, outsz, "nan");
+    if (isinf(x))
+        return snprintf(out, outsz, x < 0 ? "-inf" : "inf");
+    if (x == 0)
+        return snprintf(out, outsz, signbit(x) ? "-0.0" : "0.0");
+    char e[40];
+    snprintf(e, sizeof e, "%.*e", gp_float_round_trip_prec(x, 1) - 1, x);
+    /* e = [-]d[.ddd]e[+-]XX -> digits and decimal exponent */
+    char digits[24];
+    int nd = 0, neg = 0;
+    const char *p = e;
+    if (*p == '-') {
+        neg = 1;
+        p++;
+    }
+    for (; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9')
+            digits[nd++] = *p;
+    int decpt = atoi(p + 1) + 1; /* value = 0.DIGITS x 10^decpt */
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    char buf[64];
+    size_t o = 0;
+    if (neg)
+        buf[o++] = '-';
+    if (decpt > 16 || decpt < -3) {
+        /* repr switches to exponent form: 1e-05, 1.5e+16 */
+        buf[o++] = digits[0];
+        if (nd > 1) {
+            buf[o++] = '.';
+            memcpy(buf + o, digits + 1, (size_t)nd - 1);
+            o += (size_t)nd - 1;
+        }
+        int ex = decpt - 1;
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "e%c%02d", ex < 0 ? '-' : '+', ex < 0 ? -ex : ex);
+    } else if (decpt <= 0) {
+        buf[o++] = '0';
+        buf[o++] = '.';
+        for (int i = 0; i < -decpt; i++)
+            buf[o++] = '0';
+        memcpy(buf + o, digits, (size_t)nd);
+        o += (size_t)nd;
+    } else if (decpt >= nd) {
+        memcpy(buf + o, digits, (size_t)nd);
+        o += (size_t)nd;
+        for (int i = nd; i < decpt; i++)
+            buf[o++] = '0';
+        buf[o++] = '.';
+        buf[o++] = '0';
+    } else {
+        memcpy(buf + o, digits, (size_t)decpt);
+        o += (size_t)decpt;
+        buf[o++] = '.';
+        memcpy(buf + o, digits + decpt, (size_t)(nd - decpt));
+        o += (size_t)(nd - decpt);
+    }
+    buf[o] = '\0';
+    return snprintf(out, outsz, "%s", buf);
+}
+
+int gp_py_float(struct gp_buf *b, double x)
+{
+    if (isnan(x))
+        return gp_buf_puts(b, "NaN");
+    if (isinf(x))
+        return gp_buf_puts(b, x < 0 ? "-Infinity" : "Infinity");
+    char t[64];
+    int n = gp_py_float_repr(x, t, sizeof t);
+    return gp_buf_append(b, t, (size_t)n);
+}
+
+int gp_fmt_2f_commas(struct gp_buf *b, double v)
+{
+    if (isnan(v))
+        return gp_buf_puts(b, "nan");
+    if (isinf(v))
+        return gp_buf_puts(b, v < 0 ? "-inf" : "inf");
+    char t[512];
+    int n = snprintf(t, sizeof t, "%.2f", v);
+    if (n < 0 || (size_t)n >= sizeof t)
+        return gp_buf_puts(b, t);
+    const char *p = t;
+    if (*p == '-') {
+        if (gp_buf_putc(b, '-'))
+            return -GP_ENOMEM;
+        p++;
+    }
+    const char *dot = strchr(p, '.');
+    size_t il = dot ? (size_t)(dot - p) : strlen(p);
+    for (size_t i = 0; i < il; i++) {
+        if (i && (il - i) % 3 == 0 && gp_buf_putc(b, ','))
+            return -GP_ENOMEM;
+        if (gp_buf_putc(b, p[i]))
+            return -GP_ENOMEM;
+    }
+    return dot ? gp_buf_puts(b, dot) : 0;
+}

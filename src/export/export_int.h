@@ -1,0 +1,23 @@
+/* export/export_int.h — private to export/: what the artifact writers share.
+ *
+ * Owns nothing. The rows and labels are GenAI-Perf's (CSV and console show
+ * the same rows under the same labels); gp_export_write_buf is how every
+ * in-memory artifact reaches disk.
+ */
+#ifndef GP_EXPORT_EXPORT_INT_H
+#define GP_EXPORT_EXPORT_INT_H
+
+#include "export/export.h"
+#include "metrics/metrics.h"
+
+/* CSV/console label of a metric ("Request Latency (ms)"). */
+const char *gp_export_label(enum gp_metric m);
+/* The per-request rows (streaming adds TTFT, TTST, ITL, TPS per user). */
+size_t gp_export_request_rows(const struct gp_export_ctx *ctx, const enum gp_metric **rows);
+/* The system rows (throughputs, goodput when asked, count); returns how many. */
+size_t gp_export_system_rows(const struct gp_export_ctx *ctx, enum gp_metric out[4]);
+/* Writes b to path atomically (rc != 0: building b failed, report ENOMEM)
+ * and frees b either way. */
+int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_error *err);
+
+#endif

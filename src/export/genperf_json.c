@@ -1,0 +1,169 @@
+/* export/genperf_json.c — <stem>_genperf.json, ours: counts, provenance,
+ * token-count sources, inter-chunk latency, window, client health. Built as a
+ * json_t and dumped as Python's json.dumps(indent=2) like GenAI-Perf's file. */
+#include "client/record.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/pytext.h"
+#include "core/version.h"
+#include "export/export.h"
+#include "export/export_int.h"
+#include "metrics/metrics.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static json_t *stats_json(const struct gp_stats *s, const char *unit)
+{
+    static const char *const pk[GP_NPCT] = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
+    if (!s->present)
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "unit", json_string(unit));
+    json_object_set_new(o, "count", json_integer((json_int_t)s->n));
+    json_object_set_new(o, "avg", json_real(s->avg));
+    for (int i = 0; i < GP_NPCT; i++)
+        json_object_set_new(o, pk[i], json_real(s->p[i]));
+    json_object_set_new(o, "min", json_real(s->min));
+    json_object_set_new(o, "max", json_real(s->max));
+    json_object_set_new(o, "std", json_real(s->std));
+    return o;
+}
+
+static json_t *num_or_null(double v) { return v < 0 ? json_null() : json_real(v); }
+
+/* the run: wall-clock span, host, load mode, endpoint */
+static void add_run(json_t *o, const struct gp_export_ctx *ctx)
+{
+    const struct gp_record_store *st = ctx->store;
+    uint64_t t0 = ctx->start_wall_ns, t1 = ctx->end_wall_ns;
+    if (!t0)
+        t0 = st->wall0_ns;
+    if (!t1) {
+        uint64_t mx = st->mono0_ns;
+        for (size_t i = 0; i < st->n; i++)
+            if (st->recs[i].t_end_ns > mx)
+                mx = st->recs[i].t_end_ns;
+        t1 = gp_record_wall_ns(st, mx);
+    }
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) == 0 && host[0])
+        json_object_set_new(o, "host", json_string(host));
+    json_object_set_new(o, "start_wall_ns", json_integer((json_int_t)t0));
+    json_object_set_new(o, "end_wall_ns", json_integer((json_int_t)t1));
+    json_object_set_new(o, "mode", json_string(ctx->mode ? ctx->mode : "concurrency"));
+    if (ctx->mode && strcmp(ctx->mode, "request_rate") == 0)
+        json_object_set_new(o, "value", json_real(ctx->value));
+    else
+        json_object_set_new(o, "value", json_integer((json_int_t)ctx->value));
+    json_object_set_new(o, "endpoint", json_string(ctx->endpoint ? ctx->endpoint : "v1/chat/completions"));
+    json_object_set_new(o, "streaming", json_boolean(ctx->streaming));
+}
+
+/* request counts, failure kinds, HTTP error statuses */
+static void add_counts(json_t *o, const struct gp_export_ctx *ctx)
+{
+    const struct gp_metrics_result *m = ctx->m;
+    const struct gp_record_store *st = ctx->store;
+    size_t nwarm = 0;
+    for (size_t i = 0; i < st->n; i++)
+        if (st->recs[i].flags & GP_REC_WARMUP)
+            nwarm++;
+    json_t *rq = json_object();
+    json_object_set_new(rq, "measured", json_integer((json_int_t)m->n_reqs));
+    json_object_set_new(rq, "ok", json_integer((json_int_t)m->n_ok));
+    json_object_set_new(rq, "failed", json_integer((json_int_t)m->n_failed));
+    json_object_set_new(rq, "counted", json_integer((json_int_t)m->stats[GP_M_REQUEST_COUNT].n));
+    json_object_set_new(rq, "ok_without_content", json_integer((json_int_t)m->n_no_content));
+    json_object_set_new(rq, "warmup", json_integer((json_int_t)(ctx->n_warmup ? ctx->n_warmup : nwarm)));
+    json_object_set_new(rq, "sent", json_integer((json_int_t)(ctx->n_sent ? ctx->n_sent : st->n)));
+    json_object_set_new(rq, "retried_stale_connection", json_integer((json_int_t)ctx->n_retried));
+    json_object_set_new(rq, "streams_without_done", json_integer((json_int_t)m->n_no_done));
+    json_object_set_new(rq, "osl_mismatch", json_integer((json_int_t)m->n_osl_mismatch));
+    json_object_set_new(rq, "with_server_usage", json_integer((json_int_t)m->n_with_usage));
+    json_object_set_new(rq, "malformed_events", json_integer((json_int_t)m->n_bad_events));
+    json_object_set_new(o, "requests", rq);
+
+    json_t *fk = json_object();
+    for (int k = 1; k < GP_FAIL__COUNT; k++)
+        json_object_set_new(fk, gp_fail_kind_name(k), json_integer((json_int_t)m->fail_counts[k]));
+    json_object_set_new(o, "failures", fk);
+    /* status histogram of failed HTTP answers */
+    json_t *hs = json_object();
+    for (size_t i = 0; i < m->n_reqs; i++) {
+        if (m->reqs[i].fail != GP_FAIL_HTTP)
+            continue;
+        char key[16];
+        snprintf(key, sizeof key, "%d", m->reqs[i].http_status);
+        json_t *c = json_object_get(hs, key);
+        json_object_set_new(hs, key, json_integer(c ? json_integer_value(c) + 1 : 1));
+    }
+    json_object_set_new(o, "http_error_statuses", hs);
+}
+
+/* where ISL and OSL came from (client tokenizer or server usage) */
+static void add_token_sources(json_t *o, const struct gp_export_ctx *ctx)
+{
+    const struct gp_metrics_result *m = ctx->m;
+    size_t from_server = 0;
+    for (size_t i = 0; i < m->n_reqs; i++)
+        if (m->reqs[i].flags & GP_RQ_OSL_FROM_SERVER)
+            from_server++;
+    json_t *isl = json_object();
+    json_object_set_new(isl, "client_avg", num_or_null(m->isl_client_avg));
+    json_object_set_new(isl, "server_prompt_tokens_avg", num_or_null(m->isl_server_avg));
+    json_object_set_new(isl, "client_source", json_string("tokenizer: prompt message contents joined by spaces, "
+                                                          "no chat template (GenAI-Perf)"));
+    json_object_set_new(isl, "server_source", json_string("usage.prompt_tokens (includes the chat template)"));
+    json_object_set_new(o, "isl", isl);
+    json_t *osl = json_object();
+    const struct gp_stats *os = &m->stats[GP_M_OSL];
+    json_object_set_new(osl, "client_avg", os->present ? json_real(os->avg) : json_null());
+    json_object_set_new(osl, "server_completion_tokens_avg", num_or_null(m->osl_server_avg));
+    json_object_set_new(osl, "source", json_string(from_server == 0 ? "tokenizer"
+                                                   : from_server == m->n_reqs ? "server usage.completion_tokens"
+                                                                              : "mixed"));
+    json_object_set_new(osl, "requests_counted_by_server", json_integer((json_int_t)from_server));
+    json_object_set_new(o, "osl", osl);
+    json_object_set_new(o, "tokenizer_source", ctx->tokenizer_source ? json_string(ctx->tokenizer_source) : json_null());
+}
+
+int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
+{
+    const struct gp_metrics_result *m = ctx->m;
+    const struct gp_record_store *st = ctx->store;
+    json_t *o = json_object();
+    json_object_set_new(o, "genperf_version", json_string(GP_VERSION));
+    json_object_set_new(o, "genai_perf_compat_version", json_string(GP_GENAI_PERF_COMPAT_VERSION));
+    add_run(o, ctx);
+    add_counts(o, ctx);
+    add_token_sources(o, ctx);
+    json_object_set_new(o, "inter_chunk_latency", stats_json(&m->inter_chunk, "ms"));
+    json_t *win = json_object();
+    if (m->window_end_ns) {
+        json_object_set_new(win, "start_wall_ns", json_integer((json_int_t)gp_record_wall_ns(st, m->window_start_ns)));
+        json_object_set_new(win, "end_wall_ns", json_integer((json_int_t)gp_record_wall_ns(st, m->window_end_ns)));
+    }
+    json_object_set_new(win, "duration_s", json_real(m->duration_s));
+    json_object_set_new(o, "window", win);
+    json_t *cl = json_object();
+    double warn_at = ctx->client_busy_warn > 0 ? ctx->client_busy_warn : 0.8;
+    json_object_set_new(cl, "busy_fraction", num_or_null(ctx->client_busy_fraction));
+    json_object_set_new(cl, "busy_warn_threshold", json_real(warn_at));
+    json_object_set_new(cl, "busy_warning", json_boolean(ctx->client_busy_fraction >= warn_at));
+    json_object_set_new(o, "client", cl);
+    if (ctx->telemetry_summary)
+        json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
+    json_t *names = json_object();
+    json_object_set_new(names, "inter_token_latency", json_string("(latency - TTFT) / (OSL - 1): vLLM/SGLang TPOT, AIPerf ITL"));
+    json_object_set_new(names, "inter_chunk_latency", json_string("gaps between content chunks: vLLM/SGLang ITL, AIPerf ICL"));
+    json_object_set_new(o, "metric_names", names);
+
+    struct gp_buf b = {0};
+    int rc = gp_json_dump(&b, o, 2, 0, GP_JSON_PYTHON);
+    json_decref(o);
+    if (!rc)
+        rc = gp_buf_putc(&b, '\n');
+    return gp_export_write_buf(path, &b, rc, err);
+}

@@ -1,0 +1,244 @@
+/* export/stream.c — the big files, streamed: perf_analyzer's
+ * profile_export.json (spec §4.6) and our <stem>_records.jsonl.
+ *
+ * Both go through one reused buffer that is flushed to the atomic temp file
+ * every megabyte, so a million-request run needs no second copy of the data
+ * in memory; writeback is started as we go (see sink_flush).
+ */
+#include "client/record.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/pytext.h"
+#include "core/version.h"
+#include "dataset/dataset.h"
+#include "export/export.h"
+#include "export/fastput.h"
+#include "metrics/metrics.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FLUSH_AT (1u << 20)
+
+struct sink {
+    struct gp_atomic_file af;
+    struct gp_buf b;
+    int bad;
+    off_t written, synced;
+};
+
+/* how far written data may run ahead of the writeback we have started */
+#define WRITEBACK_AT (8u << 20)
+
+static int sink_flush(struct sink *s)
+{
+    if (s->b.len && fwrite(s->b.data, 1, s->b.len, s->af.fp) != s->b.len)
+        s->bad = errno ? errno : EIO;
+    s->written += (off_t)s->b.len;
+    gp_buf_reset(&s->b);
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+    /* The commit fsyncs the file; a gigabyte of dirty pages then meant
+     * seconds of waiting for the disk after the last byte was formatted.
+     * Starting writeback as we go overlaps the disk with the formatting
+     * (it only queues I/O and does not wait; errors still surface at the
+     * fsync, so the result is ignored here). Bytes still in stdio's buffer
+     * are simply not in the page cache yet. */
+    if (!s->bad && s->written - s->synced >= (off_t)WRITEBACK_AT) {
+        (void)sync_file_range(fileno(s->af.fp), s->synced, s->written - s->synced, SYNC_FILE_RANGE_WRITE);
+        s->synced = s->written;
+    }
+#endif
+    return s->bad;
+}
+
+static int sink_finish(struct sink *s, int oom, const char *path, struct gp_error *err)
+{
+    if (!oom)
+        sink_flush(s);
+    gp_buf_free(&s->b);
+    if (oom || s->bad) {
+        gp_atomic_abort(&s->af);
+        if (oom)
+            return gp_err(err, GP_ENOMEM, "out of memory writing '%s'", path);
+        return gp_err(err, GP_EIO, "cannot write '%s': %s", path, strerror(s->bad));
+    }
+    return gp_atomic_commit(&s->af, err);
+}
+
+static uint64_t wall_of(const struct gp_export_ctx *ctx, uint64_t mono)
+{
+    return gp_record_wall_ns(ctx->store, mono);
+}
+
+int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
+{
+    struct sink s;
+    memset(&s, 0, sizeof s);
+    int rc = gp_atomic_open(&s.af, path, err);
+    if (rc)
+        return rc;
+    const struct gp_record_store *st = ctx->store;
+    const struct gp_metrics_result *m = ctx->m;
+    int r = gp_buf_printf(&s.b, "{\"experiments\":[{\"experiment\":{\"mode\":\"%s\",\"value\":",
+                          ctx->mode ? ctx->mode : "concurrency");
+    if (ctx->mode && strcmp(ctx->mode, "request_rate") == 0)
+        r |= gp_py_float(&s.b, ctx->value);
+    else
+        r |= gp_buf_printf(&s.b, "%llu", (unsigned long long)(ctx->value > 0 ? ctx->value : 0));
+    r |= gp_buf_puts(&s.b, "},\"requests\":[");
+    int first = 1;
+    /* only requests the metrics used: PA aborts a run on any failure, so a
+     * PA export never holds one; they are all in <stem>_records.jsonl */
+    for (size_t i = 0; i < m->n_reqs && !r; i++) {
+        const struct gp_req_metrics *q = &m->reqs[i];
+        if (!(q->flags & GP_RQ_OK))
+            continue;
+        const struct gp_record *rec = &st->recs[q->rec];
+        r |= first ? PUTS(&s.b, "{\"timestamp\":") : PUTS(&s.b, ",{\"timestamp\":");
+        r |= put_u64(&s.b, wall_of(ctx, rec->t_start_ns));
+        r |= PUTS(&s.b, ",\"request_inputs\":{\"payload\":");
+        first = 0;
+        const struct gp_dataset_entry *e =
+            (ctx->ds && rec->entry < ctx->ds->n) ? &ctx->ds->entries[rec->entry] : NULL;
+        if (e)
+            r |= gp_json_str(&s.b, e->payload, e->payload_len, 0);
+        else
+            r |= PUTS(&s.b, "\"\"");
+        r |= PUTS(&s.b, "},\"response_timestamps\":[");
+        for (uint32_t c = 0; c < rec->n_chunks; c++) {
+            if (c)
+                r |= gp_buf_putc(&s.b, ',');
+            r |= put_u64(&s.b, wall_of(ctx, gp_record_chunk(st, rec, c)->t_ns));
+        }
+        r |= PUTS(&s.b, "],\"response_outputs\":[");
+        for (uint32_t c = 0; c < rec->n_chunks; c++) {
+            const struct gp_chunk *ch = gp_record_chunk(st, rec, c);
+            r |= c ? PUTS(&s.b, ",{\"response\":") : PUTS(&s.b, "{\"response\":");
+            r |= gp_json_str(&s.b, gp_record_bytes(st, ch), ch->len, 0);
+            r |= gp_buf_putc(&s.b, '}');
+        }
+        r |= gp_buf_puts(&s.b, "]}");
+        if (s.b.len >= FLUSH_AT && sink_flush(&s))
+            break;
+    }
+    r |= gp_buf_puts(&s.b, "],\"window_boundaries\":[");
+    if (m->window_end_ns)
+        r |= gp_buf_printf(&s.b, "%llu,%llu", (unsigned long long)wall_of(ctx, m->window_start_ns),
+                           (unsigned long long)wall_of(ctx, m->window_end_ns));
+    r |= gp_buf_printf(&s.b, "]}],\"version\":\"genperf %s\",\"service_kind\":", GP_VERSION);
+    const char *sk = ctx->service_kind ? ctx->service_kind : "openai";
+    const char *ep = ctx->endpoint ? ctx->endpoint : "v1/chat/completions";
+    while (*ep == '/')
+        ep++; /* GenAI-Perf's endpoint field has no leading slash */
+    r |= gp_json_str(&s.b, sk, strlen(sk), 0);
+    r |= gp_buf_puts(&s.b, ",\"endpoint\":");
+    r |= gp_json_str(&s.b, ep, strlen(ep), 0);
+    r |= gp_buf_putc(&s.b, '}');
+    return sink_finish(&s, r != 0, path, err);
+}
+
+/* key is the literal ",\"name\":" */
+static int put_opt(struct gp_buf *b, const char *key, size_t klen, int64_t v)
+{
+    int r = put_lit(b, key, klen);
+    return r | (v < 0 ? PUTS(b, "null") : put_i64(b, v));
+}
+#define OPT(b, name, v) put_opt((b), ",\"" name "\":", sizeof(",\"" name "\":") - 1, (v))
+
+int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
+{
+    struct sink s;
+    memset(&s, 0, sizeof s);
+    int rc = gp_atomic_open(&s.af, path, err);
+    if (rc)
+        return rc;
+    const struct gp_record_store *st = ctx->store;
+    const struct gp_metrics_result *m = ctx->m;
+    size_t k = 0; /* walks m->reqs, which is in store order without warmups */
+    int r = 0;
+    for (size_t i = 0; i < st->n && !r; i++) {
+        const struct gp_record *rec = &st->recs[i];
+        const struct gp_req_metrics *q = NULL;
+        if (!(rec->flags & GP_REC_WARMUP) && k < m->n_reqs && m->reqs[k].rec == i)
+            q = &m->reqs[k++];
+        r |= PUTS(&s.b, "{\"request_index\":");
+        r |= put_u64(&s.b, i);
+        r |= OPT(&s.b, "entry", rec->entry);
+        r |= OPT(&s.b, "t_start_ns", (int64_t)wall_of(ctx, rec->t_start_ns));
+        r |= OPT(&s.b, "t_end_ns", (int64_t)wall_of(ctx, rec->t_end_ns ? rec->t_end_ns : rec->t_start_ns));
+        int failed;
+        const char *etext = NULL;
+        size_t elen = 0;
+        if (q) {
+            failed = q->fail != GP_FAIL_NONE;
+            if (q->err_len) {
+                etext = m->text + q->err_off;
+                elen = q->err_len;
+            }
+        } else {
+            failed = (rec->flags & (GP_REC_FAILED | GP_REC_TIMEOUT | GP_REC_CANCELLED)) || rec->http_status == 0 ||
+                     rec->http_status >= 400;
+            if (rec->err_len) {
+                etext = st->bytes.data + rec->err_off;
+                elen = rec->err_len;
+            }
+        }
+        r |= failed ? PUTS(&s.b, ",\"status\":\"failed\"") : PUTS(&s.b, ",\"status\":\"ok\"");
+        r |= OPT(&s.b, "http_status", rec->http_status ? rec->http_status : -1);
+        r |= PUTS(&s.b, ",\"error\":");
+        r |= etext ? gp_json_str(&s.b, etext, elen, 0) : PUTS(&s.b, "null");
+        r |= PUTS(&s.b, ",\"fail_kind\":");
+        if (q && q->fail) {
+            const char *fk = gp_fail_kind_name(q->fail);
+            r |= gp_buf_putc(&s.b, '"') | gp_buf_puts(&s.b, fk) | gp_buf_putc(&s.b, '"');
+        } else {
+            r |= PUTS(&s.b, "null");
+        }
+        r |= (rec->flags & GP_REC_WARMUP) ? PUTS(&s.b, ",\"warmup\":true") : PUTS(&s.b, ",\"warmup\":false");
+        if (q) {
+            r |= OPT(&s.b, "ttft_ns", q->ttft_ns);
+            r |= OPT(&s.b, "ttst_ns", q->ttst_ns);
+            r |= OPT(&s.b, "request_latency_ns", q->latency_ns);
+            r |= OPT(&s.b, "itl_ns", q->itl_ns);
+            r |= OPT(&s.b, "isl", q->isl);
+            r |= OPT(&s.b, "osl", q->osl);
+            r |= OPT(&s.b, "osl_asked", q->osl_asked);
+            r |= (q->flags & GP_RQ_OSL_FROM_SERVER) ? PUTS(&s.b, ",\"osl_source\":\"server\"")
+                                                    : PUTS(&s.b, ",\"osl_source\":\"tokenizer\"");
+            r |= OPT(&s.b, "server_prompt_tokens", q->server_prompt_tokens);
+            r |= OPT(&s.b, "server_completion_tokens", q->server_completion_tokens);
+            r |= OPT(&s.b, "content_chunks", q->content_chunks);
+            /* every content chunk's time, ns after the request start */
+            r |= PUTS(&s.b, ",\"content_ns\":[");
+            for (uint32_t c = 0; c < q->content_chunks && q->ct_first + c < m->n_content_ns; c++) {
+                if (c)
+                    r |= gp_buf_putc(&s.b, ',');
+                r |= put_u64(&s.b, m->content_ns[q->ct_first + c] - rec->t_start_ns);
+            }
+            r |= gp_buf_putc(&s.b, ']');
+            r |= OPT(&s.b, "reasoning_tokens", q->reasoning_tokens);
+            r |= OPT(&s.b, "events", q->events);
+            r |= OPT(&s.b, "bad_events", q->bad_events);
+            r |= (q->flags & GP_RQ_STREAMED) ? PUTS(&s.b, ",\"streamed\":true") : PUTS(&s.b, ",\"streamed\":false");
+            r |= (q->flags & GP_RQ_NO_DONE) ? PUTS(&s.b, ",\"done\":false") : PUTS(&s.b, ",\"done\":true");
+            r |= (q->flags & GP_RQ_OSL_MISMATCH) ? PUTS(&s.b, ",\"osl_mismatch\":true")
+                                                 : PUTS(&s.b, ",\"osl_mismatch\":false");
+        } else {
+            r |= PUTS(&s.b, ",\"ttft_ns\":null,\"ttst_ns\":null,\"request_latency_ns\":null,\"itl_ns\":null"
+                            ",\"isl\":null,\"osl\":null,\"osl_asked\":null,\"osl_source\":null"
+                            ",\"server_prompt_tokens\":null,\"server_completion_tokens\":null"
+                            ",\"content_chunks\":null,\"content_ns\":null,\"reasoning_tokens\":null,\"events\":null,\"bad_events\":null"
+                            ",\"streamed\":null,\"done\":null,\"osl_mismatch\":null");
+        }
+        r |= OPT(&s.b, "n_chunks", rec->n_chunks);
+        r |= OPT(&s.b, "worker", rec->worker);
+        r |= OPT(&s.b, "slot", rec->slot);
+        r |= PUTS(&s.b, "}\n");
+        if (s.b.len >= FLUSH_AT && sink_flush(&s))
+            break;
+    }
+    return sink_finish(&s, r != 0, path, err);
+}
