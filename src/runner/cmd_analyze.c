@@ -14,7 +14,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
-#include "export/pyjson.h"
+#include "core/pytext.h"
 #include "runner/analyze.h"
 
 #include <dirent.h>

@@ -9,7 +9,7 @@
 #include "core/fsutil.h"
 #include "dataset/dataset.h"
 #include "export/export.h"
-#include "export/pyjson.h"
+#include "core/pytext.h"
 #include "metrics/metrics.h"
 #include "runner/pef.h"
 #include "tokenizer/tokenizer.h"
