@@ -6,6 +6,10 @@
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# genperf built with a pause inside the ingest's write transaction (tests/store/ingest_sleep.c):
+# GENPERF_TEST_INGEST_SLEEP_MS=N pauses each job N ms after its first rows are written.
+SLEEPY="$GP_ROOT/${BUILD:-build}/tests-lib/genperf-ingest-sleep"
+
 # q SQL -> the result rows as CSV, without the header line
 q() { "$GENPERF" query --db "$DB" --format csv "$1" | tail -n +2; }
 
@@ -38,9 +42,11 @@ store_suite() {
   local fx="$GP_ROOT/tests/fixtures/genai-perf" art="$TMPDIR/art"
   rm -rf "$art"; mkdir -p "$art"; cp -r "$fx"/. "$art"/
 
+  [ -x "$SLEEPY" ] || fail "$SLEEPY is missing; build it with make (TEST_DEPS)"
   # --- a fresh database opened by several processes at once: one migration, no error
+  # (`genperf results` opens read-write and migrates; `genperf query` is read-only)
   local pids=() p
-  for p in 1 2 3; do "$GENPERF" query --db "$DB" "SELECT 1 AS one" >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
+  for p in 1 2 3; do "$GENPERF" results --db "$DB" >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
   for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
   expect "SELECT COUNT(*) FROM schema_migrations" "2"
 
@@ -157,7 +163,7 @@ PY
   # --- crash safety: kill -9 inside the transaction leaves no partial job
   local crash="$TMPDIR/crash/sweep"; mkdir -p "$crash"; cp -r "$ours" "$crash"/
   printf ' ' >>"$crash"/c4*/genperf-sim*/profile_export_genai_perf.json   # new identity, same content
-  GENPERF_TEST_INGEST_SLEEP_MS=20000 "$GENPERF" ingest "$crash" --db "$DB" >"$TMPDIR/crash.out" 2>&1 &
+  GENPERF_TEST_INGEST_SLEEP_MS=20000 "$SLEEPY" ingest "$crash" --db "$DB" >"$TMPDIR/crash.out" 2>&1 &
   local victim=$!
   sleep 1.5
   # a reader is not blocked by the open write transaction and does not see the uncommitted job
@@ -182,7 +188,7 @@ PY
   pids=()
   for p in 1 2 3 4; do
     d=$c1; [ $((p % 2)) -eq 0 ] && d=$c2
-    GENPERF_TEST_INGEST_SLEEP_MS=300 "$GENPERF" ingest "$d" --db "$DB" >"$TMPDIR/conc$p.out" 2>&1 & pids+=($!)
+    GENPERF_TEST_INGEST_SLEEP_MS=300 "$SLEEPY" ingest "$d" --db "$DB" >"$TMPDIR/conc$p.out" 2>&1 & pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || fail "a concurrent ingest failed: $(cat "$TMPDIR"/conc*.out)"; done
   [ "$(q "SELECT COUNT(*) FROM jobs")" = $((before_jobs + 2)) ] || fail "4 concurrent ingests of 2 dirs should add 2 jobs: $(cat "$TMPDIR"/conc*.out)"
