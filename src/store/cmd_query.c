@@ -1,8 +1,8 @@
 /* store/cmd_query.c — `genperf query --db URL [--format F] "SQL"`.
  *
  * Owns nothing beyond its connection. Runs one statement with no parameters
- * and prints its rows; the schema is in docs/store.md. Opening the database
- * applies migrations, so a query against a fresh file sees empty tables.
+ * and prints its rows; the schema is in docs/store.md. The database is opened
+ * read-only (gp_db_open_readonly): a query can neither change nor create it.
  */
 #include "commands.h"
 #include "store/db.h"
@@ -65,7 +65,7 @@ int cmd_query(int argc, char **argv)
     }
     struct gp_error err = {0};
     struct gp_db *db;
-    if (gp_db_open(url, &db, &err)) {
+    if (gp_db_open_readonly(url, &db, &err)) {
         fprintf(stderr, "genperf query: %s\n", err.msg);
         return 1;
     }

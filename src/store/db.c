@@ -127,7 +127,55 @@ fail:
     return r;
 }
 
-int gp_db_open(const char *url, struct gp_db **out, struct gp_error *err)
+/* Connects db (engine and where already set up by the caller) to url. */
+static int connect_url(struct gp_db *db, const char *url, struct gp_error *err)
+{
+    if (has_prefix(url, "postgresql://") || has_prefix(url, "postgres://")) {
+        db->engine = GP_DB_POSTGRES;
+        return gp_db_pg_open(db, url, err);
+    }
+    const char *path = url;
+    if (has_prefix(url, "sqlite://"))
+        path = url + strlen("sqlite://"); /* sqlite:///abs keeps its leading '/' */
+    else if (strstr(url, "://"))
+        return gp_err(err, GP_EINVAL,
+                      "database URL '%s' has an unknown scheme; use sqlite:///path.db, a plain file path, "
+                      "or postgresql://user@host:port/db",
+                      db->where);
+    if (!*path)
+        return gp_err(err, GP_EINVAL, "database URL '%s' names no file", db->where);
+    db->engine = GP_DB_SQLITE;
+    return gp_db_sqlite_open(db, path, err);
+}
+
+/* A read-only connection cannot migrate: the schema must already be the
+ * one this genperf writes. */
+static int check_schema(struct gp_db *db, struct gp_error *err)
+{
+    size_t n;
+    const struct gp_migration *m = gp_store_migrations(&n);
+    int want = n > 0 ? m[n - 1].version : 0;
+    long long have = -1;
+    if (gp_db_query(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0, get_int_cb, &have,
+                    NULL) ||
+        have <= 0)
+        return gp_err(err, GP_EDB,
+                      "%s is not a genperf results store (no schema); create it with genperf ingest DIR --db URL",
+                      db->where);
+    if (have < want)
+        return gp_err(err, GP_EDB,
+                      "%s: database schema version %lld is older than this genperf's (%d); upgrade it by running "
+                      "genperf results --db URL once (it migrates), then query again",
+                      db->where, have, want);
+    if (have > want)
+        return gp_err(err, GP_EDB,
+                      "%s: database schema version %lld is newer than this genperf knows (%d); upgrade genperf "
+                      "or use another database",
+                      db->where, have, want);
+    return 0;
+}
+
+static int open_url(const char *url, int read_only, struct gp_db **out, struct gp_error *err)
 {
     *out = NULL;
     if (!url || !*url)
@@ -137,38 +185,28 @@ int gp_db_open(const char *url, struct gp_db **out, struct gp_error *err)
     if (!db)
         return gp_err(err, GP_ENOMEM, "out of memory opening %s", url);
     redact_url(url, db->where, sizeof db->where);
-    int r = 0;
-    if (has_prefix(url, "postgresql://") || has_prefix(url, "postgres://")) {
-        db->engine = GP_DB_POSTGRES;
-        r = gp_db_pg_open(db, url, err);
-    } else {
-        const char *path = url;
-        if (has_prefix(url, "sqlite://"))
-            path = url + strlen("sqlite://");  /* sqlite:///abs keeps its leading '/' */
-        else if (strstr(url, "://"))
-            r = gp_err(err, GP_EINVAL,
-                       "database URL '%s' has an unknown scheme; use sqlite:///path.db, a plain file path, "
-                       "or postgresql://user@host:port/db",
-                       db->where);
-        if (!r && !*path)
-            r = gp_err(err, GP_EINVAL, "database URL '%s' names no file", db->where);
-        if (r) {
-            free(db);
-            return r;
-        }
-        db->engine = GP_DB_SQLITE;
-        r = gp_db_sqlite_open(db, path, err);
-    }
+    db->read_only = read_only;
+    int r = connect_url(db, url, err);
     if (r) {
         free(db);
         return r;
     }
-    if ((r = migrate(db, err))) {
+    if ((r = read_only ? check_schema(db, err) : migrate(db, err))) {
         gp_db_close(db);
         return r;
     }
     *out = db;
     return 0;
+}
+
+int gp_db_open(const char *url, struct gp_db **out, struct gp_error *err)
+{
+    return open_url(url, 0, out, err);
+}
+
+int gp_db_open_readonly(const char *url, struct gp_db **out, struct gp_error *err)
+{
+    return open_url(url, 1, out, err);
 }
 
 void gp_db_close(struct gp_db *db)
@@ -217,51 +255,6 @@ int gp_db_commit(struct gp_db *db, struct gp_error *err)
 int gp_db_rollback(struct gp_db *db)
 {
     return gp_db_exec(db, "ROLLBACK", NULL);
-}
-
-int gp_db_pg_placeholders(const char *sql, struct gp_buf *out)
-{
-    int n = 0;
-    for (const char *p = sql; *p; p++) {
-        char c = *p;
-        if (c == '\'' || c == '"') {
-            /* copy the literal up to its closing quote ('' and "" escape) */
-            const char *q = p + 1;
-            for (; *q; q++) {
-                if (*q == c) {
-                    if (q[1] == c) {
-                        q++;
-                        continue;
-                    }
-                    break;
-                }
-            }
-            size_t len = (size_t)(q - p) + (*q ? 1 : 0);
-            if (gp_buf_append(out, p, len))
-                return -GP_ENOMEM;
-            p += len - 1;
-        } else if (c == '-' && p[1] == '-') {
-            const char *q = strchr(p, '\n');
-            size_t len = q ? (size_t)(q - p) + 1 : strlen(p);
-            if (gp_buf_append(out, p, len))
-                return -GP_ENOMEM;
-            p += len - 1;
-        } else if (c == '/' && p[1] == '*') {
-            const char *q = strstr(p + 2, "*/");
-            size_t len = q ? (size_t)(q - p) + 2 : strlen(p);
-            if (gp_buf_append(out, p, len))
-                return -GP_ENOMEM;
-            p += len - 1;
-        } else if (c == '?') {
-            if (gp_buf_printf(out, "$%d", ++n))
-                return -GP_ENOMEM;
-        } else if (gp_buf_putc(out, c)) {
-            return -GP_ENOMEM;
-        }
-    }
-    if (!out->data && gp_buf_puts(out, ""))
-        return -GP_ENOMEM;
-    return n;
 }
 
 /* Deliberately not Python's repr ("4", not "4.0"): PostgreSQL's float8

@@ -24,6 +24,13 @@ struct gp_db;
 enum gp_db_engine { GP_DB_SQLITE = 1, GP_DB_POSTGRES = 2 };
 
 int gp_db_open(const char *url, struct gp_db **out, struct gp_error *err);
+/* For readers that must never write (genperf query). SQLite: opened with
+ * SQLITE_OPEN_READONLY (the file must exist; nothing, ATTACH included, can
+ * create one) and PRAGMA query_only=1; statements that would write are
+ * refused before they run. PostgreSQL: the session's transactions default
+ * to READ ONLY and the connection sits inside BEGIN READ ONLY. No migration
+ * runs: a missing or older schema is an error that names the fix. */
+int gp_db_open_readonly(const char *url, struct gp_db **out, struct gp_error *err);
 void gp_db_close(struct gp_db *db);
 enum gp_db_engine gp_db_engine(const struct gp_db *db);
 

@@ -34,6 +34,51 @@ static void one_line(const char *in, char *out, size_t outsz)
         *nl = '\0';
 }
 
+int gp_db_pg_placeholders(const char *sql, struct gp_buf *out)
+{
+    int n = 0;
+    for (const char *p = sql; *p; p++) {
+        char c = *p;
+        if (c == '\'' || c == '"') {
+            /* copy the literal up to its closing quote ('' and "" escape) */
+            const char *q = p + 1;
+            for (; *q; q++) {
+                if (*q == c) {
+                    if (q[1] == c) {
+                        q++;
+                        continue;
+                    }
+                    break;
+                }
+            }
+            size_t len = (size_t)(q - p) + (*q ? 1 : 0);
+            if (gp_buf_append(out, p, len))
+                return -GP_ENOMEM;
+            p += len - 1;
+        } else if (c == '-' && p[1] == '-') {
+            const char *q = strchr(p, '\n');
+            size_t len = q ? (size_t)(q - p) + 1 : strlen(p);
+            if (gp_buf_append(out, p, len))
+                return -GP_ENOMEM;
+            p += len - 1;
+        } else if (c == '/' && p[1] == '*') {
+            const char *q = strstr(p + 2, "*/");
+            size_t len = q ? (size_t)(q - p) + 2 : strlen(p);
+            if (gp_buf_append(out, p, len))
+                return -GP_ENOMEM;
+            p += len - 1;
+        } else if (c == '?') {
+            if (gp_buf_printf(out, "$%d", ++n))
+                return -GP_ENOMEM;
+        } else if (gp_buf_putc(out, c)) {
+            return -GP_ENOMEM;
+        }
+    }
+    if (!out->data && gp_buf_puts(out, ""))
+        return -GP_ENOMEM;
+    return n;
+}
+
 int gp_db_pg_open(struct gp_db *db, const char *url, struct gp_error *err)
 {
     PGconn *c = PQconnectdb(url);
@@ -48,6 +93,15 @@ int gp_db_pg_open(struct gp_db *db, const char *url, struct gp_error *err)
     }
     PQsetNoticeProcessor(c, quiet_notice, NULL);
     db->pg = c;
+    /* read-only twice over: every later transaction defaults to READ ONLY,
+     * and the one the queries run in is opened READ ONLY now (a statement
+     * cannot switch a running read-only transaction to read-write) */
+    if (db->read_only &&
+        (gp_db_pg_exec(db, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", err) ||
+         gp_db_pg_exec(db, "BEGIN READ ONLY", err))) {
+        gp_db_pg_close(db);
+        return -GP_EDB;
+    }
     return 0;
 }
 

@@ -16,13 +16,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GP_SQLITE_BUSY_MS 30000
+
+/* Read-only connections refuse ATTACH outright: even with
+ * SQLITE_OPEN_READONLY it would open (and read) any file the user names. */
+static int ro_authorizer(void *ctx, int action, const char *a, const char *b, const char *c, const char *d)
+{
+    (void)ctx, (void)a, (void)b, (void)c, (void)d;
+    return action == SQLITE_ATTACH ? SQLITE_DENY : SQLITE_OK;
+}
+
+static int open_readonly(struct gp_db *db, const char *path, sqlite3 **sq, struct gp_error *err)
+{
+    /* SQLITE_OPEN_READONLY alone would still let a missing file fail late
+     * with "unable to open database file"; say what to do instead */
+    if (strcmp(path, ":memory:") && access(path, F_OK) != 0)
+        return gp_err(err, GP_ENOENT,
+                      "no SQLite database at '%s' (genperf query opens it read-only and never creates one); "
+                      "check the path, or create the store with genperf ingest DIR --db URL",
+                      path);
+    int rc = sqlite3_open_v2(path, sq, SQLITE_OPEN_READONLY, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(*sq, "PRAGMA query_only=1", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_set_authorizer(*sq, ro_authorizer, NULL);
+    return rc == SQLITE_OK ? 0 : -GP_EDB;
+}
 
 int gp_db_sqlite_open(struct gp_db *db, const char *path, struct gp_error *err)
 {
     sqlite3 *sq = NULL;
-    int rc = sqlite3_open_v2(path, &sq, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    int rc;
+    if (db->read_only) {
+        if ((rc = open_readonly(db, path, &sq, err)) == -GP_ENOENT) {
+            sqlite3_close(sq);
+            return rc;
+        }
+        rc = rc ? SQLITE_ERROR : SQLITE_OK;
+    } else {
+        rc = sqlite3_open_v2(path, &sq, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    }
     if (rc != SQLITE_OK) {
         gp_err(err, GP_EDB, "cannot open SQLite database '%s': %s; check that the directory exists and is writable",
                path, sq ? sqlite3_errmsg(sq) : sqlite3_errstr(rc));
@@ -32,6 +67,8 @@ int gp_db_sqlite_open(struct gp_db *db, const char *path, struct gp_error *err)
     sqlite3_busy_timeout(sq, GP_SQLITE_BUSY_MS);
     sqlite3_extended_result_codes(sq, 1);
     db->sq = sq;
+    if (db->read_only)
+        return 0;
     /* journal_mode may be refused while another connection holds the file;
      * it is persistent, so whoever created the file has already set it. */
     sqlite3_exec(sq, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
@@ -72,7 +109,18 @@ int gp_db_sqlite_query(struct gp_db *db, const char *sql, const char *const *par
     if (rc != SQLITE_OK || !st) {
         if (rc == SQLITE_OK)
             return gp_err(err, GP_EINVAL, "%s: the query is empty: '%.120s'", db->where, sql);
+        if (db->read_only && rc == SQLITE_AUTH)
+            return gp_err(err, GP_EDB, "%s: refused, the store is open read-only and ATTACH could create or read other files; "
+                          "genperf query only reads this store (query: %.200s)",
+                          db->where, sql);
         return gp_err(err, GP_EDB, "%s: %s (query: %.200s)", db->where, sqlite3_errmsg(sq), sql);
+    }
+    if (db->read_only && !sqlite3_stmt_readonly(st)) {
+        sqlite3_finalize(st);
+        return gp_err(err, GP_EDB,
+                      "%s: refused, the store is open read-only and this statement would change it; genperf "
+                      "query only reads (query: %.200s)",
+                      db->where, sql);
     }
     /* one statement per call, as on PostgreSQL (PQexecParams refuses more) */
     for (const char *t = tail; t && *t; t++) {

@@ -25,6 +25,7 @@
 #ifndef GP_STORE_STORE_H
 #define GP_STORE_STORE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -45,6 +46,7 @@ struct gp_ingest_meta {
     long concurrency, isl, osl, request_count; /* 0 = from the artifacts */
     int streaming;              /* -1 = from the artifacts, else 0/1 */
     int validate_only;          /* 1 = check every file, write nothing (genperf ingest --check) */
+    volatile sig_atomic_t *stop;/* set by main's SIGINT/SIGTERM handler: finish no further job */
 };
 #define GP_INGEST_META_INIT {.streaming = -1}
 
@@ -59,9 +61,15 @@ struct gp_ingest_result {
 
 /* Ingests every job under dir. Returns 0 when every job was added or already
  * present; otherwise the error of the first rejected job (the others are
- * still ingested; res->messages has a line for each). meta may be NULL. */
+ * still ingested; res->messages has a line for each). meta may be NULL.
+ * When *meta->stop becomes non-zero, the job in progress is abandoned (it
+ * writes nothing and is not counted), no further job starts, and the call
+ * returns -GP_EINTR: the store then holds exactly the jobs counted in res. */
 int gp_store_ingest_dir(struct gp_db *db, const char *dir, const struct gp_ingest_meta *meta,
                         struct gp_ingest_result *res, struct gp_error *err);
+/* How many jobs gp_store_ingest_dir would find under dir (0 when it is not a
+ * readable directory); reads directory listings only. */
+size_t gp_store_count_jobs(const char *dir);
 void gp_ingest_result_free(struct gp_ingest_result *res);
 
 /* sha256 of len bytes as 64 lowercase hex digits + NUL. */

@@ -1,5 +1,6 @@
 /* store/test_store.c — unit tests of the store on SQLite: sha256, '?'->$n,
- * number formatting, db.h semantics, ingest validation and idempotency.
+ * number formatting, db.h semantics, ingest validation and idempotency,
+ * the stop flag of an interrupted ingest, read-only connections.
  * (PostgreSQL is covered by tests/e2e/store_pg.sh.) Runs from the repo root,
  * where tests/fixtures/ lives; scratch files go to $TMPDIR or /tmp.
  */
@@ -12,6 +13,7 @@
 #include "store/db_impl.h"
 #include "store/store.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +261,54 @@ static void test_ingest_fixtures(void)
     gp_db_close(db);
 }
 
+/* An interrupt (stop flag set) before the first job: nothing is counted or
+ * written and the call says -GP_EINTR; counting the jobs reads no file. */
+static void test_ingest_stop_and_count(void)
+{
+    CHECK_INT((int)gp_store_count_jobs("tests/fixtures/genai-perf"), 4);
+    CHECK_INT((int)gp_store_count_jobs("tests/fixtures/genai-perf/real-genai-perf/"), 1);
+    CHECK_INT((int)gp_store_count_jobs("tests/fixtures/no-such-dir"), 0);
+    char path[4200];
+    scratch_path(path, sizeof path, "stop.db");
+    unlink(path);
+    struct gp_error err = {0};
+    struct gp_db *db = NULL;
+    CHECK_INT(gp_db_open(path, &db, &err), 0);
+    if (!db)
+        return;
+    volatile sig_atomic_t stop = 1;
+    struct gp_ingest_meta meta = GP_INGEST_META_INIT;
+    meta.stop = &stop;
+    struct gp_ingest_result res = {0};
+    CHECK_INT(gp_store_ingest_dir(db, "tests/fixtures/genai-perf", &meta, &res, &err), -GP_EINTR);
+    CHECK_INT(res.jobs_found, 0);
+    CHECK_INT(res.jobs_rejected, 0);
+    gp_ingest_result_free(&res);
+    struct rows rw = {0};
+    CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM jobs", NULL, 0, rows_cb, &rw, &err), 0);
+    CHECK_STR(rw.first, "0");
+    stop = 0;
+    memset(&res, 0, sizeof res);
+    CHECK_INT(gp_store_ingest_dir(db, "tests/fixtures/genai-perf", &meta, &res, &err), 0);
+    CHECK_INT(res.jobs_added, 4);
+    gp_ingest_result_free(&res);
+    gp_db_close(db);
+
+    /* the same file read-only: SELECT works, writes are refused */
+    CHECK_INT(gp_db_open_readonly(path, &db, &err), 0);
+    if (!db)
+        return;
+    memset(&rw, 0, sizeof rw);
+    CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM jobs", NULL, 0, rows_cb, &rw, &err), 0);
+    CHECK_STR(rw.first, "4");
+    CHECK(gp_db_query(db, "DELETE FROM jobs", NULL, 0, NULL, NULL, &err) < 0);
+    CHECK(strstr(err.msg, "read-only") != NULL);
+    gp_db_close(db);
+    scratch_path(path, sizeof path, "absent.db");
+    CHECK(gp_db_open_readonly(path, &db, &err) < 0);
+    CHECK(access(path, F_OK) != 0);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -273,6 +323,7 @@ int main(void)
     GP_RUN(test_format_double);
     GP_RUN(test_db_basics);
     GP_RUN(test_ingest_fixtures);
+    GP_RUN(test_ingest_stop_and_count);
     char cmd[4300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
     if (system(cmd) != 0)

@@ -6,6 +6,10 @@
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# genperf built with a pause inside the ingest's write transaction (tests/store/ingest_sleep.c):
+# GENPERF_TEST_INGEST_SLEEP_MS=N pauses each job N ms after its first rows are written.
+SLEEPY="$GP_ROOT/${BUILD:-build}/tests-lib/genperf-ingest-sleep"
+
 # q SQL -> the result rows as CSV, without the header line
 q() { "$GENPERF" query --db "$DB" --format csv "$1" | tail -n +2; }
 
@@ -38,9 +42,11 @@ store_suite() {
   local fx="$GP_ROOT/tests/fixtures/genai-perf" art="$TMPDIR/art"
   rm -rf "$art"; mkdir -p "$art"; cp -r "$fx"/. "$art"/
 
+  [ -x "$SLEEPY" ] || fail "$SLEEPY is missing; build it with make (TEST_DEPS)"
   # --- a fresh database opened by several processes at once: one migration, no error
+  # (`genperf results` opens read-write and migrates; `genperf query` is read-only)
   local pids=() p
-  for p in 1 2 3; do "$GENPERF" query --db "$DB" "SELECT 1 AS one" >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
+  for p in 1 2 3; do "$GENPERF" results --db "$DB" >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
   for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
   expect "SELECT COUNT(*) FROM schema_migrations" "2"
 
@@ -157,7 +163,7 @@ PY
   # --- crash safety: kill -9 inside the transaction leaves no partial job
   local crash="$TMPDIR/crash/sweep"; mkdir -p "$crash"; cp -r "$ours" "$crash"/
   printf ' ' >>"$crash"/c4*/genperf-sim*/profile_export_genai_perf.json   # new identity, same content
-  GENPERF_TEST_INGEST_SLEEP_MS=20000 "$GENPERF" ingest "$crash" --db "$DB" >"$TMPDIR/crash.out" 2>&1 &
+  GENPERF_TEST_INGEST_SLEEP_MS=20000 "$SLEEPY" ingest "$crash" --db "$DB" >"$TMPDIR/crash.out" 2>&1 &
   local victim=$!
   sleep 1.5
   # a reader is not blocked by the open write transaction and does not see the uncommitted job
@@ -182,7 +188,7 @@ PY
   pids=()
   for p in 1 2 3 4; do
     d=$c1; [ $((p % 2)) -eq 0 ] && d=$c2
-    GENPERF_TEST_INGEST_SLEEP_MS=300 "$GENPERF" ingest "$d" --db "$DB" >"$TMPDIR/conc$p.out" 2>&1 & pids+=($!)
+    GENPERF_TEST_INGEST_SLEEP_MS=300 "$SLEEPY" ingest "$d" --db "$DB" >"$TMPDIR/conc$p.out" 2>&1 & pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || fail "a concurrent ingest failed: $(cat "$TMPDIR"/conc*.out)"; done
   [ "$(q "SELECT COUNT(*) FROM jobs")" = $((before_jobs + 2)) ] || fail "4 concurrent ingests of 2 dirs should add 2 jobs: $(cat "$TMPDIR"/conc*.out)"
@@ -190,6 +196,47 @@ PY
   [ "$(cat "$TMPDIR"/conc*.out | grep -c 'already ingested')" = 2 ] || fail "two of the four should report 'already ingested': $(cat "$TMPDIR"/conc*.out)"
   expect "SELECT COUNT(*) FROM (SELECT artifact_sha256 FROM jobs GROUP BY artifact_sha256 HAVING COUNT(*) > 1) d" "0"
   echo "ok: 4 concurrent ingests of 2 directories added exactly 2 jobs"
+
+  # --- Ctrl-C while ingesting several jobs: the job in progress rolls back, no further job
+  # starts, one line gives N of M, exit 130; a re-run adds exactly the rest, no partial job
+  local intr="$TMPDIR/intr" maxid nreq nsamp k
+  maxid=$(q "SELECT MAX(id) FROM jobs"); before_jobs=$(q "SELECT COUNT(*) FROM jobs")
+  k=$(q "SELECT MIN(j.id) FROM jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE s.model = 'genperf-sim'")
+  nreq=$(q "SELECT COUNT(*) FROM requests WHERE job_id = $k"); nsamp=$(q "SELECT COUNT(*) FROM telemetry_samples WHERE job_id = $k")
+  [ "$nreq" -gt 0 ] && [ "$nsamp" -gt 0 ] || fail "job $k of the sweep should have requests and samples: $nreq, $nsamp"
+  for k in 1 2 3; do
+    mkdir -p "$intr/r$k"; cp -r "$ours" "$intr/r$k"/
+    printf '%*s' $((k + 3)) '' >>"$intr/r$k"/c4*/genperf-sim*/profile_export_genai_perf.json  # new identity
+  done
+  GENPERF_TEST_INGEST_SLEEP_MS=1500 "$SLEEPY" ingest "$intr" --db "$DB" >"$TMPDIR/intr.out" 2>&1 &
+  local victim=$! t=0
+  until [ "$(q "SELECT COUNT(*) FROM jobs")" -gt "$before_jobs" ]; do
+    sleep 0.1; t=$((t + 1)); [ "$t" -lt 200 ] || fail "the first of 3 jobs was never committed: $(cat "$TMPDIR/intr.out")"
+  done
+  kill -INT "$victim" || fail "the ingest ended before it could be interrupted: $(cat "$TMPDIR/intr.out")"
+  local rc=0; wait "$victim" || rc=$?
+  [ "$rc" -eq 130 ] || fail "an interrupted ingest should exit 130, got $rc: $(cat "$TMPDIR/intr.out")"
+  local line n
+  line=$(grep "interrupted after" "$TMPDIR/intr.out") || fail "no 'interrupted after N of M jobs' line: $(cat "$TMPDIR/intr.out")"
+  [ "$(wc -l <<<"$line")" -eq 1 ] || fail "expected one interrupt line: $line"
+  n=$(sed -nE 's/.*interrupted after ([0-9]+) of 3 jobs.*/\1/p' <<<"$line")
+  [ -n "$n" ] && [ "$n" -ge 1 ] && [ "$n" -lt 3 ] || fail "expected 'interrupted after N of 3 jobs' with 1 <= N < 3: $line"
+  [ "$(q "SELECT COUNT(*) FROM jobs")" = $((before_jobs + n)) ] || fail "the store should hold $n new jobs: $(q "SELECT COUNT(*) FROM jobs") vs $before_jobs; $line"
+  expect "SELECT COUNT(*) FROM jobs j WHERE j.id > $maxid AND ((SELECT COUNT(*) FROM requests r WHERE r.job_id = j.id) <> $nreq OR (SELECT COUNT(*) FROM telemetry_samples s WHERE s.job_id = j.id) <> $nsamp)" "0"
+  out=$("$GENPERF" ingest "$intr" --db "$DB" 2>&1) || fail "ingest after the interrupt failed: $out"
+  grep -q "3 jobs: $((3 - n)) added, $n already present, 0 rejected" <<<"$out" || fail "the re-run should add the other $((3 - n)): $out"
+  expect "SELECT COUNT(*) FROM jobs j WHERE j.id > $maxid AND ((SELECT COUNT(*) FROM requests r WHERE r.job_id = j.id) <> $nreq OR (SELECT COUNT(*) FROM telemetry_samples s WHERE s.job_id = j.id) <> $nsamp)" "0"
+  echo "ok: Ctrl-C after $n of 3 jobs: exit 130, '$line', the re-run added the rest"
+
+  # --- genperf query is read-only: writes fail with a clear error and change nothing
+  local s ro_counts
+  ro_counts=$(counts)
+  for s in "DELETE FROM jobs" "INSERT INTO scenarios (scenario_key, model) VALUES ('k', 'm')" "CREATE TABLE evil (a INTEGER)"; do
+    out=$("$GENPERF" query --db "$DB" "$s" 2>&1) && fail "query '$s' should fail: the store is read-only for query"
+    grep -q "^genperf query: .*read-only" <<<"$out" || fail "query '$s' should say read-only: $out"
+  done
+  [ "$(counts)" = "$ro_counts" ] || fail "a refused query changed the store: $(counts) vs $ro_counts"
+  echo "ok: genperf query refused DELETE, INSERT and CREATE; SELECT still works"
 
   # --- results and query output
   out=$("$GENPERF" results --db "$DB" --format json) || fail "results --format json failed"

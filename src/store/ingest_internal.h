@@ -1,0 +1,147 @@
+/* store/ingest_internal.h — what the pieces of the ingest share.
+ *
+ * Owns: the layout of struct ig_job, the in-memory form of one job while it
+ * is validated and written. Every pointer member is owned by the job and
+ * freed by ig_job_free; the json_t of the profile export too. Nothing outside
+ * src/store/ingest*.c includes this file; the public API is store/store.h.
+ *
+ * The pieces, in the order a job goes through them:
+ *   ingest_metrics.c  the metric vocabulary (known codes, units, stat names)
+ *   ingest_json.c     typed field readers that name path and field on error
+ *   ingest_genai.c    GenAI-Perf's *_genai_perf.json / *_genai_perf.csv
+ *   ingest_extras.c   our genperf.json, genperf_run.json, the profile export
+ *   ingest_jsonl.c    records / telemetry JSONL: validate, then stream in
+ *   ingest_write.c    the one transaction that writes a job
+ *   ingest.c          directory discovery and the public entry points
+ */
+#ifndef GP_STORE_INGEST_INTERNAL_H
+#define GP_STORE_INGEST_INTERNAL_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stddef.h>
+
+struct gp_db;
+struct gp_error;
+
+struct ig_opt_i {
+    int set;
+    long long v;
+};
+struct ig_opt_d {
+    int set;
+    double v;
+};
+
+struct ig_mval {
+    char metric[96];
+    char stat[16];
+    int isnull;
+    double v;
+};
+
+struct ig_tstat {
+    char device[48];
+    char metric[96];
+    char unit[32];
+    char stat[16];
+    int isnull;
+    double v;
+};
+
+struct ig_job {
+    char dir[4096], stem[1024], main_path[4096];
+    int main_is_csv;
+    char export_path[4096], records_path[4096], genperf_path[4096], telemetry_path[4096], run_path[4096];
+    char sha[65];
+
+    /* scenario */
+    char *model, *framework, *engine_args, *hardware, *endpoint, *endpoint_type;
+    struct ig_opt_i gpu_count, tp, replicas, concurrency, isl, osl, request_count, seed;
+    struct ig_opt_d request_rate;
+    int streaming;
+
+    /* job */
+    char *tool_version, *producer_version, *label, *host, *server_url;
+    const char *producer;
+    char *input_config, *goodput, *genperf_summary;
+    char started_at[40], finished_at[40];
+    struct ig_opt_d duration_s;
+    struct ig_opt_i requests_ok, requests_failed;
+    size_t n_records, n_samples, n_export_requests;
+
+    struct ig_mval *mv;
+    size_t nmv, capmv;
+    struct ig_tstat *ts;
+    size_t nts, capts;
+    char (*new_metrics)[96]; /* codes not in metric_templates: added on ingest */
+    size_t nnew;
+    json_t *export_json;     /* profile export, kept for its per-request rows */
+    int export_skipped;      /* too large to load (GP_MAX_EXPORT_BYTES) */
+
+    /* borrowed from gp_ingest_meta: set by a signal handler; the long loops
+     * (JSONL lines) poll it so an interrupt never waits for a huge file */
+    volatile sig_atomic_t *stop;
+};
+
+/* -1 (and err set) when *j->stop is set: the caller abandons the job. */
+int ig_check_stop(const struct ig_job *j, struct gp_error *err);
+
+void ig_job_free(struct ig_job *j);
+void ig_set_str(char **dst, const char *s);
+void ig_iso_from_ns(long long ns, char out[40]);
+
+/* ingest_metrics.c */
+struct ig_known_metric {
+    const char *code, *unit;
+};
+const struct ig_known_metric *ig_find_known(const char *code);
+int ig_valid_stat(const char *s); /* avg, min, max, std or pN */
+int ig_valid_code(const char *s); /* letters, digits, _; < 96 chars */
+int ig_add_mval(struct ig_job *j, const char *metric, const char *stat, int isnull, double v);
+int ig_add_tstat(struct ig_job *j, const char *device, const char *metric, const char *unit, const char *stat,
+                 int isnull, double v);
+/* 0 and *f = the factor from unit to the template's unit; -1 = not convertible */
+int ig_unit_factor(const char *unit, const char *tmpl_unit, double *f);
+/* Remembers a code not in the template list (added to metric_templates on write). */
+int ig_note_metric(struct ig_job *j, const char *code);
+
+/* ingest_json.c: every reader returns 0 or a rejection naming path and field */
+const char *ig_jtype(const json_t *v);
+json_t *ig_load_json(const char *path, int sanitize, struct gp_error *err);
+int ig_opt_int(const json_t *obj, const char *key, struct ig_opt_i *o, const char *path, const char *field,
+               struct gp_error *err);
+int ig_opt_num(const json_t *obj, const char *key, struct ig_opt_d *o, const char *path, const char *field,
+               struct gp_error *err);
+int ig_opt_str(const json_t *obj, const char *key, char **out, const char *path, const char *field,
+               struct gp_error *err);
+int ig_opt_bool(const json_t *obj, const char *key, int *out, const char *path, const char *field,
+                struct gp_error *err);
+/* NULL when absent; *bad = 1 (and err set) when present but not an object */
+const json_t *ig_opt_obj(const json_t *obj, const char *key, const char *path, const char *field, int *bad,
+                         struct gp_error *err);
+
+/* ingest_genai.c */
+int ig_parse_genai_perf_json(struct ig_job *j, struct gp_error *err);
+int ig_parse_genai_perf_csv(struct ig_job *j, struct gp_error *err);
+
+/* ingest_extras.c */
+int ig_parse_run_meta(struct ig_job *j, struct gp_error *err);
+int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err);
+int ig_parse_profile_export(struct ig_job *j, struct gp_error *err);
+
+/* ingest_jsonl.c: validation pass (before the transaction) and insert pass
+ * (inside it) over the same files */
+int ig_validate_records(struct ig_job *j, struct gp_error *err);
+int ig_validate_telemetry(struct ig_job *j, struct gp_error *err);
+int ig_insert_records(struct gp_db *db, struct ig_job *j, long long job_id, struct gp_error *err);
+int ig_insert_samples(struct gp_db *db, struct ig_job *j, long long job_id, struct gp_error *err);
+
+/* ingest_write.c */
+/* SELECT id FROM jobs WHERE artifact_sha256 = ?: *id = 0 when absent. */
+int ig_find_job(struct gp_db *db, const char *sha, long long *id, struct gp_error *err);
+/* Returns the new job id (> 0), 0 when a concurrent ingest won the race
+ * (*existing set), or < 0. */
+long long ig_write_job(struct gp_db *db, struct ig_job *j, long long *existing, struct gp_error *err);
+
+#endif
