@@ -7,9 +7,9 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/rng.h"
 #include "dataset/jsonw.h"
 #include "dataset/promptgen.h"
-#include "dataset/rng.h"
 #include "tokenizer/tokenizer.h"
 
 #include <stdlib.h>

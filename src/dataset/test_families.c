@@ -6,10 +6,10 @@
  * counted in the closing "families: tested=N skipped=M" line, which
  * tests/e2e/dataset_isl_<family>.sh turns into a visible skip. */
 #include "core/fsutil.h"
+#include "core/rng.h"
 #include "core/test.h"
 #include "dataset/jsonw.h"
 #include "dataset/promptgen.h"
-#include "dataset/rng.h"
 #include "dataset/test_support.h"
 
 #include <dirent.h>
