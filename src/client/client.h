@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dataset/rng.h"
+#include "core/rng.h"
 
 struct gp_error;
 struct gp_record_store;
@@ -90,7 +90,7 @@ struct gp_client_stats {
 int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, struct gp_client_stats *stats,
                   struct gp_error *err);
 
-/* The Poisson arrivals use the dataset's seeded xoshiro256** (dataset/rng.h)
+/* The Poisson arrivals use the seeded xoshiro256** of core/rng.h
  * on a stream of their own; exposed for tests. */
 void gp_client_rng_seed(struct gp_rng *r, uint64_t seed);
 double gp_client_rng_exp(struct gp_rng *r, double mean);

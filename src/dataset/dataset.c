@@ -8,8 +8,8 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/pytext.h"
+#include "core/rng.h"
 #include "dataset/promptgen.h"
-#include "dataset/rng.h"
 #include "tokenizer/tokenizer.h"
 
 #include <stdlib.h>

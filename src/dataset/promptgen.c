@@ -2,7 +2,7 @@
 #include "dataset/promptgen.h"
 #include "core/buf.h"
 #include "core/error.h"
-#include "dataset/rng.h"
+#include "core/rng.h"
 #include "tokenizer/tokenizer.h"
 
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* Unit tests: synthetic workloads with the builtin tokenizer — exact ISL,
  * determinism, stddev, OSL fields, payload order, prefixes, inputs.json. */
 #include "core/fsutil.h"
+#include "core/rng.h"
 #include "core/test.h"
 #include "dataset/promptgen.h"
-#include "dataset/rng.h"
 #include "dataset/test_support.h"
 
 #include <unistd.h>

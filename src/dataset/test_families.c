@@ -7,9 +7,9 @@
  * tests/e2e/dataset_isl_<family>.sh turns into a visible skip. */
 #include "core/fsutil.h"
 #include "core/pytext.h"
+#include "core/rng.h"
 #include "core/test.h"
 #include "dataset/promptgen.h"
-#include "dataset/rng.h"
 #include "dataset/test_support.h"
 
 #include <dirent.h>

@@ -1,5 +1,5 @@
-/* dataset/rng.c — splitmix64 / xoshiro256** / polar normal (see rng.h). */
-#include "dataset/rng.h"
+/* core/rng.c — splitmix64 / xoshiro256** / polar normal (see rng.h). */
+#include "core/rng.h"
 
 #include <math.h>
 
@@ -10,6 +10,8 @@ uint64_t gp_splitmix64(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
+
+double gp_splitmix64_double(uint64_t *state) { return (double)(gp_splitmix64(state) >> 11) * 0x1.0p-53; }
 
 void gp_rng_seed(struct gp_rng *r, uint64_t key)
 {

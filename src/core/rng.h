@@ -1,4 +1,5 @@
-/* dataset/rng.h — the seeded random streams every workload decision uses.
+/* core/rng.h — the one seeded RNG of the codebase: the random streams every
+ * workload decision uses (dataset/, client/) and the simulated server's draws (serve/).
  *
  * Owns: struct gp_rng, a plain value (no heap). Fully specified so that the
  * same seed gives the same workload on every machine and libc:
@@ -14,8 +15,8 @@
  *     difference in a libm log could only matter exactly at a .5 boundary.
  * libc rand() is never used: its sequence differs between libcs.
  */
-#ifndef GP_DATASET_RNG_H
-#define GP_DATASET_RNG_H
+#ifndef GP_CORE_RNG_H
+#define GP_CORE_RNG_H
 
 #include <stdint.h>
 
@@ -37,6 +38,10 @@ enum gp_rng_stream {
 };
 
 uint64_t gp_splitmix64(uint64_t *state);
+/* Uniform in [0, 1) from the next splitmix64 output (its top 53 bits). For a
+ * cheap one-word stream per item (serve/ draws a request's tokens, EOS point,
+ * id and fault from one word seeded by --seed and the request number). */
+double gp_splitmix64_double(uint64_t *state);
 void gp_rng_seed(struct gp_rng *r, uint64_t key);
 void gp_rng_seed_stream(struct gp_rng *r, uint64_t seed, uint64_t stream, uint64_t index);
 uint64_t gp_rng_next(struct gp_rng *r);

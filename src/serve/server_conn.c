@@ -1,0 +1,235 @@
+/* serve/server_conn.c — connections of `genperf serve`: accepting and
+ * reading them, cutting the input into requests (serve/http.c), routing each
+ * to its endpoint, and the small endpoints (health, models, version). */
+#include "serve/server_internal.h"
+#include "serve/http.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int auth_ok(struct srv *s, const struct gp_http_req *hr)
+{
+    if (!s->o->api_key || s->o->flavor == GP_FLAVOR_TRTLLM)
+        return 1;
+    if (!hr->authorization || hr->authorization_len < 7 || strncasecmp(hr->authorization, "Bearer ", 7))
+        return 0;
+    size_t kl = strlen(s->o->api_key);
+    return hr->authorization_len - 7 == kl && !memcmp(hr->authorization + 7, s->o->api_key, kl);
+}
+
+static int path_is(const struct gp_http_req *hr, const char *p)
+{
+    size_t n = strlen(p);
+    return hr->path_len == n && !memcmp(hr->path, p, n);
+}
+
+static void handle_request(struct srv *s, struct conn *c, const struct gp_http_req *hr)
+{
+    int fl = s->o->flavor;
+    struct sreq *r = &c->r;
+    c->keep_alive = hr->keep_alive;
+    r->http10 = hr->minor == 0;
+    int v1 = hr->path_len >= 4 && !memcmp(hr->path, "/v1/", 4);
+    if (v1 && !auth_ok(s, hr)) {
+        const char *b = "{\"error\":\"Unauthorized\"}";
+        srv_send_simple(s, c, 401, "application/json", b, strlen(b));
+        return;
+    }
+    int is_chat = path_is(hr, "/v1/chat/completions"), is_cmpl = path_is(hr, "/v1/completions");
+    if (is_chat || is_cmpl) {
+        if (hr->method != GP_HTTP_POST) {
+            const char *b = "{\"detail\":\"Method Not Allowed\"}";
+            srv_send_simple(s, c, 405, "application/json", b, strlen(b));
+            return;
+        }
+        srv_handle_generate(s, c, hr, is_chat ? GP_EP_CHAT : GP_EP_COMPLETIONS);
+        return;
+    }
+    if (hr->method != GP_HTTP_GET) {
+        const char *b = "{\"detail\":\"Method Not Allowed\"}";
+        int known = path_is(hr, "/health") || path_is(hr, "/v1/models") || path_is(hr, "/metrics");
+        if (known) {
+            srv_send_simple(s, c, 405, "application/json", b, strlen(b));
+            return;
+        }
+    } else if (path_is(hr, "/health") || path_is(hr, "/ping") ||
+               (fl == GP_FLAVOR_SGLANG && path_is(hr, "/health_generate"))) {
+        int warm = !s->ready_at_ns || gp_now_ns() >= s->ready_at_ns;
+        srv_send_simple(s, c, warm ? 200 : 503, fl == GP_FLAVOR_VLLM ? NULL : "application/json", "", 0);
+        return;
+    } else if (path_is(hr, "/v1/models")) {
+        struct gp_buf b = {0};
+        const char *owner = fl == GP_FLAVOR_SGLANG ? "sglang" : fl == GP_FLAVOR_TRTLLM ? "tensorrt_llm" : "vllm";
+        gp_buf_puts(&b, "{\"object\":\"list\",\"data\":[{\"id\":");
+        gp_buf_json_str(&b, s->o->model, strlen(s->o->model));
+        gp_buf_printf(&b, ",\"object\":\"model\",\"created\":%lld,\"owned_by\":\"%s\",\"root\":",
+                      (long long)(gp_wall_ns() / 1000000000ull), owner);
+        gp_buf_json_str(&b, s->o->model, strlen(s->o->model));
+        gp_buf_printf(&b, ",\"parent\":null,\"max_model_len\":%u}]}", s->o->max_model_len);
+        srv_send_simple(s, c, 200, "application/json", b.data, b.len);
+        gp_buf_free(&b);
+        return;
+    } else if (path_is(hr, "/metrics") || path_is(hr, "/prometheus/metrics")) {
+        srv_send_metrics(s, c, fl == GP_FLAVOR_TRTLLM && path_is(hr, "/metrics"));
+        return;
+    } else if (path_is(hr, "/version")) {
+        const char *b = "{\"version\":\"genperf-sim\"}";
+        srv_send_simple(s, c, 200, "application/json", b, strlen(b));
+        return;
+    }
+    const char *b = "{\"detail\":\"Not Found\"}";
+    srv_send_simple(s, c, 404, "application/json", b, strlen(b));
+}
+
+/* Serves every complete request in the input buffer, one at a time. */
+void srv_process_input(struct srv *s, struct conn *c)
+{
+    while (!c->closing && !c->close_after_write && c->r.state == R_NONE && c->in.len) {
+        struct gp_http_req hr;
+        long n = gp_http_parse(c->in.data, c->in.len, s->o->max_body, &hr, &c->body);
+        if (n == 0) {
+            if (hr.head_len && hr.expect_continue && !c->sent_continue) {
+                c->sent_continue = 1;
+                gp_buf_puts(&c->out, "HTTP/1.1 100 Continue\r\n\r\n");
+                srv_mark_dirty(s, c);
+            }
+            return;
+        }
+        if (n < 0) {
+            c->keep_alive = 0;
+            char b[80];
+            int len = snprintf(b, sizeof b, "{\"detail\":\"%s\"}", gp_http_reason((int)-n));
+            srv_send_simple(s, c, (int)-n, "application/json", b, (size_t)len);
+            gp_buf_reset(&c->in);
+            return;
+        }
+        c->sent_continue = 0;
+        srv_cancel_timer(s, c);
+        handle_request(s, c, &hr);
+        /* the request's bytes (and the pointers into them) are no longer needed */
+        memmove(c->in.data, c->in.data + n, c->in.len - (size_t)n);
+        c->in.len -= (size_t)n;
+        c->in.data[c->in.len] = '\0';
+        if (c->body.cap > (1u << 20))
+            gp_buf_free(&c->body);
+    }
+    if (!c->closing && c->r.state == R_NONE && !c->close_after_write)
+        srv_set_timer(s, c, gp_now_ns() + s->idle_ns, T_IDLE);
+}
+
+static struct conn *conn_new(struct srv *s, int fd)
+{
+    struct conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    uint32_t idx;
+    if (s->nfree) {
+        idx = s->freelist[--s->nfree];
+    } else {
+        if (s->nslots == s->cap_slots) {
+            uint32_t nc = s->cap_slots ? s->cap_slots * 2 : 1024;
+            struct conn **ns = realloc(s->slots, nc * sizeof *ns);
+            uint32_t *nf = ns ? realloc(s->freelist, nc * sizeof *nf) : NULL;
+            if (ns)
+                s->slots = ns;
+            if (!ns || !nf) {
+                free(c);
+                return NULL;
+            }
+            s->freelist = nf;
+            s->cap_slots = nc;
+        }
+        idx = s->nslots++;
+    }
+    c->idx = idx;
+    c->fd = fd;
+    c->keep_alive = 1;
+    c->t_accept_ns = gp_now_ns();
+    s->slots[idx] = c;
+    s->nconns++;
+    return c;
+}
+
+void srv_conn_free(struct srv *s, struct conn *c)
+{
+    if (c->rst) {
+        struct linger lg = {.l_onoff = 1, .l_linger = 0};
+        setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+    }
+    close(c->fd);
+    s->slots[c->idx] = NULL;
+    s->freelist[s->nfree++] = c->idx;
+    s->nconns--;
+    gp_buf_free(&c->in);
+    gp_buf_free(&c->out);
+    gp_buf_free(&c->body);
+    gp_buf_free(&c->r.text);
+    gp_buf_free(&c->r.rtext);
+    gp_buf_free(&c->r.pend);
+    gp_buf_free(&c->r.kinds);
+    gp_render_free(&c->r.rd);
+    free(c->r.ts);
+    free(c);
+}
+
+void srv_on_accept(struct srv *s)
+{
+    for (;;) {
+        int fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            return; /* EAGAIN, or EMFILE: try again on the next event */
+        }
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        struct conn *c = conn_new(s, fd);
+        if (!c) {
+            close(fd);
+            continue;
+        }
+        struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.u32 = c->idx};
+        if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev)) {
+            srv_conn_close(s, c);
+            continue;
+        }
+        srv_set_timer(s, c, c->t_accept_ns + s->idle_ns, T_IDLE);
+    }
+}
+
+void srv_on_readable(struct srv *s, struct conn *c)
+{
+    for (;;) {
+        ssize_t n = recv(c->fd, s->rbuf, s->rbuf_cap, 0);
+        if (n > 0) {
+            if (c->in.len + (size_t)n > s->o->max_body + GP_HTTP_MAX_HEAD * 2) {
+                srv_conn_abort(s, c, "input_overflow");
+                return;
+            }
+            gp_buf_append(&c->in, s->rbuf, (size_t)n);
+            if ((size_t)n < s->rbuf_cap)
+                break;
+            continue;
+        }
+        if (n == 0) {
+            srv_conn_abort(s, c, c->r.state ? "client_closed" : "closed");
+            return;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            break;
+        srv_conn_abort(s, c, "client_reset");
+        return;
+    }
+    srv_process_input(s, c);
+}

@@ -1,0 +1,158 @@
+/* serve/server_out.c — output buffering for `genperf serve`: everything one
+ * event produces is appended to the connection's out buffer (headers, HTTP
+ * chunks, whole bodies) and leaves in one send() at the end of the loop
+ * iteration (see server_internal.h). */
+#include "serve/server_internal.h"
+#include "serve/http.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+
+void srv_mark_dirty(struct srv *s, struct conn *c)
+{
+    if (!c->dirty && !c->closing) {
+        c->dirty = 1;
+        c->next_dirty = s->dirty;
+        s->dirty = c;
+    }
+}
+
+void srv_mark_ready(struct srv *s, struct conn *c)
+{
+    if (!c->ready && !c->closing) {
+        c->ready = 1;
+        c->next_ready = s->ready;
+        s->ready = c;
+    }
+}
+
+void srv_conn_close(struct srv *s, struct conn *c)
+{
+    if (c->closing)
+        return;
+    c->closing = 1;
+    c->next_close = s->closing;
+    s->closing = c;
+}
+
+static void update_date(struct srv *s)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    if (ts.tv_sec == s->date_sec)
+        return;
+    s->date_sec = ts.tv_sec;
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(s->date, sizeof s->date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+}
+
+static void ep_mod(struct srv *s, struct conn *c, int want_out)
+{
+    if (c->epout == want_out)
+        return;
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | (want_out ? EPOLLOUT : 0), .data.u32 = c->idx};
+    if (epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev) == 0)
+        c->epout = want_out;
+}
+
+void srv_conn_flush(struct srv *s, struct conn *c)
+{
+    if (c->closing)
+        return;
+    while (c->out_off < c->out.len) {
+        uint64_t t = gp_now_ns();
+        ssize_t n = send(c->fd, c->out.data + c->out_off, c->out.len - c->out_off, MSG_NOSIGNAL);
+        if (n > 0) {
+            srv_stamp_pending(&c->r, t);
+            c->out_off += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            ep_mod(s, c, 1);
+            return;
+        }
+        srv_conn_close(s, c);
+        return;
+    }
+    gp_buf_reset(&c->out);
+    c->out_off = 0;
+    if (c->out.cap > 4 * OUT_HIGH_WATER && !c->r.state) {
+        gp_buf_free(&c->out); /* give back what a big body needed */
+    }
+    ep_mod(s, c, 0);
+    if (c->waiting_drain) {
+        c->waiting_drain = 0;
+        srv_mark_ready(s, c);
+    }
+    if (c->close_after_write)
+        srv_conn_close(s, c);
+}
+
+
+/* Appends s->scratch to c->out as one HTTP chunk (or raw for HTTP/1.0). */
+int srv_put_chunk(struct srv *s, struct conn *c)
+{
+    int rc = 0;
+    if (!c->r.http10) {
+        char hx[20];
+        int n = snprintf(hx, sizeof hx, "%zx\r\n", s->scratch.len);
+        rc |= gp_buf_append(&c->out, hx, (size_t)n);
+        rc |= gp_buf_append(&c->out, s->scratch.data, s->scratch.len);
+        rc |= gp_buf_append(&c->out, "\r\n", 2);
+    } else {
+        rc |= gp_buf_append(&c->out, s->scratch.data, s->scratch.len);
+    }
+    gp_buf_reset(&s->scratch);
+    srv_mark_dirty(s, c);
+    return rc;
+}
+
+void srv_put_headers(struct srv *s, struct conn *c, int status, const char *ctype, long long clen,
+                     const char *extra)
+{
+    update_date(s);
+    gp_buf_printf(&c->out, "HTTP/1.1 %d %s\r\ndate: %s\r\nserver: uvicorn\r\n", status, gp_http_reason(status),
+                  s->date);
+    if (clen >= 0)
+        gp_buf_printf(&c->out, "content-length: %lld\r\n", clen);
+    if (ctype)
+        gp_buf_printf(&c->out, "content-type: %s\r\n", ctype);
+    if (clen < 0 && !c->r.http10)
+        gp_buf_puts(&c->out, "transfer-encoding: chunked\r\n");
+    if (extra)
+        gp_buf_puts(&c->out, extra);
+    if (!c->keep_alive)
+        gp_buf_puts(&c->out, "connection: close\r\n");
+    gp_buf_puts(&c->out, "\r\n");
+    srv_mark_dirty(s, c);
+}
+
+void srv_send_simple(struct srv *s, struct conn *c, int status, const char *ctype, const char *body, size_t len)
+{
+    srv_put_headers(s, c, status, ctype, (long long)len, NULL);
+    gp_buf_append(&c->out, body, len);
+    if (!c->keep_alive)
+        c->close_after_write = 1;
+}
+
+void srv_send_json_error(struct srv *s, struct conn *c, int status, const char *type, const char *msg,
+                         const char *param)
+{
+    struct gp_buf b = {0};
+    if (s->o->flavor == GP_FLAVOR_TRTLLM && status == 400 && type && !strcmp(type, "validation")) {
+        gp_buf_puts(&b, "{\"error\":");
+        gp_buf_json_str(&b, msg, strlen(msg));
+        gp_buf_putc(&b, '}');
+    } else
+        gp_render_error_body(s->o->flavor, &b, status, type, msg, param);
+    srv_send_simple(s, c, status, "application/json", b.data ? b.data : "", b.len);
+    gp_buf_free(&b);
+}
