@@ -52,8 +52,6 @@ static void test_python_dump(void)
 
 int main(void)
 {
-int main(void)
-{
     GP_RUN(test_python_real_repr);
     GP_RUN(test_python_dump);
     return gp_test_summary();
