@@ -330,6 +330,31 @@ static json_t *run_meta(const char *dir, const char *top)
     }
 }
 
+/* The siblings genperf writes next to <stem>_genai_perf.json must parse when
+ * present: `genperf ingest` rejects a job whose <stem>_genperf.json or
+ * genperf_run.json is damaged, and a report must not quietly show that job as
+ * if it were whole. */
+static int check_siblings(const char *dir, const char *file, struct gp_error *err)
+{
+    size_t stem = strlen(file) - strlen(suffix);
+    char name[1024], path[4200];
+    const char *sib[2] = {name, "genperf_run.json"};
+    snprintf(name, sizeof name, "%.*s_genperf.json", (int)stem, file);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, sib[i]);
+        if (!gp_is_file(path))
+            continue;
+        json_t *j = gp_artifact_load_json(path, err);
+        if (!j)
+            return -err->code;
+        int ok = json_is_object(j);
+        json_decref(j);
+        if (!ok)
+            return gp_err(err, GP_EINVAL, "%s: not a JSON object; re-export the run or remove the file", path);
+    }
+    return 0;
+}
+
 static int one_run(const char *dir, const char *file, int id, const char *scenario, const char *top, json_t *api,
                    json_t *jobs, json_t *points, struct gp_error *err)
 {
@@ -342,6 +367,10 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     if (!json_is_object(g)) {
         json_decref(g);
         return gp_err(err, GP_EINVAL, "%s: not a GenAI-Perf export (top level is not an object)", path);
+    }
+    if (check_siblings(dir, file, err)) {
+        json_decref(g);
+        return -err->code;
     }
     json_t *cfg = json_object_get(g, "input_config");
     json_t *model = json_array_get(json_object_get(cfg, "model_names"), 0);
