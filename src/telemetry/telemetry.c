@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define TM_MAX_EVENTS 64
 #define TM_MAX_SRC 8
@@ -301,6 +302,7 @@ static void probe_source(struct gp_telemetry *t, struct tm_src *src)
         return;
     }
     curl_easy_setopt(src->curl, CURLOPT_URL, src->url);
+    curl_easy_setopt(src->curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(src->curl, CURLOPT_WRITEFUNCTION, curl_write);
     curl_easy_setopt(src->curl, CURLOPT_WRITEDATA, &src->body);
     curl_easy_setopt(src->curl, CURLOPT_ERRORBUFFER, src->curl_err);
@@ -385,10 +387,29 @@ static void open_sources(struct gp_telemetry *t)
         snprintf(t->server_status, sizeof t->server_status, "none");
 }
 
+int gp_telemetry_check_url(const char *url, struct gp_error *err)
+{
+    /* libcurl would happily read file:// or talk gopher://; a metrics scrape
+     * is an HTTP GET, and anything else is a mistake (or a way to read local
+     * files into an artifact). */
+    if (!url || !*url || strncasecmp(url, "http://", 7) == 0 || strncasecmp(url, "https://", 8) == 0)
+        return 0;
+    return gp_err(err, GP_EINVAL,
+                  "--server-metrics-url %s: only http:// and https:// URLs can be scraped; give the server's "
+                  "/metrics URL, e.g. http://127.0.0.1:8000/metrics", url);
+}
+
 int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **out,
                       struct gp_error *err)
 {
     *out = NULL;
+    if (o) {
+        int rc = gp_telemetry_check_url(o->server_metrics_url, err);
+        for (int i = 0; !rc && i < o->n_metrics_urls && o->metrics_urls; i++)
+            rc = gp_telemetry_check_url(o->metrics_urls[i], err);
+        if (rc)
+            return rc;
+    }
     double iv = (o && o->interval_s > 0) ? o->interval_s : 1.0;
     if (!(iv >= 0.01 && iv <= 3600))
         return gp_err(err, GP_EINVAL,

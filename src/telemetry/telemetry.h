@@ -127,6 +127,8 @@ void gp_telemetry_free(struct gp_telemetry *t);
 
 /* Same as start but without a thread: the caller drives sampling with
  * gp_telemetry_tick (used by `genperf telemetry` and the unit tests). */
+/* 0 when url is empty or http(s)://; else an error naming the flag and the fix. */
+int gp_telemetry_check_url(const char *url, struct gp_error *err);
 int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **out,
                       struct gp_error *err);
 /* Takes one sample of every available source now; returns the number of
