@@ -122,12 +122,23 @@ struct raw_val {
     double f;
 };
 
+/* Appends sep+item to the NUL-terminated list[cap], truncating at the end:
+ * *len never passes cap - 1, so the next append cannot point past list. */
+static void list_add(char *list, size_t cap, size_t *len, const char *sep, const char *item)
+{
+    if (*len + 1 >= cap)
+        return;
+    int w = snprintf(list + *len, cap - *len, "%s%s", sep, item);
+    if (w > 0)
+        *len = *len + (size_t)w < cap ? *len + (size_t)w : cap - 1;
+}
+
 static void opt_display(const struct opt *o, char *out, size_t outsz)
 {
     out[0] = '\0';
     size_t len = 0;
     for (int i = 0; i < 4 && o->names[i]; i++)
-        len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s", i ? "/" : "", o->names[i]);
+        list_add(out, outsz, &len, i ? "/" : "", o->names[i]);
 }
 
 void gp_profile_config_init(struct profile_config *cfg)
@@ -273,8 +284,7 @@ static const struct opt *find_opt(const char *name, struct gp_error *err, int *a
     for (size_t i = 0; i < N_OPTS; i++)
         for (int j = 0; j < 4 && opts[i].names[j]; j++)
             if (!strncmp(opts[i].names[j], name, n) && opts[i].names[j][1] == '-') {
-                ll += (size_t)snprintf(list + ll, ll < sizeof list ? sizeof list - ll : 0, "%s%s",
-                                       nhits ? ", " : "", opts[i].names[j]);
+                list_add(list, sizeof list, &ll, nhits ? ", " : "", opts[i].names[j]);
                 nhits++;
                 hit = &opts[i];
             }
@@ -624,8 +634,9 @@ int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const ch
             for (int c = 0; o->choices[c]; c++) {
                 if (!strcmp(o->choices[c], val))
                     ok = 1;
-                ll += (size_t)snprintf(list + ll, ll < sizeof list ? sizeof list - ll : 0, "%s'%s'", c ? ", " : "",
-                                       o->choices[c]);
+                char q[128];
+                snprintf(q, sizeof q, "'%s'", o->choices[c]);
+                list_add(list, sizeof list, &ll, c ? ", " : "", q);
             }
             if (!ok)
                 return usage_err(cfg, err, "argument %s: invalid choice: '%s' (choose from %s)", disp, val, list);

@@ -187,6 +187,17 @@ static void test_usage_errors(void)
     CHECK(parse(&c, &e, "-m", "m", "--s", "5", NULL) < 0); /* ambiguous prefix */
     CHECK(strstr(e.msg, "ambiguous option: --s could match") == e.msg);
     gp_profile_config_free(&c);
+
+    /* "--" alone prefixes every long option: the list of candidates is far
+     * longer than its buffer and must be cut, not written past (UBSan/ASan
+     * caught `profile -m m --=1`). */
+    CHECK(parse(&c, &e, "-m", "m", "--=1", NULL) < 0);
+    CHECK_INT(c.usage_error, 1);
+    CHECK(strstr(e.msg, "ambiguous option: -- could match --help, --model, ") == e.msg);
+    CHECK(strlen(e.msg) < sizeof e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--", NULL) == 0); /* plain "--" still ends the options */
+    gp_profile_config_free(&c);
 }
 
 static void test_config_errors(void)
