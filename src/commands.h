@@ -2,7 +2,7 @@
  *
  * Each cmd_* parses its own argv (argv[0] is the subcommand name), prints its
  * own output and errors, and returns the process exit status. Where each one
- * lives: cmd_profile cli/, cmd_serve serve/, cmd_tokenize tokenizer/,
+ * lives: cmd_profile profile/, cmd_serve serve/, cmd_tokenize tokenizer/,
  * cmd_ingest/cmd_query/cmd_results store/, cmd_run runner/, cmd_telemetry
  * telemetry/, cmd_ui/cmd_report report/.
  */

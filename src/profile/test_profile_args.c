@@ -1,6 +1,6 @@
-/* cli/test_profile_args.c — flag parsing, GenAI-Perf defaults/validation
+/* profile/test_profile_args.c — flag parsing, GenAI-Perf defaults/validation
  * messages, run-directory naming, input_config shape, float repr. */
-#include "cli/profile_config.h"
+#include "profile/profile_config.h"
 #include "client/client.h"
 #include "core/error.h"
 #include "core/test.h"

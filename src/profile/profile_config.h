@@ -1,4 +1,4 @@
-/* cli/profile_config.h — `genperf profile` command line: GenAI-Perf 0.0.16's
+/* profile/profile_config.h — `genperf profile` command line: GenAI-Perf 0.0.16's
  * flags, defaults and validation, plus genperf's own flags.
  *
  * Owns: struct profile_config. Strings point into the argv given to
@@ -12,8 +12,8 @@
  * so `--concurrency 0` keeps concurrency 1 and `--request-count 0` keeps the
  * automatic count. Bounds and cross-flag rules are checked afterwards.
  */
-#ifndef GP_CLI_PROFILE_CONFIG_H
-#define GP_CLI_PROFILE_CONFIG_H
+#ifndef GP_PROFILE_PROFILE_CONFIG_H
+#define GP_PROFILE_PROFILE_CONFIG_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -121,5 +121,13 @@ int gp_profile_float_repr(double x, char *out, size_t outsz);
 
 /* Writes the --help text. */
 void gp_profile_usage(FILE *fp, const char *prog, int full);
+
+/* Shared by the parser (profile_args.c) and the value typing here, not for
+ * other modules: argparse's float() (surrounding blanks allowed; 0 or -1),
+ * and one --extra-inputs / --goodput value added to cfg (GenAI-Perf's config
+ * error messages; 0 or -GP_EINVAL / -GP_ENOMEM). */
+int gp_profile_parse_double(const char *s, double *out);
+int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct gp_error *err);
+int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err);
 
 #endif

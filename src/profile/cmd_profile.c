@@ -1,4 +1,4 @@
-/* cli/cmd_profile.c — `genperf profile` (alias `genai-perf profile`): parse,
+/* profile/cmd_profile.c — `genperf profile` (alias `genai-perf profile`): parse,
  * load the tokenizer, build the dataset, run the client, hand the records to
  * metrics/export, choose the exit status.
  *
@@ -17,7 +17,7 @@
  * error (argparse-style message); 130 interrupted.
  */
 #include "commands.h"
-#include "cli/profile_config.h"
+#include "profile/profile_config.h"
 #include "client/client.h"
 #include "client/record.h"
 #include "core/clock.h"
