@@ -29,6 +29,8 @@ void gp_argv_help(const struct gp_optspec *spec, FILE *fp)
             fprintf(fp, "%s\n", d->name);
             continue;
         }
+        if (!d->help)
+            continue; /* hidden: accepted, not listed */
         char left[256];
         snprintf(left, sizeof left, "%s%s%s%s%s", d->name, d->alias ? ", " : "", d->alias ? d->alias : "",
                  d->metavar ? " " : "", d->metavar ? d->metavar : "");

@@ -40,7 +40,7 @@ struct gp_optdef {
     enum gp_opttype type;
     void *dst;
     const char *metavar;  /* shown after the name in --help; NULL for flags */
-    const char *help;     /* description; lines after the first are indented under it */
+    const char *help;     /* description, lines after the first indented under it; NULL: not listed */
     double min, max;      /* numeric types: the accepted range */
     int (*call)(void *ctx, const char *name, const char *value, struct gp_error *err);
 };

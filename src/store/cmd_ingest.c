@@ -68,8 +68,8 @@ int cmd_ingest(int argc, char **argv)
     char **dirs = argv + 1;
     const char *url = gp_db_url(db_flag);
     if (!url || !*url || !ndirs)
-        return gp_argv_error(&spec, "%s; usage: genperf ingest ARTIFACT_DIR... --db URL",
-                             !ndirs ? "no artifact directory given" : "no database; pass --db URL (or set GENPERF_DB)");
+        return gp_argv_error(&spec, "%s", !ndirs ? "no artifact directory given (genperf ingest ARTIFACT_DIR... --db URL)"
+                                                 : "no database; pass --db URL (or set GENPERF_DB)");
     struct gp_error err = {0};
     struct gp_db *db;
     if (gp_db_open(url, &db, &err)) {
