@@ -54,14 +54,6 @@ enum opt_id {
     O__COUNT
 };
 
-/* What the command line said, before GenAI-Perf's truthy copy. */
-struct raw_val {
-    int seen;
-    const char *s;
-    long i;
-    double f;
-};
-
 /* mutually exclusive groups (parser.py:616-655) */
 enum { G_NONE, G_STIMULUS, G_MEASUREMENT };
 
@@ -79,18 +71,11 @@ struct opt {
     /* K_LIST/K_APPEND: adds one item (NULL: append the string to the array
      * at off); K_STR: checks the value while parsing (usage error). */
     int (*value)(struct profile_config *cfg, const char *s, struct gp_error *err);
-    int (*hook)(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err); /* C_HOOK */
+    int (*hook)(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err); /* C_HOOK */
 };
 
 #define F(field) offsetof(struct profile_config, field)
 #define FIELD(cfg, off, type) ((type *)(void *)((char *)(cfg) + (off)))
-
-static int check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err);
-static int copy_endpoint_type(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err);
-static int copy_endpoint(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err);
-static int copy_rate(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err);
-static int copy_stability(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err);
-static int copy_metrics_urls(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err);
 
 static const char *const endpoint_types[] = {
     "chat", "completions", "dynamic_grpc", "embeddings", "huggingface_generate", "image_retrieval",
@@ -110,9 +95,9 @@ static const struct opt opts[] = {
      "how dataset rows pick a model when several -m are given (default round_robin)",
      .copy = C_CHOICE1, .off = F(model_random)},
     {O_ENDPOINT_TYPE, K_CHOICE, {"--endpoint-type"}, "{chat,completions,...}", endpoint_types,
-     "chat (/v1/chat/completions) or completions (/v1/completions)", .copy = C_HOOK, .hook = copy_endpoint_type},
+     "chat (/v1/chat/completions) or completions (/v1/completions)", .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
     {O_ENDPOINT, K_STR, {"--endpoint"}, "ENDPOINT", NULL, "custom endpoint path (default from --endpoint-type)",
-     .copy = C_HOOK, .hook = copy_endpoint},
+     .copy = C_HOOK, .hook = gp_profile_copy_endpoint},
     {O_URL, K_STR, {"-u", "--url"}, "URL", NULL, "server base URL, without the endpoint path (default localhost:8000)",
      .copy = C_STR_GIVEN, .off = F(url), .aux = F(url_given)},
     {O_STREAMING, K_FLAG, {"--streaming"}, NULL, NULL, "send \"stream\": true and measure every chunk",
@@ -146,7 +131,7 @@ static const struct opt opts[] = {
     {O_CONCURRENCY, K_INT, {"--concurrency"}, "N", NULL, "closed loop: N requests in flight (default 1)",
      .group = G_STIMULUS, .copy = C_LONG, .off = F(concurrency)},
     {O_RATE, K_FLOAT, {"--request-rate"}, "R", NULL, "open loop: R requests per second",
-     .group = G_STIMULUS, .copy = C_HOOK, .hook = copy_rate},
+     .group = G_STIMULUS, .copy = C_HOOK, .hook = gp_profile_copy_rate},
     {O_SEED, K_INT, {"--random-seed"}, "SEED", NULL, "seed for prompts and Poisson arrivals (default 0)",
      .copy = C_U64, .off = F(seed)},
     {O_EXPORT_FILE, K_STR, {"--profile-export-file"}, "FILE", NULL,
@@ -160,14 +145,14 @@ static const struct opt opts[] = {
      "time windows of MS milliseconds instead of a request count",
      .group = G_MEASUREMENT, .copy = C_LONG, .off = F(measurement_interval_ms)},
     {O_STABILITY, K_FLOAT, {"-s", "--stability-percentage"}, "PCT", NULL,
-     "window stability threshold, 1..999 (default 999)", .copy = C_HOOK, .hook = copy_stability},
+     "window stability threshold, 1..999 (default 999)", .copy = C_HOOK, .hook = gp_profile_copy_stability},
     {O_GOODPUT, K_LIST, {"-g", "--goodput"}, "NAME:VALUE", NULL, "goodput SLOs, e.g. time_to_first_token:100",
      .copy = C_NONE, .off = F(slos), .aux = F(n_slos), .value = gp_profile_add_goodput},
     {O_INPUT_FILE, K_STR, {"--input-file"}, "FILE", NULL, "JSONL prompts instead of synthetic ones",
-     .copy = C_STR, .off = F(input_file), .value = check_input_file},
+     .copy = C_STR, .off = F(input_file), .value = gp_profile_check_input_file},
     {O_METRICS_URL, K_LIST, {"--server-metrics-url", "--server-metrics-urls"}, "URL", NULL,
      "DCGM exporter URL(s) for GPU telemetry (default http://localhost:9400/metrics)",
-     .copy = C_HOOK, .off = F(metrics_urls), .aux = F(n_metrics_urls), .hook = copy_metrics_urls},
+     .copy = C_HOOK, .off = F(metrics_urls), .aux = F(n_metrics_urls), .hook = gp_profile_copy_metrics_urls},
     {O_BACKEND, K_CHOICE, {"--backend"}, "{tensorrtllm,vllm}", backends, "Triton only; rejected with openai",
      .copy = C_SEEN, .off = F(backend_given)},
     {O_BATCH, K_INT, {"-b", "--batch-size", "--batch-size-text"}, "N", NULL, "must be 1 for chat/completions",
@@ -388,7 +373,7 @@ static int take_list(struct profile_config *cfg, const struct opt *o, const char
 }
 
 /* One value: checked against the option's kind and kept in rv. */
-static int take_value(struct profile_config *cfg, const struct opt *o, const char *val, struct raw_val *rv,
+static int take_value(struct profile_config *cfg, const struct opt *o, const char *val, struct gp_profile_raw *rv,
                       const char *disp, struct gp_error *err)
 {
     rv->seen = 1;
@@ -469,7 +454,7 @@ static const struct opt *resolve(struct profile_config *cfg, const char *arg, co
 
 /* argv -> raw values (argparse's part). Lists, -H and --extra-inputs are
  * stored in cfg as they come; everything else waits in raw. */
-static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct raw_val *raw, struct gp_error *err)
+static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct gp_profile_raw *raw, struct gp_error *err)
 {
     const struct opt *group_seen[3] = {NULL, NULL, NULL};
     int rc;
@@ -496,7 +481,7 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
             }
             group_seen[o->group] = o;
         }
-        struct raw_val *rv = &raw[o->id];
+        struct gp_profile_raw *rv = &raw[o->id];
         if (o->kind == K_FLAG) {
             if (inline_val)
                 return usage_err(cfg, err, "argument %s: ignored explicit argument '%s'", disp, inline_val);
@@ -527,77 +512,12 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
 
 /* ---- GenAI-Perf's config processing: copy only truthy values ---- */
 
-static int check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err)
-{
-    if (!gp_is_file(s) && !gp_is_dir(s) && strncmp(s, "synthetic:", 10) && strncmp(s, "payload:", 8))
-        return usage_err(cfg, err, "argument --input-file: invalid file_or_directory value: '%s'", s);
-    return 0;
-}
-
-static int copy_endpoint_type(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err)
-{
-    if (!rv->seen)
-        return 0;
-    cfg->endpoint_type_given = 1;
-    if (!strcmp(rv->s, "chat"))
-        cfg->endpoint_type = GP_ENDPOINT_CHAT;
-    else if (!strcmp(rv->s, "completions"))
-        cfg->endpoint_type = GP_ENDPOINT_COMPLETIONS;
-    else
-        return config_err(cfg, err, GP_ENOTSUP, "--endpoint-type %s is not supported by genperf; use chat or completions",
-                          rv->s);
-    return 0;
-}
-
-/* after --endpoint-type in the table: the default path depends on it */
-static int copy_endpoint(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err)
-{
-    const char *e = cfg->endpoint_type == GP_ENDPOINT_CHAT ? "v1/chat/completions" : "v1/completions";
-    if (rv->seen && rv->s[0])
-        for (e = rv->s; *e == ' ' || *e == '/'; e++)
-            ;
-    snprintf(cfg->endpoint, sizeof cfg->endpoint, "%s", e);
-    return 0;
-}
-
-/* after --concurrency in the table: a rate switches to open loop */
-static int copy_rate(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err)
-{
-    if (rv->f != 0) {
-        cfg->request_rate = rv->f;
-        cfg->concurrency = 0;
-    }
-    return 0;
-}
-
-static int copy_stability(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err)
-{
-    double s = rv->f;
-    if (s == 0)
-        return 0;
-    char r[64];
-    gp_profile_float_repr(s, r, sizeof r);
-    if (!(s >= 1))
-        return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 1, 'upper': 999})", r);
-    if (s > 999)
-        return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds upper bounds ({'lower': 1, 'upper': 999})", r);
-    cfg->stability = s;
-    cfg->stability_given = 1;
-    return 0;
-}
-
-static int copy_metrics_urls(struct profile_config *cfg, const struct raw_val *rv, struct gp_error *err)
-{
-    cfg->metrics_urls_given = cfg->n_metrics_urls > 0;
-    return 0;
-}
-
-static int copy_values(struct profile_config *cfg, const struct raw_val *raw, struct gp_error *err)
+static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *raw, struct gp_error *err)
 {
     int rc;
     for (size_t k = 0; k < N_OPTS; k++) {
         const struct opt *o = &opts[k];
-        const struct raw_val *rv = &raw[o->id];
+        const struct gp_profile_raw *rv = &raw[o->id];
         switch (o->copy) {
         case C_NONE:
             break;
@@ -653,7 +573,7 @@ static int copy_values(struct profile_config *cfg, const struct raw_val *raw, st
 }
 
 /* ---- cross-field validation (GenAI-Perf order where it has one) ---- */
-static int validate(struct profile_config *cfg, const struct raw_val *raw, struct gp_error *err)
+static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw, struct gp_error *err)
 {
     if (cfg->n_models == 0)
         return config_err(cfg, err, GP_EINVAL, "Required field model_names is not set (pass -m MODEL)");
@@ -731,7 +651,7 @@ static int validate(struct profile_config *cfg, const struct raw_val *raw, struc
 
 int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const char *prog, struct gp_error *err)
 {
-    struct raw_val raw[O__COUNT];
+    struct gp_profile_raw raw[O__COUNT];
     memset(raw, 0, sizeof raw);
     (void)prog;
     int rc = parse_argv(cfg, argc, argv, raw, err);

@@ -243,6 +243,75 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
     return 0;
 }
 
+/* ---- hooks of rows in the flag table (profile_args.c) ---- */
+
+int gp_profile_check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    if (!gp_is_file(s) && !gp_is_dir(s) && strncmp(s, "synthetic:", 10) && strncmp(s, "payload:", 8)) {
+        cfg->usage_error = 1; /* argparse's type check: a usage error (exit 2) */
+        return gp_err(err, GP_EINVAL, "argument --input-file: invalid file_or_directory value: '%s'", s);
+    }
+    return 0;
+}
+
+int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen)
+        return 0;
+    cfg->endpoint_type_given = 1;
+    if (!strcmp(rv->s, "chat"))
+        cfg->endpoint_type = GP_ENDPOINT_CHAT;
+    else if (!strcmp(rv->s, "completions"))
+        cfg->endpoint_type = GP_ENDPOINT_COMPLETIONS;
+    else
+        return config_err(cfg, err, GP_ENOTSUP, "--endpoint-type %s is not supported by genperf; use chat or completions",
+                          rv->s);
+    return 0;
+}
+
+/* after --endpoint-type in the table: the default path depends on it */
+int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    const char *e = cfg->endpoint_type == GP_ENDPOINT_CHAT ? "v1/chat/completions" : "v1/completions";
+    if (rv->seen && rv->s[0])
+        for (e = rv->s; *e == ' ' || *e == '/'; e++)
+            ;
+    snprintf(cfg->endpoint, sizeof cfg->endpoint, "%s", e);
+    return 0;
+}
+
+/* after --concurrency in the table: a rate switches to open loop */
+int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (rv->f != 0) {
+        cfg->request_rate = rv->f;
+        cfg->concurrency = 0;
+    }
+    return 0;
+}
+
+int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    double s = rv->f;
+    if (s == 0)
+        return 0;
+    char r[64];
+    gp_profile_float_repr(s, r, sizeof r);
+    if (!(s >= 1))
+        return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 1, 'upper': 999})", r);
+    if (s > 999)
+        return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds upper bounds ({'lower': 1, 'upper': 999})", r);
+    cfg->stability = s;
+    cfg->stability_given = 1;
+    return 0;
+}
+
+int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    cfg->metrics_urls_given = cfg->n_metrics_urls > 0;
+    return 0;
+}
+
 const char *gp_profile_endpoint_type_name(const struct profile_config *cfg)
 {
     return cfg->endpoint_type == GP_ENDPOINT_CHAT ? "chat" : "completions";

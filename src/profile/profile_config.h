@@ -122,12 +122,27 @@ int gp_profile_float_repr(double x, char *out, size_t outsz);
 /* Writes the --help text. */
 void gp_profile_usage(FILE *fp, const char *prog, int full);
 
-/* Shared by the parser (profile_args.c) and the value typing here, not for
- * other modules: argparse's float() (surrounding blanks allowed; 0 or -1),
+/* Shared by the parser (profile_args.c) and profile_config.c, not for other
+ * modules: argparse's float() (surrounding blanks allowed; 0 or -1),
  * and one --extra-inputs / --goodput value added to cfg (GenAI-Perf's config
  * error messages; 0 or -GP_EINVAL / -GP_ENOMEM). */
 int gp_profile_parse_double(const char *s, double *out);
 int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct gp_error *err);
 int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err);
+
+/* What the command line said for one flag, before GenAI-Perf's truthy copy,
+ * and the copies with rules of their own, called in flag-table order. */
+struct gp_profile_raw {
+    int seen;
+    const char *s;
+    long i;
+    double f;
+};
+int gp_profile_check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err);
+int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 
 #endif
