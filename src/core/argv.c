@@ -74,9 +74,13 @@ static int store_number(const struct gp_optspec *spec, const struct gp_optdef *d
     errno = 0;
     double x = strtod(v, &end);
     int integral = d->type != GP_OPT_DOUBLE;
-    if (errno || end == v || *end || isnan(x) || x < d->min || x > d->max || (integral && x != floor(x))) {
+    int bad = errno || end == v || *end || isnan(x) || (integral && x != floor(x));
+    if (bad || x < d->min || x > d->max) {
         if (integral && d->min == 1 && d->max >= 2147483647.0)
             return gp_argv_error(spec, "%s '%s' must be a positive integer", d->name, v);
+        if (!bad)
+            return gp_argv_error(spec, "%s '%s' is too %s; use at %s %.15g", d->name, v, x < d->min ? "small" : "large",
+                                 x < d->min ? "least" : "most", x < d->min ? d->min : d->max);
         return gp_argv_error(spec, "%s '%s' must be %s in [%.15g, %.15g]", d->name, v,
                              integral ? "an integer" : "a number", d->min, d->max);
     }

@@ -81,6 +81,19 @@ static void test_errors(void)
         char *argv[4] = {"t", cases[i][0], cases[i][1], NULL};
         CHECK_INT(parse(&x, cases[i][1] ? 3 : 2, argv), GP_ARGV_ERROR);
     }
+    /* the message says what to do: a bound, or the expected kind of value */
+    struct vals z = {0};
+    char *big[] = {"t", "--port", "65536", NULL};
+    char *err = NULL;
+    size_t len = 0;
+    FILE *saved = stderr;
+    stderr = open_memstream(&err, &len);
+    CHECK_INT(parse(&z, 3, big), GP_ARGV_ERROR);
+    fclose(stderr);
+    stderr = saved;
+    CHECK_STR(err, "genperf t: --port '65536' is too large; use at most 65535 (see 'genperf t --help')\n");
+    free(err);
+
     struct vals x = {0};
     char *argv[] = {"t", "--port", "1", "-h", "--bogus", NULL};
     CHECK_INT(parse(&x, 5, argv), GP_ARGV_HELP);

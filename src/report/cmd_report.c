@@ -13,8 +13,6 @@
 #include "core/error.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 int cmd_report(int argc, char **argv)
 {

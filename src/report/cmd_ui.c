@@ -13,8 +13,6 @@
 #include "core/error.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 static void print_url(const char *url, void *ctx)
 {

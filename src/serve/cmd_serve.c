@@ -10,8 +10,6 @@
 #include "serve/render.h"
 #include "serve/server.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

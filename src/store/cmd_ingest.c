@@ -14,7 +14,6 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static int set_engine_args(void *ctx, const char *name, const char *v, struct gp_error *err)
 {

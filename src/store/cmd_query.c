@@ -12,8 +12,6 @@
 #include "core/error.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 int cmd_query(int argc, char **argv)
 {

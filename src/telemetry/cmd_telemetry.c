@@ -11,7 +11,6 @@
 #include "core/error.h"
 #include "telemetry/telemetry.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
