@@ -105,7 +105,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    struct gp_metrics_opts o = {1, NULL, 0, 1};
+    struct gp_metrics_opts o = {.inter_chunk = 1};
     struct gp_metrics_result m;
     uint64_t t1 = gp_now_ns();
     double c1 = cpu_s();

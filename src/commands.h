@@ -1,8 +1,10 @@
 /* commands.h — one entry point per subcommand; main.c only dispatches.
  *
- * Each cmd_* parses its own argv (argv[0] is the subcommand name), prints its
- * own output and errors, and returns the process exit status. Where each one
- * lives: cmd_profile cli/, cmd_serve serve/, cmd_tokenize tokenizer/,
+ * Each cmd_* parses its own argv (argv[0] is the subcommand name) from a table
+ * of its options (core/argv.h; profile's argparse-compatible one is
+ * profile/profile_args.c), prints its own output and errors, and returns the
+ * process exit status (2 for usage errors). Where each one
+ * lives: cmd_profile profile/, cmd_serve serve/, cmd_tokenize tokenizer/,
  * cmd_ingest/cmd_query/cmd_results store/, cmd_run runner/, cmd_telemetry
  * telemetry/, cmd_ui/cmd_report report/, cmd_process_export_files and cmd_analyze
  * runner/.

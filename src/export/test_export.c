@@ -237,7 +237,7 @@ static void test_json_literal(void)
     struct gp_tokenizer *tok = NULL;
     gp_tokenizer_load("builtin", NULL, &tok, NULL);
     struct gp_slo slos[2] = {{"time_to_first_token", 45}, {"request_latency", 120}};
-    struct gp_metrics_opts o = {1, slos, 2, 1};
+    struct gp_metrics_opts o = {.slos = slos, .n_slos = 2, .inter_chunk = 1};
     struct gp_metrics_result m;
     CHECK_INT(gp_metrics_compute(&st, &ds, tok, &o, &m, NULL), 0);
 

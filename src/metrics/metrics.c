@@ -523,7 +523,7 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
                        struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,
                        struct gp_metrics_result *out, struct gp_error *err)
 {
-    static const struct gp_metrics_opts defaults = {0, NULL, 0, 1};
+    static const struct gp_metrics_opts defaults = {.inter_chunk = 1};
     if (!opts)
         opts = &defaults;
     memset(out, 0, sizeof *out);

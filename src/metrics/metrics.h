@@ -119,7 +119,6 @@ struct gp_slo {
 };
 
 struct gp_metrics_opts {
-    int streaming;                 /* --streaming given (shapes CSV/console rows only) */
     const struct gp_slo *slos;     /* NULL/0 = no --goodput */
     size_t n_slos;
     int inter_chunk;               /* 1: also collect pooled inter-chunk latencies */

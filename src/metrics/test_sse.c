@@ -159,7 +159,7 @@ static void run(struct gp_record_store *st, struct gp_metrics_result *m)
 {
     struct gp_tokenizer *tok = NULL;
     gp_tokenizer_load("builtin", NULL, &tok, NULL);
-    struct gp_metrics_opts o = {1, NULL, 0, 1};
+    struct gp_metrics_opts o = {.inter_chunk = 1};
     int rc = gp_metrics_compute(st, NULL, tok, &o, m, NULL);
     CHECK_INT(rc, 0);
     gp_tokenizer_free(tok);

@@ -160,7 +160,7 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
 
     struct gp_slo slos[16];
     size_t n_slos = slos_of(ic, slos, 16);
-    struct gp_metrics_opts mo = {.streaming = streaming, .slos = slos, .n_slos = n_slos, .inter_chunk = 1};
+    struct gp_metrics_opts mo = {.slos = slos, .n_slos = n_slos, .inter_chunk = 1};
     struct gp_metrics_result mr;
     memset(&mr, 0, sizeof mr);
     int rc = gp_metrics_compute(&m->store, m->ds, tok, &mo, &mr, err);

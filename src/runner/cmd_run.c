@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "runner/runner.h"
 #include "runner/scenario.h"
+#include "core/argv.h"
 #include "core/error.h"
 
 #include <signal.h>
@@ -19,52 +20,34 @@ static void on_signal(int sig)
     run_stop = 1;
 }
 
-static void usage(FILE *fp)
-{
-    fprintf(fp,
-            "usage: genperf run SCENARIO.yaml [--dry-run] [--recipes DIR] [--db URL]\n"
-            "\n"
-            "Resolves the scenario's framework recipe (vllm, sglang, trtllm, or attach to a running\n"
-            "server), starts one server (TP = GPU count, one replica), runs `genperf profile` for each\n"
-            "cell of the sweep, ingests every cell into the results store and prints a summary table.\n"
-            "\n"
-            "  --dry-run      print the server command and each cell's profile command, run nothing\n"
-            "  --recipes DIR  look for DIR/<framework>.yaml before the built-in recipes\n"
-            "                 (also $GENPERF_RECIPES_DIR)\n"
-            "  --db URL       results store (default: the scenario's db, else <artifact_dir>/genperf.db)\n"
-            "\n"
-            "Scenario keys: see docs/runner.md.\n");
-}
-
 int cmd_run(int argc, char **argv)
 {
     struct gp_run_opts o = {0};
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--dry-run"))
-            o.dry_run = 1;
-        else if ((!strcmp(argv[i], "--recipes") || !strcmp(argv[i], "--db")) && i + 1 < argc) {
-            if (argv[i][2] == 'r')
-                o.recipes_dir = argv[++i];
-            else
-                o.db_url = argv[++i];
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "genperf run: unknown or incomplete option '%s'; see 'genperf run --help'\n", argv[i]);
-            return 2;
-        } else if (!path)
-            path = argv[i];
-        else {
-            fprintf(stderr, "genperf run: one scenario file at a time (got '%s' and '%s')\n", path, argv[i]);
-            return 2;
-        }
-    }
-    if (!path) {
-        usage(stderr);
+    const struct gp_optdef defs[] = {
+        GP_FLAG("--dry-run", NULL, &o.dry_run, "print the server command and each cell's profile command, run nothing"),
+        GP_STR("--recipes", NULL, &o.recipes_dir, "DIR", "look for DIR/<framework>.yaml before the built-in recipes\n"
+                                                          "(also $GENPERF_RECIPES_DIR)"),
+        GP_STR("--db", NULL, &o.db_url, "URL", "results store (default: the scenario's db, else <artifact_dir>/genperf.db)"),
+    };
+    const struct gp_optspec spec = {
+        "run",
+        "usage: genperf run SCENARIO.yaml [--dry-run] [--recipes DIR] [--db URL]\n"
+        "\n"
+        "Resolves the scenario's framework recipe (vllm, sglang, trtllm, or attach to a running\n"
+        "server), starts one server (TP = GPU count, one replica), runs `genperf profile` for each\n"
+        "cell of the sweep, ingests every cell into the results store and prints a summary table.\n"
+        "\n",
+        "\nScenario keys: see docs/runner.md.\n", defs, GP_NDEFS(defs), 15, NULL};
+    int npos = gp_argv_parse(&spec, argc, argv);
+    if (npos < 0)
+        return npos == GP_ARGV_HELP ? 0 : 2;
+    if (npos > 1)
+        return gp_argv_error(&spec, "one scenario file at a time (got '%s' and '%s')", argv[1], argv[2]);
+    if (npos == 0) {
+        gp_argv_help(&spec, stderr);
         return 2;
     }
+    const char *path = argv[1];
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {

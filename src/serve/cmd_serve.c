@@ -5,162 +5,106 @@
  * its signalfd and shuts down cleanly (timing log flushed, exit 0).
  */
 #include "commands.h"
+#include "core/argv.h"
 #include "core/error.h"
 #include "serve/render.h"
 #include "serve/server.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
-static void usage(FILE *fp)
+static int set_flavor(void *ctx, const char *name, const char *v, struct gp_error *err)
 {
-    fputs("usage: genperf serve [options]\n"
-          "A simulated OpenAI-compatible server (vLLM, SGLang or TensorRT-LLM wire format).\n\n"
-          "  --host H                   bind address (127.0.0.1)\n"
-          "  --port N                   port (8000; 0 picks a free one)\n"
-          "  --port-file PATH           write http://HOST:PORT there (atomically) once listening\n"
-          "  --flavor vllm|sglang|trtllm  wire format to reproduce (vllm)\n"
-          "  --model NAME               served model id (genperf-sim); any name in requests is accepted\n"
-          "  --tokenizer SPEC           tokenizer whose tokens are emitted (builtin)\n"
-          "  --seed N                   seed for token text, EOS and faults (0)\n"
-          "timing (zero-delay > fixed delays > batching model):\n"
-          "  --zero-delay               emit as fast as the socket takes it\n"
-          "  --ttft-ms X --itl-ms Y     fixed delays: first token X ms after the request, then one every Y ms\n"
-          "  --prefill-us-per-token X   batching model: prefill cost per prompt token (20)\n"
-          "  --decode-step-ms X         batching model: fixed cost of one engine step (5)\n"
-          "  --decode-step-per-seq-us X batching model: added step cost per decoding sequence (20)\n"
-          "  --max-batch N              batching model: most sequences in a step (256)\n"
-          "  --kv-tokens N              batching model: KV-cache capacity in tokens (1048576)\n"
-          "  --max-batched-tokens N     batching model: tokens per step, chunked prefill (8192; 0 = no limit)\n"
-          "  --max-queued N             batching model: 503 once N requests wait (vLLM --max-num-queued-reqs; 0 = off)\n"
-          "requests:\n"
-          "  --max-tokens-default N     output length when a request sets none (256)\n"
-          "  --max-model-len N          prompt + output limit, else 400 (131072)\n"
-          "  --eos-rate P               per-token chance of an early stop unless ignore_eos (0)\n"
-          "  --reasoning N              emit the first N output tokens as reasoning\n"
-          "  --stream-interval N        after the first token, one chunk per N tokens (1)\n"
-          "  --api-key KEY              require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)\n"
-          "  --strict-model             404 for any request model but --model, as vLLM does\n"
-          "  --idle-timeout-s S         close idle keep-alive connections after S s (5, like uvicorn)\n"
-          "  --sse-keep-alive-s S       ': keep-alive' SSE comment after S s of silence (vLLM; not in batching mode)\n"
-          "  --timing-log FILE          JSON line per request with the chunk send times (written at exit)\n"
-          "faults (probability per request, seeded):\n"
-          "  --fault-rate-429 P --fault-rate-500 P --fault-rate-503 P   error status before streaming\n"
-          "  --fault-rate-stream-error P  error event mid-stream (TRT-LLM: connection dropped)\n"
-          "  --fault-rate-reset P       TCP reset mid-stream\n"
-          "  --fault-rate-stall P --stall-s S  no bytes for S seconds mid-stream (2)\n"
-          "  --fault-rate-malformed P   one broken JSON chunk mid-stream\n"
-          "  --slow-headers-ms X        delay responses by X ms before their headers (all of them, or\n"
-          "                             with --fault-rate-slow-headers P only those drawn; then 1000 by default)\n"
-          "  --load-s S                 simulate S s of model loading: vllm/trtllm refuse connections,\n"
-          "                             sglang listens but /health answers 503 until then\n"
-          "  --quiet                    no banner on stderr\n",
-          fp);
-}
-
-static int num(const char *flag, const char *v, double lo, double hi, double *out, struct gp_error *err)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (errno || end == v || *end || d != d || d < lo || d > hi)
-        return gp_err(err, GP_EINVAL, "%s '%s': expected a number in [%g, %g]", flag, v, lo, hi);
-    *out = d;
+    struct gp_serve_opts *o = ctx;
+    o->flavor = gp_flavor_parse(v);
+    if (o->flavor < 0)
+        return gp_err(err, GP_EINVAL, "--flavor '%s': expected vllm, sglang or trtllm", v);
     return 0;
 }
+
+#define DBL(name, dst, metavar, lo, hi, help) GP_NUM(GP_OPT_DOUBLE, name, NULL, dst, metavar, lo, hi, help)
+#define U32(name, dst, lo, hi, help) GP_NUM(GP_OPT_U32, name, NULL, dst, "N", lo, hi, help)
+#define RATE(name, dst, help) DBL(name, dst, "P", 0, 1, help)
 
 int cmd_serve(int argc, char **argv)
 {
     struct gp_serve_opts o;
     gp_serve_opts_default(&o);
+    const struct gp_optdef defs[] = {
+        GP_STR("--host", NULL, &o.host, "H", "bind address (127.0.0.1)"),
+        GP_NUM(GP_OPT_INT, "--port", NULL, &o.port, "N", 0, 65535, "port (8000; 0 picks a free one)"),
+        GP_STR("--port-file", NULL, &o.port_file, "PATH", "write http://HOST:PORT there (atomically) once listening"),
+        GP_CALL("--flavor", NULL, set_flavor, "vllm|sglang|trtllm", "wire format to reproduce (vllm)"),
+        GP_STR("--model", "--served-model-name", &o.model, "NAME",
+               "served model id (genperf-sim); any name in requests is accepted"),
+        GP_STR("--tokenizer", NULL, &o.tokenizer, "SPEC", "tokenizer whose tokens are emitted (builtin)"),
+        GP_NUM(GP_OPT_U64, "--seed", NULL, &o.seed, "N", 0, 1.8e19, "seed for token text, EOS and faults (0)"),
+        GP_TEXT("timing (zero-delay > fixed delays > batching model):"),
+        GP_FLAG("--zero-delay", NULL, &o.zero_delay, "emit as fast as the socket takes it"),
+        DBL("--ttft-ms", &o.ttft_ms, "X", 0, 3.6e6, "fixed delays: first token X ms after the request, then"),
+        DBL("--itl-ms", &o.itl_ms, "Y", 0, 3.6e6, "one every Y ms"),
+        DBL("--prefill-us-per-token", &o.prefill_us_per_token, "X", 0, 1e6,
+            "batching model: prefill cost per prompt token (20)"),
+        DBL("--decode-step-ms", &o.decode_step_ms, "X", 0, 1e5, "batching model: fixed cost of one engine step (5)"),
+        DBL("--decode-step-per-seq-us", &o.decode_step_per_seq_us, "X", 0, 1e6,
+            "batching model: added step cost per decoding sequence (20)"),
+        U32("--max-batch", &o.max_batch, 1, 1e7, "batching model: most sequences in a step (256)"),
+        GP_NUM(GP_OPT_U64, "--kv-tokens", NULL, &o.kv_tokens, "N", 1, 1e15,
+               "batching model: KV-cache capacity in tokens (1048576)"),
+        U32("--max-batched-tokens", &o.max_batched_tokens, 0, 4e9,
+            "batching model: tokens per step, chunked prefill (8192; 0 = no limit)"),
+        U32("--max-queued", &o.max_queued, 0, 4e9,
+            "batching model: 503 once N requests wait (vLLM --max-num-queued-reqs; 0 = off)"),
+        GP_TEXT("requests:"),
+        U32("--max-tokens-default", &o.max_tokens_default, 1, 1e8, "output length when a request sets none (256)"),
+        U32("--max-model-len", &o.max_model_len, 1, 4e9, "prompt + output limit, else 400 (131072)"),
+        DBL("--eos-rate", &o.eos_rate, "P", 0, 1, "per-token chance of an early stop unless ignore_eos (0)"),
+        U32("--reasoning", &o.reasoning, 0, 1e8, "emit the first N output tokens as reasoning"),
+        U32("--stream-interval", &o.stream_interval, 1, 1e6, "after the first token, one chunk per N tokens (1)"),
+        GP_STR("--api-key", NULL, &o.api_key, "KEY", "require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)"),
+        GP_FLAG("--strict-model", NULL, &o.strict_model, "404 for any request model but --model, as vLLM does"),
+        DBL("--idle-timeout-s", &o.idle_timeout_s, "S", 0.001, 1e6,
+            "close idle keep-alive connections after S s (5, like uvicorn)"),
+        DBL("--sse-keep-alive-s", &o.sse_keep_alive_s, "S", 0, 3600,
+            "': keep-alive' SSE comment after S s of silence (vLLM; not in batching mode)"),
+        GP_STR("--timing-log", NULL, &o.timing_log, "FILE",
+               "JSON line per request with the chunk send times (written at exit)"),
+        GP_TEXT("faults (probability per request, seeded):"),
+        RATE("--fault-rate-429", &o.rate_429, "error status 429 before streaming"),
+        RATE("--fault-rate-500", &o.rate_500, "error status 500 before streaming"),
+        RATE("--fault-rate-503", &o.rate_503, "error status 503 before streaming"),
+        RATE("--fault-rate-stream-error", &o.rate_stream_error,
+             "error event mid-stream (TRT-LLM: connection dropped)"),
+        RATE("--fault-rate-reset", &o.rate_reset, "TCP reset mid-stream"),
+        RATE("--fault-rate-stall", &o.rate_stall, "no bytes for --stall-s seconds mid-stream"),
+        DBL("--stall-s", &o.stall_s, "S", 0, 3600, "length of a stall (2)"),
+        RATE("--fault-rate-malformed", &o.rate_malformed, "one broken JSON chunk mid-stream"),
+        DBL("--slow-headers-ms", &o.slow_headers_ms, "X", 0, 3.6e6,
+            "delay responses by X ms before their headers (all of them, or\n"
+            "with --fault-rate-slow-headers P only those drawn; then 1000 by default)"),
+        RATE("--fault-rate-slow-headers", &o.rate_slow_headers, "share of responses whose headers are delayed"),
+        DBL("--load-s", &o.load_s, "S", 0, 3600, "simulate S s of model loading: vllm/trtllm refuse connections,\n"
+                                                  "sglang listens but /health answers 503 until then"),
+        GP_FLAG("--quiet", NULL, &o.quiet, "no banner on stderr"),
+    };
+    const struct gp_optspec spec = {
+        "serve",
+        "usage: genperf serve [options]\n"
+        "A simulated OpenAI-compatible server (vLLM, SGLang or TensorRT-LLM wire format).\n\n",
+        NULL, defs, GP_NDEFS(defs), 27, &o};
     struct gp_error err = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        char flag[64];
-        const char *v = NULL;
-        const char *eq = strchr(a, '=');
-        if (!strncmp(a, "--", 2) && eq && (size_t)(eq - a) < sizeof flag) {
-            memcpy(flag, a, (size_t)(eq - a));
-            flag[eq - a] = '\0';
-            v = eq + 1;
-        } else {
-            snprintf(flag, sizeof flag, "%s", a);
-        }
-        if (!strcmp(flag, "--zero-delay")) { o.zero_delay = 1; continue; }
-        if (!strcmp(flag, "--quiet")) { o.quiet = 1; continue; }
-        if (!strcmp(flag, "--strict-model")) { o.strict_model = 1; continue; }
-        if (!v) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "genperf serve: %s needs a value (see genperf serve --help)\n", flag);
-                return 2;
-            }
-            v = argv[++i];
-        }
-        double d = 0;
-        int rc = 0;
-        if (!strcmp(flag, "--host")) o.host = v;
-        else if (!strcmp(flag, "--port")) { rc = num(flag, v, 0, 65535, &d, &err); o.port = (int)d; }
-        else if (!strcmp(flag, "--port-file")) o.port_file = v;
-        else if (!strcmp(flag, "--flavor")) {
-            o.flavor = gp_flavor_parse(v);
-            if (o.flavor < 0)
-                rc = gp_err(&err, GP_EINVAL, "--flavor '%s': expected vllm, sglang or trtllm", v);
-        }
-        else if (!strcmp(flag, "--model") || !strcmp(flag, "--served-model-name")) o.model = v;
-        else if (!strcmp(flag, "--tokenizer")) o.tokenizer = v;
-        else if (!strcmp(flag, "--seed")) { rc = num(flag, v, 0, 1.8e19, &d, &err); o.seed = (uint64_t)d; }
-        else if (!strcmp(flag, "--ttft-ms")) rc = num(flag, v, 0, 3.6e6, &o.ttft_ms, &err);
-        else if (!strcmp(flag, "--itl-ms")) rc = num(flag, v, 0, 3.6e6, &o.itl_ms, &err);
-        else if (!strcmp(flag, "--prefill-us-per-token")) rc = num(flag, v, 0, 1e6, &o.prefill_us_per_token, &err);
-        else if (!strcmp(flag, "--decode-step-ms")) rc = num(flag, v, 0, 1e5, &o.decode_step_ms, &err);
-        else if (!strcmp(flag, "--decode-step-per-seq-us")) rc = num(flag, v, 0, 1e6, &o.decode_step_per_seq_us, &err);
-        else if (!strcmp(flag, "--max-batch")) { rc = num(flag, v, 1, 1e7, &d, &err); o.max_batch = (uint32_t)d; }
-        else if (!strcmp(flag, "--kv-tokens")) { rc = num(flag, v, 1, 1e15, &d, &err); o.kv_tokens = (uint64_t)d; }
-        else if (!strcmp(flag, "--max-batched-tokens")) { rc = num(flag, v, 0, 4e9, &d, &err); o.max_batched_tokens = (uint32_t)d; }
-        else if (!strcmp(flag, "--max-queued")) { rc = num(flag, v, 0, 4e9, &d, &err); o.max_queued = (uint32_t)d; }
-        else if (!strcmp(flag, "--timing-log")) o.timing_log = v;
-        else if (!strcmp(flag, "--api-key")) o.api_key = v;
-        else if (!strcmp(flag, "--max-tokens-default")) { rc = num(flag, v, 1, 1e8, &d, &err); o.max_tokens_default = (uint32_t)d; }
-        else if (!strcmp(flag, "--max-model-len")) { rc = num(flag, v, 1, 4e9, &d, &err); o.max_model_len = (uint32_t)d; }
-        else if (!strcmp(flag, "--eos-rate")) rc = num(flag, v, 0, 1, &o.eos_rate, &err);
-        else if (!strcmp(flag, "--reasoning")) { rc = num(flag, v, 0, 1e8, &d, &err); o.reasoning = (uint32_t)d; }
-        else if (!strcmp(flag, "--stream-interval")) { rc = num(flag, v, 1, 1e6, &d, &err); o.stream_interval = (uint32_t)d; }
-        else if (!strcmp(flag, "--idle-timeout-s")) rc = num(flag, v, 0.001, 1e6, &o.idle_timeout_s, &err);
-        else if (!strcmp(flag, "--sse-keep-alive-s")) rc = num(flag, v, 0, 3600, &o.sse_keep_alive_s, &err);
-        else if (!strcmp(flag, "--fault-rate-429")) rc = num(flag, v, 0, 1, &o.rate_429, &err);
-        else if (!strcmp(flag, "--fault-rate-500")) rc = num(flag, v, 0, 1, &o.rate_500, &err);
-        else if (!strcmp(flag, "--fault-rate-503")) rc = num(flag, v, 0, 1, &o.rate_503, &err);
-        else if (!strcmp(flag, "--fault-rate-stream-error")) rc = num(flag, v, 0, 1, &o.rate_stream_error, &err);
-        else if (!strcmp(flag, "--fault-rate-reset")) rc = num(flag, v, 0, 1, &o.rate_reset, &err);
-        else if (!strcmp(flag, "--fault-rate-stall")) rc = num(flag, v, 0, 1, &o.rate_stall, &err);
-        else if (!strcmp(flag, "--fault-rate-malformed")) rc = num(flag, v, 0, 1, &o.rate_malformed, &err);
-        else if (!strcmp(flag, "--fault-rate-slow-headers")) rc = num(flag, v, 0, 1, &o.rate_slow_headers, &err);
-        else if (!strcmp(flag, "--stall-s")) rc = num(flag, v, 0, 3600, &o.stall_s, &err);
-        else if (!strcmp(flag, "--slow-headers-ms")) rc = num(flag, v, 0, 3.6e6, &o.slow_headers_ms, &err);
-        else if (!strcmp(flag, "--load-s")) rc = num(flag, v, 0, 3600, &o.load_s, &err);
-        else {
-            fprintf(stderr, "genperf serve: unknown option '%s' (see genperf serve --help)\n", a);
-            return 2;
-        }
-        if (rc) {
-            fprintf(stderr, "genperf serve: %s\n", err.msg);
-            return 2;
-        }
-    }
+    int npos = gp_argv_parse(&spec, argc, argv);
+    if (npos < 0)
+        return npos == GP_ARGV_HELP ? 0 : 2;
+    if (npos > 0)
+        return gp_argv_error(&spec, "unexpected argument '%s'", argv[1]);
     double tot = o.rate_429 + o.rate_500 + o.rate_503 + o.rate_stream_error + o.rate_reset + o.rate_stall +
                  o.rate_malformed + o.rate_slow_headers;
     if (tot > 1.0 + 1e-9) {
-        fprintf(stderr, "genperf serve: the --fault-rate-* values add up to %g; their sum must be at most 1\n", tot);
-        return 2;
+        return gp_argv_error(&spec, "the --fault-rate-* values add up to %g; their sum must be at most 1", tot);
     }
     /* the server takes these through a signalfd; SIGPIPE is moot (MSG_NOSIGNAL) but a
      * stray write to a closed stdout must not kill it either */

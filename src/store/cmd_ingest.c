@@ -13,6 +13,7 @@
 #include "store/db.h"
 #include "store/store.h"
 
+#include "core/argv.h"
 #include "core/error.h"
 
 #include <jansson.h>
@@ -30,38 +31,20 @@ static void on_signal(int sig)
     ingest_stop = 1;
 }
 
-static void usage(FILE *fp)
+static int set_engine_args(void *ctx, const char *name, const char *v, struct gp_error *err)
 {
-    fprintf(fp,
-            "usage: genperf ingest ARTIFACT_DIR... --db URL [options]\n"
-            "Stores GenAI-Perf-format runs (genperf's and NVIDIA GenAI-Perf 0.0.x's) in the results store.\n"
-            "Each *_genai_perf.json (or *_genai_perf.csv without a JSON) under ARTIFACT_DIR is one job;\n"
-            "re-ingesting the same artifacts changes nothing.\n"
-            "  --db URL            sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)\n"
-            "  --check             validate every file and report, write nothing\n"
-            "  --label TEXT        job label\n"
-            "  --model NAME        served model (default: input_config / genperf_run.json / dir name)\n"
-            "  --framework NAME    vllm, sglang, trtllm, ...\n"
-            "  --engine-args JSON  server engine arguments as a JSON object\n"
-            "  --hardware TEXT     e.g. 8xH100-SXM\n"
-            "  --host NAME         machine the benchmark ran on\n"
-            "  --gpus N  --tp N  --replicas N\n"
-            "  --concurrency N  --isl N  --osl N  --request-count N  --streaming | --no-streaming\n"
-            "  --tool-version V    GenAI-Perf version of third-party runs\n"
-            "Schema and views: docs/store.md.\n");
-}
-
-static int parse_pos(const char *flag, const char *v, long *out)
-{
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*end || n <= 0 || !*v) {
-        fprintf(stderr, "genperf ingest: %s '%s' must be a positive integer\n", flag, v);
-        return -1;
-    }
-    *out = n;
+    json_error_t je;
+    json_t *j = json_loads(v, 0, &je);
+    int ok = j && json_is_object(j);
+    json_decref(j);
+    if (!ok)
+        return gp_err(err, GP_EINVAL, "--engine-args must be a JSON object like '{\"max_num_seqs\":256}'");
+    ((struct gp_ingest_meta *)ctx)->engine_args = v;
     return 0;
 }
+
+#define POS_INT(name, dst, help) GP_NUM(GP_OPT_INT, name, NULL, dst, "N", 1, 2147483647, help)
+#define POS_LONG(name, dst, help) GP_NUM(GP_OPT_LONG, name, NULL, dst, "N", 1, 1e15, help)
 
 /* Ingests every directory; prints each job's line and the closing count.
  * Returns the exit status. */
@@ -115,100 +98,50 @@ static int ingest_dirs(struct gp_db *db, const char **dirs, int ndirs, struct gp
 
 int cmd_ingest(int argc, char **argv)
 {
-    const char *url = getenv("GENPERF_DB");
+    const char *db_flag = NULL;
     struct gp_ingest_meta meta = GP_INGEST_META_INIT;
-    const char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
-    int ndirs = 0;
-    if (!dirs)
-        return 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            free(dirs);
-            return 0;
-        } else if (!strcmp(a, "--check")) {
-            meta.validate_only = 1;
-        } else if (!strcmp(a, "--streaming")) {
-            meta.streaming = 1;
-        } else if (!strcmp(a, "--no-streaming")) {
-            meta.streaming = 0;
-        } else if (a[0] == '-' && a[1] == '-' && !v) {
-            fprintf(stderr, "genperf ingest: %s needs a value (or is unknown); see --help\n", a);
-            free(dirs);
-            return 2;
-        } else if (!strcmp(a, "--db")) {
-            url = argv[++i];
-        } else if (!strcmp(a, "--label")) {
-            meta.label = argv[++i];
-        } else if (!strcmp(a, "--model")) {
-            meta.model = argv[++i];
-        } else if (!strcmp(a, "--framework")) {
-            meta.framework = argv[++i];
-        } else if (!strcmp(a, "--engine-args")) {
-            json_error_t je;
-            json_t *j = json_loads(v, 0, &je);
-            int ok = j && json_is_object(j);
-            json_decref(j);
-            if (!ok) {
-                fprintf(stderr, "genperf ingest: --engine-args must be a JSON object like '{\"max_num_seqs\":256}'\n");
-                free(dirs);
-                return 2;
-            }
-            meta.engine_args = argv[++i];
-        } else if (!strcmp(a, "--hardware")) {
-            meta.hardware = argv[++i];
-        } else if (!strcmp(a, "--host")) {
-            meta.host = argv[++i];
-        } else if (!strcmp(a, "--tool-version")) {
-            meta.tool_version = argv[++i];
-        } else if (!strcmp(a, "--gpus") || !strcmp(a, "--tp") || !strcmp(a, "--replicas") ||
-                   !strcmp(a, "--concurrency") || !strcmp(a, "--isl") || !strcmp(a, "--osl") ||
-                   !strcmp(a, "--request-count")) {
-            if (parse_pos(a, v, &n)) {
-                free(dirs);
-                return 2;
-            }
-            i++;
-            if (!strcmp(a, "--gpus"))
-                meta.gpu_count = (int)n;
-            else if (!strcmp(a, "--tp"))
-                meta.tp = (int)n;
-            else if (!strcmp(a, "--replicas"))
-                meta.replicas = (int)n;
-            else if (!strcmp(a, "--concurrency"))
-                meta.concurrency = n;
-            else if (!strcmp(a, "--isl"))
-                meta.isl = n;
-            else if (!strcmp(a, "--osl"))
-                meta.osl = n;
-            else
-                meta.request_count = n;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "genperf ingest: unknown option '%s'; see --help\n", a);
-            free(dirs);
-            return 2;
-        } else {
-            dirs[ndirs++] = a;
-        }
-    }
-    if (!url || !*url || !ndirs) {
-        fprintf(stderr, "genperf ingest: %s; usage: genperf ingest ARTIFACT_DIR... --db URL\n",
-                !ndirs ? "no artifact directory given" : "no database; pass --db URL (or set GENPERF_DB)");
-        free(dirs);
-        return 2;
-    }
+    const struct gp_optdef defs[] = {
+        GP_STR("--db", NULL, &db_flag, "URL", "sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)"),
+        GP_FLAG("--check", NULL, &meta.validate_only, "validate every file and report, write nothing"),
+        GP_STR("--label", NULL, &meta.label, "TEXT", "job label"),
+        GP_STR("--model", NULL, &meta.model, "NAME", "served model (default: input_config / genperf_run.json / dir name)"),
+        GP_STR("--framework", NULL, &meta.framework, "NAME", "vllm, sglang, trtllm, ..."),
+        GP_CALL("--engine-args", NULL, set_engine_args, "JSON", "server engine arguments as a JSON object"),
+        GP_STR("--hardware", NULL, &meta.hardware, "TEXT", "e.g. 8xH100-SXM"),
+        GP_STR("--host", NULL, &meta.host, "NAME", "machine the benchmark ran on"),
+        POS_INT("--gpus", &meta.gpu_count, "GPUs the server used"),
+        POS_INT("--tp", &meta.tp, "tensor parallelism"),
+        POS_INT("--replicas", &meta.replicas, "server replicas"),
+        POS_LONG("--concurrency", &meta.concurrency, "requests in flight (default: from the artifacts, as the next three)"),
+        POS_LONG("--isl", &meta.isl, "mean input tokens"),
+        POS_LONG("--osl", &meta.osl, "mean output tokens"),
+        POS_LONG("--request-count", &meta.request_count, "measured requests"),
+        GP_FLAG("--streaming", NULL, &meta.streaming, "the run streamed (default: from the artifacts)"),
+        GP_UNFLAG("--no-streaming", NULL, &meta.streaming, "it did not"),
+        GP_STR("--tool-version", NULL, &meta.tool_version, "V", "GenAI-Perf version of third-party runs"),
+    };
+    const struct gp_optspec spec = {
+        "ingest",
+        "usage: genperf ingest ARTIFACT_DIR... --db URL [options]\n"
+        "Stores GenAI-Perf-format runs (genperf's and NVIDIA GenAI-Perf 0.0.x's) in the results store.\n"
+        "Each *_genai_perf.json (or *_genai_perf.csv without a JSON) under ARTIFACT_DIR is one job;\n"
+        "re-ingesting the same artifacts changes nothing.\n",
+        "Schema and views: docs/store.md.\n", defs, GP_NDEFS(defs), 20, &meta};
+    int ndirs = gp_argv_parse(&spec, argc, argv);
+    if (ndirs < 0)
+        return ndirs == GP_ARGV_HELP ? 0 : 2;
+    char **dirs = argv + 1;
+    const char *url = gp_db_url(db_flag);
+    if (!url || !*url || !ndirs)
+        return gp_argv_error(&spec, "%s", !ndirs ? "no artifact directory given (genperf ingest ARTIFACT_DIR... --db URL)"
+                                                 : "no database; pass --db URL (or set GENPERF_DB)");
     struct gp_error err = {0};
     struct gp_db *db;
     if (gp_db_open(url, &db, &err)) {
         fprintf(stderr, "genperf ingest: %s\n", err.msg);
-        free(dirs);
         return 1;
     }
-    int rc = ingest_dirs(db, dirs, ndirs, &meta);
+    int rc = ingest_dirs(db, (const char **)dirs, ndirs, &meta);
     gp_db_close(db);
-    free(dirs);
     return rc;
 }

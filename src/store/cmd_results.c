@@ -8,53 +8,37 @@
 #include "store/db.h"
 #include "store/store.h"
 
+#include "core/argv.h"
 #include "core/error.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static void usage(FILE *fp)
-{
-    fprintf(fp, "usage: genperf results --db URL [--job ID] [--telemetry] [--format table|csv|json]\n"
-                "Prints the jobs in the results store, or every metric of one job.\n"
-                "  --telemetry    print v_telemetry_job_summary instead (all jobs, or --job ID)\n"
-                "  --db URL       sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)\n"
-                "  --job ID       one job's metrics (ids from the listing)\n"
-                "  --format F     table (default), csv or json\n");
-}
 
 int cmd_results(int argc, char **argv)
 {
-    const char *url = getenv("GENPERF_DB"), *job = NULL, *fmt_s = "table";
+    const char *db_flag = NULL, *job = NULL, *fmt_s = "table";
     int telemetry = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--telemetry")) {
-            telemetry = 1;
-        } else if (!strcmp(a, "--db") && i + 1 < argc) {
-            url = argv[++i];
-        } else if (!strcmp(a, "--job") && i + 1 < argc) {
-            job = argv[++i];
-        } else if (!strcmp(a, "--format") && i + 1 < argc) {
-            fmt_s = argv[++i];
-        } else {
-            fprintf(stderr, "genperf results: unknown argument '%s' (or missing value); see --help\n", a);
-            return 2;
-        }
-    }
+    const struct gp_optdef defs[] = {
+        GP_FLAG("--telemetry", NULL, &telemetry, "print v_telemetry_job_summary instead (all jobs, or --job ID)"),
+        GP_STR("--db", NULL, &db_flag, "URL", "sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)"),
+        GP_STR("--job", NULL, &job, "ID", "one job's metrics (ids from the listing)"),
+        GP_STR("--format", NULL, &fmt_s, "F", "table (default), csv or json"),
+    };
+    const struct gp_optspec spec = {
+        "results",
+        "usage: genperf results --db URL [--job ID] [--telemetry] [--format table|csv|json]\n"
+        "Prints the jobs in the results store, or every metric of one job.\n",
+        NULL, defs, GP_NDEFS(defs), 15, NULL};
+    int npos = gp_argv_parse(&spec, argc, argv);
+    if (npos < 0)
+        return npos == GP_ARGV_HELP ? 0 : 2;
+    if (npos > 0)
+        return gp_argv_error(&spec, "unexpected argument '%s'", argv[1]);
+    const char *url = gp_db_url(db_flag);
     enum gp_out_format fmt;
-    if (gp_store_parse_format(fmt_s, &fmt)) {
-        fprintf(stderr, "genperf results: --format '%s' is not one of table, csv, json\n", fmt_s);
-        return 2;
-    }
-    if (!url || !*url) {
-        fprintf(stderr, "genperf results: no database; pass --db URL (or set GENPERF_DB)\n");
-        return 2;
-    }
+    if (gp_store_parse_format(fmt_s, &fmt))
+        return gp_argv_error(&spec, "--format '%s' is not one of table, csv, json", fmt_s);
+    if (!url || !*url)
+        return gp_argv_error(&spec, "no database; pass --db URL (or set GENPERF_DB)");
     struct gp_error err = {0};
     struct gp_db *db;
     if (gp_db_open(url, &db, &err)) {

@@ -27,6 +27,11 @@ static int has_prefix(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
+const char *gp_db_url(const char *given)
+{
+    return given ? given : getenv("GENPERF_DB");
+}
+
 /* Copies url into out with the password of user:pass@ replaced by ***. */
 static void redact_url(const char *url, char *out, size_t outsz)
 {

@@ -18,6 +18,12 @@
 
 #include <stddef.h>
 
+/* The results store a command uses: the --db value when given (even empty:
+ * callers reject that), else $GENPERF_DB, else NULL. The one place that
+ * knows the variable, for ingest, results, query, ui and report. (`genperf
+ * run` has its own default: the scenario's db, else <artifact_dir>/genperf.db.) */
+const char *gp_db_url(const char *given);
+
 struct gp_error;
 struct gp_db;
 

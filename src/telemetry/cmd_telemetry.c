@@ -6,11 +6,11 @@
  */
 #include "commands.h"
 
+#include "core/argv.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "telemetry/telemetry.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,33 +18,22 @@
 #include <string.h>
 #include <time.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: genperf telemetry [--duration S] [--interval S] [--server-metrics-url URL]\n"
-            "                         [--nvml-lib PATH] [--output FILE.jsonl] [--json] [--quiet]\n"
-            "  Samples GPU (NVML), host (/proc) and server (/metrics) telemetry and prints it.\n"
-            "  --duration S            how long to sample (default 10; 0 = one sample)\n"
-            "  --interval S            sampling period, sub-second allowed (default 1;\n"
-            "                          --telemetry-interval is accepted too)\n"
-            "  --server-metrics-url U  Prometheus /metrics of a vLLM/SGLang/TRT-LLM server or DCGM exporter\n"
-            "                          (repeatable: e.g. the server and a DCGM exporter)\n"
-            "  --nvml-lib PATH         NVML library (default $GENPERF_NVML_LIB or libnvidia-ml.so.1)\n"
-            "  --output FILE           also write the time series (JSON lines, docs/telemetry.md)\n"
-            "  --json                  print the summary as JSON instead of text\n"
-            "  --quiet                 no per-tick lines\n");
-}
+/* --server-metrics-url, repeatable: the first is the server's, the rest extra. */
+struct metrics_urls {
+    const char *url;
+    const char *more[8];
+    int n_more;
+};
 
-static int parse_secs(const char *flag, const char *v, double *out)
+static int add_metrics_url(void *ctx, const char *name, const char *v, struct gp_error *err)
 {
-    char *e;
-    errno = 0;
-    double d = strtod(v, &e);
-    if (e == v || *e || errno || !(d >= 0) || d > 1e6) {
-        fprintf(stderr, "genperf telemetry: %s '%s' is not a number of seconds (e.g. 0.5)\n", flag, v);
-        return -1;
-    }
-    *out = d;
+    struct metrics_urls *m = ctx;
+    if (!m->url)
+        m->url = v;
+    else if (m->n_more < 8)
+        m->more[m->n_more++] = v;
+    else
+        return gp_err(err, GP_EINVAL, "at most 9 --server-metrics-url");
     return 0;
 }
 
@@ -110,58 +99,36 @@ static void print_summary(struct gp_telemetry *t)
 int cmd_telemetry(int argc, char **argv)
 {
     double duration = 10, interval = 1;
-    const char *url = NULL, *nvml = NULL, *output = NULL;
-    const char *more_urls[8];
-    int n_more = 0;
+    const char *nvml = NULL, *output = NULL;
+    struct metrics_urls mu = {0};
     int as_json = 0, quiet = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = (i + 1 < argc) ? argv[i + 1] : NULL;
-        int takes = !strcmp(a, "--duration") || !strcmp(a, "--interval") ||
-                    !strcmp(a, "--telemetry-interval") || !strcmp(a, "--server-metrics-url") ||
-                    !strcmp(a, "--nvml-lib") || !strcmp(a, "--output") || !strcmp(a, "-o");
-        if (takes && !val) {
-            fprintf(stderr, "genperf telemetry: %s needs a value\n", a);
-            return 2;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--duration")) {
-            if (parse_secs(a, val, &duration)) return 2;
-        } else if (!strcmp(a, "--interval") || !strcmp(a, "--telemetry-interval")) {
-            if (parse_secs(a, val, &interval)) return 2;
-            if (interval < 0.01) {
-                fprintf(stderr, "genperf telemetry: %s %s is too small; use at least 0.01\n", a, val);
-                return 2;
-            }
-        } else if (!strcmp(a, "--server-metrics-url")) {
-            if (!url) {
-                url = val;
-            } else if (n_more < 8) {
-                more_urls[n_more++] = val;
-            } else {
-                fprintf(stderr, "genperf telemetry: at most 9 --server-metrics-url\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--nvml-lib")) {
-            nvml = val;
-        } else if (!strcmp(a, "--output") || !strcmp(a, "-o")) {
-            output = val;
-        } else if (!strcmp(a, "--json")) {
-            as_json = 1;
-            continue;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = 1;
-            continue;
-        } else {
-            fprintf(stderr, "genperf telemetry: unknown option '%s' (see genperf telemetry --help)\n", a);
-            return 2;
-        }
-        i++;
-    }
+    const struct gp_optdef defs[] = {
+        GP_NUM(GP_OPT_DOUBLE, "--duration", NULL, &duration, "S", 0, 1e6,
+               "how long to sample (default 10; 0 = one sample)"),
+        GP_NUM(GP_OPT_DOUBLE, "--interval", "--telemetry-interval", &interval, "S", 0.01, 1e6,
+               "sampling period, sub-second allowed (default 1)"),
+        GP_CALL("--server-metrics-url", NULL, add_metrics_url, "U",
+                "Prometheus /metrics of a vLLM/SGLang/TRT-LLM server or DCGM exporter\n"
+                "(repeatable: e.g. the server and a DCGM exporter)"),
+        GP_STR("--nvml-lib", NULL, &nvml, "PATH", "NVML library (default $GENPERF_NVML_LIB or libnvidia-ml.so.1)"),
+        GP_STR("--output", "-o", &output, "FILE", "also write the time series (JSON lines, docs/telemetry.md)"),
+        GP_FLAG("--json", NULL, &as_json, "print the summary as JSON instead of text"),
+        GP_FLAG("--quiet", "-q", &quiet, "no per-tick lines"),
+    };
+    const struct gp_optspec spec = {
+        "telemetry",
+        "usage: genperf telemetry [--duration S] [--interval S] [--server-metrics-url URL]\n"
+        "                         [--nvml-lib PATH] [--output FILE.jsonl] [--json] [--quiet]\n"
+        "  Samples GPU (NVML), host (/proc) and server (/metrics) telemetry and prints it.\n",
+        NULL, defs, GP_NDEFS(defs), 24, &mu};
+    int npos = gp_argv_parse(&spec, argc, argv);
+    if (npos < 0)
+        return npos == GP_ARGV_HELP ? 0 : 2;
+    if (npos > 0)
+        return gp_argv_error(&spec, "unexpected argument '%s'", argv[1]);
+    const char *url = mu.url;
     struct gp_telemetry_opts o = {.interval_s = interval, .server_metrics_url = url, .nvml_path = nvml,
-                                  .metrics_urls = more_urls, .n_metrics_urls = n_more};
+                                  .metrics_urls = mu.more, .n_metrics_urls = mu.n_more};
     struct gp_telemetry *t;
     struct gp_error err = {0};
     if (gp_telemetry_open(&o, &t, &err)) {

@@ -3,6 +3,7 @@
  * Also the hidden `--bench FILE` used by bench/tokenizer_bench.sh.
  * Owns: everything it allocates, freed before returning. */
 #include "commands.h"
+#include "core/argv.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -16,28 +17,6 @@
 #include <time.h>
 
 static double now_s(void) { return (double)gp_now_ns() / 1e9; }
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: genperf tokenize [--tokenizer T] [--tokenizer-revision REV] [--add-special-tokens]\n"
-            "                        [--decode [--skip-special-tokens]] [--jsonl] [--count] [--offline]\n"
-            "\n"
-            "Reads stdin, one input per line, and prints one line per input:\n"
-            "  encode (default): each line is a text (without its newline); prints a JSON array of ids.\n"
-            "  --jsonl           each line is a JSON string instead (for texts holding newlines).\n"
-            "  --decode          each line is a JSON array of ids; prints the decoded text as a JSON string.\n"
-            "  --count           print only the number of ids per line.\n"
-            "\n"
-            "options:\n"
-            "  --tokenizer T            a tokenizer.json, a directory holding one, a hub id ORG/NAME (HF cache,\n"
-            "                           else downloaded from $HF_ENDPOINT), or 'builtin' (one id per byte).\n"
-            "                           Default: hf-internal-testing/llama-tokenizer (as GenAI-Perf).\n"
-            "  --tokenizer-revision REV hub branch, tag or commit (default main)\n"
-            "  --add-special-tokens     apply the post-processor (e.g. BOS), as add_special_tokens=True\n"
-            "  --skip-special-tokens    with --decode: drop special tokens, as skip_special_tokens=True\n"
-            "  --offline                never download (also HF_HUB_OFFLINE=1)\n");
-}
 
 static int bench(struct gp_tokenizer *tok, const char *file, double min_s, double load_s)
 {
@@ -91,44 +70,45 @@ static int put_line(struct gp_buf *o)
 
 int cmd_tokenize(int argc, char **argv)
 {
-    const char *spec = "hf-internal-testing/llama-tokenizer", *rev = NULL, *bench_file = NULL;
+    const char *spec_s = "hf-internal-testing/llama-tokenizer", *rev = NULL, *bench_file = NULL;
     int add_special = 0, decode = 0, jsonl = 0, skip_special = 0, offline = 0, count = 0;
     double bench_s = 1.0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        int takes = !strcmp(a, "--tokenizer") || !strcmp(a, "--tokenizer-revision") || !strcmp(a, "--bench") ||
-                    !strcmp(a, "--bench-seconds");
-        if (takes) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "genperf tokenize: %s needs a value\n", a);
-                return 2;
-            }
-            val = argv[++i];
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--tokenizer")) spec = val;
-        else if (!strcmp(a, "--tokenizer-revision")) rev = val;
-        else if (!strcmp(a, "--bench")) bench_file = val;
-        else if (!strcmp(a, "--bench-seconds")) bench_s = atof(val);
-        else if (!strcmp(a, "--add-special-tokens")) add_special = 1;
-        else if (!strcmp(a, "--skip-special-tokens")) skip_special = 1;
-        else if (!strcmp(a, "--decode")) decode = 1;
-        else if (!strcmp(a, "--jsonl")) jsonl = 1;
-        else if (!strcmp(a, "--count")) count = 1;
-        else if (!strcmp(a, "--offline")) offline = 1;
-        else {
-            fprintf(stderr, "genperf tokenize: unknown option '%s' (see --help)\n", a);
-            return 2;
-        }
-    }
+    const struct gp_optdef defs[] = {
+        GP_STR("--tokenizer", NULL, &spec_s, "T",
+               "a tokenizer.json, a directory holding one, a hub id ORG/NAME (HF cache,\n"
+               "else downloaded from $HF_ENDPOINT), or 'builtin' (one id per byte).\n"
+               "Default: hf-internal-testing/llama-tokenizer (as GenAI-Perf)."),
+        GP_STR("--tokenizer-revision", NULL, &rev, "REV", "hub branch, tag or commit (default main)"),
+        GP_FLAG("--add-special-tokens", NULL, &add_special, "apply the post-processor (e.g. BOS), as add_special_tokens=True"),
+        GP_FLAG("--decode", NULL, &decode, "each line is a JSON array of ids; prints the decoded text as a JSON string"),
+        GP_FLAG("--skip-special-tokens", NULL, &skip_special,
+                "with --decode: drop special tokens, as skip_special_tokens=True"),
+        GP_FLAG("--jsonl", NULL, &jsonl, "each line is a JSON string instead (for texts holding newlines)"),
+        GP_FLAG("--count", NULL, &count, "print only the number of ids per line"),
+        GP_FLAG("--offline", NULL, &offline, "never download (also HF_HUB_OFFLINE=1)"),
+        GP_STR("--bench", NULL, &bench_file, "FILE", NULL), /* bench/tokenizer_bench.sh */
+        GP_NUM(GP_OPT_DOUBLE, "--bench-seconds", NULL, &bench_s, "S", 0, 1e6, NULL),
+    };
+    const struct gp_optspec spec = {
+        "tokenize",
+        "usage: genperf tokenize [--tokenizer T] [--tokenizer-revision REV] [--add-special-tokens]\n"
+        "                        [--decode [--skip-special-tokens]] [--jsonl] [--count] [--offline]\n"
+        "\n"
+        "Reads stdin, one input per line, and prints one line per input:\n"
+        "  encode (default): each line is a text (without its newline); prints a JSON array of ids.\n"
+        "\n"
+        "options:\n",
+        NULL, defs, GP_NDEFS(defs), 25, NULL};
+    int npos = gp_argv_parse(&spec, argc, argv);
+    if (npos < 0)
+        return npos == GP_ARGV_HELP ? 0 : 2;
+    if (npos > 0)
+        return gp_argv_error(&spec, "unexpected argument '%s'", argv[1]);
     struct gp_error err = {0};
     struct gp_tokenizer *tok;
     struct gp_tokenizer_opts opts = {rev, offline};
     double t0 = now_s();
-    if (gp_tokenizer_load(spec, &opts, &tok, &err)) {
+    if (gp_tokenizer_load(spec_s, &opts, &tok, &err)) {
         fprintf(stderr, "genperf tokenize: %s\n", err.msg);
         return 1;
     }

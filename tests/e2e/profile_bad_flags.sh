@@ -13,6 +13,8 @@ chk 2 "argument --request-rate: not allowed with argument --concurrency" -m m --
 chk 2 "argument --endpoint-type: invalid choice: 'foo'" -m m --endpoint-type foo
 chk 2 "unrecognized arguments: --nope" -m m --nope
 chk 2 "usage:" -m m --nope
+chk 2 "ambiguous option: -- could match --help, --model," -m m --=1
+chk 2 "ambiguous option: --s could match --streaming," -m m --s 5
 chk 1 "Required field model_names is not set" --endpoint-type chat
 chk 1 "User Config: -1 exceeds lower bounds ({'lower': 0})" -m m --synthetic-input-tokens-mean -1
 chk 1 "User Config: 1000.0 exceeds upper bounds ({'lower': 1, 'upper': 999})" -m m -s 1000

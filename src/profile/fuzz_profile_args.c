@@ -1,8 +1,8 @@
-/* cli/fuzz_profile_args.c — libFuzzer target for the `profile` flag parser:
+/* profile/fuzz_profile_args.c — libFuzzer target for the `profile` flag parser:
  * the input is split on NUL bytes into argv; parsing must never crash, leak
  * or read out of bounds, and a successful parse must yield a run directory
  * name and an input_config. Build: make fuzz-profile-args. */
-#include "cli/profile_config.h"
+#include "profile/profile_config.h"
 #include "core/error.h"
 
 #include <stdint.h>

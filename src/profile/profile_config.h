@@ -1,4 +1,4 @@
-/* cli/profile_config.h — `genperf profile` command line: GenAI-Perf 0.0.16's
+/* profile/profile_config.h — `genperf profile` command line: GenAI-Perf 0.0.16's
  * flags, defaults and validation, plus genperf's own flags.
  *
  * Owns: struct profile_config. Strings point into the argv given to
@@ -12,8 +12,8 @@
  * so `--concurrency 0` keeps concurrency 1 and `--request-count 0` keeps the
  * automatic count. Bounds and cross-flag rules are checked afterwards.
  */
-#ifndef GP_CLI_PROFILE_CONFIG_H
-#define GP_CLI_PROFILE_CONFIG_H
+#ifndef GP_PROFILE_PROFILE_CONFIG_H
+#define GP_PROFILE_PROFILE_CONFIG_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -117,5 +117,28 @@ json_t *gp_profile_input_config(const struct profile_config *cfg);
 
 /* Writes the --help text. */
 void gp_profile_usage(FILE *fp, const char *prog, int full);
+
+/* Shared by the parser (profile_args.c) and profile_config.c, not for other
+ * modules: argparse's float() (surrounding blanks allowed; 0 or -1),
+ * and one --extra-inputs / --goodput value added to cfg (GenAI-Perf's config
+ * error messages; 0 or -GP_EINVAL / -GP_ENOMEM). */
+int gp_profile_parse_double(const char *s, double *out);
+int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct gp_error *err);
+int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err);
+
+/* What the command line said for one flag, before GenAI-Perf's truthy copy,
+ * and the copies with rules of their own, called in flag-table order. */
+struct gp_profile_raw {
+    int seen;
+    const char *s;
+    long i;
+    double f;
+};
+int gp_profile_check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err);
+int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 
 #endif

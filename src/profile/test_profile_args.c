@@ -1,6 +1,6 @@
-/* cli/test_profile_args.c — flag parsing, GenAI-Perf defaults/validation
+/* profile/test_profile_args.c — flag parsing, GenAI-Perf defaults/validation
  * messages, run-directory naming, input_config shape, float repr. */
-#include "cli/profile_config.h"
+#include "profile/profile_config.h"
 #include "client/client.h"
 #include "core/error.h"
 #include "core/pytext.h"
@@ -8,7 +8,7 @@
 
 #include <stdarg.h>
 
-#define MAXA 64
+#define MAXA 128
 
 /* parses a NULL-terminated list of arguments (after "profile") */
 static int parse(struct profile_config *cfg, struct gp_error *err, ...)
@@ -142,6 +142,81 @@ static void test_aliases_and_forms(void)
     gp_profile_config_free(&c);
 }
 
+/* Every row of the flag table lands in its own field (the copy is driven by
+ * offsetof() in the table: a wrong offset shows up here). */
+static void test_every_flag_lands(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "a", "b", "--model-selection-strategy", "random", "--endpoint-type", "completions",
+                    "--endpoint", "/x/y", "-u", "http://h:1", "--streaming", "-H", "A: 1", "--tokenizer", "builtin",
+                    "--tokenizer-revision", "r1", "--tokenizer-trust-remote-code", "--isl", "11", "--synthetic-input-tokens-stddev",
+                    "2", "--osl", "13", "--output-tokens-stddev", "3", "--output-tokens-mean-deterministic",
+                    "--num-dataset-entries", "7", "--warmup-request-count", "4", "--request-rate", "50", "--random-seed",
+                    "9", "--profile-export-file", "p.json", "--artifact-dir", "ad", "--extra-inputs", "k:v", "-s", "5",
+                    "-g", "request_latency:100", "--server-metrics-url", "http://g:9400/metrics", "--num-prefix-prompts",
+                    "6", "--prefix-prompt-length", "8", "-v", "--generate-plots", "--enable-checkpointing",
+                    "--checkpoint-dir", "cd", "--request-timeout", "30", "--http2", "--request-distribution", "poisson",
+                    "--max-concurrency", "12", "--duration", "2.5", "--telemetry-interval", "0.5", "--no-include-usage",
+                    "--offline", NULL),
+              0);
+    CHECK_INT(c.n_models, 2);
+    CHECK_INT(c.model_random, 1);
+    CHECK_INT(c.endpoint_type, GP_ENDPOINT_COMPLETIONS);
+    CHECK_INT(c.endpoint_type_given, 1);
+    CHECK_STR(c.endpoint, "x/y");
+    CHECK_STR(c.url, "http://h:1");
+    CHECK_INT(c.url_given, 1);
+    CHECK_INT(c.streaming, 1);
+    CHECK_INT(c.n_headers, 1);
+    CHECK_STR(c.tokenizer, "builtin");
+    CHECK_STR(c.tokenizer_revision, "r1");
+    CHECK_INT(c.trust_remote_code, 1);
+    CHECK_INT(c.isl_mean, 11);
+    CHECK_INT(c.isl_stddev, 2);
+    CHECK_INT(c.osl_mean, 13);
+    CHECK_INT(c.osl_stddev, 3);
+    CHECK_INT(c.osl_deterministic, 1);
+    CHECK_INT(c.num_entries, 7);
+    CHECK_INT(c.warmup, 4);
+    CHECK_NEAR(c.request_rate, 50, 0);
+    CHECK_INT(c.concurrency, 0);
+    CHECK_INT(c.request_count, 10);
+    CHECK_INT(c.seed, 9);
+    CHECK_STR(c.profile_export_file, "p.json");
+    CHECK_STR(c.artifact_dir, "ad");
+    CHECK(json_object_get(c.extra_inputs, "k") != NULL);
+    CHECK_NEAR(c.stability, 5, 0);
+    CHECK_INT(c.stability_given, 1);
+    CHECK_INT(c.n_slos, 1);
+    CHECK_INT(c.n_metrics_urls, 1);
+    CHECK_INT(c.metrics_urls_given, 1);
+    CHECK_INT(c.num_prefix_prompts, 6);
+    CHECK_INT(c.prefix_prompt_length, 8);
+    CHECK_INT(c.verbose, 1);
+    CHECK_INT(c.generate_plots, 1);
+    CHECK_INT(c.enable_checkpointing, 1);
+    CHECK_STR(c.checkpoint_dir, "cd");
+    CHECK_NEAR(c.request_timeout_s, 30, 0);
+    CHECK_INT(c.http2, 1);
+    CHECK_INT(c.poisson, 1);
+    CHECK_INT(c.max_concurrency, 12);
+    CHECK_NEAR(c.duration_s, 2.5, 0);
+    CHECK_NEAR(c.telemetry_interval_s, 0.5, 0);
+    CHECK_INT(c.include_usage, 0);
+    CHECK_INT(c.offline, 1);
+    CHECK_INT(c.backend_given, 0);
+    gp_profile_config_free(&c);
+
+    /* genperf's own bounds, reported with the flag's name */
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "5", "--max-concurrency", "0", NULL) < 0);
+    CHECK_STR(e.msg, "--max-concurrency 0: must be >= 1");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--telemetry-interval", "-1", NULL) < 0);
+    CHECK_STR(e.msg, "--telemetry-interval -1: must be a positive number of seconds");
+    gp_profile_config_free(&c);
+}
+
 static void test_usage_errors(void)
 {
     struct profile_config c;
@@ -187,6 +262,17 @@ static void test_usage_errors(void)
 
     CHECK(parse(&c, &e, "-m", "m", "--s", "5", NULL) < 0); /* ambiguous prefix */
     CHECK(strstr(e.msg, "ambiguous option: --s could match") == e.msg);
+    gp_profile_config_free(&c);
+
+    /* "--" alone prefixes every long option: the list of candidates is far
+     * longer than its buffer and must be cut, not written past (UBSan/ASan
+     * caught `profile -m m --=1`). */
+    CHECK(parse(&c, &e, "-m", "m", "--=1", NULL) < 0);
+    CHECK_INT(c.usage_error, 1);
+    CHECK(strstr(e.msg, "ambiguous option: -- could match --help, --model, ") == e.msg);
+    CHECK(strlen(e.msg) < sizeof e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--", NULL) == 0); /* plain "--" still ends the options */
     gp_profile_config_free(&c);
 }
 
@@ -404,6 +490,7 @@ int main(void)
     GP_RUN(test_issue_command_line);
     GP_RUN(test_defaults);
     GP_RUN(test_aliases_and_forms);
+    GP_RUN(test_every_flag_lands);
     GP_RUN(test_usage_errors);
     GP_RUN(test_config_errors);
     GP_RUN(test_extra_inputs_typing);

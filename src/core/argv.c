@@ -1,0 +1,154 @@
+/* core/argv.c — table-driven subcommand options; see argv.h. */
+#include "core/argv.h"
+#include "core/error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gp_argv_error(const struct gp_optspec *spec, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "genperf %s: %s (see 'genperf %s --help')\n", spec->cmd, msg, spec->cmd);
+    return 2;
+}
+
+void gp_argv_help(const struct gp_optspec *spec, FILE *fp)
+{
+    fputs(spec->usage, fp);
+    for (int i = 0; i < spec->n_defs; i++) {
+        const struct gp_optdef *d = &spec->defs[i];
+        if (d->type == GP_OPT_TEXT) {
+            fprintf(fp, "%s\n", d->name);
+            continue;
+        }
+        if (!d->help)
+            continue; /* hidden: accepted, not listed */
+        char left[256];
+        snprintf(left, sizeof left, "%s%s%s%s%s", d->name, d->alias ? ", " : "", d->alias ? d->alias : "",
+                 d->metavar ? " " : "", d->metavar ? d->metavar : "");
+        /* a long left column gets its description on the next line */
+        if ((int)strlen(left) >= spec->width)
+            fprintf(fp, "  %s\n  %-*s", left, spec->width, "");
+        else
+            fprintf(fp, "  %-*s", spec->width, left);
+        for (const char *h = d->help;;) {
+            const char *nl = strchr(h, '\n');
+            int len = nl ? (int)(nl - h) : (int)strlen(h);
+            fprintf(fp, "%.*s\n", len, h);
+            if (!nl)
+                break;
+            h = nl + 1;
+            fprintf(fp, "  %-*s", spec->width, "");
+        }
+    }
+    if (spec->epilog)
+        fputs(spec->epilog, fp);
+}
+
+static const struct gp_optdef *find(const struct gp_optspec *spec, const char *name, size_t len)
+{
+    for (int i = 0; i < spec->n_defs; i++) {
+        const struct gp_optdef *d = &spec->defs[i];
+        if (d->type == GP_OPT_TEXT)
+            continue;
+        if ((strlen(d->name) == len && !strncmp(d->name, name, len)) ||
+            (d->alias && strlen(d->alias) == len && !strncmp(d->alias, name, len)))
+            return d;
+    }
+    return NULL;
+}
+
+/* An integer or decimal number in [min, max]; integer types also accept
+ * "1e3" but not "2.5". */
+static int store_number(const struct gp_optspec *spec, const struct gp_optdef *d, const char *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    int integral = d->type != GP_OPT_DOUBLE;
+    int bad = errno || end == v || *end || isnan(x) || (integral && x != floor(x));
+    if (bad || x < d->min || x > d->max) {
+        if (integral && d->min == 1 && d->max >= 2147483647.0)
+            return gp_argv_error(spec, "%s '%s' must be a positive integer", d->name, v);
+        if (!bad)
+            return gp_argv_error(spec, "%s '%s' is too %s; use at %s %.15g", d->name, v, x < d->min ? "small" : "large",
+                                 x < d->min ? "least" : "most", x < d->min ? d->min : d->max);
+        return gp_argv_error(spec, "%s '%s' must be %s in [%.15g, %.15g]", d->name, v,
+                             integral ? "an integer" : "a number", d->min, d->max);
+    }
+    switch (d->type) {
+    case GP_OPT_INT: *(int *)d->dst = (int)x; break;
+    case GP_OPT_LONG: *(long *)d->dst = (long)x; break;
+    case GP_OPT_U32: *(uint32_t *)d->dst = (uint32_t)x; break;
+    case GP_OPT_U64: *(uint64_t *)d->dst = (uint64_t)x; break;
+    default: *(double *)d->dst = x; break;
+    }
+    return 0;
+}
+
+static int store(const struct gp_optspec *spec, const struct gp_optdef *d, const char *v)
+{
+    switch (d->type) {
+    case GP_OPT_STR:
+        *(const char **)d->dst = v;
+        return 0;
+    case GP_OPT_CALL: {
+        struct gp_error err = {0};
+        if (d->call(spec->ctx, d->name, v, &err))
+            return gp_argv_error(spec, "%s", err.msg);
+        return 0;
+    }
+    default:
+        return store_number(spec, d, v);
+    }
+}
+
+int gp_argv_parse(const struct gp_optspec *spec, int argc, char **argv)
+{
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || !a[1]) {
+            argv[1 + npos++] = argv[i]; /* npos < i: a slot already read */
+            continue;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            gp_argv_help(spec, stdout);
+            return GP_ARGV_HELP;
+        }
+        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        const struct gp_optdef *d = find(spec, a, len);
+        if (!d) {
+            gp_argv_error(spec, "unknown option '%.*s'", (int)len, a);
+            return GP_ARGV_ERROR;
+        }
+        if (d->type == GP_OPT_FLAG || d->type == GP_OPT_UNFLAG) {
+            if (eq) {
+                gp_argv_error(spec, "%s takes no value", d->name);
+                return GP_ARGV_ERROR;
+            }
+            *(int *)d->dst = d->type == GP_OPT_FLAG;
+            continue;
+        }
+        const char *v = eq ? eq + 1 : NULL;
+        if (!v) {
+            if (i + 1 >= argc) {
+                gp_argv_error(spec, "%s needs a value", d->name);
+                return GP_ARGV_ERROR;
+            }
+            v = argv[++i];
+        }
+        if (store(spec, d, v))
+            return GP_ARGV_ERROR;
+    }
+    return npos;
+}

@@ -1,0 +1,548 @@
+/* profile/cmd_profile.c — `genperf profile` (alias `genai-perf profile`): parse,
+ * load the tokenizer, build the dataset, run the client, hand the records to
+ * metrics/export, choose the exit status.
+ *
+ * Owns everything it creates here (config, tokenizer, dataset, record store,
+ * telemetry sampler, signalfd) and frees it on every path before returning.
+ *
+ * Ctrl-C: SIGINT/SIGTERM are blocked for the whole command and read through a
+ * signalfd that the client polls next to its sockets, so no signal handler
+ * and no global flag are needed; the first signal stops sending and gives
+ * in-flight requests a short grace, a second one cancels them at once. What
+ * was measured is written and the exit status is 130.
+ *
+ * Exit status: 0 run completed (some requests may have failed: they are
+ * counted in the artifacts); 1 configuration error or invalid run (nothing
+ * measured, every request failed, artifacts could not be written); 2 usage
+ * error (argparse-style message); 130 interrupted.
+ */
+#include "commands.h"
+#include "profile/profile_config.h"
+#include "client/client.h"
+#include "client/record.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "dataset/dataset.h"
+#include "tokenizer/tokenizer.h"
+
+#include "export/export.h"
+#include "metrics/metrics.h"
+#include "telemetry/telemetry.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#define BUSY_WARN 0.8
+
+static const char *prog_name(void)
+{
+    extern char *program_invocation_short_name;
+    return !strcmp(program_invocation_short_name, "genai-perf") ? "genai-perf profile" : "genperf profile";
+}
+
+/* Joins base URL and endpoint the way perf_analyzer does (url + "/" +
+ * endpoint), except that trailing slashes of the base are dropped so that
+ * "http://h:8000/" does not become "http://h:8000//v1/...". */
+static int build_request_url(const struct profile_config *cfg, char *out, size_t outsz, struct gp_error *err)
+{
+    size_t n = strlen(cfg->url);
+    while (n > 0 && cfg->url[n - 1] == '/')
+        n--;
+    int w = snprintf(out, outsz, "%.*s/%s", (int)n, cfg->url, cfg->endpoint);
+    if (w < 0 || (size_t)w >= outsz)
+        return gp_err(err, GP_EINVAL, "--url: '%s' is too long", cfg->url);
+    return 0;
+}
+
+static int check_signal(int sfd)
+{
+    if (sfd < 0)
+        return 0;
+    struct signalfd_siginfo si;
+    return read(sfd, &si, sizeof si) == (ssize_t)sizeof si;
+}
+
+static void print_warnings(const struct profile_config *cfg)
+{
+    if (cfg->n_passthrough)
+        fprintf(stderr, "genperf: warning: %d argument(s) after '--' are perf_analyzer options; genperf ignores them\n",
+                cfg->n_passthrough);
+    if (!cfg->endpoint_type_given)
+        fprintf(stderr, "genperf: note: --endpoint-type not given; GenAI-Perf would default to kserve (Triton gRPC), "
+                        "which genperf does not speak: using chat\n");
+    if (cfg->trust_remote_code)
+        fprintf(stderr, "genperf: warning: --tokenizer-trust-remote-code is enabled. Custom tokenizer code can be "
+                        "executed. This should only be used with repositories you trust.\n");
+    if (cfg->generate_plots)
+        fprintf(stderr, "genperf: warning: --generate-plots is not supported; use 'genperf report' for charts\n");
+    if (cfg->enable_checkpointing)
+        fprintf(stderr, "genperf: warning: --enable-checkpointing is accepted and ignored\n");
+}
+
+/* Everything one `profile` run holds, stage to stage; freed by run_free. */
+struct profile_run {
+    struct profile_config cfg;
+    const char *prog;
+    struct gp_error err;
+    int sfd;                        /* SIGINT/SIGTERM signalfd, -1 if none */
+    char req_url[8192];
+    char run_dir[4096];
+    struct gp_tokenizer *tok;
+    struct gp_dataset *ds;
+    struct gp_client_body *bodies;  /* views into ds */
+    json_t *input_config;
+    struct gp_record_store st;
+    struct gp_telemetry *tel;
+    struct gp_client_stats cs;
+    uint64_t wall_start, wall_end;
+    struct gp_metrics_result mr;
+    int metrics_ok, export_ok;
+    /* The client sees transport and HTTP failures; metrics also sees the
+     * ones inside a 200 stream (error events, truncation), so its counts
+     * are the ones reported and used for the exit status. */
+    uint64_t n_ok, n_failed;
+    char first_error[512];
+};
+
+/* A stage returns CONTINUE, or the exit status to stop with. */
+#define CONTINUE (-1)
+
+static int fail(struct profile_run *r, const char *what)
+{
+    fprintf(stderr, "%s: error: %s%s\n", r->prog, what ? what : "", r->err.msg);
+    return 1;
+}
+
+static void warn_url_with_path(const struct profile_config *cfg, const char *req_url)
+{
+    /* GenAI-Perf appends the endpoint to --url verbatim: a full endpoint URL
+     * given as --url doubles the path and gets 404s. */
+    size_t ul = strlen(cfg->url), el = strlen(cfg->endpoint);
+    const char *tail = cfg->url + (ul > el ? ul - el : 0);
+    if ((ul > el && !strcmp(tail, cfg->endpoint)) || (ul >= 3 && !strcmp(cfg->url + ul - 3, "/v1")))
+        fprintf(stderr, "genperf: warning: --url %s looks like it includes the API path; requests go to %s "
+                        "(--url is the base URL, e.g. http://127.0.0.1:8000)\n",
+                cfg->url, req_url);
+}
+
+static void print_models(const struct profile_config *cfg)
+{
+    if (strchr(cfg->models[0], '/')) {
+        char name[1024];
+        snprintf(name, sizeof name, "%s", cfg->models[0]);
+        for (char *c = name; *c; c++)
+            if (*c == '/')
+                *c = '_';
+        fprintf(stderr, "genperf: Model name '%s' cannot be used to create artifact directory. Instead, '%s' will be used.\n",
+                cfg->models[0], name);
+    }
+    fprintf(stderr, "genperf: Profiling these models:");
+    for (size_t i = 0; i < cfg->n_models; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", cfg->models[i]);
+    fputc('\n', stderr);
+}
+
+/* Stage 1: command line, run directory name, tokenizer. */
+static int stage_load(struct profile_run *r, int argc, char **argv)
+{
+    struct profile_config *cfg = &r->cfg;
+    if (gp_profile_parse(cfg, argc, argv, r->prog, &r->err) < 0) {
+        if (cfg->usage_error)
+            gp_profile_usage(stderr, r->prog, 0);
+        fail(r, NULL);
+        return cfg->usage_error ? 2 : 1;
+    }
+    if (cfg->help) {
+        gp_profile_usage(stdout, r->prog, 1);
+        return 0;
+    }
+    print_warnings(cfg);
+    if (build_request_url(cfg, r->req_url, sizeof r->req_url, &r->err) < 0)
+        return fail(r, NULL);
+    warn_url_with_path(cfg, r->req_url);
+    if (gp_profile_run_dir(cfg, r->run_dir, sizeof r->run_dir) < 0) {
+        fprintf(stderr, "%s: error: run directory name too long (--artifact-dir / -m)\n", r->prog);
+        return 1;
+    }
+    print_models(cfg);
+    struct gp_tokenizer_opts topts = {.revision = cfg->tokenizer_revision, .offline = cfg->offline};
+    if (gp_tokenizer_load(cfg->tokenizer, &topts, &r->tok, &r->err) < 0) {
+        fprintf(stderr, "%s: error: --tokenizer %s: %s\n", r->prog, cfg->tokenizer, r->err.msg);
+        return 1;
+    }
+    return check_signal(r->sfd) ? 130 : CONTINUE;
+}
+
+/* Stage 2: the request bodies, inputs.json, a clean run directory. */
+static int stage_dataset(struct profile_run *r)
+{
+    const struct profile_config *cfg = &r->cfg;
+    struct gp_dataset_opts dopts = {
+        .models = cfg->models,
+        .n_models = cfg->n_models,
+        .model_random = cfg->model_random,
+        .endpoint_type = cfg->endpoint_type,
+        .streaming = cfg->streaming,
+        .include_usage = cfg->include_usage,
+        .isl_mean = cfg->isl_mean,
+        .isl_stddev = cfg->isl_stddev,
+        .osl_mean = cfg->osl_mean,
+        .osl_stddev = cfg->osl_stddev,
+        .osl_deterministic = cfg->osl_deterministic,
+        .num_entries = cfg->num_entries,
+        .seed = cfg->seed,
+        .input_file = cfg->input_file,
+        .num_prefix_prompts = cfg->num_prefix_prompts,
+        .prefix_prompt_length = cfg->prefix_prompt_length,
+        .extra_inputs = cfg->extra_inputs,
+    };
+    if (gp_dataset_build(&dopts, r->tok, &r->ds, &r->err) < 0)
+        return fail(r, NULL);
+    if (!r->ds->n) {
+        fprintf(stderr, "%s: error: the dataset has no entries (check --input-file)\n", r->prog);
+        return 1;
+    }
+    if (check_signal(r->sfd))
+        return 130;
+    if (gp_mkdir_p(r->run_dir, &r->err) < 0)
+        return fail(r, NULL);
+    char path[8192];
+    gp_path_join(path, sizeof path, r->run_dir, "inputs.json");
+    if (gp_dataset_write_inputs_json(r->ds, path, &r->err) < 0)
+        return fail(r, NULL);
+    /* GenAI-Perf deletes a stale export before running (subcommand.py:96). */
+    gp_path_join(path, sizeof path, r->run_dir, cfg->profile_export_file);
+    unlink(path);
+    r->bodies = calloc(r->ds->n, sizeof *r->bodies);
+    if (!r->bodies) {
+        fprintf(stderr, "%s: error: out of memory\n", r->prog);
+        return 1;
+    }
+    for (size_t i = 0; i < r->ds->n; i++) {
+        r->bodies[i].data = r->ds->entries[i].payload;
+        r->bodies[i].len = r->ds->entries[i].payload_len;
+    }
+    return CONTINUE;
+}
+
+/* One socket per request in flight: lift the soft descriptor limit (often
+ * 1024) toward what the run needs; open loops without a cap get the hard
+ * limit. */
+static void raise_fd_limit(const struct profile_config *cfg)
+{
+    struct rlimit rl;
+    rlim_t need = cfg->request_rate > 0 ? (cfg->max_concurrency ? (rlim_t)cfg->max_concurrency + 64 : RLIM_INFINITY)
+                                        : (rlim_t)cfg->concurrency + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+        rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        if (cfg->request_rate == 0 && rl.rlim_cur < need)
+            fprintf(stderr, "genperf: warning: --concurrency %ld needs about %llu file descriptors; the limit is "
+                            "%llu (raise it with ulimit -n)\n",
+                    cfg->concurrency, (unsigned long long)need, (unsigned long long)rl.rlim_cur);
+    }
+}
+
+/* Given URLs are sampled (and reported when they fail); otherwise the
+ * target's own /metrics and GenAI-Perf's default DCGM exporter are tried
+ * quietly and kept only if they answer. NULL when telemetry is off. */
+static struct gp_telemetry *start_telemetry(const struct profile_config *cfg)
+{
+    static const char *const dcgm_default[] = {"http://localhost:9400/metrics"};
+    char target_metrics[1024] = "";
+    struct gp_telemetry_opts to = {
+        .interval_s = cfg->telemetry_interval_s,
+    };
+    if (cfg->metrics_urls_given) {
+        to.metrics_urls = (const char *const *)cfg->metrics_urls;
+        to.n_metrics_urls = (int)cfg->n_metrics_urls;
+    } else {
+        if (gp_telemetry_metrics_url_for(cfg->url, target_metrics, sizeof target_metrics) == 0)
+            to.default_metrics_url = target_metrics;
+        to.default_metrics_urls = dcgm_default;
+        to.n_default_metrics_urls = 1;
+    }
+    struct gp_telemetry *tel = NULL;
+    struct gp_error terr = {0};
+    if (gp_telemetry_start(&to, &tel, &terr) < 0) {
+        fprintf(stderr, "genperf: warning: telemetry disabled: %s\n", terr.msg);
+        return NULL;
+    }
+    return tel;
+}
+
+/* Stage 3: the measurement itself, with telemetry sampling alongside. */
+static int stage_run(struct profile_run *r)
+{
+    const struct profile_config *cfg = &r->cfg;
+    uint64_t duration_ns = 0;
+    if (cfg->duration_s > 0)
+        duration_ns = (uint64_t)(cfg->duration_s * 1e9);
+    else if (cfg->measurement_interval_ms > 0)
+        /* perf_analyzer: windows of 1.2 x interval, stable after 3 with the
+         * default 999 % threshold (spec §4.5) */
+        duration_ns = (uint64_t)cfg->measurement_interval_ms * 3600000ull;
+
+    struct gp_client_opts co = {
+        .url = r->req_url,
+        .headers = cfg->headers,
+        .n_headers = cfg->n_headers,
+        .bodies = r->bodies,
+        .n_bodies = r->ds->n,
+        .concurrency = cfg->concurrency,
+        .request_rate = cfg->request_rate,
+        .poisson = cfg->poisson,
+        .max_inflight = cfg->max_concurrency,
+        .request_count = cfg->request_count,
+        .warmup_count = cfg->warmup,
+        .duration_ns = duration_ns,
+        .seed = cfg->seed,
+        .timeout_s = cfg->request_timeout_s,
+        .http2 = cfg->http2,
+        .stop_fd = r->sfd,
+        .progress = isatty(2),
+        .grace_ns = 2000000000ull,
+    };
+    raise_fd_limit(cfg);
+    r->input_config = gp_profile_input_config(cfg);
+    if (!r->input_config) {
+        fprintf(stderr, "%s: error: out of memory building input_config\n", r->prog);
+        return 1;
+    }
+    r->tel = start_telemetry(cfg);
+    r->wall_start = gp_wall_ns();
+    int crc = gp_client_run(&co, &r->st, &r->cs, &r->err);
+    r->wall_end = gp_wall_ns();
+    if (r->tel)
+        gp_telemetry_stop(r->tel);
+    if (crc < 0)
+        return fail(r, NULL);
+
+    const struct gp_client_stats *cs = &r->cs;
+    uint64_t measured = cs->n_ok + cs->n_failed;
+    /* a run of a few ms is all setup: its busy fraction says nothing */
+    if (cs->busy_fraction > BUSY_WARN && cs->end_ns - cs->start_ns >= 500000000ull)
+        fprintf(stderr,
+                "genperf: warning: the client's event loop was busy %.0f%% of the run; it may be limiting the "
+                "measurement (fewer concurrent requests per process, or a faster machine)\n",
+                cs->busy_fraction * 100);
+    if (cs->n_delayed && (cs->n_delayed * 100 > measured || cs->max_lag_ns > 10000000ull))
+        fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
+                (unsigned long long)cs->n_delayed, (double)cs->max_lag_ns / 1e6);
+    r->n_ok = cs->n_ok;
+    r->n_failed = cs->n_failed;
+    snprintf(r->first_error, sizeof r->first_error, "%s", cs->first_error);
+    return CONTINUE;
+}
+
+/* Stage 4: per-request and benchmark metrics from the recorded bytes. A
+ * failure here still lets the run report its client counts. */
+static void stage_metrics(struct profile_run *r)
+{
+    const struct profile_config *cfg = &r->cfg;
+    struct gp_slo *slos = NULL;
+    if (cfg->n_slos) {
+        slos = calloc(cfg->n_slos, sizeof *slos);
+        for (size_t i = 0; slos && i < cfg->n_slos; i++) {
+            slos[i].name = cfg->slos[i].namebuf;
+            slos[i].value = cfg->slos[i].value;
+        }
+    }
+    struct gp_metrics_opts mo = {
+        .slos = slos,
+        .n_slos = slos ? cfg->n_slos : 0,
+        .inter_chunk = 1,
+    };
+    if (gp_metrics_compute(&r->st, r->ds, r->tok, &mo, &r->mr, &r->err) < 0) {
+        fprintf(stderr, "%s: error: computing metrics: %s\n", r->prog, r->err.msg);
+        r->export_ok = 0;
+    } else {
+        const struct gp_metrics_result *mr = &r->mr;
+        r->metrics_ok = 1;
+        r->n_ok = mr->n_ok;
+        r->n_failed = mr->n_failed;
+        if (!r->first_error[0])
+            for (size_t i = 0; i < mr->n_reqs; i++)
+                if (mr->reqs[i].fail != GP_FAIL_NONE && mr->reqs[i].err_len) {
+                    int l = mr->reqs[i].err_len < 400 ? (int)mr->reqs[i].err_len : 400;
+                    snprintf(r->first_error, sizeof r->first_error, "%.*s", l, mr->text + mr->reqs[i].err_off);
+                    break;
+                }
+    }
+    free(slos);
+}
+
+static void write_telemetry_jsonl(const struct profile_run *r)
+{
+    char stem[1024], tp[8192], fn[1100];
+    gp_export_stem(r->cfg.profile_export_file, stem, sizeof stem);
+    snprintf(fn, sizeof fn, "%s_telemetry.jsonl", stem);
+    gp_path_join(tp, sizeof tp, r->run_dir, fn);
+    struct gp_error terr = {0};
+    if (gp_telemetry_write_jsonl(r->tel, tp, &terr) < 0)
+        fprintf(stderr, "genperf: warning: %s\n", terr.msg);
+}
+
+/* Stage 5: every artifact GenAI-Perf writes, the console table, telemetry. */
+static void stage_export(struct profile_run *r)
+{
+    const struct profile_config *cfg = &r->cfg;
+    json_t *tstats = NULL, *tsummary = NULL;
+    if (r->tel) {
+        tstats = gp_telemetry_stats_json(r->tel);
+        tsummary = gp_telemetry_summary_json(r->tel);
+    }
+    struct gp_export_ctx ctx = {
+        .run_dir = r->run_dir,
+        .profile_export_file = cfg->profile_export_file,
+        .mode = gp_profile_mode(cfg),
+        .value = cfg->request_rate > 0 ? cfg->request_rate : (double)cfg->concurrency,
+        .service_kind = "openai",
+        .endpoint = cfg->endpoint,
+        .endpoint_type = (int)cfg->endpoint_type,
+        .streaming = cfg->streaming,
+        .goodput = cfg->n_slos > 0,
+        .input_config = r->input_config,
+        .telemetry_stats = tstats,
+        .telemetry_summary = tsummary,
+        .store = &r->st,
+        .ds = r->ds,
+        .m = &r->mr,
+        .tokenizer_source = gp_tokenizer_source(r->tok),
+        .client_busy_fraction = r->cs.busy_fraction,
+        .client_busy_warn = BUSY_WARN,
+        .n_sent = r->cs.n_sent,
+        .n_retried = r->cs.n_retried,
+        .n_warmup = r->cs.n_warmup,
+        .start_wall_ns = r->wall_start,
+        .end_wall_ns = r->wall_end,
+        .console = stdout,
+        .console_width = 0,
+    };
+    if (gp_export_all(&ctx, &r->err) < 0) {
+        fprintf(stderr, "%s: error: writing artifacts: %s\n", r->prog, r->err.msg);
+        r->export_ok = 0;
+    }
+    if (r->tel)
+        write_telemetry_jsonl(r);
+    if (tstats)
+        json_decref(tstats);
+    json_decref(tsummary);
+}
+
+/* The closing lines on stderr and the exit status. */
+static int finish(struct profile_run *r)
+{
+    const struct profile_config *cfg = &r->cfg;
+    const struct gp_client_stats *cs = &r->cs;
+    uint64_t measured = cs->n_ok + cs->n_failed;
+    for (char *c = r->first_error; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    if (r->n_failed && r->n_ok)
+        fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)r->n_failed,
+                (unsigned long long)(r->n_ok + r->n_failed), r->first_error);
+    fprintf(stderr,
+            "genperf: client: %llu requests sent (%llu warmup, %llu stale keep-alive resends not counted); "
+            "measured phase %.2f s, event loop busy %.1f%% of one core\n",
+            (unsigned long long)cs->n_sent, (unsigned long long)cs->n_warmup, (unsigned long long)cs->n_retried,
+            (double)(cs->end_ns - cs->start_ns) / 1e9, cs->busy_fraction * 100);
+    if (cfg->request_rate > 0)
+        fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
+                (double)cs->max_lag_ns / 1e6, (unsigned long long)cs->n_delayed);
+    if (cs->n_dropped)
+        fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
+                (unsigned long long)cs->n_dropped);
+
+    if (cs->interrupted) {
+        fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", r->run_dir);
+        return 130;
+    }
+    if (!r->export_ok)
+        return 1;
+    if (measured == 0) {
+        fprintf(stderr, "%s: error: no request completed during the measurement; nothing was measured%s\n", r->prog,
+                cfg->duration_s > 0 || cfg->measurement_interval_ms > 0 ? " (raise --duration / --measurement-interval)"
+                                                                         : "");
+        return 1;
+    }
+    if (r->n_ok == 0) {
+        fprintf(stderr, "%s: error: all %llu requests to %s failed: %s%s\n", r->prog, (unsigned long long)measured,
+                r->req_url, r->first_error,
+                cfg->http2 ? " (--http2 speaks HTTP/2 with prior knowledge: the server must support it)" : "");
+        return 1;
+    }
+    return 0;
+}
+
+static void run_free(struct profile_run *r)
+{
+    gp_telemetry_free(r->tel);
+    gp_metrics_result_free(&r->mr);
+    json_decref(r->input_config);
+    free(r->bodies);
+    gp_record_store_free(&r->st);
+    if (r->ds)
+        gp_dataset_free(r->ds);
+    if (r->tok)
+        gp_tokenizer_free(r->tok);
+    gp_profile_config_free(&r->cfg);
+}
+
+int cmd_profile(int argc, char **argv)
+{
+    struct profile_run *r = calloc(1, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "%s: error: out of memory\n", prog_name());
+        return 1;
+    }
+    r->prog = prog_name();
+    r->export_ok = 1;
+    gp_record_store_init(&r->st);
+
+    /* Signals first, so a Ctrl-C during a slow tokenizer load is not lost. */
+    sigset_t mask, oldmask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    sigprocmask(SIG_BLOCK, &mask, &oldmask);
+    r->sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    /* A server that closes a TLS connection mid-write must cost one
+     * request, not the process: libcurl runs with CURLOPT_NOSIGNAL. */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_pipe;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old_pipe);
+
+    gp_profile_config_init(&r->cfg);
+    int status = stage_load(r, argc, argv);
+    if (status == CONTINUE)
+        status = stage_dataset(r);
+    if (status == CONTINUE)
+        status = stage_run(r);
+    if (status == CONTINUE) {
+        stage_metrics(r);
+        if (r->metrics_ok)
+            stage_export(r);
+        status = finish(r);
+    }
+
+    int sfd = r->sfd;
+    run_free(r);
+    free(r);
+    if (sfd >= 0) {
+        /* drain signals that arrived late so unblocking does not kill us */
+        while (check_signal(sfd))
+            ;
+        close(sfd);
+    }
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    sigprocmask(SIG_SETMASK, &oldmask, NULL);
+    return status;
+}

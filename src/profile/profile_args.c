@@ -1,0 +1,664 @@
+/* profile/profile_args.c — the `profile` flag parser: argparse-compatible
+ * spelling, prefixes and messages, GenAI-Perf's copy of truthy values into
+ * struct profile_config, and the checks GenAI-Perf does after argparse.
+ *
+ * One table drives all of it: a row names the flag (every spelling), how argv
+ * gives its value, and how that value lands in the config (a copy rule and
+ * the offsetof() of its field), so adding a flag is adding a row. Parsing is
+ * three passes: argv -> raw values (parse_argv), raw -> config in table order
+ * (copy_values), cross-flag checks (validate). See profile_config.h for
+ * ownership.
+ */
+#include "profile/profile_config.h"
+#include "core/pytext.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How argv gives the value. */
+enum opt_kind { K_FLAG, K_STR, K_INT, K_POSINT, K_FLOAT, K_LIST, K_APPEND, K_CHOICE };
+
+/* How the value reaches the config. GenAI-Perf copies a value only when it
+ * is truthy, so `--concurrency 0` keeps the default (profile_config.h). */
+enum copy_rule {
+    C_NONE,      /* lists (stored while parsing) and flags only the cross-flag checks read */
+    C_SEEN,      /* int = the flag was given */
+    C_UNSEEN,    /* int = the flag was not given (--no-...) */
+    C_STR,       /* const char * = the value, when not empty */
+    C_STR_GIVEN, /* as C_STR, and the int at aux = 1 */
+    C_LONG,      /* long = the value, when not 0 */
+    C_LONG0,     /* as C_LONG, after GenAI-Perf's lower bound 0 */
+    C_U64,       /* uint64_t = the value, when not 0 */
+    C_LONG_MIN1, /* genperf's flags: long = the value when given; it must be >= 1 */
+    C_SECS,      /* genperf's flags: double = the value when given; it must be > 0 */
+    C_CHOICE1,   /* int = the value is the second choice (random, poisson) */
+    C_HOOK,      /* the row's hook does it (always called, given or not) */
+};
+
+enum opt_id {
+    O_HELP, O_MODEL, O_MODEL_SEL, O_ENDPOINT_TYPE, O_ENDPOINT, O_URL, O_STREAMING, O_HEADER,
+    O_TOKENIZER, O_TOK_REV, O_TOK_TRUST, O_ISL, O_ISL_STD, O_OSL, O_OSL_STD, O_OSL_DET,
+    O_NUM_ENTRIES, O_REQ_COUNT, O_WARMUP, O_CONCURRENCY, O_RATE, O_SEED, O_EXPORT_FILE,
+    O_ARTIFACT_DIR, O_EXTRA, O_MEAS_INTERVAL, O_STABILITY, O_GOODPUT, O_INPUT_FILE,
+    O_METRICS_URL, O_BACKEND, O_BATCH, O_NUM_PREFIX, O_PREFIX_LEN, O_VERBOSE, O_PLOTS,
+    O_CHECKPOINTING, O_CHECKPOINT_DIR, O_FIXED_SCHEDULE, O_NUM_SESSIONS, O_SESSION_CONC,
+    /* ours */
+    O_TIMEOUT, O_HTTP2, O_DISTRIBUTION, O_MAX_CONC, O_DURATION, O_TELEM_INTERVAL, O_NO_USAGE,
+    O_OFFLINE,
+    O__COUNT
+};
+
+/* mutually exclusive groups (parser.py:616-655) */
+enum { G_NONE, G_STIMULUS, G_MEASUREMENT };
+
+struct opt {
+    enum opt_id id;
+    enum opt_kind kind;
+    const char *names[4];   /* in argparse definition order: shown joined by '/' */
+    const char *metavar;
+    const char *const *choices;
+    const char *help;
+    int group;
+    enum copy_rule copy;
+    size_t off;             /* its field in struct profile_config (copy rule / list array) */
+    size_t aux;             /* C_STR_GIVEN: the int "given" field; K_LIST/K_APPEND: the size_t count */
+    /* K_LIST/K_APPEND: adds one item (NULL: append the string to the array
+     * at off); K_STR: checks the value while parsing (usage error). */
+    int (*value)(struct profile_config *cfg, const char *s, struct gp_error *err);
+    int (*hook)(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err); /* C_HOOK */
+};
+
+#define F(field) offsetof(struct profile_config, field)
+#define FIELD(cfg, off, type) ((type *)(void *)((char *)(cfg) + (off)))
+
+static const char *const endpoint_types[] = {
+    "chat", "completions", "dynamic_grpc", "embeddings", "huggingface_generate", "image_retrieval",
+    "nvclip", "rankings", "multimodal", "generate", "kserve", "template", "tensorrtllm_engine",
+    "vision", NULL};
+static const char *const strategies[] = {"round_robin", "random", NULL};
+static const char *const backends[] = {"tensorrtllm", "vllm", NULL};
+static const char *const distributions[] = {"constant", "poisson", NULL};
+
+/* Table order is argparse's (--help) and the order GenAI-Perf copies and
+ * checks values in, which decides which error a bad command line reports. */
+static const struct opt opts[] = {
+    {O_HELP, K_FLAG, {"-h", "--help"}, NULL, NULL, "show this help message and exit", .copy = C_NONE},
+    {O_MODEL, K_LIST, {"-m", "--model"}, "MODEL", NULL, "the model name(s) sent in every request (required)",
+     .copy = C_NONE, .off = F(models), .aux = F(n_models)},
+    {O_MODEL_SEL, K_CHOICE, {"--model-selection-strategy"}, "{round_robin,random}", strategies,
+     "how dataset rows pick a model when several -m are given (default round_robin)",
+     .copy = C_CHOICE1, .off = F(model_random)},
+    {O_ENDPOINT_TYPE, K_CHOICE, {"--endpoint-type"}, "{chat,completions,...}", endpoint_types,
+     "chat (/v1/chat/completions) or completions (/v1/completions)", .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
+    {O_ENDPOINT, K_STR, {"--endpoint"}, "ENDPOINT", NULL, "custom endpoint path (default from --endpoint-type)",
+     .copy = C_HOOK, .hook = gp_profile_copy_endpoint},
+    {O_URL, K_STR, {"-u", "--url"}, "URL", NULL, "server base URL, without the endpoint path (default localhost:8000)",
+     .copy = C_STR_GIVEN, .off = F(url), .aux = F(url_given)},
+    {O_STREAMING, K_FLAG, {"--streaming"}, NULL, NULL, "send \"stream\": true and measure every chunk",
+     .copy = C_SEEN, .off = F(streaming)},
+    {O_HEADER, K_APPEND, {"-H", "--header"}, "HEADER", NULL, "extra HTTP header 'Name: value' (repeatable)",
+     .copy = C_NONE, .off = F(headers), .aux = F(n_headers)},
+    {O_TOKENIZER, K_STR, {"--tokenizer"}, "TOKENIZER", NULL,
+     "tokenizer: HF hub id, tokenizer.json path or 'builtin' (default: the model name)",
+     .copy = C_STR, .off = F(tokenizer)},
+    {O_TOK_REV, K_STR, {"--tokenizer-revision"}, "REVISION", NULL, "hub revision (default main)",
+     .copy = C_STR, .off = F(tokenizer_revision)},
+    {O_TOK_TRUST, K_FLAG, {"--tokenizer-trust-remote-code"}, NULL, NULL, "accepted for compatibility",
+     .copy = C_SEEN, .off = F(trust_remote_code)},
+    {O_ISL, K_INT, {"--synthetic-input-tokens-mean", "--isl"}, "N", NULL, "mean prompt length in tokens (default 550)",
+     .copy = C_LONG0, .off = F(isl_mean)},
+    {O_ISL_STD, K_INT, {"--synthetic-input-tokens-stddev"}, "N", NULL, "stddev of the prompt length (default 0)",
+     .copy = C_LONG0, .off = F(isl_stddev)},
+    {O_OSL, K_INT, {"--output-tokens-mean", "--osl"}, "N", NULL, "mean max_tokens per request (default: not sent)",
+     .copy = C_LONG0, .off = F(osl_mean)},
+    {O_OSL_STD, K_INT, {"--output-tokens-stddev"}, "N", NULL, "stddev of max_tokens (default 0)",
+     .copy = C_LONG0, .off = F(osl_stddev)},
+    {O_OSL_DET, K_FLAG, {"--output-tokens-mean-deterministic"}, NULL, NULL,
+     "also send min_tokens = max_tokens and ignore_eos (genperf accepts it for openai)",
+     .copy = C_SEEN, .off = F(osl_deterministic)},
+    {O_NUM_ENTRIES, K_POSINT, {"--num-dataset-entries", "--num-prompts"}, "N", NULL,
+     "distinct prompts, cycled (default 100)", .copy = C_LONG, .off = F(num_entries)},
+    {O_REQ_COUNT, K_INT, {"--request-count", "--num-requests"}, "N", NULL,
+     "measured requests (default max(10, 2 x concurrency))", .group = G_MEASUREMENT, .copy = C_NONE},
+    {O_WARMUP, K_INT, {"--warmup-request-count", "--num-warmup-requests"}, "N", NULL,
+     "requests sent first and excluded from every metric (default 0)", .copy = C_LONG0, .off = F(warmup)},
+    {O_CONCURRENCY, K_INT, {"--concurrency"}, "N", NULL, "closed loop: N requests in flight (default 1)",
+     .group = G_STIMULUS, .copy = C_LONG, .off = F(concurrency)},
+    {O_RATE, K_FLOAT, {"--request-rate"}, "R", NULL, "open loop: R requests per second",
+     .group = G_STIMULUS, .copy = C_HOOK, .hook = gp_profile_copy_rate},
+    {O_SEED, K_INT, {"--random-seed"}, "SEED", NULL, "seed for prompts and Poisson arrivals (default 0)",
+     .copy = C_U64, .off = F(seed)},
+    {O_EXPORT_FILE, K_STR, {"--profile-export-file"}, "FILE", NULL,
+     "file name of the raw export inside the run directory (default profile_export.json)",
+     .copy = C_STR, .off = F(profile_export_file)},
+    {O_ARTIFACT_DIR, K_STR, {"--artifact-dir"}, "DIR", NULL, "parent of the run directory (default artifacts)",
+     .copy = C_STR, .off = F(artifact_dir)},
+    {O_EXTRA, K_APPEND, {"--extra-inputs"}, "NAME[:VALUE]", NULL,
+     "key merged into every request body; or a JSON object (repeatable)", .copy = C_NONE, .value = gp_profile_add_extra_input},
+    {O_MEAS_INTERVAL, K_INT, {"--measurement-interval", "-p"}, "MS", NULL,
+     "time windows of MS milliseconds instead of a request count",
+     .group = G_MEASUREMENT, .copy = C_LONG, .off = F(measurement_interval_ms)},
+    {O_STABILITY, K_FLOAT, {"-s", "--stability-percentage"}, "PCT", NULL,
+     "window stability threshold, 1..999 (default 999)", .copy = C_HOOK, .hook = gp_profile_copy_stability},
+    {O_GOODPUT, K_LIST, {"-g", "--goodput"}, "NAME:VALUE", NULL, "goodput SLOs, e.g. time_to_first_token:100",
+     .copy = C_NONE, .off = F(slos), .aux = F(n_slos), .value = gp_profile_add_goodput},
+    {O_INPUT_FILE, K_STR, {"--input-file"}, "FILE", NULL, "JSONL prompts instead of synthetic ones",
+     .copy = C_STR, .off = F(input_file), .value = gp_profile_check_input_file},
+    {O_METRICS_URL, K_LIST, {"--server-metrics-url", "--server-metrics-urls"}, "URL", NULL,
+     "DCGM exporter URL(s) for GPU telemetry (default http://localhost:9400/metrics)",
+     .copy = C_HOOK, .off = F(metrics_urls), .aux = F(n_metrics_urls), .hook = gp_profile_copy_metrics_urls},
+    {O_BACKEND, K_CHOICE, {"--backend"}, "{tensorrtllm,vllm}", backends, "Triton only; rejected with openai",
+     .copy = C_SEEN, .off = F(backend_given)},
+    {O_BATCH, K_INT, {"-b", "--batch-size", "--batch-size-text"}, "N", NULL, "must be 1 for chat/completions",
+     .copy = C_LONG, .off = F(batch_size)},
+    {O_NUM_PREFIX, K_INT, {"--num-prefix-prompts"}, "N", NULL, "pool of shared prefix prompts (default 0)",
+     .copy = C_LONG, .off = F(num_prefix_prompts)},
+    {O_PREFIX_LEN, K_INT, {"--prefix-prompt-length"}, "N", NULL, "tokens per prefix prompt (default 100)",
+     .copy = C_LONG, .off = F(prefix_prompt_length)},
+    {O_VERBOSE, K_FLAG, {"-v", "--verbose"}, NULL, NULL, "more output", .copy = C_SEEN, .off = F(verbose)},
+    {O_PLOTS, K_FLAG, {"--generate-plots"}, NULL, NULL, "not supported by genperf (ignored with a warning)",
+     .copy = C_SEEN, .off = F(generate_plots)},
+    {O_CHECKPOINTING, K_FLAG, {"--enable-checkpointing"}, NULL, NULL, "accepted, ignored",
+     .copy = C_SEEN, .off = F(enable_checkpointing)},
+    {O_CHECKPOINT_DIR, K_STR, {"--checkpoint-dir"}, "DIR", NULL, "accepted, ignored",
+     .copy = C_STR, .off = F(checkpoint_dir)},
+    {O_FIXED_SCHEDULE, K_STR, {"--fixed-schedule"}, "BOOL", NULL, "not supported by genperf",
+     .group = G_STIMULUS, .copy = C_NONE},
+    {O_NUM_SESSIONS, K_INT, {"--num-sessions"}, "N", NULL, "not supported by genperf", .copy = C_NONE},
+    {O_SESSION_CONC, K_INT, {"--session-concurrency"}, "N", NULL, "not supported by genperf", .copy = C_NONE},
+    {O_TIMEOUT, K_FLOAT, {"--request-timeout"}, "SECONDS", NULL,
+     "genperf: per-request timeout; a stalled request fails (default 600)",
+     .copy = C_SECS, .off = F(request_timeout_s)},
+    {O_HTTP2, K_FLAG, {"--http2"}, NULL, NULL, "genperf: use HTTP/2 (h2c Upgrade on http://, ALPN on https://)",
+     .copy = C_SEEN, .off = F(http2)},
+    {O_DISTRIBUTION, K_CHOICE, {"--request-distribution"}, "{constant,poisson}", distributions,
+     "genperf: arrival process with --request-rate (default constant)", .copy = C_CHOICE1, .off = F(poisson)},
+    {O_MAX_CONC, K_INT, {"--max-concurrency"}, "N", NULL, "genperf: cap on in-flight requests with --request-rate",
+     .copy = C_LONG_MIN1, .off = F(max_concurrency)},
+    {O_DURATION, K_FLOAT, {"--duration"}, "SECONDS", NULL,
+     "genperf: send for SECONDS, then stop (requests still in flight are dropped)",
+     .group = G_MEASUREMENT, .copy = C_SECS, .off = F(duration_s)},
+    {O_TELEM_INTERVAL, K_FLOAT, {"--telemetry-interval"}, "SECONDS", NULL,
+     "genperf: telemetry sampling period (default 1)", .copy = C_SECS, .off = F(telemetry_interval_s)},
+    {O_NO_USAGE, K_FLAG, {"--no-include-usage"}, NULL, NULL,
+     "genperf: do not send stream_options.include_usage when streaming", .copy = C_UNSEEN, .off = F(include_usage)},
+    {O_OFFLINE, K_FLAG, {"--offline"}, NULL, NULL, "genperf: never download a tokenizer",
+     .copy = C_SEEN, .off = F(offline)},
+};
+#define N_OPTS (sizeof opts / sizeof opts[0])
+
+/* Appends sep+item to the NUL-terminated list[cap], truncating at the end:
+ * *len never passes cap - 1, so the next append cannot point past list. */
+static void list_add(char *list, size_t cap, size_t *len, const char *sep, const char *item)
+{
+    if (*len + 1 >= cap)
+        return;
+    int w = snprintf(list + *len, cap - *len, "%s%s", sep, item);
+    if (w > 0)
+        *len = *len + (size_t)w < cap ? *len + (size_t)w : cap - 1;
+}
+
+static void opt_display(const struct opt *o, char *out, size_t outsz)
+{
+    out[0] = '\0';
+    size_t len = 0;
+    for (int i = 0; i < 4 && o->names[i]; i++)
+        list_add(out, outsz, &len, i ? "/" : "", o->names[i]);
+}
+
+void gp_profile_usage(FILE *fp, const char *prog, int full)
+{
+    fprintf(fp, "usage: %s [-h] -m MODEL [MODEL ...] [--endpoint-type {chat,completions}] [-u URL]\n"
+                "       [--streaming] [--concurrency N | --request-rate R] [--request-count N]\n"
+                "       [options ...] [-- ignored perf_analyzer args]\n",
+            prog);
+    if (!full)
+        return;
+    fprintf(fp, "\nGenAI-Perf 0.0.16 compatible benchmark of an OpenAI chat/completions endpoint.\n\noptions:\n");
+    for (size_t i = 0; i < N_OPTS; i++) {
+        char names[128];
+        opt_display(&opts[i], names, sizeof names);
+        for (char *c = names; *c; c++)
+            if (*c == '/')
+                *c = ',';
+        char left[192];
+        if (opts[i].metavar)
+            snprintf(left, sizeof left, "%s %s", names, opts[i].metavar);
+        else
+            snprintf(left, sizeof left, "%s", names);
+        if (strlen(left) > 36)
+            fprintf(fp, "  %s\n  %-36s %s\n", left, "", opts[i].help);
+        else
+            fprintf(fp, "  %-36s %s\n", left, opts[i].help);
+    }
+    fprintf(fp, "\nExit status: 0 run completed; 1 invalid configuration or invalid run (e.g. every\n"
+                "request failed); 2 usage error; 130 interrupted (artifacts of what was measured are written).\n");
+}
+
+/* argparse's allow_abbrev: an unambiguous prefix of a long option matches. */
+
+/* argparse's allow_abbrev: an unambiguous prefix of a long option matches. */
+static const struct opt *find_opt(const char *name, struct gp_error *err, int *ambiguous)
+{
+    *ambiguous = 0;
+    for (size_t i = 0; i < N_OPTS; i++)
+        for (int j = 0; j < 4 && opts[i].names[j]; j++)
+            if (!strcmp(opts[i].names[j], name))
+                return &opts[i];
+    if (strncmp(name, "--", 2) != 0)
+        return NULL;
+    const struct opt *hit = NULL;
+    char list[512] = "";
+    size_t ll = 0;
+    int nhits = 0;
+    size_t n = strlen(name);
+    for (size_t i = 0; i < N_OPTS; i++)
+        for (int j = 0; j < 4 && opts[i].names[j]; j++)
+            if (!strncmp(opts[i].names[j], name, n) && opts[i].names[j][1] == '-') {
+                list_add(list, sizeof list, &ll, nhits ? ", " : "", opts[i].names[j]);
+                nhits++;
+                hit = &opts[i];
+            }
+    if (nhits == 1)
+        return hit;
+    if (nhits > 1) {
+        *ambiguous = 1;
+        gp_err(err, GP_EINVAL, "ambiguous option: %s could match %s", name, list);
+    }
+    return NULL;
+}
+
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return -1;
+    long v = strtol(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* argparse treats a token as an option (not a value) if it starts with '-'
+ * and is not a negative number. */
+static int looks_like_option(const char *s)
+{
+    if (s[0] != '-' || !s[1])
+        return 0;
+    double d;
+    if (gp_profile_parse_double(s, &d) == 0)
+        return 0;
+    return 1;
+}
+
+static int usage_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int usage_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gp_verr(err, GP_EINVAL, fmt, ap);
+    va_end(ap);
+    cfg->usage_error = 1;
+    return -GP_EINVAL;
+}
+
+static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gp_verr(err, code, fmt, ap);
+    va_end(ap);
+    cfg->usage_error = 0;
+    return -code;
+}
+
+static int push_str(const char ***arr, size_t *n, const char *s)
+{
+    const char **na = realloc(*arr, (*n + 1) * sizeof *na);
+    if (!na)
+        return -GP_ENOMEM;
+    na[(*n)++] = s;
+    *arr = na;
+    return 0;
+}
+
+static int add_item(struct profile_config *cfg, const struct opt *o, const char *s, struct gp_error *err)
+{
+    if (o->value)
+        return o->value(cfg, s, err);
+    if (push_str(FIELD(cfg, o->off, const char **), FIELD(cfg, o->aux, size_t), s))
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    return 0;
+}
+
+/* nargs='+': every following token up to the next option is one item.
+ * argparse replaces an earlier list when the flag repeats. */
+static int take_list(struct profile_config *cfg, const struct opt *o, const char *inline_val, int argc, char **argv,
+                     int *i, const char *disp, struct gp_error *err)
+{
+    void *old;
+    memcpy(&old, FIELD(cfg, o->off, char), sizeof old);
+    free(old);
+    memset(FIELD(cfg, o->off, char), 0, sizeof old);
+    *FIELD(cfg, o->aux, size_t) = 0;
+    int rc, n = 0;
+    if (inline_val) {
+        if ((rc = add_item(cfg, o, inline_val, err)) < 0)
+            return rc;
+        n++;
+    }
+    while (*i + 1 < argc && !looks_like_option(argv[*i + 1]) && strcmp(argv[*i + 1], "--")) {
+        if ((rc = add_item(cfg, o, argv[++*i], err)) < 0)
+            return rc;
+        n++;
+    }
+    if (!n)
+        return usage_err(cfg, err, "argument %s: expected at least one argument", disp);
+    return 0;
+}
+
+/* One value: checked against the option's kind and kept in rv. */
+static int take_value(struct profile_config *cfg, const struct opt *o, const char *val, struct gp_profile_raw *rv,
+                      const char *disp, struct gp_error *err)
+{
+    rv->seen = 1;
+    rv->s = val;
+    switch (o->kind) {
+    case K_INT:
+        if (parse_long(val, &rv->i) < 0)
+            return usage_err(cfg, err, "argument %s: invalid int value: '%s'", disp, val);
+        break;
+    case K_POSINT:
+        if (parse_long(val, &rv->i) < 0)
+            return usage_err(cfg, err, "argument %s: The value must be an integer.", disp);
+        if (rv->i <= 0)
+            return usage_err(cfg, err, "argument %s: The value must be greater than zero.", disp);
+        break;
+    case K_FLOAT:
+        if (gp_profile_parse_double(val, &rv->f) < 0)
+            return usage_err(cfg, err, "argument %s: invalid float value: '%s'", disp, val);
+        break;
+    case K_CHOICE: {
+        int ok = 0;
+        char list[512] = "";
+        size_t ll = 0;
+        for (int c = 0; o->choices[c]; c++) {
+            if (!strcmp(o->choices[c], val))
+                ok = 1;
+            char q[128];
+            snprintf(q, sizeof q, "'%s'", o->choices[c]);
+            list_add(list, sizeof list, &ll, c ? ", " : "", q);
+        }
+        if (!ok)
+            return usage_err(cfg, err, "argument %s: invalid choice: '%s' (choose from %s)", disp, val, list);
+        break;
+    }
+    case K_APPEND:
+        return add_item(cfg, o, val, err);
+    case K_STR:
+        return o->value ? o->value(cfg, val, err) : 0;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Splits "--name=value" and finds the option, including a one-letter option
+ * glued to its value ("-mNAME"); *inline_val is the value part, if any. */
+static const struct opt *resolve(struct profile_config *cfg, const char *arg, const char **inline_val,
+                                 struct gp_error *err)
+{
+    char name[256];
+    *inline_val = NULL;
+    const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+    if (eq && (size_t)(eq - arg) < sizeof name) {
+        memcpy(name, arg, (size_t)(eq - arg));
+        name[eq - arg] = '\0';
+        *inline_val = eq + 1;
+    } else {
+        snprintf(name, sizeof name, "%s", arg);
+    }
+    int ambiguous;
+    const struct opt *o = find_opt(name, err, &ambiguous);
+    if (!o && !ambiguous && arg[1] != '-' && strlen(arg) > 2) {
+        char shortname[3] = {arg[0], arg[1], 0};
+        const struct opt *so = find_opt(shortname, err, &ambiguous);
+        if (so && so->kind != K_FLAG) {
+            o = so;
+            *inline_val = arg + 2;
+        }
+    }
+    if (ambiguous) {
+        cfg->usage_error = 1; /* find_opt wrote the message */
+        return NULL;
+    }
+    if (!o)
+        usage_err(cfg, err, "unrecognized arguments: %s", arg);
+    return o;
+}
+
+/* argv -> raw values (argparse's part). Lists, -H and --extra-inputs are
+ * stored in cfg as they come; everything else waits in raw. */
+static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct gp_profile_raw *raw, struct gp_error *err)
+{
+    const struct opt *group_seen[3] = {NULL, NULL, NULL};
+    int rc;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--")) {
+            cfg->n_passthrough = argc - i - 1;
+            break;
+        }
+        if (!looks_like_option(arg))
+            return usage_err(cfg, err, "unrecognized arguments: %s", arg);
+        const char *inline_val;
+        const struct opt *o = resolve(cfg, arg, &inline_val, err);
+        if (!o)
+            return -GP_EINVAL;
+        char disp[160];
+        opt_display(o, disp, sizeof disp);
+        if (o->group) {
+            const struct opt *prev = group_seen[o->group];
+            if (prev && prev != o) {
+                char d2[160];
+                opt_display(prev, d2, sizeof d2);
+                return usage_err(cfg, err, "argument %s: not allowed with argument %s", disp, d2);
+            }
+            group_seen[o->group] = o;
+        }
+        struct gp_profile_raw *rv = &raw[o->id];
+        if (o->kind == K_FLAG) {
+            if (inline_val)
+                return usage_err(cfg, err, "argument %s: ignored explicit argument '%s'", disp, inline_val);
+            rv->seen = 1;
+            if (o->id == O_HELP) {
+                cfg->help = 1;
+                return 0;
+            }
+            continue;
+        }
+        if (o->kind == K_LIST) {
+            if ((rc = take_list(cfg, o, inline_val, argc, argv, &i, disp, err)) < 0)
+                return rc;
+            rv->seen = 1;
+            continue;
+        }
+        const char *val = inline_val;
+        if (!val) {
+            if (i + 1 >= argc || looks_like_option(argv[i + 1]) || !strcmp(argv[i + 1], "--"))
+                return usage_err(cfg, err, "argument %s: expected one argument", disp);
+            val = argv[++i];
+        }
+        if ((rc = take_value(cfg, o, val, rv, disp, err)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- GenAI-Perf's config processing: copy only truthy values ---- */
+
+static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *raw, struct gp_error *err)
+{
+    int rc;
+    for (size_t k = 0; k < N_OPTS; k++) {
+        const struct opt *o = &opts[k];
+        const struct gp_profile_raw *rv = &raw[o->id];
+        switch (o->copy) {
+        case C_NONE:
+            break;
+        case C_SEEN:
+            *FIELD(cfg, o->off, int) = rv->seen;
+            break;
+        case C_UNSEEN:
+            *FIELD(cfg, o->off, int) = !rv->seen;
+            break;
+        case C_STR:
+        case C_STR_GIVEN:
+            if (rv->seen && rv->s[0]) {
+                *FIELD(cfg, o->off, const char *) = rv->s;
+                if (o->copy == C_STR_GIVEN)
+                    *FIELD(cfg, o->aux, int) = 1;
+            }
+            break;
+        case C_LONG0:
+            if (rv->i < 0)
+                return config_err(cfg, err, GP_EINVAL, "User Config: %ld exceeds lower bounds ({'lower': 0})", rv->i);
+            /* fall through */
+        case C_LONG:
+            if (rv->i)
+                *FIELD(cfg, o->off, long) = rv->i;
+            break;
+        case C_U64:
+            if (rv->i)
+                *FIELD(cfg, o->off, uint64_t) = (uint64_t)rv->i;
+            break;
+        case C_LONG_MIN1:
+            if (rv->seen && rv->i < 1)
+                return config_err(cfg, err, GP_EINVAL, "%s %ld: must be >= 1", o->names[0], rv->i);
+            if (rv->seen)
+                *FIELD(cfg, o->off, long) = rv->i;
+            break;
+        case C_SECS:
+            if (rv->seen && !(rv->f > 0))
+                return config_err(cfg, err, GP_EINVAL, "%s %s: must be a positive number of seconds", o->names[0],
+                                  rv->s);
+            if (rv->seen)
+                *FIELD(cfg, o->off, double) = rv->f;
+            break;
+        case C_CHOICE1:
+            *FIELD(cfg, o->off, int) = rv->seen && !strcmp(rv->s, o->choices[1]);
+            break;
+        case C_HOOK:
+            if ((rc = o->hook(cfg, rv, err)) < 0)
+                return rc;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* ---- cross-field validation (GenAI-Perf order where it has one) ---- */
+static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw, struct gp_error *err)
+{
+    if (cfg->n_models == 0)
+        return config_err(cfg, err, GP_EINVAL, "Required field model_names is not set (pass -m MODEL)");
+    if (!cfg->tokenizer)
+        cfg->tokenizer = cfg->models[0];
+    if (raw[O_OSL_STD].i && cfg->osl_mean < 0)
+        return config_err(cfg, err, GP_EINVAL, "User Config: If output tokens stddev is set, mean must also be set");
+    if (cfg->osl_deterministic && cfg->osl_mean < 0)
+        return config_err(cfg, err, GP_EINVAL,
+                          "User Config: If output tokens deterministic is set, mean must also be set");
+    if (strchr(cfg->profile_export_file, '/'))
+        return config_err(cfg, err, GP_EINVAL,
+                          "Please use artifact_directory option to define intermediary paths to the "
+                          "profile_export_file.");
+    if (cfg->backend_given)
+        return config_err(cfg, err, GP_EINVAL,
+                          "The backend should only be used with the following combination: 'service_kind: triton' & "
+                          "'type: kserve'");
+    if (cfg->batch_size != 1)
+        return config_err(cfg, err, GP_EINVAL, "The --batch-size-text flag is not supported for %s.",
+                          cfg->endpoint_type == GP_ENDPOINT_CHAT ? "openai_chat_completions" : "openai_completions");
+    if (raw[O_FIXED_SCHEDULE].seen && raw[O_FIXED_SCHEDULE].s[0])
+        return config_err(cfg, err, GP_ENOTSUP, "--fixed-schedule is not supported by genperf; use --request-rate");
+    if (raw[O_NUM_SESSIONS].i || raw[O_SESSION_CONC].i)
+        return config_err(cfg, err, GP_ENOTSUP,
+                          "multi-turn sessions (--num-sessions, --session-concurrency) are not supported by genperf");
+    if (cfg->concurrency < 0)
+        return config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", cfg->concurrency);
+    if (cfg->request_rate != 0 && cfg->request_rate < 1e-6)
+        return config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be at least 0.000001 requests per second",
+                          raw[O_RATE].s);
+    if (cfg->request_timeout_s > 1e7 || cfg->duration_s > 1e7 || cfg->telemetry_interval_s > 1e7)
+        return config_err(cfg, err, GP_EINVAL,
+                          "--request-timeout / --duration / --telemetry-interval: at most 10000000 seconds");
+    if (cfg->measurement_interval_ms > 1000000000L)
+        return config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: at most 1000000000 ms",
+                          cfg->measurement_interval_ms);
+    if (cfg->request_rate < 0 || !isfinite(cfg->request_rate))
+        return config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be a positive number of requests per second",
+                          raw[O_RATE].s);
+    if (cfg->max_concurrency && cfg->request_rate == 0)
+        return config_err(cfg, err, GP_EINVAL, "--max-concurrency only applies with --request-rate; use --concurrency");
+    if (cfg->poisson && cfg->request_rate == 0)
+        return config_err(cfg, err, GP_EINVAL, "--request-distribution only applies with --request-rate");
+    if (cfg->measurement_interval_ms < 0)
+        return config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: must be a positive number of ms",
+                          cfg->measurement_interval_ms);
+    if (raw[O_REQ_COUNT].i) {
+        if (raw[O_REQ_COUNT].i < 0)
+            return config_err(cfg, err, GP_EINVAL, "--request-count %ld: must be >= 1", raw[O_REQ_COUNT].i);
+        cfg->request_count = raw[O_REQ_COUNT].i;
+        cfg->request_count_given = 1;
+    } else {
+        /* perf_analyzer_config.py:376-398 */
+        cfg->request_count = 2 * cfg->concurrency > 10 ? 2 * cfg->concurrency : 10;
+    }
+    if (!cfg->measurement_interval_ms && cfg->duration_s == 0) {
+        /* perf_analyzer's own checks (command_line_parser.cc:2129-2150) */
+        if (cfg->request_rate == 0 && cfg->request_count < cfg->concurrency)
+            return config_err(cfg, err, GP_EINVAL,
+                              "--request-count can not be less than concurrency (%ld < %ld); raise --request-count",
+                              cfg->request_count, cfg->concurrency);
+        if (cfg->request_rate > 0 && (double)cfg->request_count < cfg->request_rate) {
+            char r[64];
+            gp_py_float_repr(cfg->request_rate, r, sizeof r);
+            return config_err(cfg, err, GP_EINVAL,
+                              "--request-count can not be less than request_rate (%ld < %s); pass --request-count N "
+                              "with N >= the rate (GenAI-Perf's default count is 10)",
+                              cfg->request_count, r);
+        }
+    }
+    return 0;
+}
+
+
+int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const char *prog, struct gp_error *err)
+{
+    struct gp_profile_raw raw[O__COUNT];
+    memset(raw, 0, sizeof raw);
+    (void)prog;
+    int rc = parse_argv(cfg, argc, argv, raw, err);
+    if (rc < 0 || cfg->help)
+        return rc;
+    if ((rc = copy_values(cfg, raw, err)) < 0)
+        return rc;
+    return validate(cfg, raw, err);
+}

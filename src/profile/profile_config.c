@@ -1,0 +1,416 @@
+/* profile/profile_config.c — struct profile_config: defaults, GenAI-Perf's
+ * typing of --extra-inputs and --goodput values, the run directory name and
+ * the input_config object. The flag table and parser are in profile_args.c.
+ * See profile_config.h for ownership.
+ */
+#include "profile/profile_config.h"
+
+#include "core/pytext.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GenAI-Perf reports these as config errors (exit 1): usage_error stays 0. */
+static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gp_verr(err, code, fmt, ap);
+    va_end(ap);
+    cfg->usage_error = 0;
+    return -code;
+}
+
+void gp_profile_config_init(struct profile_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->endpoint_type = GP_ENDPOINT_CHAT;
+    cfg->url = "localhost:8000";
+    cfg->tokenizer_revision = "main";
+    cfg->isl_mean = 550;
+    cfg->osl_mean = -1;
+    cfg->num_entries = 100;
+    cfg->concurrency = 1;
+    cfg->profile_export_file = "profile_export.json";
+    cfg->artifact_dir = "artifacts";
+    cfg->stability = 999;
+    cfg->batch_size = 1;
+    cfg->prefix_prompt_length = 100;
+    cfg->checkpoint_dir = "checkpoint";
+    cfg->request_timeout_s = 600;
+    cfg->telemetry_interval_s = 1.0;
+    cfg->include_usage = 1;
+}
+
+void gp_profile_config_free(struct profile_config *cfg)
+{
+    free(cfg->models);
+    free(cfg->headers);
+    free(cfg->slos);
+    free(cfg->metrics_urls);
+    if (cfg->extra_inputs)
+        json_decref(cfg->extra_inputs);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+int gp_profile_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return -1;
+    double v = strtod(s, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end || errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* GenAI-Perf's --extra-inputs typing (common.py:60-104). */
+int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    if (!cfg->extra_inputs && !(cfg->extra_inputs = json_object()))
+        return -GP_ENOMEM;
+    const char *hint = "Expected input format: 'input_name' or 'input_name:value'";
+    if (s[0] == '{') {
+        json_error_t je;
+        json_t *obj = json_loads(s, JSON_DECODE_ANY, &je);
+        if (!obj || !json_is_object(obj)) {
+            if (obj)
+                json_decref(obj);
+            return config_err(cfg, err, GP_EINVAL,
+                              "--extra-inputs %s: not a valid JSON object (%s); pass a JSON object or name:value", s,
+                              je.text);
+        }
+        const char *k;
+        json_t *v;
+        json_object_foreach(obj, k, v) {
+            if (json_object_get(cfg->extra_inputs, k)) {
+                json_decref(obj);
+                return config_err(cfg, err, GP_EINVAL, "Input name already exists in request_inputs dictionary: %s", k);
+            }
+            json_object_set(cfg->extra_inputs, k, v);
+        }
+        json_decref(obj);
+        return 0;
+    }
+    const char *colon = strchr(s, ':');
+    char name[256];
+    json_t *val;
+    if (!colon) {
+        if (!*s)
+            return config_err(cfg, err, GP_EINVAL, "Input name or value is empty in --extra-inputs: %s\n%s", s, hint);
+        snprintf(name, sizeof name, "%s", s);
+        val = json_null();
+    } else {
+        if (strchr(colon + 1, ':'))
+            return config_err(cfg, err, GP_EINVAL, "Invalid input format for --extra-inputs: %s\n%s", s, hint);
+        size_t nl = (size_t)(colon - s);
+        const char *v = colon + 1;
+        if (nl == 0 || !*v)
+            return config_err(cfg, err, GP_EINVAL, "Input name or value is empty in --extra-inputs: %s\n%s", s, hint);
+        if (nl >= sizeof name)
+            nl = sizeof name - 1;
+        memcpy(name, s, nl);
+        name[nl] = '\0';
+        int alldig = 1, ndot = 0, ndig = 0;
+        for (const char *c = v; *c; c++) {
+            if (isdigit((unsigned char)*c))
+                ndig++;
+            else if (*c == '.')
+                ndot++;
+            else
+                alldig = 0;
+        }
+        if (!strcasecmp(v, "true"))
+            val = json_true();
+        else if (!strcasecmp(v, "false"))
+            val = json_false();
+        else if (alldig && ndot == 0)
+            val = json_integer(strtoll(v, NULL, 10));
+        else if (alldig && ndot == 1 && ndig > 0)
+            val = json_real(strtod(v, NULL));
+        else
+            val = json_string(v);
+    }
+    if (json_object_get(cfg->extra_inputs, name)) {
+        json_decref(val);
+        return config_err(cfg, err, GP_EINVAL, "Input name already exists in request_inputs dictionary: %s", name);
+    }
+    json_object_set_new(cfg->extra_inputs, name, val);
+    return 0;
+}
+
+int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    const char *colon = strchr(s, ':');
+    double v;
+    if (!colon || colon == s || strchr(colon + 1, ':') || gp_profile_parse_double(colon + 1, &v) < 0 ||
+        (size_t)(colon - s) >= sizeof cfg->slos[0].namebuf)
+        return config_err(cfg, err, GP_EINVAL,
+                          "Invalid format found for goodput constraints. The expected format is 'key:value' pairs. The "
+                          "key should be a service level objective name (e.g. request_latency). The value should be a "
+                          "number representing either milliseconds or a throughput value per second.");
+    struct profile_slo *ns = realloc(cfg->slos, (cfg->n_slos + 1) * sizeof *ns);
+    if (!ns)
+        return -GP_ENOMEM;
+    cfg->slos = ns;
+    struct profile_slo *slo = &ns[cfg->n_slos++];
+    memcpy(slo->namebuf, s, (size_t)(colon - s));
+    slo->namebuf[colon - s] = '\0';
+    slo->value = v;
+    if (v < 0) {
+        char r[64];
+        gp_py_float_repr(v, r, sizeof r);
+        return config_err(cfg, err, GP_EINVAL,
+                          "Invalid value found, %s: %s. The goodput constraint value should be non-negative. ",
+                          slo->namebuf, r);
+    }
+    return 0;
+}
+
+/* ---- hooks of rows in the flag table (profile_args.c) ---- */
+
+int gp_profile_check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    if (!gp_is_file(s) && !gp_is_dir(s) && strncmp(s, "synthetic:", 10) && strncmp(s, "payload:", 8)) {
+        cfg->usage_error = 1; /* argparse's type check: a usage error (exit 2) */
+        return gp_err(err, GP_EINVAL, "argument --input-file: invalid file_or_directory value: '%s'", s);
+    }
+    return 0;
+}
+
+int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen)
+        return 0;
+    cfg->endpoint_type_given = 1;
+    if (!strcmp(rv->s, "chat"))
+        cfg->endpoint_type = GP_ENDPOINT_CHAT;
+    else if (!strcmp(rv->s, "completions"))
+        cfg->endpoint_type = GP_ENDPOINT_COMPLETIONS;
+    else
+        return config_err(cfg, err, GP_ENOTSUP, "--endpoint-type %s is not supported by genperf; use chat or completions",
+                          rv->s);
+    return 0;
+}
+
+/* after --endpoint-type in the table: the default path depends on it */
+int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    const char *e = cfg->endpoint_type == GP_ENDPOINT_CHAT ? "v1/chat/completions" : "v1/completions";
+    if (rv->seen && rv->s[0])
+        for (e = rv->s; *e == ' ' || *e == '/'; e++)
+            ;
+    snprintf(cfg->endpoint, sizeof cfg->endpoint, "%s", e);
+    return 0;
+}
+
+/* after --concurrency in the table: a rate switches to open loop */
+int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (rv->f != 0) {
+        cfg->request_rate = rv->f;
+        cfg->concurrency = 0;
+    }
+    return 0;
+}
+
+int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    double s = rv->f;
+    if (s == 0)
+        return 0;
+    char r[64];
+    gp_py_float_repr(s, r, sizeof r);
+    if (!(s >= 1))
+        return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 1, 'upper': 999})", r);
+    if (s > 999)
+        return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds upper bounds ({'lower': 1, 'upper': 999})", r);
+    cfg->stability = s;
+    cfg->stability_given = 1;
+    return 0;
+}
+
+int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    cfg->metrics_urls_given = cfg->n_metrics_urls > 0;
+    return 0;
+}
+
+const char *gp_profile_endpoint_type_name(const struct profile_config *cfg)
+{
+    return cfg->endpoint_type == GP_ENDPOINT_CHAT ? "chat" : "completions";
+}
+
+const char *gp_profile_mode(const struct profile_config *cfg)
+{
+    return cfg->request_rate > 0 ? "request_rate" : "concurrency";
+}
+
+int gp_profile_run_name(const struct profile_config *cfg, char *out, size_t outsz)
+{
+    char name[1024], stim[96];
+    snprintf(name, sizeof name, "%s%s", cfg->models[0], cfg->n_models > 1 ? "_multi" : "");
+    for (char *c = name; *c; c++)
+        if (*c == '/')
+            *c = '_';
+    if (cfg->request_rate > 0) {
+        char r[64];
+        gp_py_float_repr(cfg->request_rate, r, sizeof r);
+        snprintf(stim, sizeof stim, "request_rate%s", r);
+    } else {
+        snprintf(stim, sizeof stim, "concurrency%ld", cfg->concurrency);
+    }
+    int n = snprintf(out, outsz, "%s-openai-%s-%s", name, gp_profile_endpoint_type_name(cfg), stim);
+    return n < 0 || (size_t)n >= outsz ? -GP_EINVAL : 0;
+}
+
+int gp_profile_run_dir(const struct profile_config *cfg, char *out, size_t outsz)
+{
+    char name[2048];
+    if (gp_profile_run_name(cfg, name, sizeof name) < 0)
+        return -GP_EINVAL;
+    return gp_path_join(out, outsz, cfg->artifact_dir, name);
+}
+
+/* jansson helpers that keep the build-up readable; a NULL from an
+ * allocation propagates to the top-level check (json_object_set_new
+ * tolerates NULL values by failing). */
+static json_t *str_list(const char *const *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        json_array_append_new(a, json_string(v[i]));
+    return a;
+}
+
+static json_t *mean_stddev(json_int_t mean, json_int_t stddev)
+{
+    return json_pack("{s:I, s:I}", "mean", mean, "stddev", stddev);
+}
+
+json_t *gp_profile_input_config(const struct profile_config *cfg)
+{
+    static const char *const default_metrics_url[] = {"http://localhost:9400/metrics"};
+    json_t *root = json_object();
+    if (!root)
+        return NULL;
+    int bad = 0;
+#define SET(obj, key, val) bad |= json_object_set_new((obj), (key), (val))
+    SET(root, "model_names", str_list(cfg->models, cfg->n_models));
+    SET(root, "subcommand", json_string("profile"));
+    SET(root, "verbose", json_boolean(cfg->verbose));
+    SET(root, "template_filename", json_string("genai_perf_config.yaml"));
+    SET(root, "analyze", json_pack("{s:{s:{s:i, s:i}}}", "sweep_parameters", "concurrency", "min", 1, "max", 1024));
+
+    json_t *ep = json_object();
+    SET(root, "endpoint", ep);
+    if (ep) {
+        SET(ep, "model_selection_strategy", json_string(cfg->model_random ? "random" : "round_robin"));
+        SET(ep, "backend", json_string("tensorrtllm"));
+        SET(ep, "custom", json_string(cfg->endpoint));
+        SET(ep, "type", json_string(gp_profile_endpoint_type_name(cfg)));
+        SET(ep, "streaming", json_boolean(cfg->streaming));
+        SET(ep, "server_metrics_urls", cfg->metrics_urls_given ? str_list(cfg->metrics_urls, cfg->n_metrics_urls)
+                                                               : str_list(default_metrics_url, 1));
+        SET(ep, "url", json_string(cfg->url_given ? cfg->url : "localhost:8001"));
+        SET(ep, "grpc_method", json_string(""));
+        SET(ep, "service_kind", json_string("openai"));
+        SET(ep, "output_format",
+            json_string(cfg->endpoint_type == GP_ENDPOINT_CHAT ? "openai_chat_completions" : "openai_completions"));
+    }
+
+    json_t *pa = json_object();
+    SET(root, "perf_analyzer", pa);
+    if (pa) {
+        SET(pa, "path", json_string("perf_analyzer"));
+        SET(pa, "verbose", json_boolean(cfg->verbose));
+        if (cfg->request_rate > 0)
+            SET(pa, "stimulus", json_pack("{s:f}", "request_rate", cfg->request_rate));
+        else
+            SET(pa, "stimulus", json_pack("{s:I}", "concurrency", (json_int_t)cfg->concurrency));
+        SET(pa, "stability_percentage", cfg->stability_given ? json_real(cfg->stability) : json_integer(999));
+        json_t *meas = json_object();
+        SET(pa, "measurement", meas);
+        if (meas) {
+            if (cfg->measurement_interval_ms) {
+                SET(meas, "mode", json_string("interval"));
+                SET(meas, "num", json_integer(cfg->measurement_interval_ms));
+            } else {
+                SET(meas, "mode", json_string("request_count"));
+                SET(meas, "num", cfg->request_count_given ? json_integer(cfg->request_count) : json_string(""));
+            }
+        }
+        SET(pa, "warmup_request_count", json_integer(cfg->warmup));
+    }
+
+    json_t *in = json_object();
+    SET(root, "input", in);
+    if (in) {
+        SET(in, "batch_size", json_integer(cfg->batch_size));
+        SET(in, "extra", cfg->extra_inputs ? json_deep_copy(cfg->extra_inputs) : json_string(""));
+        if (cfg->n_slos) {
+            json_t *g = json_object();
+            for (size_t i = 0; g && i < cfg->n_slos; i++)
+                SET(g, cfg->slos[i].namebuf, json_real(cfg->slos[i].value));
+            SET(in, "goodput", g);
+        } else {
+            SET(in, "goodput", json_string(""));
+        }
+        SET(in, "header", cfg->n_headers ? str_list(cfg->headers, cfg->n_headers) : json_string(""));
+        SET(in, "file", json_string(cfg->input_file ? cfg->input_file : ""));
+        SET(in, "num_dataset_entries", json_integer(cfg->num_entries));
+        SET(in, "random_seed", json_integer((json_int_t)cfg->seed));
+        SET(in, "audio",
+            json_pack("{s:i, s:o, s:s, s:[i], s:[i], s:i}", "batch_size", 1, "length", mean_stddev(0, 0), "format",
+                      "wav", "depths", 16, "sample_rates", 16, "num_channels", 1));
+        SET(in, "image",
+            json_pack("{s:o, s:o, s:i, s:s}", "width", mean_stddev(0, 0), "height", mean_stddev(0, 0), "batch_size", 1,
+                      "format", "png"));
+        json_t *ot = json_object();
+        SET(in, "output_tokens", ot);
+        if (ot) {
+            SET(ot, "mean", cfg->osl_mean >= 0 ? json_integer(cfg->osl_mean) : json_string(""));
+            SET(ot, "deterministic", json_boolean(cfg->osl_deterministic));
+            SET(ot, "stddev", json_integer(cfg->osl_stddev));
+        }
+        SET(in, "synthetic_tokens", mean_stddev(cfg->isl_mean, cfg->isl_stddev));
+        SET(in, "prefix_prompt",
+            json_pack("{s:I, s:I}", "num", (json_int_t)cfg->num_prefix_prompts, "length",
+                      (json_int_t)cfg->prefix_prompt_length));
+        SET(in, "sessions",
+            json_pack("{s:i, s:{s:i, s:i}, s:{s:i, s:f, s:i}}", "num", 0, "turns", "mean", 1, "stddev", 0,
+                      "turn_delay", "mean", 0, "ratio", 1.0, "stddev", 0));
+        SET(in, "prompt_source", json_string(cfg->input_file ? "file" : "synthetic"));
+        SET(in, "synthetic_files", json_array());
+        SET(in, "payload_file", json_string(""));
+    }
+
+    SET(root, "output",
+        json_pack("{s:s, s:s, s:s, s:b, s:b}", "artifact_directory", cfg->artifact_dir, "checkpoint_directory",
+                  cfg->checkpoint_dir, "profile_export_file", cfg->profile_export_file, "generate_plots",
+                  cfg->generate_plots, "enable_checkpointing", cfg->enable_checkpointing));
+    SET(root, "tokenizer",
+        json_pack("{s:s, s:s, s:b, s:b}", "name", cfg->tokenizer, "revision", cfg->tokenizer_revision,
+                  "trust_remote_code", cfg->trust_remote_code, "_enable_debug_logging", 1));
+    SET(root, "process", json_pack("{s:s}", "input_path", "aggregated"));
+#undef SET
+    if (bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
