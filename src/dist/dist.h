@@ -26,8 +26,10 @@
  * process failed and exits non-zero. Ranks that fail *on their own* (server
  * unreachable, bad response) must therefore not exit: they report through
  * gp_dist_check() / the gather's end-of-stream status, and every rank then
- * returns the same one-line error "rank R on host H: ...". See
- * docs/scale-out.md ("Faults").
+ * returns the same one-line error "rank R on host H: ...". A failing MPI
+ * call itself (GP_ENET, "MPI ... failed") may leave other ranks blocked in a
+ * collective: main() then calls gp_dist_abort(). See docs/scale-out.md
+ * ("Faults").
  */
 #ifndef GP_DIST_DIST_H
 #define GP_DIST_DIST_H
