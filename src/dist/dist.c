@@ -1,0 +1,556 @@
+/* dist/dist.c — the job: launcher detection, MPI start/stop, broadcast,
+ * barrier, status check, clock ping-pong and the chunked gather.
+ *
+ * Every public function first handles the single-process case (a build
+ * without MPI, or an MPI build not started by a launcher, or a job of one
+ * rank) and only then, under GP_HAVE_MPI, talks to the other ranks. */
+#include "dist/dist.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/clock.h"
+
+#ifdef GP_HAVE_MPI
+#include <mpi.h>
+#endif
+
+struct gp_dist {
+    int rank, size;
+    int mpi_owned;  /* we called MPI_Init, so we call MPI_Finalize */
+    int use_mpi;    /* size > 1: the collectives talk over comm */
+    char *hosts;    /* size * GP_DIST_HOST_MAX bytes, rank-major */
+#ifdef GP_HAVE_MPI
+    MPI_Comm comm;  /* our own duplicate of MPI_COMM_WORLD, MPI_ERRORS_RETURN */
+    int have_comm;
+#endif
+};
+
+/* The status that collectives hand around: fixed size so it travels as bytes. */
+struct status_blk {
+    int32_t code;
+    char msg[sizeof(((struct gp_error *)0)->msg)];
+};
+
+int gp_dist_have_mpi(void)
+{
+#ifdef GP_HAVE_MPI
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+static int env_long(const char *name, long *v)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (*end || x < 0)
+        return 0;
+    *v = x;
+    return 1;
+}
+
+void gp_dist_detect(struct gp_dist_launch *o)
+{
+    static const char *const vars[][2] = {
+        {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"}, /* Open MPI mpirun */
+        {"PMI_SIZE", "PMI_RANK"},                         /* MPICH hydra, Slurm PMI2 */
+        {"SLURM_STEP_NUM_TASKS", "PMIX_RANK"},            /* srun --mpi=pmix */
+    };
+    memset(o, 0, sizeof *o);
+    o->rank = -1;
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        long size = 0, rank = -1;
+        int has_size = env_long(vars[i][0], &size), has_rank = env_long(vars[i][1], &rank);
+        /* Slurm sets SLURM_STEP_NUM_TASKS for every step, MPI or not: it only
+         * counts when PMIx says this is an MPI rank. */
+        if (i == 2 ? !has_rank : !has_size)
+            continue;
+        o->launched = 1;
+        o->size = has_size ? size : 0;
+        o->rank = has_rank ? rank : -1;
+        snprintf(o->var, sizeof o->var, "%s", has_size ? vars[i][0] : vars[i][1]);
+        return;
+    }
+}
+
+static void own_hostname(char *out)
+{
+    if (gethostname(out, GP_DIST_HOST_MAX) != 0 || !out[0])
+        snprintf(out, GP_DIST_HOST_MAX, "unknown-host");
+    out[GP_DIST_HOST_MAX - 1] = '\0';
+}
+
+int gp_dist_rank(const struct gp_dist *d) { return d ? d->rank : 0; }
+int gp_dist_size(const struct gp_dist *d) { return d ? d->size : 1; }
+
+const char *gp_dist_hostname(const struct gp_dist *d, int rank)
+{
+    if (!d || rank < 0 || rank >= d->size)
+        return "?";
+    return d->hosts + (size_t)rank * GP_DIST_HOST_MAX;
+}
+
+#ifdef GP_HAVE_MPI
+/* One line naming who failed; MPI's own words at the end. */
+static int mpi_fail(const struct gp_dist *d, struct gp_error *err, int rc, const char *what, int peer)
+{
+    char s[MPI_MAX_ERROR_STRING] = "";
+    int n = 0;
+    MPI_Error_string(rc, s, &n);
+    if (peer >= 0)
+        return gp_err(err, GP_ENET, "MPI %s between rank %d on host %s and rank %d on host %s failed: %s",
+                      what, d->rank, gp_dist_hostname(d, d->rank), peer, gp_dist_hostname(d, peer), s);
+    return gp_err(err, GP_ENET, "MPI %s failed on rank %d on host %s: %s", what, d->rank,
+                  gp_dist_hostname(d, d->rank), s);
+}
+
+static int mpi_join(struct gp_dist *d, int *argc, char ***argv, struct gp_error *err)
+{
+    int inited = 0, provided = 0;
+    MPI_Initialized(&inited);
+    if (!inited) {
+        if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+            return gp_err(err, GP_ENET, "MPI_Init failed: check that mpirun/srun and this binary use "
+                                        "the same MPI (see docs/scale-out.md)");
+        d->mpi_owned = 1;
+    }
+    int rc = MPI_Comm_dup(MPI_COMM_WORLD, &d->comm);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(d, err, rc, "Comm_dup", -1);
+    d->have_comm = 1;
+    MPI_Comm_set_errhandler(d->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(d->comm, &d->rank);
+    MPI_Comm_size(d->comm, &d->size);
+    d->hosts = calloc((size_t)d->size, GP_DIST_HOST_MAX);
+    if (!d->hosts)
+        return gp_err(err, GP_ENOMEM, "out of memory for %d hostnames", d->size);
+    char me[GP_DIST_HOST_MAX] = "";
+    own_hostname(me);
+    rc = MPI_Allgather(me, GP_DIST_HOST_MAX, MPI_CHAR, d->hosts, GP_DIST_HOST_MAX, MPI_CHAR, d->comm);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(d, err, rc, "Allgather of hostnames", -1);
+    d->use_mpi = d->size > 1;
+    return 0;
+}
+#endif
+
+int gp_dist_init(struct gp_dist **out, int *argc, char ***argv, struct gp_error *err)
+{
+    *out = NULL;
+    struct gp_dist_launch l;
+    gp_dist_detect(&l);
+    int several = l.size > 1 || l.rank > 0;
+#ifndef GP_HAVE_MPI
+    if (l.launched && several)
+        return gp_err(err, GP_ENOTSUP,
+                      "this genperf was built without MPI, but %s says it is one of %ld ranks: it would "
+                      "run that many independent benchmarks; rebuild with Open MPI installed (make finds "
+                      "mpicc; scripts/deps.sh installs libopenmpi-dev) or run it without mpirun/srun",
+                      l.var, l.size > 1 ? l.size : l.rank + 1);
+#endif
+    struct gp_dist *d = calloc(1, sizeof *d);
+    if (!d)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    d->size = 1;
+#ifdef GP_HAVE_MPI
+    /* size unknown (PMIx without Slurm's count): MPI tells us. A plain run
+     * never calls MPI_Init, which in Open MPI would try to start a runtime. */
+    if (l.launched && (several || l.size == 0)) {
+        int rc = mpi_join(d, argc, argv, err);
+        if (rc) {
+            gp_dist_finalize(d);
+            return rc;
+        }
+        *out = d;
+        return 0;
+    }
+#endif
+    (void)argc;
+    (void)argv;
+    d->hosts = calloc(1, GP_DIST_HOST_MAX);
+    if (!d->hosts) {
+        free(d);
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    }
+    own_hostname(d->hosts);
+    *out = d;
+    return 0;
+}
+
+void gp_dist_finalize(struct gp_dist *d)
+{
+    if (!d)
+        return;
+#ifdef GP_HAVE_MPI
+    int fin = 0;
+    MPI_Finalized(&fin);
+    if (d->have_comm && !fin)
+        MPI_Comm_free(&d->comm);
+    if (d->mpi_owned && !fin)
+        MPI_Finalize();
+#endif
+    free(d->hosts);
+    free(d);
+}
+
+void gp_dist_abort(struct gp_dist *d, int code)
+{
+#ifdef GP_HAVE_MPI
+    if (d && d->use_mpi)
+        MPI_Abort(d->comm, code ? code : 1);
+#endif
+    (void)d;
+    (void)code;
+}
+
+int gp_dist_barrier(struct gp_dist *d, struct gp_error *err)
+{
+    if (!d->use_mpi)
+        return 0;
+#ifdef GP_HAVE_MPI
+    int rc = MPI_Barrier(d->comm);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(d, err, rc, "Barrier", -1);
+#endif
+    return 0;
+}
+
+#ifdef GP_HAVE_MPI
+/* Rank 0's verdict (a status_blk) reaches every rank, which returns it. */
+static int share_verdict(struct gp_dist *d, struct status_blk *v, struct gp_error *err)
+{
+    int rc = MPI_Bcast(v, (int)sizeof *v, MPI_BYTE, 0, d->comm);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(d, err, rc, "Bcast of the status", -1);
+    if (!v->code)
+        return 0;
+    v->msg[sizeof v->msg - 1] = '\0';
+    return gp_err(err, v->code, "%s", v->msg);
+}
+
+static void blame(const struct gp_dist *d, struct status_blk *v, int rank, int code, const char *msg)
+{
+    if (v->code)
+        return;
+    v->code = code ? code : GP_EIO;
+    snprintf(v->msg, sizeof v->msg, "rank %d on host %s: %s", rank, gp_dist_hostname(d, rank), msg);
+}
+#endif
+
+int gp_dist_check(struct gp_dist *d, const struct gp_error *local, struct gp_error *err)
+{
+    int failed = local && local->code;
+    if (!d->use_mpi) {
+        if (failed && err != local)
+            gp_err(err, local->code, "%s", local->msg);
+        return failed ? -local->code : 0;
+    }
+#ifdef GP_HAVE_MPI
+    int any = 0;
+    int rc = MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_SUM, d->comm);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(d, err, rc, "Allreduce of the status", -1);
+    if (!any)
+        return 0;
+    /* Someone failed: collect the lines at rank 0, which names the first. */
+    struct status_blk mine = {0}, verdict = {0}, *all = NULL;
+    if (failed) {
+        mine.code = local->code;
+        snprintf(mine.msg, sizeof mine.msg, "%s", local->msg);
+    }
+    if (d->rank == 0 && !(all = calloc((size_t)d->size, sizeof *all)))
+        return gp_err(err, GP_ENOMEM, "out of memory collecting %d statuses", d->size);
+    rc = MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, d->comm);
+    if (rc != MPI_SUCCESS) {
+        free(all);
+        return mpi_fail(d, err, rc, "Gather of the status", -1);
+    }
+    if (d->rank == 0) {
+        for (int r = 0; r < d->size; r++) {
+            all[r].msg[sizeof all[r].msg - 1] = '\0';
+            if (all[r].code)
+                blame(d, &verdict, r, all[r].code, all[r].msg);
+        }
+        if (any > 1) {
+            size_t n = strlen(verdict.msg);
+            snprintf(verdict.msg + n, sizeof verdict.msg - n, " (%d ranks failed)", any);
+        }
+        free(all);
+    }
+    return share_verdict(d, &verdict, err);
+#else
+    return 0;
+#endif
+}
+
+int gp_dist_bcast(struct gp_dist *d, void **data, size_t *len, struct gp_error *err)
+{
+    if (!d->use_mpi)
+        return 0;
+#ifdef GP_HAVE_MPI
+    uint64_t n = d->rank == 0 ? (uint64_t)*len : 0;
+    int rc = MPI_Bcast(&n, 1, MPI_UINT64_T, 0, d->comm);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(d, err, rc, "Bcast of the size", -1);
+    char *buf = d->rank == 0 ? *data : NULL;
+    struct gp_error local = {0};
+    if (d->rank != 0 && (n >= SIZE_MAX || !(buf = malloc((size_t)n + 1))))
+        gp_err(&local, GP_ENOMEM, "out of memory for the %llu bytes broadcast by rank 0",
+               (unsigned long long)n);
+    if ((rc = gp_dist_check(d, &local, err)) != 0) {
+        free(d->rank != 0 ? buf : NULL);
+        return rc;
+    }
+    /* MPI counts are int: big blobs go in 1 GiB pieces. */
+    for (uint64_t off = 0; off < n;) {
+        int piece = n - off > (1u << 30) ? (1 << 30) : (int)(n - off);
+        rc = MPI_Bcast(buf + off, piece, MPI_BYTE, 0, d->comm);
+        if (rc != MPI_SUCCESS) {
+            free(d->rank != 0 ? buf : NULL);
+            return mpi_fail(d, err, rc, "Bcast of the data", -1);
+        }
+        off += (uint64_t)piece;
+    }
+    if (d->rank != 0) {
+        buf[n] = '\0';
+        *data = buf;
+        *len = (size_t)n;
+    }
+#endif
+    return 0;
+}
+
+enum { TAG_PING = 1701, TAG_PONG, TAG_GO, TAG_CHUNK, TAG_END };
+
+int gp_dist_clock_sync(struct gp_dist *d, int rounds, struct gp_dist_clock *mine,
+                       struct gp_dist_clock *all, struct gp_error *err)
+{
+    memset(mine, 0, sizeof *mine);
+    if (all && d->rank == 0)
+        memset(all, 0, (size_t)d->size * sizeof *all);
+    if (rounds < 1)
+        return gp_err(err, GP_EINVAL, "clock sync: %d round trips; use at least 1", rounds);
+    if (!d->use_mpi)
+        return 0;
+#ifdef GP_HAVE_MPI
+    int64_t blk[4] = {0}, *out = NULL;
+    struct gp_error local = {0};
+    if (d->rank == 0 && !(out = calloc((size_t)d->size * 4, sizeof *out)))
+        gp_err(&local, GP_ENOMEM, "out of memory for %d clock offsets", d->size);
+    int rc = gp_dist_check(d, &local, err);
+    if (rc)
+        return rc;
+    if (d->rank == 0) {
+        /* One rank at a time, so no rank's answer waits behind another's. */
+        for (int r = 1; r < d->size; r++) {
+            struct gp_dist_clock best = {0}, cur;
+            for (int i = 0; i < rounds; i++) {
+                int64_t t0 = (int64_t)gp_now_ns(), t1 = 0;
+                rc = MPI_Send(&t0, 1, MPI_INT64_T, r, TAG_PING, d->comm);
+                if (rc == MPI_SUCCESS)
+                    rc = MPI_Recv(&t1, 1, MPI_INT64_T, r, TAG_PONG, d->comm, MPI_STATUS_IGNORE);
+                int64_t t2 = (int64_t)gp_now_ns();
+                if (rc != MPI_SUCCESS) {
+                    free(out);
+                    return mpi_fail(d, err, rc, "clock ping-pong", r);
+                }
+                gp_dist_clock_pick(&t0, &t1, &t2, 1, &cur);
+                if (i == 0 || cur.rtt_ns < best.rtt_ns)
+                    best = cur;
+            }
+            /* best.offset_ns = rank 0's clock - rank r's: what r adds to its stamps */
+            int64_t *o = out + 4 * r;
+            o[0] = best.offset_ns;
+            o[1] = best.uncertainty_ns;
+            o[2] = best.rtt_ns;
+            o[3] = rounds;
+        }
+    } else {
+        for (int i = 0; i < rounds; i++) {
+            int64_t t0 = 0, t1;
+            rc = MPI_Recv(&t0, 1, MPI_INT64_T, 0, TAG_PING, d->comm, MPI_STATUS_IGNORE);
+            t1 = (int64_t)gp_now_ns();
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Send(&t1, 1, MPI_INT64_T, 0, TAG_PONG, d->comm);
+            if (rc != MPI_SUCCESS)
+                return mpi_fail(d, err, rc, "clock ping-pong", 0);
+        }
+    }
+    rc = MPI_Scatter(out, 4, MPI_INT64_T, blk, 4, MPI_INT64_T, 0, d->comm);
+    if (rc == MPI_SUCCESS && all && d->rank == 0)
+        for (int r = 0; r < d->size; r++)
+            all[r] = (struct gp_dist_clock){out[4 * r], out[4 * r + 1], out[4 * r + 2], (int)out[4 * r + 3]};
+    free(out);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(d, err, rc, "Scatter of the clock offsets", -1);
+    *mine = (struct gp_dist_clock){blk[0], blk[1], blk[2], (int)blk[3]};
+#endif
+    return 0;
+}
+
+/* ---- gather ---- */
+
+/* Where a full chunk goes: rank 0 hands its own chunks to on_chunk, the
+ * others send theirs to rank 0. A failure here stops this rank's stream. */
+struct sink {
+    struct gp_dist *d;
+    gp_dist_chunk_fn on_chunk;
+    void *ctx;
+    int transport_failed; /* MPI broke: no end-of-stream message can follow */
+};
+
+static int sink_put(struct sink *s, const void *chunk, size_t len, struct gp_error *err)
+{
+    if (s->d->rank == 0)
+        return s->on_chunk ? s->on_chunk(s->ctx, 0, chunk, len, err) : 0;
+#ifdef GP_HAVE_MPI
+    int rc = MPI_Ssend(chunk, (int)len, MPI_BYTE, 0, TAG_CHUNK, s->d->comm);
+    if (rc != MPI_SUCCESS) {
+        s->transport_failed = 1;
+        return mpi_fail(s->d, err, rc, "Ssend of a record chunk", 0);
+    }
+#endif
+    return 0;
+}
+
+/* Packs next()'s records into chunks of at most chunk_bytes and puts them. */
+static int stream_records(struct sink *s, size_t chunk_bytes, gp_dist_next_fn next, void *ctx,
+                          struct gp_error *err)
+{
+    struct gp_buf b = {0};
+    int rc = 0;
+    for (;;) {
+        const void *rec = NULL;
+        size_t n = 0;
+        int more = next ? next(ctx, &rec, &n, err) : 0;
+        if (more < 0) {
+            rc = more;
+            break;
+        }
+        if (more == 0)
+            break;
+        if (n > (size_t)INT_MAX - 4) {
+            rc = gp_err(err, GP_EINVAL, "a record of %zu bytes is too large to gather (limit 2 GiB)", n);
+            break;
+        }
+        if (b.len && b.len + 4 + n > chunk_bytes) {
+            if ((rc = sink_put(s, b.data, b.len, err)) != 0)
+                break;
+            gp_buf_reset(&b);
+        }
+        unsigned char h[4] = {(unsigned char)n, (unsigned char)(n >> 8), (unsigned char)(n >> 16),
+                              (unsigned char)(n >> 24)};
+        if (gp_buf_append(&b, h, 4) || gp_buf_append(&b, rec, n)) {
+            rc = gp_err(err, GP_ENOMEM, "out of memory packing a %zu-byte record", n);
+            break;
+        }
+        /* Full, or one record bigger than a chunk: it travels alone. */
+        if (b.len >= chunk_bytes) {
+            if ((rc = sink_put(s, b.data, b.len, err)) != 0)
+                break;
+            gp_buf_reset(&b);
+        }
+    }
+    if (!rc && b.len)
+        rc = sink_put(s, b.data, b.len, err);
+    gp_buf_free(&b);
+    return rc;
+}
+
+#ifdef GP_HAVE_MPI
+/* Rank 0: asks rank r for its records and takes chunks until its end marker
+ * (which carries its error line, if any). Returns non-zero only when MPI
+ * itself failed. */
+static int pull_rank(struct gp_dist *d, int r, struct gp_buf *buf, gp_dist_chunk_fn on_chunk, void *ctx,
+                     struct status_blk *verdict, struct gp_error *err)
+{
+    int go = 1, rc = MPI_Send(&go, 1, MPI_INT, r, TAG_GO, d->comm);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(d, err, rc, "Send of the gather request", r);
+    for (;;) {
+        MPI_Status st;
+        int n = 0;
+        if ((rc = MPI_Probe(r, MPI_ANY_TAG, d->comm, &st)) != MPI_SUCCESS ||
+            (rc = MPI_Get_count(&st, MPI_BYTE, &n)) != MPI_SUCCESS)
+            return mpi_fail(d, err, rc, "Probe of a record chunk", r);
+        gp_buf_reset(buf);
+        if (gp_buf_reserve(buf, (size_t)n + 1))
+            return gp_err(err, GP_ENOMEM, "out of memory for a %d-byte chunk from rank %d", n, r);
+        rc = MPI_Recv(buf->data, n, MPI_BYTE, r, st.MPI_TAG, d->comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(d, err, rc, "Recv of a record chunk", r);
+        buf->data[n] = '\0';
+        if (st.MPI_TAG == TAG_END) {
+            if ((size_t)n > offsetof(struct status_blk, msg)) {
+                int32_t code;
+                memcpy(&code, buf->data, sizeof code);
+                blame(d, verdict, r, code, buf->data + offsetof(struct status_blk, msg));
+            }
+            return 0;
+        }
+        if (!verdict->code && on_chunk) {
+            struct gp_error e = {0};
+            if (on_chunk(ctx, r, buf->data, (size_t)n, &e))
+                blame(d, verdict, 0, e.code, e.msg);
+        }
+    }
+}
+#endif
+
+int gp_dist_gather(struct gp_dist *d, size_t chunk_bytes, gp_dist_next_fn next, void *next_ctx,
+                   gp_dist_chunk_fn on_chunk, void *chunk_ctx, struct gp_error *err)
+{
+    if (chunk_bytes < 16 || chunk_bytes > INT_MAX)
+        return gp_err(err, GP_EINVAL, "gather: chunk size %zu; use 16 bytes .. 2 GiB", chunk_bytes);
+    struct sink s = {d, on_chunk, chunk_ctx, 0};
+    if (!d->use_mpi)
+        return stream_records(&s, chunk_bytes, next, next_ctx, err);
+#ifdef GP_HAVE_MPI
+    struct status_blk verdict = {0};
+    struct gp_error e = {0};
+    int rc;
+    if (d->rank == 0) {
+        if (stream_records(&s, chunk_bytes, next, next_ctx, &e))
+            blame(d, &verdict, 0, e.code, e.msg);
+        struct gp_buf buf = {0};
+        for (int r = 1; r < d->size; r++) {
+            if ((rc = pull_rank(d, r, &buf, on_chunk, chunk_ctx, &verdict, err)) != 0) {
+                gp_buf_free(&buf);
+                return rc; /* MPI broke: the others may be stuck; the caller aborts */
+            }
+        }
+        gp_buf_free(&buf);
+    } else {
+        int go = 0;
+        rc = MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, d->comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(d, err, rc, "Recv of the gather request", 0);
+        rc = stream_records(&s, chunk_bytes, next, next_ctx, &e);
+        if (rc && s.transport_failed)
+            return gp_err(err, e.code, "%s", e.msg);
+        /* The end marker: empty = all sent, else this rank's error code and line. */
+        struct status_blk end = {.code = e.code ? e.code : GP_EIO};
+        size_t n = 0;
+        if (rc) {
+            snprintf(end.msg, sizeof end.msg, "%s", e.msg);
+            n = offsetof(struct status_blk, msg) + strlen(end.msg);
+        }
+        rc = MPI_Ssend(&end, (int)n, MPI_BYTE, 0, TAG_END, d->comm);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(d, err, rc, "Ssend of the end of records", 0);
+    }
+    return share_verdict(d, &verdict, err);
+#else
+    return 0;
+#endif
+}

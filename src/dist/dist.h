@@ -1,0 +1,207 @@
+/* dist/dist.h — running one benchmark as K cooperating processes (MPI ranks).
+ *
+ * Owns: struct gp_dist (opaque): this process's place in the job (rank, size,
+ * every rank's hostname) and, in an MPI build, the private communicator. Free
+ * with gp_dist_finalize(). Everything MPI lives in dist/: the rest of genperf
+ * calls only this header, and `#ifdef GP_HAVE_MPI` never leaves the folder.
+ *
+ * Two builds, one interface:
+ *   - built with MPI (src/dist/module.mk found `mpicc`): gp_dist_init() calls
+ *     MPI_Init only when a launcher started us (OMPI_COMM_WORLD_SIZE, PMI_SIZE,
+ *     PMIX_RANK in the environment); a plain `genperf profile` stays a
+ *     single process and never touches MPI.
+ *   - built without MPI: every call is the trivial rank-0-of-1 version, and
+ *     gp_dist_init() refuses to run when the environment says we are one of
+ *     several ranks (so `mpirun -n 3` cannot silently run 3 independent
+ *     benchmarks); the caller prints the error and exits non-zero.
+ *
+ * Collective calls (bcast, barrier, clock_sync, gather, check) must be made by
+ * every rank in the same order. Only the thread that called gp_dist_init may
+ * call them (MPI_THREAD_FUNNELED): worker threads never talk MPI.
+ *
+ * Faults: the communicator uses MPI_ERRORS_RETURN, so a failing MPI call is
+ * turned into a gp_error naming the peer rank and its host. But Open MPI's
+ * runtime (mpirun/orted) kills the whole job as soon as one rank dies or exits
+ * non-zero — the survivors never see an error code; mpirun prints which
+ * process failed and exits non-zero. Ranks that fail *on their own* (server
+ * unreachable, bad response) must therefore not exit: they report through
+ * gp_dist_check() / the gather's end-of-stream status, and every rank then
+ * returns the same one-line error "rank R on host H: ...". A failing MPI
+ * call itself (GP_ENET, "MPI ... failed") may leave other ranks blocked in a
+ * collective: main() then calls gp_dist_abort(). See docs/scale-out.md
+ * ("Faults").
+ */
+#ifndef GP_DIST_DIST_H
+#define GP_DIST_DIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+#define GP_DIST_HOST_MAX 64 /* bytes kept of each rank's hostname, NUL included */
+
+struct gp_dist;
+
+/* ---- launcher detection (pure: reads the environment only) ---- */
+
+struct gp_dist_launch {
+    int launched;     /* 1 when a launcher variable was found */
+    long size;        /* ranks in the job; 0 when the variables do not say */
+    long rank;        /* this process's rank; -1 when unknown */
+    char var[32];     /* the variable that told us (for error messages) */
+};
+
+/* Looks at OMPI_COMM_WORLD_SIZE/RANK (Open MPI's mpirun), PMI_SIZE/RANK
+ * (MPICH hydra, Slurm PMI2) and PMIX_RANK (+ SLURM_STEP_NUM_TASKS under
+ * `srun --mpi=pmix`). Unparsable values are ignored. */
+void gp_dist_detect(struct gp_dist_launch *out);
+
+/* 1 when this binary was built with MPI. */
+int gp_dist_have_mpi(void);
+
+/* ---- the job ---- */
+
+/* Joins the job (MPI_Init_thread when launched by mpirun/srun, nothing
+ * otherwise), learns rank/size and every rank's hostname. argc/argv may be
+ * NULL. Fails (GP_ENOTSUP) in a build without MPI started as one of several
+ * ranks; (GP_ENET) when MPI itself cannot start. */
+int gp_dist_init(struct gp_dist **out, int *argc, char ***argv, struct gp_error *err);
+
+/* Leaves the job (MPI_Finalize if we initialized it) and frees d. NULL is ok. */
+void gp_dist_finalize(struct gp_dist *d);
+
+/* Ends every rank of the job now with `code` (MPI_Abort); in a single process
+ * it only returns. For main() after a fatal error on one rank when the others
+ * may be blocked in a collective; never called by library code. */
+void gp_dist_abort(struct gp_dist *d, int code);
+
+int gp_dist_rank(const struct gp_dist *d);
+int gp_dist_size(const struct gp_dist *d);
+/* Hostname of `rank` ("?" when out of range); stable until finalize. */
+const char *gp_dist_hostname(const struct gp_dist *d, int rank);
+
+/* Rank 0's *data and *len (possibly 0 bytes) reach every rank. On rank 0 nothing
+ * changes; elsewhere *data becomes a malloc'd copy (NUL-terminated one byte
+ * past *len, so text can be used directly) that the caller frees. */
+int gp_dist_bcast(struct gp_dist *d, void **data, size_t *len, struct gp_error *err);
+
+int gp_dist_barrier(struct gp_dist *d, struct gp_error *err);
+
+/* Collective status: every rank passes its own result (NULL or code 0 = ok).
+ * Returns 0 on every rank when all were ok; otherwise every rank returns
+ * -code of the lowest failing rank with err = "rank R on host H: <its msg>"
+ * (plus "(N ranks failed)" when more than one did); a single process gets
+ * its own error back unchanged. Call it after each phase that can fail
+ * locally, so no rank proceeds alone. */
+int gp_dist_check(struct gp_dist *d, const struct gp_error *local, struct gp_error *err);
+
+/* ---- clocks ---- */
+
+/* A rank's CLOCK_MONOTONIC relative to rank 0's: rank0_ns = local_ns + offset_ns,
+ * exact to within ±uncertainty_ns (= half the round trip of the sample used). */
+struct gp_dist_clock {
+    int64_t offset_ns;
+    int64_t uncertainty_ns;
+    int64_t rtt_ns;     /* the smallest round trip seen */
+    int rounds;         /* round trips measured (0 on rank 0) */
+};
+
+/* Rank 0 pings each other rank `rounds` times in turn (t0 = rank 0 sends,
+ * t1 = the rank stamps its clock and answers, t2 = rank 0 receives) and keeps
+ * the sample with the smallest round trip. *mine gets this rank's result
+ * (rank 0: all zeros); on rank 0, all[] (size entries, may be NULL) gets every
+ * rank's. Single process: zeros. */
+int gp_dist_clock_sync(struct gp_dist *d, int rounds, struct gp_dist_clock *mine,
+                       struct gp_dist_clock *all, struct gp_error *err);
+
+/* The estimate behind clock_sync, on n samples (t0/t2 on the reference clock,
+ * t1 on the remote one): picks the minimum t2 - t0 (first one on ties) and sets
+ * offset = (t0 + t2) / 2 - t1, uncertainty = ceil(rtt / 2). Returns -1 if n <= 0
+ * or a sample has t2 < t0. */
+int gp_dist_clock_pick(const int64_t *t0, const int64_t *t1, const int64_t *t2, int n,
+                       struct gp_dist_clock *out);
+
+static inline int64_t gp_dist_to_rank0_ns(const struct gp_dist_clock *c, uint64_t local_ns)
+{
+    return (int64_t)local_ns + c->offset_ns;
+}
+
+/* ---- the chunked gather of records to rank 0 ---- */
+
+/* Sender side, called until it returns 0: 1 = *rec, *len is the next record
+ * (valid until the next call), 0 = no more, < 0 = failed (err filled; the
+ * failure travels to rank 0 and names this rank). */
+typedef int (*gp_dist_next_fn)(void *ctx, const void **rec, size_t *len, struct gp_error *err);
+/* Rank 0 side, once per chunk in arrival order: rank `src`'s records, packed
+ * (walk them with gp_dist_chunk_next). The chunk is only valid during the
+ * call. Non-zero return = failed (err filled): the gather still drains every
+ * rank (so nobody blocks) and then returns that error. */
+typedef int (*gp_dist_chunk_fn)(void *ctx, int src, const void *chunk, size_t len, struct gp_error *err);
+
+/* Every rank streams its records to rank 0 in chunks of at most chunk_bytes
+ * (a single record larger than that travels alone in a chunk of its size).
+ * Rank 0 delivers its own records first, then rank 1's, 2's, ... each in the
+ * sender's order; a rank sends only when rank 0 asks for it and each chunk is
+ * a synchronous send, so rank 0 holds one chunk at a time (O(chunk_bytes +
+ * largest record) memory beyond what on_chunk keeps). next/on_chunk are
+ * unused on ranks where they do not apply (NULL is fine there).
+ * On failure of any rank's next() or of on_chunk, every rank returns an error
+ * (naming the first failing rank and its host) — rank 0 must then not use
+ * what on_chunk kept as a complete result. chunk_bytes: 16 .. INT_MAX. */
+int gp_dist_gather(struct gp_dist *d, size_t chunk_bytes, gp_dist_next_fn next, void *next_ctx,
+                   gp_dist_chunk_fn on_chunk, void *chunk_ctx, struct gp_error *err);
+
+/* Walks a chunk: each record is a 4-byte little-endian length then its bytes.
+ * *pos starts at 0. Returns 1 with *rec and *rec_len set, 0 at the end, -1 when
+ * the chunk is malformed (a length running past the end). */
+int gp_dist_chunk_next(const void *chunk, size_t len, size_t *pos, const void **rec, size_t *rec_len);
+
+/* ---- splitting the load exactly (pure) ----
+ *
+ * The rule. The job has S = ranks x workers slots, numbered
+ * slot = rank * workers + worker (gp_dist_slot).
+ *   - A count split evenly (gp_dist_share): slot s gets total / S, plus one
+ *     when s < total % S. Shares differ by at most one and sum to total.
+ *   - Concurrency C: split evenly. When C < S the first C slots get one
+ *     in-flight request each and the rest get none (they stay idle).
+ *   - Request count N (with concurrency): split over the active slots in
+ *     proportion to their concurrency, by largest remainder (floor of
+ *     N * c_s / C each, the leftover one by one to the largest fractional
+ *     parts, ties to the lower slot). Sums to N; an idle slot gets 0. Slot s
+ *     sends the global requests first_request .. first_request + requests - 1
+ *     (contiguous, in slot order), so request i keeps its dataset entry.
+ *   - An arrival list (rate mode, traces): arrival i belongs to slot i % S
+ *     (gp_dist_arrival_slot). Each slot's arrivals keep their global times,
+ *     so the union over slots is exactly the single-thread schedule, the
+ *     shares are gp_dist_share(n, S, s), and every slot's load is spread over
+ *     the whole run instead of one slot taking the first minutes.
+ */
+
+static inline int gp_dist_slot(int rank, int worker, int workers)
+{
+    return rank * workers + worker;
+}
+
+static inline uint64_t gp_dist_arrival_slot(uint64_t i, uint64_t slots)
+{
+    return i % slots;
+}
+
+uint64_t gp_dist_share(uint64_t total, uint64_t parts, uint64_t index);
+/* Sum of the shares of slots 0 .. index-1 (where slot index's share starts). */
+uint64_t gp_dist_share_first(uint64_t total, uint64_t parts, uint64_t index);
+
+struct gp_dist_slice {
+    uint64_t concurrency;   /* in-flight cap of this slot (0 = idle slot) */
+    uint64_t requests;      /* requests this slot sends (0 when requests was 0) */
+    uint64_t first_request; /* global index of its first request */
+};
+
+/* The slice of one slot (rank, worker) for --concurrency and --request-count
+ * (requests = 0: no count, e.g. a --measurement-interval run). Fails on
+ * ranks/workers < 1, rank/worker out of range, or concurrency 0. */
+int gp_dist_split_load(uint64_t concurrency, uint64_t requests, int ranks, int workers, int rank,
+                       int worker, struct gp_dist_slice *out, struct gp_error *err);
+
+#endif
