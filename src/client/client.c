@@ -771,6 +771,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     curl_multi_setopt(L.multi, CURLMOPT_TIMERFUNCTION, on_timer);
     curl_multi_setopt(L.multi, CURLMOPT_TIMERDATA, &L);
 
+    /* page faults of the growing record store off this thread (best effort) */
+    gp_record_store_prefault_start(st);
     if (!st->mono0_ns) {
         st->mono0_ns = gp_now_ns();
         st->wall0_ns = gp_wall_ns();
@@ -795,6 +797,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     }
     if (rc < 0)
         abandon_inflight(&L, 0, NULL);
+    gp_record_store_prefault_stop(st);
     for (size_t i = 0; i < L.nslots; i++)
         slot_free(L.slots[i]);
     free(L.slots);

@@ -9,6 +9,9 @@
  * timestamped with CLOCK_MONOTONIC before anything parses it, exactly as
  * perf_analyzer records one response per read. SSE events are parsed out of
  * the chunks after the run (metrics/), so the hot path is a memcpy.
+ * The byte arena may be an mmap'd reservation populated ahead of the append
+ * point by a helper thread (gp_record_store_prefault_start): st->bytes is
+ * then read-only to everyone but gp_record_append (never gp_buf_* on it).
  * A response that is not text/event-stream is stored as ONE chunk stamped at
  * transfer completion, as perf_analyzer delivers non-streamed bodies.
  * GP_REC_TIMEOUT and GP_REC_CANCELLED records also carry GP_REC_FAILED.
@@ -56,12 +59,26 @@ struct gp_record_store {
     struct gp_chunk *chunks;
     size_t nchunks, chunks_cap;
     struct gp_buf bytes;     /* every received byte and error text, back to back */
+    struct gp_record_arena *arena; /* record.c: the mapping behind bytes.data, or NULL (malloc) */
+    size_t arena_reserve;    /* address space the arena reserves (0 = 64 GiB); tests set it small */
     uint64_t mono0_ns;       /* gp_now_ns() at run start */
     uint64_t wall0_ns;       /* gp_wall_ns() read at the same moment: wall = wall0 + (t - mono0) */
 };
 
 void gp_record_store_init(struct gp_record_store *st);
+/* Stops the prefault helper if running, frees everything. */
 void gp_record_store_free(struct gp_record_store *st);
+
+/* Starts a helper thread that keeps the byte arena's pages populated a few
+ * MiB ahead of the append point, so the appending thread (the client's event
+ * loop) does not take the page faults and the kernel's page zeroing as the
+ * store grows. Moves the arena into a MAP_NORESERVE reservation on first
+ * use. Returns 0, or a negative gp code when the reservation or the thread
+ * could not be made: harmless, the store then works as without it.
+ * Call _stop (joins the thread; the arena stays) before others read the store
+ * from other threads; gp_record_store_free stops it too. */
+int gp_record_store_prefault_start(struct gp_record_store *st);
+void gp_record_store_prefault_stop(struct gp_record_store *st);
 
 /* Appends one finished request: *rec (its chunk_first/err_off are filled in
  * here), its n chunks (offsets relative to `bytes`) and their bytes, plus an
