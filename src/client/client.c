@@ -60,6 +60,7 @@ struct slot {
     uint32_t entry;
     uint32_t arrival;        /* recorded as gp_record.slot in rate mode */
     uint64_t t_start;
+    uint64_t t_send;         /* libcurl's pre-request callback fired (0 = not yet) */
     long sent;               /* requests this slot sent in the current phase */
     long quota;              /* concurrency mode: requests this slot may send (-1 = unbounded) */
     struct gp_buf bytes;     /* staging: reused, capacity kept */
@@ -126,6 +127,17 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
+/* CURLOPT_PREREQFUNCTION: the connection is ready and libcurl is about to
+ * send the request; the stamp shows how long a request waited after
+ * t_start (the loop busy elsewhere, curl driven late, connection set-up). */
+static int on_prereq(void *ud, char *pip, char *lip, int pport, int lport)
+{
+    (void)pip, (void)lip, (void)pport, (void)lport;
+    struct slot *s = ud;
+    s->t_send = gp_now_ns();
+    return CURL_PREREQFUNC_OK;
+}
+
 static struct slot *slot_new(struct loop *L, struct gp_error *err)
 {
     if (L->nslots == L->slots_cap) {
@@ -154,6 +166,8 @@ static struct slot *slot_new(struct loop *L, struct gp_error *err)
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, s);
     curl_easy_setopt(e, CURLOPT_PRIVATE, s);
+    curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+    curl_easy_setopt(e, CURLOPT_PREREQDATA, s);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, s->errbuf);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
@@ -190,6 +204,7 @@ static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_
     gp_buf_reset(&s->bytes);
     s->nchunks = 0;
     s->oom = 0;
+    s->t_send = 0;
     s->errbuf[0] = '\0';
     s->entry = entry;
     s->warmup = L->phase_warmup;
@@ -249,6 +264,7 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
     memset(&rec, 0, sizeof rec);
     rec.t_start_ns = s->t_start;
     rec.t_end_ns = t_end;
+    rec.t_send_ns = s->t_send;
     rec.entry = s->entry;
     rec.worker = 0;
     rec.slot = L->o->request_rate > 0 ? s->arrival : s->id;
@@ -302,6 +318,13 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         return gp_err(err, GP_ENOMEM, "out of memory storing request records");
     if (!s->warmup) {
         L->done_measured++;
+        if (s->t_send && s->t_send >= s->t_start) {
+            uint64_t lag = s->t_send - s->t_start;
+            L->stats->n_send_stamped++;
+            L->stats->send_lag_sum_ns += lag;
+            if (lag > L->stats->send_lag_max_ns)
+                L->stats->send_lag_max_ns = lag;
+        }
         if (rec.flags & GP_REC_FAILED) {
             L->failed_measured++;
             L->stats->n_failed++;

@@ -42,6 +42,10 @@ struct gp_chunk {
 struct gp_record {
     uint64_t t_start_ns;   /* CLOCK_MONOTONIC just before the transfer was queued */
     uint64_t t_end_ns;     /* CLOCK_MONOTONIC when the transfer completed (or failed) */
+    uint64_t t_send_ns;    /* CLOCK_MONOTONIC when libcurl began sending the request (connection
+                            * ready, CURLOPT_PREREQFUNCTION); 0 = never got that far. t_send_ns -
+                            * t_start_ns is the client's queue-to-send lag; TTFT still starts at
+                            * t_start_ns, as GenAI-Perf's does */
     uint64_t chunk_first;  /* index of the first chunk in store->chunks */
     uint32_t n_chunks;
     uint32_t entry;        /* dataset entry index (payload = dataset->entries[entry]) */
