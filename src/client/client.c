@@ -214,6 +214,14 @@ static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_
     CURLMcode mc = curl_multi_add_handle(L->multi, s->easy);
     if (mc != CURLM_OK)
         return gp_err(err, GP_ENET, "curl_multi_add_handle: %s", curl_multi_strerror(mc));
+    /* Drive the new transfer now (curl_multi_add_handle only arms a 0 ms
+     * timer): otherwise the request waits for the next turn of the loop,
+     * behind every other completion of this wake-up, after t_start was taken.
+     * A transfer this finishes is picked up by pump's curl_multi_info_read. */
+    int running;
+    mc = curl_multi_socket_action(L->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    if (mc != CURLM_OK)
+        return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
     s->busy = 1;
     s->sent++;
     L->inflight++;
