@@ -63,8 +63,8 @@ struct slot {
     uint64_t t_send;         /* libcurl's pre-request callback fired (0 = not yet) */
     long sent;               /* requests this slot sent in the current phase */
     long quota;              /* concurrency mode: requests this slot may send (-1 = unbounded) */
-    struct gp_buf bytes;     /* staging: reused, capacity kept */
-    struct gp_chunk *chunks;
+    uint64_t nbytes;         /* bytes received by the current transfer */
+    struct gp_chunk *chunks; /* its reads: absolute offsets into the store's arena */
     size_t nchunks, chunks_cap;
     int oom;
     char errbuf[CURL_ERROR_SIZE];
@@ -90,6 +90,7 @@ struct loop {
     uint64_t phase_start;
     int phase_warmup;
     struct gp_buf tmp;       /* error text scratch */
+    struct gp_buf body;      /* scratch: a non-streamed body whose reads were not back to back */
     /* libcurl event API: our epoll set holds curl's sockets and the stop fd */
     int epfd;
     int stop_in_epoll;       /* the stop fd is in the set (else polled each turn) */
@@ -115,15 +116,16 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
         s->chunks = c;
         s->chunks_cap = nc;
     }
+    /* straight into the record store: one copy per read, no staging */
     struct gp_chunk *c = &s->chunks[s->nchunks];
     c->t_ns = t;
-    c->off = s->bytes.len;
     c->len = (uint32_t)n;
-    if (gp_buf_append(&s->bytes, p, n)) {
+    if (gp_record_put_bytes(s->L->st, p, n, &c->off)) {
         s->oom = 1;
         return 0;
     }
     s->nchunks++;
+    s->nbytes += n;
     return n;
 }
 
@@ -193,7 +195,6 @@ static void slot_free(struct slot *s)
     if (!s)
         return;
     curl_easy_cleanup(s->easy);
-    gp_buf_free(&s->bytes);
     free(s->chunks);
     free(s);
 }
@@ -201,7 +202,7 @@ static void slot_free(struct slot *s)
 static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err)
 {
     const struct gp_client_body *b = &L->o->bodies[entry];
-    gp_buf_reset(&s->bytes);
+    s->nbytes = 0;
     s->nchunks = 0;
     s->oom = 0;
     s->t_send = 0;
@@ -263,6 +264,37 @@ static void note_first_error(struct loop *L, long status, const char *txt, size_
             L->stats->first_error[i] = ' ';
 }
 
+/* Appends up to max bytes of the transfer's body (its chunks, in order) to b. */
+static int gather(struct loop *L, struct slot *s, struct gp_buf *b, size_t max)
+{
+    for (size_t i = 0; i < s->nchunks && max > 0; i++) {
+        size_t n = s->chunks[i].len < max ? s->chunks[i].len : max;
+        if (gp_buf_append(b, gp_record_bytes(L->st, &s->chunks[i]), n))
+            return -GP_ENOMEM;
+        max -= n;
+    }
+    return 0;
+}
+
+/* The whole body as one chunk stamped at t_end. Its reads are usually back
+ * to back in the arena; when another transfer's bytes landed between them,
+ * the body is copied once more, contiguously (the scattered copy stays
+ * unreferenced). */
+static int one_chunk(struct loop *L, struct slot *s, uint64_t t_end, struct gp_chunk *one)
+{
+    one->t_ns = t_end;
+    one->off = s->chunks[0].off;
+    one->len = (uint32_t)s->nbytes;
+    for (size_t i = 1; i < s->nchunks; i++)
+        if (s->chunks[i].off != s->chunks[i - 1].off + s->chunks[i - 1].len) {
+            gp_buf_reset(&L->body);
+            if (gather(L, s, &L->body, SIZE_MAX) || gp_record_put_bytes(L->st, L->body.data, L->body.len, &one->off))
+                return -GP_ENOMEM;
+            break;
+        }
+    return 0;
+}
+
 /* Records a finished (or cancelled) transfer. The handle is already removed
  * from the multi. */
 static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err)
@@ -305,23 +337,21 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         }
     } else if (status >= 400) {
         rec.flags |= GP_REC_FAILED;
-        size_t n = s->bytes.len < 2048 ? s->bytes.len : 2048;
         gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: ", status);
-        gp_buf_append(&L->tmp, s->bytes.data ? s->bytes.data : "", n);
+        if (gather(L, s, &L->tmp, 2048))
+            return gp_err(err, GP_ENOMEM, "out of memory storing request records");
     }
     /* perf_analyzer hands a non-streamed body over once, at completion. */
     struct gp_chunk one;
     const struct gp_chunk *chunks = s->chunks;
     size_t nchunks = s->nchunks;
-    if (!streaming && s->bytes.len > 0) {
-        one.t_ns = t_end;
-        one.off = 0;
-        one.len = (uint32_t)s->bytes.len;
+    if (!streaming && s->nbytes > 0) {
+        if (one_chunk(L, s, t_end, &one))
+            return gp_err(err, GP_ENOMEM, "out of memory storing request records");
         chunks = &one;
         nchunks = 1;
     }
-    long idx = gp_record_append(L->st, &rec, chunks, nchunks, s->bytes.data, s->bytes.len,
-                                L->tmp.len ? L->tmp.data : NULL, L->tmp.len);
+    long idx = gp_record_append_placed(L->st, &rec, chunks, nchunks, L->tmp.len ? L->tmp.data : NULL, L->tmp.len);
     if (idx < 0)
         return gp_err(err, GP_ENOMEM, "out of memory storing request records");
     if (!s->warmup) {
@@ -342,7 +372,8 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         }
         /* the event count only feeds the progress line: no scan without one */
         if (streaming && L->o->progress)
-            L->events_measured += count_events(s->bytes.data, s->bytes.len);
+            for (size_t i = 0; i < s->nchunks; i++)
+                L->events_measured += count_events(gp_record_bytes(L->st, &s->chunks[i]), s->chunks[i].len);
         else if (!(rec.flags & GP_REC_FAILED))
             L->events_measured++;
     }
@@ -426,7 +457,7 @@ static int abandon_inflight(struct loop *L, int record, struct gp_error *err)
  * byte arrives; that is the client's pool, not the server (spec §0 rule 11). */
 static int is_stale_connection(struct slot *s, CURLcode res)
 {
-    if (s->retried || s->bytes.len > 0)
+    if (s->retried || s->nbytes > 0)
         return 0;
     if (res != CURLE_GOT_NOTHING && res != CURLE_SEND_ERROR && res != CURLE_RECV_ERROR)
         return 0;
@@ -840,5 +871,6 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     close(L.epfd);
     curl_slist_free_all(L.hdrs);
     gp_buf_free(&L.tmp);
+    gp_buf_free(&L.body);
     return rc;
 }

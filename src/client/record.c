@@ -298,6 +298,38 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
+int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uint64_t *off)
+{
+    if (bytes_reserve(st, n))
+        return -GP_ENOMEM;
+    *off = st->bytes.len;
+    bytes_put(st, p, n);
+    if (st->arena)
+        prefault_ahead(st->arena, st->bytes.len);
+    return 0;
+}
+
+long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
+                             const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len)
+{
+    if (grow((void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
+        grow((void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
+        bytes_reserve(st, err_len))
+        return -GP_ENOMEM;
+    struct gp_record *r = &st->recs[st->n];
+    *r = *rec;
+    r->chunk_first = st->nchunks;
+    r->n_chunks = (uint32_t)n;
+    if (n)
+        memcpy(&st->chunks[st->nchunks], chunks, n * sizeof *chunks);
+    st->nchunks += n;
+    r->err_off = st->bytes.len;
+    r->err_len = (uint32_t)err_len;
+    if (err_len)
+        bytes_put(st, err_text, err_len);
+    return (long)st->n++;
+}
+
 long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
                       const char *err_text, size_t err_len)

@@ -8,7 +8,7 @@
  * One "chunk" = the bytes of one network read (one libcurl write callback),
  * timestamped with CLOCK_MONOTONIC before anything parses it, exactly as
  * perf_analyzer records one response per read. SSE events are parsed out of
- * the chunks after the run (metrics/), so the hot path is a memcpy.
+ * the chunks after the run (metrics/), so the hot path is one copy per read.
  * The byte arena may be an mmap'd reservation populated ahead of the append
  * point by a helper thread (gp_record_store_prefault_start): st->bytes is
  * then read-only to everyone but gp_record_append (never gp_buf_* on it).
@@ -93,6 +93,18 @@ void gp_record_store_prefault_stop(struct gp_record_store *st);
 long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
                       const char *err_text, size_t err_len);
+
+/* The hot path's pair, without a staging copy: each network read goes
+ * straight to the end of the byte arena (gp_record_put_bytes returns its
+ * offset in *off), and the finished request is appended with chunks whose
+ * offsets are already absolute. A record's chunks are then not contiguous
+ * when transfers interleave; every reader goes through gp_record_bytes per
+ * chunk. Bytes put for a transfer that is never appended stay unreferenced.
+ * Both return -GP_ENOMEM on failure (store unchanged); append returns the
+ * record index. */
+int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uint64_t *off);
+long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
+                             const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len);
 
 /* The i-th chunk of record r and a pointer to its bytes. */
 static inline const struct gp_chunk *gp_record_chunk(const struct gp_record_store *st,

@@ -102,10 +102,40 @@ static void test_prefault_arena(void)
     CHECK(st.arena == NULL && st.bytes.data == NULL);
 }
 
+/* Two transfers whose reads interleave in the arena, appended with absolute
+ * offsets: each record reads back its own bytes in order. */
+static void test_placed_interleaved(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    struct gp_chunk a[2], b[2];
+    CHECK_INT(gp_record_put_bytes(&st, "a1", 2, &a[0].off), 0);
+    CHECK_INT(gp_record_put_bytes(&st, "bb1", 3, &b[0].off), 0);
+    CHECK_INT(gp_record_put_bytes(&st, "a22", 3, &a[1].off), 0);
+    CHECK_INT(gp_record_put_bytes(&st, "b2", 2, &b[1].off), 0);
+    a[0].len = 2, a[1].len = 3, b[0].len = 3, b[1].len = 2;
+    a[0].t_ns = 1, a[1].t_ns = 3, b[0].t_ns = 2, b[1].t_ns = 4;
+    struct gp_record ra = {.entry = 0}, rb = {.entry = 1};
+    CHECK_INT(gp_record_append_placed(&st, &rb, b, 2, "E", 1), 0);
+    CHECK_INT(gp_record_append_placed(&st, &ra, a, 2, NULL, 0), 1);
+    const struct gp_record *r0 = &st.recs[0], *r1 = &st.recs[1];
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, r0, 0)), "bb1", 3));
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, r0, 1)), "b2", 2));
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, r1, 0)), "a1", 2));
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, r1, 1)), "a22", 3));
+    CHECK_INT(gp_record_chunk(&st, r1, 1)->t_ns, 3);
+    CHECK_INT(r0->err_len, 1);
+    CHECK_INT(st.bytes.data[r0->err_off], 'E');
+    CHECK_INT(r1->err_len, 0);
+    CHECK_INT(st.bytes.len, 11);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
     GP_RUN(test_append_and_read_back);
     GP_RUN(test_many);
     GP_RUN(test_prefault_arena);
+    GP_RUN(test_placed_interleaved);
     return gp_test_summary();
 }
