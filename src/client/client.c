@@ -276,25 +276,6 @@ static int gather(struct loop *L, struct slot *s, struct gp_buf *b, size_t max)
     return 0;
 }
 
-/* The whole body as one chunk stamped at t_end. Its reads are usually back
- * to back in the arena; when another transfer's bytes landed between them,
- * the body is copied once more, contiguously (the scattered copy stays
- * unreferenced). */
-static int one_chunk(struct loop *L, struct slot *s, uint64_t t_end, struct gp_chunk *one)
-{
-    one->t_ns = t_end;
-    one->off = s->chunks[0].off;
-    one->len = (uint32_t)s->nbytes;
-    for (size_t i = 1; i < s->nchunks; i++)
-        if (s->chunks[i].off != s->chunks[i - 1].off + s->chunks[i - 1].len) {
-            gp_buf_reset(&L->body);
-            if (gather(L, s, &L->body, SIZE_MAX) || gp_record_put_bytes(L->st, L->body.data, L->body.len, &one->off))
-                return -GP_ENOMEM;
-            break;
-        }
-    return 0;
-}
-
 /* Records a finished (or cancelled) transfer. The handle is already removed
  * from the multi. */
 static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err)
@@ -346,7 +327,7 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
     const struct gp_chunk *chunks = s->chunks;
     size_t nchunks = s->nchunks;
     if (!streaming && s->nbytes > 0) {
-        if (one_chunk(L, s, t_end, &one))
+        if (gp_record_join_chunks(L->st, s->chunks, s->nchunks, t_end, &L->body, &one))
             return gp_err(err, GP_ENOMEM, "out of memory storing request records");
         chunks = &one;
         nchunks = 1;

@@ -330,6 +330,29 @@ long gp_record_append_placed(struct gp_record_store *st, const struct gp_record 
     return (long)st->n++;
 }
 
+int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
+                          struct gp_buf *scratch, struct gp_chunk *out)
+{
+    uint64_t total = 0;
+    int contiguous = 1;
+    for (size_t i = 0; i < n; i++) {
+        total += chunks[i].len;
+        if (i && chunks[i].off != chunks[i - 1].off + chunks[i - 1].len)
+            contiguous = 0;
+    }
+    out->t_ns = t;
+    out->off = chunks[0].off;
+    out->len = (uint32_t)total;
+    if (contiguous)
+        return 0;
+    gp_buf_reset(scratch);
+    for (size_t i = 0; i < n; i++)
+        if (gp_buf_append(scratch, gp_record_bytes(st, &chunks[i]), chunks[i].len))
+            return -GP_ENOMEM;
+    /* scratch first: putting may move the arena the chunks point into */
+    return gp_record_put_bytes(st, scratch->data, scratch->len, &out->off);
+}
+
 long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
                       const char *err_text, size_t err_len)

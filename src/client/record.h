@@ -106,6 +106,15 @@ int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uin
 long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
                              const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len);
 
+/* One chunk stamped t covering the n placed chunks' bytes in order (a
+ * non-streamed body is recorded as one response). Their reads are usually
+ * back to back in the arena and *out then just spans them; when another
+ * transfer's bytes landed between them the body is copied once more,
+ * contiguously, through scratch (the scattered copy stays unreferenced).
+ * n >= 1. Returns 0 or -GP_ENOMEM. */
+int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
+                          struct gp_buf *scratch, struct gp_chunk *out);
+
 /* The i-th chunk of record r and a pointer to its bytes. */
 static inline const struct gp_chunk *gp_record_chunk(const struct gp_record_store *st,
                                                      const struct gp_record *r, size_t i)

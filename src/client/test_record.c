@@ -128,6 +128,24 @@ static void test_placed_interleaved(void)
     CHECK_INT(st.bytes.data[r0->err_off], 'E');
     CHECK_INT(r1->err_len, 0);
     CHECK_INT(st.bytes.len, 11);
+
+    /* joining: back-to-back reads are spanned in place, interleaved ones copied */
+    struct gp_buf scratch = {0};
+    struct gp_chunk one, c[2];
+    CHECK_INT(gp_record_put_bytes(&st, "xy", 2, &c[0].off), 0);
+    CHECK_INT(gp_record_put_bytes(&st, "z", 1, &c[1].off), 0);
+    c[0].len = 2, c[1].len = 1;
+    size_t before = st.bytes.len;
+    CHECK_INT(gp_record_join_chunks(&st, c, 2, 9, &scratch, &one), 0);
+    CHECK_INT(one.off, c[0].off);
+    CHECK_INT(one.len, 3);
+    CHECK_INT(one.t_ns, 9);
+    CHECK_INT(st.bytes.len, before);
+    CHECK_INT(gp_record_join_chunks(&st, b, 2, 7, &scratch, &one), 0);
+    CHECK_INT(one.len, 5);
+    CHECK(one.off >= before);
+    CHECK(!memcmp(gp_record_bytes(&st, &one), "bb1b2", 5));
+    gp_buf_free(&scratch);
     gp_record_store_free(&st);
 }
 
