@@ -25,7 +25,7 @@ OSL=256
 if [ "${NGX_QUICK:-0}" = 1 ]; then
   : "${NGX_WRK_S:=1}" "${NGX_MIN_REQUESTS:=300}" "${NGX_PY_MIN_REQUESTS:=60}"
 fi
-WRK_S=${NGX_WRK_S:-3} GMIN=${NGX_MIN_REQUESTS:-2000} PMIN=${NGX_PY_MIN_REQUESTS:-400}
+WRK_S=${NGX_WRK_S:-3} GMIN=${NGX_MIN_REQUESTS:-6000} PMIN=${NGX_PY_MIN_REQUESTS:-400}
 
 # ---- the canned stream: vLLM's chat chunk shape (role chunk, one content
 # chunk per token, finish_reason on the last, usage chunk, [DONE]) ----------
@@ -134,7 +134,7 @@ PY
 
 printf '%-12s %5s %7s %9s %10s %8s %12s %6s\n' client conc reqs tokens tok/s cpu_s tok/cpu_s failed
 for c in ${NGX_CONC:-1 64 256 1024}; do
-  n=$(( c * 4 )); [ $n -lt "$GMIN" ] && n=$GMIN
+  n=$(( c * 8 )); [ $n -lt "$GMIN" ] && n=$GMIN
   pn=$c; [ $pn -lt "$PMIN" ] && pn=$PMIN
   ncpu0=$(nginx_cpu "$(wpids)")
   run_genperf genperf "$GENPERF" $c $n || continue
