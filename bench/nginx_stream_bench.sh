@@ -51,13 +51,15 @@ out.append("data: [DONE]\n\n")
 open(path, "w").write("".join(out))
 PY
 stream_bytes=$(stat -c %s "$www/v1/chat/completions")
-# nginx workers run as an unprivileged user when started by root
+# nginx workers run as the invoking user (the user directive below: started
+# by root they would otherwise drop to nobody, who may not reach $BENCH_TMP)
 chmod a+rx "$BENCH_TMP" "$www" "$www/v1" "$www/v1/chat"; chmod a+r "$www/v1/chat/completions"
 
 # ---- nginx on a free loopback port, in the foreground of a background job --
 port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cat > "$BENCH_TMP/ngx/nginx.conf" <<NGX
 daemon off;
+user $(id -un) $(id -gn);
 worker_processes 1;
 worker_rlimit_nofile 16384;
 pid $BENCH_TMP/ngx/nginx.pid;
