@@ -50,9 +50,26 @@ double gp_client_rng_exp(struct gp_rng *r, double mean)
 
 struct loop;
 
+/* One curl multi handle and its timer. libcurl 7.88 walks every connection
+ * to the host on each request (connection reuse lookup, handle removal), so
+ * one multi handle for 1,024 transfers costs O(1,024) per request; shards of
+ * SHARD_SLOTS transfers, all in the same epoll set, bound that walk. HTTP/2
+ * keeps one shard so that its streams share connections. */
+#define SHARD_SLOTS 128
+#define STOP_SHARD UINT32_MAX    /* epoll tag of the stop fd */
+
+struct shard {
+    struct loop *L;
+    CURLM *multi;
+    uint32_t idx;
+    int timer_set;           /* curl asked to be called back at timer_ns */
+    uint64_t timer_ns;
+};
+
 struct slot {
     CURL *easy;
     struct loop *L;
+    struct shard *sh;
     uint32_t id;
     int busy;
     int warmup;
@@ -74,7 +91,8 @@ struct loop {
     const struct gp_client_opts *o;
     struct gp_record_store *st;
     struct gp_client_stats *stats;
-    CURLM *multi;
+    struct shard **shards;   /* pointers: a shard's address is its callbacks' data */
+    size_t nshards;
     struct curl_slist *hdrs;
     struct slot **slots;     /* pointers: a slot's address is its curl private data */
     size_t nslots, slots_cap;
@@ -96,8 +114,6 @@ struct loop {
     int stop_in_epoll;       /* the stop fd is in the set (else polled each turn) */
     int stop_ready;          /* epoll reported the stop fd */
     int pwait2;              /* epoll_pwait2 works (ns timeouts) */
-    int timer_set;           /* curl asked to be called back at timer_ns */
-    uint64_t timer_ns;
     struct epoll_event ev[512];
 };
 
@@ -140,6 +156,41 @@ static int on_prereq(void *ud, char *pip, char *lip, int pport, int lport)
     return CURL_PREREQFUNC_OK;
 }
 
+static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp);
+static int on_timer(CURLM *m, long ms, void *ud);
+
+/* The shard of slot id, created on first use. */
+static struct shard *shard_for(struct loop *L, uint32_t id, struct gp_error *err)
+{
+    size_t k = L->o->http2 ? 0 : id / SHARD_SLOTS;
+    if (k < L->nshards)
+        return L->shards[k];
+    struct shard **ns = realloc(L->shards, (k + 1) * sizeof *ns);
+    if (!ns) {
+        gp_err(err, GP_ENOMEM, "out of memory allocating client shards");
+        return NULL;
+    }
+    L->shards = ns;
+    for (; L->nshards <= k; L->nshards++) {
+        struct shard *sh = calloc(1, sizeof *sh);
+        if (!sh || !(sh->multi = curl_multi_init())) {
+            free(sh);
+            gp_err(err, GP_ENOMEM, "curl_multi_init failed");
+            return NULL;
+        }
+        sh->L = L;
+        sh->idx = (uint32_t)L->nshards;
+        curl_multi_setopt(sh->multi, CURLMOPT_PIPELINING,
+                          L->o->http2 ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
+        curl_multi_setopt(sh->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+        curl_multi_setopt(sh->multi, CURLMOPT_SOCKETDATA, sh);
+        curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+        curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh);
+        L->shards[L->nshards] = sh;
+    }
+    return L->shards[k];
+}
+
 static struct slot *slot_new(struct loop *L, struct gp_error *err)
 {
     if (L->nslots == L->slots_cap) {
@@ -160,6 +211,11 @@ static struct slot *slot_new(struct loop *L, struct gp_error *err)
     }
     s->L = L;
     s->id = (uint32_t)L->nslots;
+    if (!(s->sh = shard_for(L, s->id, err))) {
+        curl_easy_cleanup(s->easy);
+        free(s);
+        return NULL;
+    }
     const struct gp_client_opts *o = L->o;
     CURL *e = s->easy;
     curl_easy_setopt(e, CURLOPT_URL, o->url);
@@ -212,7 +268,7 @@ static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, b->data);
     s->t_start = gp_now_ns();
-    CURLMcode mc = curl_multi_add_handle(L->multi, s->easy);
+    CURLMcode mc = curl_multi_add_handle(s->sh->multi, s->easy);
     if (mc != CURLM_OK)
         return gp_err(err, GP_ENET, "curl_multi_add_handle: %s", curl_multi_strerror(mc));
     /* Drive the new transfer now (curl_multi_add_handle only arms a 0 ms
@@ -220,7 +276,7 @@ static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_
      * behind every other completion of this wake-up, after t_start was taken.
      * A transfer this finishes is picked up by pump's curl_multi_info_read. */
     int running;
-    mc = curl_multi_socket_action(L->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    mc = curl_multi_socket_action(s->sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
     if (mc != CURLM_OK)
         return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
     s->busy = 1;
@@ -421,7 +477,7 @@ static int abandon_inflight(struct loop *L, int record, struct gp_error *err)
         struct slot *s = L->slots[i];
         if (!s->busy)
             continue;
-        curl_multi_remove_handle(L->multi, s->easy);
+        curl_multi_remove_handle(s->sh->multi, s->easy);
         s->busy = 0;
         L->inflight--;
         if (record) {
@@ -471,7 +527,8 @@ static struct slot *free_slot(struct loop *L, struct gp_error *err)
 static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
 {
     (void)e;
-    struct loop *L = ud;
+    struct shard *sh = ud;
+    struct loop *L = sh->L;
     if (what == CURL_POLL_REMOVE) {
         epoll_ctl(L->epfd, EPOLL_CTL_DEL, fd, NULL);
         return 0;
@@ -479,13 +536,13 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
     struct epoll_event ev;
     memset(&ev, 0, sizeof ev);
     ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
-    ev.data.fd = fd;
+    ev.data.u64 = (uint64_t)sh->idx << 32 | (uint32_t)fd;
     /* sockp marks a socket already in the set; the other branch covers an fd
      * number reused after a close curl did not announce */
     if (!sockp) {
         if (epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 && errno == EEXIST)
             epoll_ctl(L->epfd, EPOLL_CTL_MOD, fd, &ev);
-        curl_multi_assign(L->multi, fd, L);
+        curl_multi_assign(sh->multi, fd, sh);
     } else if (epoll_ctl(L->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 && errno == ENOENT) {
         epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev);
     }
@@ -495,12 +552,12 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
 static int on_timer(CURLM *m, long ms, void *ud)
 {
     (void)m;
-    struct loop *L = ud;
+    struct shard *sh = ud;
     if (ms < 0) {
-        L->timer_set = 0;
+        sh->timer_set = 0;
     } else {
-        L->timer_set = 1;
-        L->timer_ns = gp_now_ns() + (uint64_t)ms * 1000000ull;
+        sh->timer_set = 1;
+        sh->timer_ns = gp_now_ns() + (uint64_t)ms * 1000000ull;
     }
     return 0;
 }
@@ -526,29 +583,29 @@ static int wait_events(struct loop *L, uint64_t wait_ns)
 /* Lets curl run its due timer, then takes every finished transfer: records
  * it, resends it once on a stale keep-alive connection, or starts the slot's
  * next request (closed loop). */
-static int pump(struct loop *L, const struct phase *ph, long nconc, struct gp_error *err)
+static int pump_shard(struct loop *L, struct shard *sh, const struct phase *ph, long nconc, struct gp_error *err)
 {
     int rate_mode = L->o->request_rate > 0;
     size_t nb = L->o->n_bodies;
     int rc;
-    if (L->timer_set && gp_now_ns() >= L->timer_ns) {
+    if (sh->timer_set && gp_now_ns() >= sh->timer_ns) {
         /* one-shot: curl re-arms it from inside the call if it needs to */
-        L->timer_set = 0;
+        sh->timer_set = 0;
         int running;
-        CURLMcode mc = curl_multi_socket_action(L->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        CURLMcode mc = curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
         if (mc != CURLM_OK)
             return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
     }
     CURLMsg *msg;
     int left;
-    while ((msg = curl_multi_info_read(L->multi, &left))) {
+    while ((msg = curl_multi_info_read(sh->multi, &left))) {
         if (msg->msg != CURLMSG_DONE)
             continue;
         CURL *e = msg->easy_handle;
         CURLcode res = msg->data.result;
         struct slot *sl = NULL;
         curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&sl);
-        curl_multi_remove_handle(L->multi, e);
+        curl_multi_remove_handle(sh->multi, e);
         sl->busy = 0;
         L->inflight--;
         if (is_stale_connection(sl, res) && !L->stopping) {
@@ -571,6 +628,16 @@ static int pump(struct loop *L, const struct phase *ph, long nconc, struct gp_er
             if ((rc = slot_start(L, sl, entry, err)) < 0)
                 return rc;
         }
+    }
+    return 0;
+}
+
+static int pump(struct loop *L, const struct phase *ph, long nconc, struct gp_error *err)
+{
+    for (size_t i = 0; i < L->nshards; i++) {
+        int rc = pump_shard(L, L->shards[i], ph, nconc, err);
+        if (rc < 0)
+            return rc;
     }
     return 0;
 }
@@ -684,17 +751,19 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
             if (d < wait_ns)
                 wait_ns = d;
         }
-        if (L->timer_set) {
-            uint64_t d = L->timer_ns > now ? L->timer_ns - now : 0;
-            if (d < wait_ns)
+        for (size_t i = 0; i < L->nshards; i++) {
+            const struct shard *sh = L->shards[i];
+            uint64_t d = sh->timer_ns > now ? sh->timer_ns - now : 0;
+            if (sh->timer_set && d < wait_ns)
                 wait_ns = d;
         }
         int nev = wait_events(L, wait_ns);
         if (nev < 0)
             return gp_err(err, GP_ENET, "epoll_wait: %s", strerror(errno));
         for (int i = 0; i < nev; i++) {
-            int fd = L->ev[i].data.fd;
-            if (fd == o->stop_fd && L->stop_in_epoll) {
+            uint32_t idx = (uint32_t)(L->ev[i].data.u64 >> 32);
+            int fd = (int)(uint32_t)L->ev[i].data.u64;
+            if (idx == STOP_SHARD) {
                 L->stop_ready = 1;
                 continue;
             }
@@ -702,7 +771,7 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
             int mask = (e & EPOLLIN ? CURL_CSELECT_IN : 0) | (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
                        (e & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
             int running;
-            CURLMcode mc = curl_multi_socket_action(L->multi, fd, mask, &running);
+            CURLMcode mc = curl_multi_socket_action(L->shards[idx]->multi, fd, mask, &running);
             if (mc != CURLM_OK)
                 return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
         }
@@ -789,16 +858,9 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     int rc = build_headers(&L, err);
     if (rc < 0)
         return rc;
-    L.multi = curl_multi_init();
-    if (!L.multi) {
-        curl_slist_free_all(L.hdrs);
-        return gp_err(err, GP_ENOMEM, "curl_multi_init failed");
-    }
-    curl_multi_setopt(L.multi, CURLMOPT_PIPELINING, o->http2 ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
     L.epfd = epoll_create1(EPOLL_CLOEXEC);
     if (L.epfd < 0) {
         rc = gp_err(err, GP_ENET, "epoll_create1: %s", strerror(errno));
-        curl_multi_cleanup(L.multi);
         curl_slist_free_all(L.hdrs);
         return rc;
     }
@@ -807,16 +869,12 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         struct epoll_event ev;
         memset(&ev, 0, sizeof ev);
         ev.events = EPOLLIN;
-        ev.data.fd = o->stop_fd;
+        ev.data.u64 = (uint64_t)STOP_SHARD << 32 | (uint32_t)o->stop_fd;
         /* a regular file cannot be in an epoll set: it is then polled each turn */
         L.stop_in_epoll = epoll_ctl(L.epfd, EPOLL_CTL_ADD, o->stop_fd, &ev) == 0;
     } else {
         L.stop_in_epoll = 1; /* nothing to check */
     }
-    curl_multi_setopt(L.multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-    curl_multi_setopt(L.multi, CURLMOPT_SOCKETDATA, &L);
-    curl_multi_setopt(L.multi, CURLMOPT_TIMERFUNCTION, on_timer);
-    curl_multi_setopt(L.multi, CURLMOPT_TIMERDATA, &L);
 
     /* page faults of the growing record store off this thread (best effort) */
     gp_record_store_prefault_start(st);
@@ -848,7 +906,11 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     for (size_t i = 0; i < L.nslots; i++)
         slot_free(L.slots[i]);
     free(L.slots);
-    curl_multi_cleanup(L.multi);
+    for (size_t i = 0; i < L.nshards; i++) {
+        curl_multi_cleanup(L.shards[i]->multi);
+        free(L.shards[i]);
+    }
+    free(L.shards);
     close(L.epfd);
     curl_slist_free_all(L.hdrs);
     gp_buf_free(&L.tmp);
