@@ -50,9 +50,26 @@ double gp_client_rng_exp(struct gp_rng *r, double mean)
 
 struct loop;
 
+/* One curl multi handle and its timer. libcurl 7.88 walks every connection
+ * to the host on each request (connection reuse lookup, handle removal), so
+ * one multi handle for 1,024 transfers costs O(1,024) per request; shards of
+ * SHARD_SLOTS transfers, all in the same epoll set, bound that walk. HTTP/2
+ * keeps one shard so that its streams share connections. */
+#define SHARD_SLOTS 128
+#define STOP_SHARD UINT32_MAX    /* epoll tag of the stop fd */
+
+struct shard {
+    struct loop *L;
+    CURLM *multi;
+    uint32_t idx;
+    int timer_set;           /* curl asked to be called back at timer_ns */
+    uint64_t timer_ns;
+};
+
 struct slot {
     CURL *easy;
     struct loop *L;
+    struct shard *sh;
     uint32_t id;
     int busy;
     int warmup;
@@ -60,10 +77,11 @@ struct slot {
     uint32_t entry;
     uint32_t arrival;        /* recorded as gp_record.slot in rate mode */
     uint64_t t_start;
+    uint64_t t_send;         /* libcurl's pre-request callback fired (0 = not yet) */
     long sent;               /* requests this slot sent in the current phase */
     long quota;              /* concurrency mode: requests this slot may send (-1 = unbounded) */
-    struct gp_buf bytes;     /* staging: reused, capacity kept */
-    struct gp_chunk *chunks;
+    uint64_t nbytes;         /* bytes received by the current transfer */
+    struct gp_chunk *chunks; /* its reads: absolute offsets into the store's arena */
     size_t nchunks, chunks_cap;
     int oom;
     char errbuf[CURL_ERROR_SIZE];
@@ -73,7 +91,8 @@ struct loop {
     const struct gp_client_opts *o;
     struct gp_record_store *st;
     struct gp_client_stats *stats;
-    CURLM *multi;
+    struct shard **shards;   /* pointers: a shard's address is its callbacks' data */
+    size_t nshards;
     struct curl_slist *hdrs;
     struct slot **slots;     /* pointers: a slot's address is its curl private data */
     size_t nslots, slots_cap;
@@ -89,13 +108,12 @@ struct loop {
     uint64_t phase_start;
     int phase_warmup;
     struct gp_buf tmp;       /* error text scratch */
+    struct gp_buf body;      /* scratch: a non-streamed body whose reads were not back to back */
     /* libcurl event API: our epoll set holds curl's sockets and the stop fd */
     int epfd;
     int stop_in_epoll;       /* the stop fd is in the set (else polled each turn) */
     int stop_ready;          /* epoll reported the stop fd */
     int pwait2;              /* epoll_pwait2 works (ns timeouts) */
-    int timer_set;           /* curl asked to be called back at timer_ns */
-    uint64_t timer_ns;
     struct epoll_event ev[512];
 };
 
@@ -114,16 +132,63 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
         s->chunks = c;
         s->chunks_cap = nc;
     }
+    /* straight into the record store: one copy per read, no staging */
     struct gp_chunk *c = &s->chunks[s->nchunks];
     c->t_ns = t;
-    c->off = s->bytes.len;
     c->len = (uint32_t)n;
-    if (gp_buf_append(&s->bytes, p, n)) {
+    if (gp_record_put_bytes(s->L->st, p, n, &c->off)) {
         s->oom = 1;
         return 0;
     }
     s->nchunks++;
+    s->nbytes += n;
     return n;
+}
+
+/* CURLOPT_PREREQFUNCTION: the connection is ready and libcurl is about to
+ * send the request; the stamp shows how long a request waited after
+ * t_start (the loop busy elsewhere, curl driven late, connection set-up). */
+static int on_prereq(void *ud, char *pip, char *lip, int pport, int lport)
+{
+    (void)pip, (void)lip, (void)pport, (void)lport;
+    struct slot *s = ud;
+    s->t_send = gp_now_ns();
+    return CURL_PREREQFUNC_OK;
+}
+
+static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp);
+static int on_timer(CURLM *m, long ms, void *ud);
+
+/* The shard of slot id, created on first use. */
+static struct shard *shard_for(struct loop *L, uint32_t id, struct gp_error *err)
+{
+    size_t k = L->o->http2 ? 0 : id / SHARD_SLOTS;
+    if (k < L->nshards)
+        return L->shards[k];
+    struct shard **ns = realloc(L->shards, (k + 1) * sizeof *ns);
+    if (!ns) {
+        gp_err(err, GP_ENOMEM, "out of memory allocating client shards");
+        return NULL;
+    }
+    L->shards = ns;
+    for (; L->nshards <= k; L->nshards++) {
+        struct shard *sh = calloc(1, sizeof *sh);
+        if (!sh || !(sh->multi = curl_multi_init())) {
+            free(sh);
+            gp_err(err, GP_ENOMEM, "curl_multi_init failed");
+            return NULL;
+        }
+        sh->L = L;
+        sh->idx = (uint32_t)L->nshards;
+        curl_multi_setopt(sh->multi, CURLMOPT_PIPELINING,
+                          L->o->http2 ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
+        curl_multi_setopt(sh->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+        curl_multi_setopt(sh->multi, CURLMOPT_SOCKETDATA, sh);
+        curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+        curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh);
+        L->shards[L->nshards] = sh;
+    }
+    return L->shards[k];
 }
 
 static struct slot *slot_new(struct loop *L, struct gp_error *err)
@@ -146,6 +211,11 @@ static struct slot *slot_new(struct loop *L, struct gp_error *err)
     }
     s->L = L;
     s->id = (uint32_t)L->nslots;
+    if (!(s->sh = shard_for(L, s->id, err))) {
+        curl_easy_cleanup(s->easy);
+        free(s);
+        return NULL;
+    }
     const struct gp_client_opts *o = L->o;
     CURL *e = s->easy;
     curl_easy_setopt(e, CURLOPT_URL, o->url);
@@ -154,6 +224,8 @@ static struct slot *slot_new(struct loop *L, struct gp_error *err)
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, s);
     curl_easy_setopt(e, CURLOPT_PRIVATE, s);
+    curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+    curl_easy_setopt(e, CURLOPT_PREREQDATA, s);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, s->errbuf);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
@@ -179,7 +251,6 @@ static void slot_free(struct slot *s)
     if (!s)
         return;
     curl_easy_cleanup(s->easy);
-    gp_buf_free(&s->bytes);
     free(s->chunks);
     free(s);
 }
@@ -187,18 +258,27 @@ static void slot_free(struct slot *s)
 static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err)
 {
     const struct gp_client_body *b = &L->o->bodies[entry];
-    gp_buf_reset(&s->bytes);
+    s->nbytes = 0;
     s->nchunks = 0;
     s->oom = 0;
+    s->t_send = 0;
     s->errbuf[0] = '\0';
     s->entry = entry;
     s->warmup = L->phase_warmup;
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, b->data);
     s->t_start = gp_now_ns();
-    CURLMcode mc = curl_multi_add_handle(L->multi, s->easy);
+    CURLMcode mc = curl_multi_add_handle(s->sh->multi, s->easy);
     if (mc != CURLM_OK)
         return gp_err(err, GP_ENET, "curl_multi_add_handle: %s", curl_multi_strerror(mc));
+    /* Drive the new transfer now (curl_multi_add_handle only arms a 0 ms
+     * timer): otherwise the request waits for the next turn of the loop,
+     * behind every other completion of this wake-up, after t_start was taken.
+     * A transfer this finishes is picked up by pump's curl_multi_info_read. */
+    int running;
+    mc = curl_multi_socket_action(s->sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    if (mc != CURLM_OK)
+        return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
     s->busy = 1;
     s->sent++;
     L->inflight++;
@@ -208,17 +288,20 @@ static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_
     return 0;
 }
 
-/* Counts SSE data events in a finished response, for the progress line only. */
+/* Counts SSE data events in a finished response, for the progress line only.
+ * Lines are found with memchr for '\n' (two per event), not for 'd', which
+ * every JSON event is full of. A "\r"-only line end is not split: the count
+ * is a progress estimate, metrics/ parses the events exactly. */
 static uint64_t count_events(const char *p, size_t n)
 {
     uint64_t k = 0;
     const char *end = p + n;
     while (p < end) {
-        const char *q = memchr(p, 'd', (size_t)(end - p));
+        if (end - p >= 5 && !memcmp(p, "data:", 5))
+            k++;
+        const char *q = memchr(p, '\n', (size_t)(end - p));
         if (!q)
             break;
-        if ((q == p || q[-1] == '\n' || q[-1] == '\r') && end - q >= 5 && !memcmp(q, "data:", 5))
-            k++;
         p = q + 1;
     }
     return k;
@@ -237,6 +320,18 @@ static void note_first_error(struct loop *L, long status, const char *txt, size_
             L->stats->first_error[i] = ' ';
 }
 
+/* Appends up to max bytes of the transfer's body (its chunks, in order) to b. */
+static int gather(struct loop *L, struct slot *s, struct gp_buf *b, size_t max)
+{
+    for (size_t i = 0; i < s->nchunks && max > 0; i++) {
+        size_t n = s->chunks[i].len < max ? s->chunks[i].len : max;
+        if (gp_buf_append(b, gp_record_bytes(L->st, &s->chunks[i]), n))
+            return -GP_ENOMEM;
+        max -= n;
+    }
+    return 0;
+}
+
 /* Records a finished (or cancelled) transfer. The handle is already removed
  * from the multi. */
 static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err)
@@ -246,6 +341,7 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
     memset(&rec, 0, sizeof rec);
     rec.t_start_ns = s->t_start;
     rec.t_end_ns = t_end;
+    rec.t_send_ns = s->t_send;
     rec.entry = s->entry;
     rec.worker = 0;
     rec.slot = L->o->request_rate > 0 ? s->arrival : s->id;
@@ -278,27 +374,32 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         }
     } else if (status >= 400) {
         rec.flags |= GP_REC_FAILED;
-        size_t n = s->bytes.len < 2048 ? s->bytes.len : 2048;
         gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: ", status);
-        gp_buf_append(&L->tmp, s->bytes.data ? s->bytes.data : "", n);
+        if (gather(L, s, &L->tmp, 2048))
+            return gp_err(err, GP_ENOMEM, "out of memory storing request records");
     }
     /* perf_analyzer hands a non-streamed body over once, at completion. */
     struct gp_chunk one;
     const struct gp_chunk *chunks = s->chunks;
     size_t nchunks = s->nchunks;
-    if (!streaming && s->bytes.len > 0) {
-        one.t_ns = t_end;
-        one.off = 0;
-        one.len = (uint32_t)s->bytes.len;
+    if (!streaming && s->nbytes > 0) {
+        if (gp_record_join_chunks(L->st, s->chunks, s->nchunks, t_end, &L->body, &one))
+            return gp_err(err, GP_ENOMEM, "out of memory storing request records");
         chunks = &one;
         nchunks = 1;
     }
-    long idx = gp_record_append(L->st, &rec, chunks, nchunks, s->bytes.data, s->bytes.len,
-                                L->tmp.len ? L->tmp.data : NULL, L->tmp.len);
+    long idx = gp_record_append_placed(L->st, &rec, chunks, nchunks, L->tmp.len ? L->tmp.data : NULL, L->tmp.len);
     if (idx < 0)
         return gp_err(err, GP_ENOMEM, "out of memory storing request records");
     if (!s->warmup) {
         L->done_measured++;
+        if (s->t_send && s->t_send >= s->t_start) {
+            uint64_t lag = s->t_send - s->t_start;
+            L->stats->n_send_stamped++;
+            L->stats->send_lag_sum_ns += lag;
+            if (lag > L->stats->send_lag_max_ns)
+                L->stats->send_lag_max_ns = lag;
+        }
         if (rec.flags & GP_REC_FAILED) {
             L->failed_measured++;
             L->stats->n_failed++;
@@ -306,8 +407,10 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         } else {
             L->stats->n_ok++;
         }
-        if (streaming)
-            L->events_measured += count_events(s->bytes.data, s->bytes.len);
+        /* the event count only feeds the progress line: no scan without one */
+        if (streaming && L->o->progress)
+            for (size_t i = 0; i < s->nchunks; i++)
+                L->events_measured += count_events(gp_record_bytes(L->st, &s->chunks[i]), s->chunks[i].len);
         else if (!(rec.flags & GP_REC_FAILED))
             L->events_measured++;
     }
@@ -374,7 +477,7 @@ static int abandon_inflight(struct loop *L, int record, struct gp_error *err)
         struct slot *s = L->slots[i];
         if (!s->busy)
             continue;
-        curl_multi_remove_handle(L->multi, s->easy);
+        curl_multi_remove_handle(s->sh->multi, s->easy);
         s->busy = 0;
         L->inflight--;
         if (record) {
@@ -391,7 +494,7 @@ static int abandon_inflight(struct loop *L, int record, struct gp_error *err)
  * byte arrives; that is the client's pool, not the server (spec §0 rule 11). */
 static int is_stale_connection(struct slot *s, CURLcode res)
 {
-    if (s->retried || s->bytes.len > 0)
+    if (s->retried || s->nbytes > 0)
         return 0;
     if (res != CURLE_GOT_NOTHING && res != CURLE_SEND_ERROR && res != CURLE_RECV_ERROR)
         return 0;
@@ -424,7 +527,8 @@ static struct slot *free_slot(struct loop *L, struct gp_error *err)
 static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
 {
     (void)e;
-    struct loop *L = ud;
+    struct shard *sh = ud;
+    struct loop *L = sh->L;
     if (what == CURL_POLL_REMOVE) {
         epoll_ctl(L->epfd, EPOLL_CTL_DEL, fd, NULL);
         return 0;
@@ -432,13 +536,13 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
     struct epoll_event ev;
     memset(&ev, 0, sizeof ev);
     ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
-    ev.data.fd = fd;
+    ev.data.u64 = (uint64_t)sh->idx << 32 | (uint32_t)fd;
     /* sockp marks a socket already in the set; the other branch covers an fd
      * number reused after a close curl did not announce */
     if (!sockp) {
         if (epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 && errno == EEXIST)
             epoll_ctl(L->epfd, EPOLL_CTL_MOD, fd, &ev);
-        curl_multi_assign(L->multi, fd, L);
+        curl_multi_assign(sh->multi, fd, sh);
     } else if (epoll_ctl(L->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 && errno == ENOENT) {
         epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev);
     }
@@ -448,12 +552,12 @@ static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
 static int on_timer(CURLM *m, long ms, void *ud)
 {
     (void)m;
-    struct loop *L = ud;
+    struct shard *sh = ud;
     if (ms < 0) {
-        L->timer_set = 0;
+        sh->timer_set = 0;
     } else {
-        L->timer_set = 1;
-        L->timer_ns = gp_now_ns() + (uint64_t)ms * 1000000ull;
+        sh->timer_set = 1;
+        sh->timer_ns = gp_now_ns() + (uint64_t)ms * 1000000ull;
     }
     return 0;
 }
@@ -479,29 +583,29 @@ static int wait_events(struct loop *L, uint64_t wait_ns)
 /* Lets curl run its due timer, then takes every finished transfer: records
  * it, resends it once on a stale keep-alive connection, or starts the slot's
  * next request (closed loop). */
-static int pump(struct loop *L, const struct phase *ph, long nconc, struct gp_error *err)
+static int pump_shard(struct loop *L, struct shard *sh, const struct phase *ph, long nconc, struct gp_error *err)
 {
     int rate_mode = L->o->request_rate > 0;
     size_t nb = L->o->n_bodies;
     int rc;
-    if (L->timer_set && gp_now_ns() >= L->timer_ns) {
+    if (sh->timer_set && gp_now_ns() >= sh->timer_ns) {
         /* one-shot: curl re-arms it from inside the call if it needs to */
-        L->timer_set = 0;
+        sh->timer_set = 0;
         int running;
-        CURLMcode mc = curl_multi_socket_action(L->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        CURLMcode mc = curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
         if (mc != CURLM_OK)
             return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
     }
     CURLMsg *msg;
     int left;
-    while ((msg = curl_multi_info_read(L->multi, &left))) {
+    while ((msg = curl_multi_info_read(sh->multi, &left))) {
         if (msg->msg != CURLMSG_DONE)
             continue;
         CURL *e = msg->easy_handle;
         CURLcode res = msg->data.result;
         struct slot *sl = NULL;
         curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&sl);
-        curl_multi_remove_handle(L->multi, e);
+        curl_multi_remove_handle(sh->multi, e);
         sl->busy = 0;
         L->inflight--;
         if (is_stale_connection(sl, res) && !L->stopping) {
@@ -524,6 +628,16 @@ static int pump(struct loop *L, const struct phase *ph, long nconc, struct gp_er
             if ((rc = slot_start(L, sl, entry, err)) < 0)
                 return rc;
         }
+    }
+    return 0;
+}
+
+static int pump(struct loop *L, const struct phase *ph, long nconc, struct gp_error *err)
+{
+    for (size_t i = 0; i < L->nshards; i++) {
+        int rc = pump_shard(L, L->shards[i], ph, nconc, err);
+        if (rc < 0)
+            return rc;
     }
     return 0;
 }
@@ -637,17 +751,19 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
             if (d < wait_ns)
                 wait_ns = d;
         }
-        if (L->timer_set) {
-            uint64_t d = L->timer_ns > now ? L->timer_ns - now : 0;
-            if (d < wait_ns)
+        for (size_t i = 0; i < L->nshards; i++) {
+            const struct shard *sh = L->shards[i];
+            uint64_t d = sh->timer_ns > now ? sh->timer_ns - now : 0;
+            if (sh->timer_set && d < wait_ns)
                 wait_ns = d;
         }
         int nev = wait_events(L, wait_ns);
         if (nev < 0)
             return gp_err(err, GP_ENET, "epoll_wait: %s", strerror(errno));
         for (int i = 0; i < nev; i++) {
-            int fd = L->ev[i].data.fd;
-            if (fd == o->stop_fd && L->stop_in_epoll) {
+            uint32_t idx = (uint32_t)(L->ev[i].data.u64 >> 32);
+            int fd = (int)(uint32_t)L->ev[i].data.u64;
+            if (idx == STOP_SHARD) {
                 L->stop_ready = 1;
                 continue;
             }
@@ -655,7 +771,7 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
             int mask = (e & EPOLLIN ? CURL_CSELECT_IN : 0) | (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
                        (e & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
             int running;
-            CURLMcode mc = curl_multi_socket_action(L->multi, fd, mask, &running);
+            CURLMcode mc = curl_multi_socket_action(L->shards[idx]->multi, fd, mask, &running);
             if (mc != CURLM_OK)
                 return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
         }
@@ -742,16 +858,9 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     int rc = build_headers(&L, err);
     if (rc < 0)
         return rc;
-    L.multi = curl_multi_init();
-    if (!L.multi) {
-        curl_slist_free_all(L.hdrs);
-        return gp_err(err, GP_ENOMEM, "curl_multi_init failed");
-    }
-    curl_multi_setopt(L.multi, CURLMOPT_PIPELINING, o->http2 ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
     L.epfd = epoll_create1(EPOLL_CLOEXEC);
     if (L.epfd < 0) {
         rc = gp_err(err, GP_ENET, "epoll_create1: %s", strerror(errno));
-        curl_multi_cleanup(L.multi);
         curl_slist_free_all(L.hdrs);
         return rc;
     }
@@ -760,17 +869,15 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         struct epoll_event ev;
         memset(&ev, 0, sizeof ev);
         ev.events = EPOLLIN;
-        ev.data.fd = o->stop_fd;
+        ev.data.u64 = (uint64_t)STOP_SHARD << 32 | (uint32_t)o->stop_fd;
         /* a regular file cannot be in an epoll set: it is then polled each turn */
         L.stop_in_epoll = epoll_ctl(L.epfd, EPOLL_CTL_ADD, o->stop_fd, &ev) == 0;
     } else {
         L.stop_in_epoll = 1; /* nothing to check */
     }
-    curl_multi_setopt(L.multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-    curl_multi_setopt(L.multi, CURLMOPT_SOCKETDATA, &L);
-    curl_multi_setopt(L.multi, CURLMOPT_TIMERFUNCTION, on_timer);
-    curl_multi_setopt(L.multi, CURLMOPT_TIMERDATA, &L);
 
+    /* page faults of the growing record store off this thread (best effort) */
+    gp_record_store_prefault_start(st);
     if (!st->mono0_ns) {
         st->mono0_ns = gp_now_ns();
         st->wall0_ns = gp_wall_ns();
@@ -795,12 +902,18 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     }
     if (rc < 0)
         abandon_inflight(&L, 0, NULL);
+    gp_record_store_prefault_stop(st);
     for (size_t i = 0; i < L.nslots; i++)
         slot_free(L.slots[i]);
     free(L.slots);
-    curl_multi_cleanup(L.multi);
+    for (size_t i = 0; i < L.nshards; i++) {
+        curl_multi_cleanup(L.shards[i]->multi);
+        free(L.shards[i]);
+    }
+    free(L.shards);
     close(L.epfd);
     curl_slist_free_all(L.hdrs);
     gp_buf_free(&L.tmp);
+    gp_buf_free(&L.body);
     return rc;
 }

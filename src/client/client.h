@@ -77,6 +77,9 @@ struct gp_client_stats {
     uint64_t max_lag_ns;             /* rate mode: worst send lateness */
     uint64_t start_ns, end_ns;       /* measured phase, CLOCK_MONOTONIC */
     uint64_t cpu_ns;                 /* thread CPU time during the measured phase */
+    uint64_t n_send_stamped;         /* measured records with a t_send_ns */
+    uint64_t send_lag_sum_ns;        /* sum and max of t_send_ns - t_start_ns over them */
+    uint64_t send_lag_max_ns;
     double busy_fraction;            /* cpu_ns / (end - start) */
     int interrupted;                 /* the stop fd fired */
     long first_error_status;         /* HTTP status of the first failure, 0 = transport */

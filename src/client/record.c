@@ -1,17 +1,286 @@
+/* client/record.c — the record store (see record.h).
+ *
+ * The byte arena: a run keeps every response byte, so the arena only grows,
+ * and each new page costs the appending thread a fault plus the kernel
+ * zeroing it (the largest single cost of the streaming event loop when it
+ * was profiled against nginx). With gp_record_store_prefault_start the
+ * arena is one large MAP_NORESERVE reservation (address space only) that a
+ * helper thread populates with MADV_POPULATE_WRITE a few MiB ahead of the
+ * append point, so the event loop writes into pages that are already there.
+ * Without the helper, or where the reservation or madvise is refused, the
+ * arena is a plain realloc'd gp_buf and faults on first touch, as before. */
 #include "client/record.h"
 #include "core/error.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Address space reserved up front: more than the RAM of the machines genperf
+ * runs on; MAP_NORESERVE makes it cost nothing until touched. A run that
+ * outgrows it is moved with mremap (the helper is stopped around the move). */
+#define ARENA_RESERVE (64ull << 30)
+#define ARENA_MIN_RESERVE (256ull << 20)
+/* How far ahead of the append point pages are populated: an eighth of what
+ * is stored, between 4 and 16 MiB (25 ms of a 650 MB/s run, the fastest seen
+ * against nginx), so small runs and RSS per in-flight stream (the scale bench:
+ * 10,000 streams) pay little. The helper populates at most STEP per madvise. */
+#define AHEAD_MIN (4ull << 20)
+#define AHEAD_MAX (16ull << 20)
+#define STEP (256ull << 10)
+#define HUGE_ALIGN (2ull << 20)
+
+struct gp_record_arena {
+    char *map;                /* the mapping (munmap/mremap this) */
+    size_t map_len;
+    char *base;               /* map aligned up to 2 MiB: st->bytes.data */
+    size_t reserved;          /* usable bytes from base */
+    size_t want_seen;         /* loop: the last `want` it published */
+    pthread_t th;
+    int th_running;
+    pthread_mutex_t mu;       /* guards want, faulted, stop, failed */
+    pthread_cond_t cv;
+    size_t want;              /* populate [0, want) */
+    size_t faulted;           /* [0, faulted) is populated */
+    int stop;
+    int failed;               /* madvise refused: nothing more to do */
+};
 
 void gp_record_store_init(struct gp_record_store *st) { memset(st, 0, sizeof *st); }
 
 void gp_record_store_free(struct gp_record_store *st)
 {
+    gp_record_store_prefault_stop(st);
     free(st->recs);
     free(st->chunks);
-    gp_buf_free(&st->bytes);
+    if (st->arena) {
+        munmap(st->arena->map, st->arena->map_len);
+        pthread_mutex_destroy(&st->arena->mu);
+        pthread_cond_destroy(&st->arena->cv);
+        free(st->arena);
+    } else {
+        gp_buf_free(&st->bytes);
+    }
     memset(st, 0, sizeof *st);
+}
+
+static void *prefault_main(void *p)
+{
+    struct gp_record_arena *a = p;
+    pthread_mutex_lock(&a->mu);
+    for (;;) {
+        while (!a->stop && a->faulted >= a->want)
+            pthread_cond_wait(&a->cv, &a->mu);
+        if (a->stop)
+            break;
+        size_t from = a->faulted, to = a->want;
+        if (to - from > STEP)
+            to = from + STEP;
+        pthread_mutex_unlock(&a->mu);
+        int rc = madvise(a->base + from, to - from, MADV_POPULATE_WRITE);
+        pthread_mutex_lock(&a->mu);
+        if (rc) {
+            a->failed = 1; /* kernel < 5.14, or no memory: the loop faults as before */
+            break;
+        }
+        a->faulted = to;
+    }
+    pthread_mutex_unlock(&a->mu);
+    return NULL;
+}
+
+/* A reservation is only address space where the kernel does not count it:
+ * not under an address-space limit (it would eat the limit) nor with strict
+ * overcommit (MAP_NORESERVE is ignored there, so it would eat the commit
+ * limit). Those hosts keep the malloc'd arena. */
+static int reservation_is_free(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        return 0;
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    int mode = 0;
+    if (f) {
+        if (fscanf(f, "%d", &mode) != 1)
+            mode = 0;
+        fclose(f);
+    }
+    return mode != 2;
+}
+
+static int arena_create(struct gp_record_store *st)
+{
+    size_t want = st->arena_reserve ? st->arena_reserve : ARENA_RESERVE;
+    size_t need = st->bytes.len + 1;
+    if (!st->arena_reserve && !reservation_is_free())
+        return -GP_EINVAL;
+    struct gp_record_arena *a = calloc(1, sizeof *a);
+    if (!a)
+        return -GP_ENOMEM;
+    void *m = MAP_FAILED;
+    while (m == MAP_FAILED && want >= need && (want >= ARENA_MIN_RESERVE || st->arena_reserve)) {
+        m = mmap(NULL, want + HUGE_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+        if (m == MAP_FAILED)
+            want /= 2;
+    }
+    if (m == MAP_FAILED) {
+        free(a);
+        return -GP_ENOMEM;
+    }
+    a->map = m;
+    a->map_len = want + HUGE_ALIGN;
+    uintptr_t b = ((uintptr_t)m + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1);
+    a->base = (char *)b;
+    a->reserved = a->map_len - (size_t)(b - (uintptr_t)m);
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->cv, NULL);
+    if (st->bytes.len)
+        memcpy(a->base, st->bytes.data, st->bytes.len);
+    a->base[st->bytes.len] = '\0';
+    gp_buf_free(&st->bytes);
+    st->bytes.data = a->base;
+    st->bytes.len = need - 1;
+    st->bytes.cap = a->reserved;
+    st->arena = a;
+    return 0;
+}
+
+int gp_record_store_prefault_start(struct gp_record_store *st)
+{
+    if (!st->arena) {
+        int rc = arena_create(st);
+        if (rc)
+            return rc;
+    }
+    struct gp_record_arena *a = st->arena;
+    if (a->th_running)
+        return 0;
+    pthread_mutex_lock(&a->mu);
+    a->stop = 0;
+    a->failed = 0;
+    a->faulted = st->bytes.len & ~(size_t)4095;
+    a->want = a->faulted;
+    a->want_seen = a->want;
+    pthread_mutex_unlock(&a->mu);
+    if (pthread_create(&a->th, NULL, prefault_main, a))
+        return -GP_ENOMEM;
+    a->th_running = 1;
+    return 0;
+}
+
+void gp_record_store_prefault_stop(struct gp_record_store *st)
+{
+    struct gp_record_arena *a = st->arena;
+    if (!a || !a->th_running)
+        return;
+    pthread_mutex_lock(&a->mu);
+    a->stop = 1;
+    pthread_cond_signal(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+    pthread_join(a->th, NULL);
+    a->th_running = 0;
+    /* give back what was populated beyond the last byte: up to 16 MiB of RSS
+     * the post-processing would otherwise carry */
+    size_t used = (st->bytes.len + 1 + 4095) & ~(size_t)4095;
+    if (a->faulted > used)
+        madvise(a->base + used, a->faulted - used, MADV_DONTNEED);
+    a->faulted = used < a->faulted ? used : a->faulted;
+}
+
+/* Asks the helper to keep pages populated a little beyond len. */
+static void prefault_ahead(struct gp_record_arena *a, size_t len)
+{
+    if (!a->th_running)
+        return;
+    size_t ahead = len / 8;
+    ahead = ahead < AHEAD_MIN ? AHEAD_MIN : ahead > AHEAD_MAX ? AHEAD_MAX : ahead;
+    if (len + ahead / 2 <= a->want_seen)
+        return; /* still comfortably ahead: no lock, no wake */
+    size_t w = (len + ahead + 4095) & ~(size_t)4095;
+    if (w > a->reserved)
+        w = a->reserved;
+    pthread_mutex_lock(&a->mu);
+    if (w > a->want) {
+        a->want = w;
+        pthread_cond_signal(&a->cv);
+    }
+    pthread_mutex_unlock(&a->mu);
+    a->want_seen = w;
+}
+
+/* Room for n more bytes plus the NUL. */
+static int bytes_reserve(struct gp_record_store *st, size_t n)
+{
+    struct gp_record_arena *a = st->arena;
+    if (!a)
+        return gp_buf_reserve(&st->bytes, n);
+    if (st->bytes.len + n + 1 <= a->reserved)
+        return 0;
+    /* outgrew the reservation: move it (rare; the helper must not run meanwhile) */
+    int was_running = a->th_running;
+    gp_record_store_prefault_stop(st);
+    size_t nr = a->reserved;
+    while (nr < st->bytes.len + n + 1)
+        nr *= 2;
+    size_t off = (size_t)(a->base - a->map);
+    void *m = mremap(a->map, a->map_len, nr + off, MREMAP_MAYMOVE);
+    if (m == MAP_FAILED) {
+        if (was_running)
+            gp_record_store_prefault_start(st);
+        return -GP_ENOMEM;
+    }
+    a->map = m;
+    a->map_len = nr + off;
+    a->base = (char *)m + off;
+    a->reserved = nr;
+    st->bytes.data = a->base;
+    st->bytes.cap = nr;
+    if (was_running)
+        gp_record_store_prefault_start(st);
+    return 0;
+}
+
+/* Copies a response into the arena with non-temporal stores: the bytes are
+ * not read again until post-processing, so going around the cache saves the
+ * read-for-ownership of every destination line (about 1.7x memcpy's speed
+ * for 55 KB responses into populated pages, measured on the dev host). */
+static void copy_out(char *d, const char *s, size_t n)
+{
+#if defined(__SSE2__)
+    if (n >= 4096) {
+        size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+        memcpy(d, s, head);
+        d += head;
+        s += head;
+        n -= head;
+        for (; n >= 64; d += 64, s += 64, n -= 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)(s + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(s + 32)), e = _mm_loadu_si128((const __m128i *)(s + 48));
+            _mm_stream_si128((__m128i *)d, a);
+            _mm_stream_si128((__m128i *)(d + 16), b);
+            _mm_stream_si128((__m128i *)(d + 32), c);
+            _mm_stream_si128((__m128i *)(d + 48), e);
+        }
+        _mm_sfence(); /* order the streamed stores before anything that publishes them */
+    }
+#endif
+    memcpy(d, s, n);
+}
+
+static void bytes_put(struct gp_record_store *st, const void *p, size_t n)
+{
+    if (n)
+        copy_out(st->bytes.data + st->bytes.len, p, n);
+    st->bytes.len += n;
+    st->bytes.data[st->bytes.len] = '\0';
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -29,18 +298,73 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
+int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uint64_t *off)
+{
+    if (bytes_reserve(st, n))
+        return -GP_ENOMEM;
+    *off = st->bytes.len;
+    bytes_put(st, p, n);
+    if (st->arena)
+        prefault_ahead(st->arena, st->bytes.len);
+    return 0;
+}
+
+long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
+                             const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len)
+{
+    if (grow((void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
+        grow((void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
+        bytes_reserve(st, err_len))
+        return -GP_ENOMEM;
+    struct gp_record *r = &st->recs[st->n];
+    *r = *rec;
+    r->chunk_first = st->nchunks;
+    r->n_chunks = (uint32_t)n;
+    if (n)
+        memcpy(&st->chunks[st->nchunks], chunks, n * sizeof *chunks);
+    st->nchunks += n;
+    r->err_off = st->bytes.len;
+    r->err_len = (uint32_t)err_len;
+    if (err_len)
+        bytes_put(st, err_text, err_len);
+    return (long)st->n++;
+}
+
+int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
+                          struct gp_buf *scratch, struct gp_chunk *out)
+{
+    uint64_t total = 0;
+    int contiguous = 1;
+    for (size_t i = 0; i < n; i++) {
+        total += chunks[i].len;
+        if (i && chunks[i].off != chunks[i - 1].off + chunks[i - 1].len)
+            contiguous = 0;
+    }
+    out->t_ns = t;
+    out->off = chunks[0].off;
+    out->len = (uint32_t)total;
+    if (contiguous)
+        return 0;
+    gp_buf_reset(scratch);
+    for (size_t i = 0; i < n; i++)
+        if (gp_buf_append(scratch, gp_record_bytes(st, &chunks[i]), chunks[i].len))
+            return -GP_ENOMEM;
+    /* scratch first: putting may move the arena the chunks point into */
+    return gp_record_put_bytes(st, scratch->data, scratch->len, &out->off);
+}
+
 long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
                       const char *err_text, size_t err_len)
 {
     if (grow((void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
         grow((void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
-        gp_buf_reserve(&st->bytes, nbytes + err_len))
+        bytes_reserve(st, nbytes + err_len))
         return -GP_ENOMEM;
     struct gp_record *r = &st->recs[st->n];
     *r = *rec;
     uint64_t base = st->bytes.len;
-    gp_buf_append(&st->bytes, bytes, nbytes);
+    bytes_put(st, bytes, nbytes);
     r->chunk_first = st->nchunks;
     r->n_chunks = (uint32_t)n;
     for (size_t i = 0; i < n; i++) {
@@ -51,6 +375,8 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
     r->err_off = st->bytes.len;
     r->err_len = (uint32_t)err_len;
     if (err_len)
-        gp_buf_append(&st->bytes, err_text, err_len);
+        bytes_put(st, err_text, err_len);
+    if (st->arena)
+        prefault_ahead(st->arena, st->bytes.len);
     return (long)st->n++;
 }

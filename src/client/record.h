@@ -8,7 +8,10 @@
  * One "chunk" = the bytes of one network read (one libcurl write callback),
  * timestamped with CLOCK_MONOTONIC before anything parses it, exactly as
  * perf_analyzer records one response per read. SSE events are parsed out of
- * the chunks after the run (metrics/), so the hot path is a memcpy.
+ * the chunks after the run (metrics/), so the hot path is one copy per read.
+ * The byte arena may be an mmap'd reservation populated ahead of the append
+ * point by a helper thread (gp_record_store_prefault_start): st->bytes is
+ * then read-only to everyone but gp_record_append (never gp_buf_* on it).
  * A response that is not text/event-stream is stored as ONE chunk stamped at
  * transfer completion, as perf_analyzer delivers non-streamed bodies.
  * GP_REC_TIMEOUT and GP_REC_CANCELLED records also carry GP_REC_FAILED.
@@ -39,6 +42,10 @@ struct gp_chunk {
 struct gp_record {
     uint64_t t_start_ns;   /* CLOCK_MONOTONIC just before the transfer was queued */
     uint64_t t_end_ns;     /* CLOCK_MONOTONIC when the transfer completed (or failed) */
+    uint64_t t_send_ns;    /* CLOCK_MONOTONIC when libcurl began sending the request (connection
+                            * ready, CURLOPT_PREREQFUNCTION); 0 = never got that far. t_send_ns -
+                            * t_start_ns is the client's queue-to-send lag; TTFT still starts at
+                            * t_start_ns, as GenAI-Perf's does */
     uint64_t chunk_first;  /* index of the first chunk in store->chunks */
     uint32_t n_chunks;
     uint32_t entry;        /* dataset entry index (payload = dataset->entries[entry]) */
@@ -56,12 +63,26 @@ struct gp_record_store {
     struct gp_chunk *chunks;
     size_t nchunks, chunks_cap;
     struct gp_buf bytes;     /* every received byte and error text, back to back */
+    struct gp_record_arena *arena; /* record.c: the mapping behind bytes.data, or NULL (malloc) */
+    size_t arena_reserve;    /* address space the arena reserves (0 = 64 GiB); tests set it small */
     uint64_t mono0_ns;       /* gp_now_ns() at run start */
     uint64_t wall0_ns;       /* gp_wall_ns() read at the same moment: wall = wall0 + (t - mono0) */
 };
 
 void gp_record_store_init(struct gp_record_store *st);
+/* Stops the prefault helper if running, frees everything. */
 void gp_record_store_free(struct gp_record_store *st);
+
+/* Starts a helper thread that keeps the byte arena's pages populated a few
+ * MiB ahead of the append point, so the appending thread (the client's event
+ * loop) does not take the page faults and the kernel's page zeroing as the
+ * store grows. Moves the arena into a MAP_NORESERVE reservation on first
+ * use. Returns 0, or a negative gp code when the reservation or the thread
+ * could not be made: harmless, the store then works as without it.
+ * Call _stop (joins the thread; the arena stays) before others read the store
+ * from other threads; gp_record_store_free stops it too. */
+int gp_record_store_prefault_start(struct gp_record_store *st);
+void gp_record_store_prefault_stop(struct gp_record_store *st);
 
 /* Appends one finished request: *rec (its chunk_first/err_off are filled in
  * here), its n chunks (offsets relative to `bytes`) and their bytes, plus an
@@ -72,6 +93,27 @@ void gp_record_store_free(struct gp_record_store *st);
 long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
                       const char *err_text, size_t err_len);
+
+/* The hot path's pair, without a staging copy: each network read goes
+ * straight to the end of the byte arena (gp_record_put_bytes returns its
+ * offset in *off), and the finished request is appended with chunks whose
+ * offsets are already absolute. A record's chunks are then not contiguous
+ * when transfers interleave; every reader goes through gp_record_bytes per
+ * chunk. Bytes put for a transfer that is never appended stay unreferenced.
+ * Both return -GP_ENOMEM on failure (store unchanged); append returns the
+ * record index. */
+int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uint64_t *off);
+long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
+                             const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len);
+
+/* One chunk stamped t covering the n placed chunks' bytes in order (a
+ * non-streamed body is recorded as one response). Their reads are usually
+ * back to back in the arena and *out then just spans them; when another
+ * transfer's bytes landed between them the body is copied once more,
+ * contiguously, through scratch (the scattered copy stays unreferenced).
+ * n >= 1. Returns 0 or -GP_ENOMEM. */
+int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
+                          struct gp_buf *scratch, struct gp_chunk *out);
 
 /* The i-th chunk of record r and a pointer to its bytes. */
 static inline const struct gp_chunk *gp_record_chunk(const struct gp_record_store *st,

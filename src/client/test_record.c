@@ -1,5 +1,7 @@
 /* client/test_record.c — the record store: chunk offsets rebased into the
- * shared byte arena, error text placement, growth across many appends. */
+ * shared byte arena, error text placement, growth across many appends, and
+ * the prefaulted arena (bytes kept exact across non-temporal copies, moves
+ * past the reservation and helper restarts). */
 #include "client/record.h"
 #include "core/test.h"
 
@@ -47,9 +49,111 @@ static void test_many(void)
     CHECK_INT(st.n, 0);
 }
 
+/* Appends records of odd sizes (small ones take memcpy, >= 4 KiB the
+ * streamed copy at unaligned destinations) into a 1 MiB reservation so that
+ * it is moved several times while the helper runs; every byte must read back. */
+static void test_prefault_arena(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    struct gp_record r0 = {.entry = 1};
+    struct gp_chunk c0 = {.t_ns = 1, .off = 0, .len = 3};
+    CHECK_INT(gp_record_append(&st, &r0, &c0, 1, "pre", 3, NULL, 0), 0); /* malloc'd, then moved */
+    st.arena_reserve = 1u << 20;
+    CHECK_INT(gp_record_store_prefault_start(&st), 0);
+    CHECK(st.arena != NULL);
+    static char buf[70001];
+    size_t total = 3;
+    for (int i = 0; i < 200; i++) {
+        size_t n = i % 7 == 0 ? (size_t)(17 + i) : 4093 + (size_t)i * 331 % 65000;
+        for (size_t k = 0; k < n; k++)
+            buf[k] = (char)('A' + (i * 7 + (int)k) % 53);
+        struct gp_record r = {.entry = (uint32_t)i};
+        struct gp_chunk c[2] = {{.t_ns = 1, .off = 0, .len = (uint32_t)(n / 2)},
+                                {.t_ns = 2, .off = n / 2, .len = (uint32_t)(n - n / 2)}};
+        const char *e = i % 50 == 0 ? "boom" : NULL;
+        CHECK(gp_record_append(&st, &r, c, 2, buf, n, e, e ? 4 : 0) == i + 1);
+        total += n + (e ? 4 : 0);
+        if (i == 120) { /* a stop/start in the middle, as between two phases */
+            gp_record_store_prefault_stop(&st);
+            CHECK_INT(gp_record_store_prefault_start(&st), 0);
+        }
+    }
+    gp_record_store_prefault_stop(&st);
+    CHECK_INT(st.bytes.len, total);
+    CHECK(st.bytes.cap > total);
+    CHECK_INT(st.bytes.data[st.bytes.len], 0);
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, &st.recs[0], 0)), "pre", 3));
+    int bad = 0;
+    for (int i = 0; i < 200; i++) {
+        const struct gp_record *r = &st.recs[i + 1];
+        size_t k = 0;
+        for (uint32_t j = 0; j < r->n_chunks; j++) {
+            const struct gp_chunk *c = gp_record_chunk(&st, r, j);
+            const char *p = gp_record_bytes(&st, c);
+            for (uint32_t q = 0; q < c->len; q++, k++)
+                bad += p[q] != (char)('A' + (i * 7 + (int)k) % 53);
+        }
+        if (i % 50 == 0)
+            bad += r->err_len != 4 || memcmp(st.bytes.data + r->err_off, "boom", 4) != 0;
+    }
+    CHECK_INT(bad, 0);
+    gp_record_store_free(&st);
+    CHECK(st.arena == NULL && st.bytes.data == NULL);
+}
+
+/* Two transfers whose reads interleave in the arena, appended with absolute
+ * offsets: each record reads back its own bytes in order. */
+static void test_placed_interleaved(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    struct gp_chunk a[2], b[2];
+    CHECK_INT(gp_record_put_bytes(&st, "a1", 2, &a[0].off), 0);
+    CHECK_INT(gp_record_put_bytes(&st, "bb1", 3, &b[0].off), 0);
+    CHECK_INT(gp_record_put_bytes(&st, "a22", 3, &a[1].off), 0);
+    CHECK_INT(gp_record_put_bytes(&st, "b2", 2, &b[1].off), 0);
+    a[0].len = 2, a[1].len = 3, b[0].len = 3, b[1].len = 2;
+    a[0].t_ns = 1, a[1].t_ns = 3, b[0].t_ns = 2, b[1].t_ns = 4;
+    struct gp_record ra = {.entry = 0}, rb = {.entry = 1};
+    CHECK_INT(gp_record_append_placed(&st, &rb, b, 2, "E", 1), 0);
+    CHECK_INT(gp_record_append_placed(&st, &ra, a, 2, NULL, 0), 1);
+    const struct gp_record *r0 = &st.recs[0], *r1 = &st.recs[1];
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, r0, 0)), "bb1", 3));
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, r0, 1)), "b2", 2));
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, r1, 0)), "a1", 2));
+    CHECK(!memcmp(gp_record_bytes(&st, gp_record_chunk(&st, r1, 1)), "a22", 3));
+    CHECK_INT(gp_record_chunk(&st, r1, 1)->t_ns, 3);
+    CHECK_INT(r0->err_len, 1);
+    CHECK_INT(st.bytes.data[r0->err_off], 'E');
+    CHECK_INT(r1->err_len, 0);
+    CHECK_INT(st.bytes.len, 11);
+
+    /* joining: back-to-back reads are spanned in place, interleaved ones copied */
+    struct gp_buf scratch = {0};
+    struct gp_chunk one, c[2];
+    CHECK_INT(gp_record_put_bytes(&st, "xy", 2, &c[0].off), 0);
+    CHECK_INT(gp_record_put_bytes(&st, "z", 1, &c[1].off), 0);
+    c[0].len = 2, c[1].len = 1;
+    size_t before = st.bytes.len;
+    CHECK_INT(gp_record_join_chunks(&st, c, 2, 9, &scratch, &one), 0);
+    CHECK_INT(one.off, c[0].off);
+    CHECK_INT(one.len, 3);
+    CHECK_INT(one.t_ns, 9);
+    CHECK_INT(st.bytes.len, before);
+    CHECK_INT(gp_record_join_chunks(&st, b, 2, 7, &scratch, &one), 0);
+    CHECK_INT(one.len, 5);
+    CHECK(one.off >= before);
+    CHECK(!memcmp(gp_record_bytes(&st, &one), "bb1b2", 5));
+    gp_buf_free(&scratch);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
     GP_RUN(test_append_and_read_back);
     GP_RUN(test_many);
+    GP_RUN(test_prefault_arena);
+    GP_RUN(test_placed_interleaved);
     return gp_test_summary();
 }

@@ -3,7 +3,8 @@
 # (flags, artifact names, record fields): lib.sh's arithmetic helpers, a tiny
 # capacity run (genperf + the Python client, 20 requests) that must produce
 # numeric RESULT lines with no failed request, and run_all.sh listing a
-# skipped script (exit 77) in the table it writes.
+# skipped script (exit 77) in the table it writes; with nginx and wrk
+# installed, a tiny nginx_stream run (numeric figures, 0 failed, nginx gone).
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 # lib.sh installs its own EXIT trap (removes its temp dir)
@@ -21,6 +22,17 @@ v=$(cut -d'|' -f4 <<<"$r")
 [[ "$v" =~ ^[0-9]+$ ]] && [ "$v" -gt 0 ] || fail "capacity figure not a positive number: $r"
 grep -q '^RESULT|capacity|python-aiohttp tokens per client CPU-second, c=1|[1-9]' <<<"$out" || fail "no python figure: $out"
 grep -q '^RESULT|capacity|failed requests genperf/python, c=1|0/0|' <<<"$out" || fail "failed requests: $out"
+
+# the nginx canned-stream bench: nginx started and stopped by the script, all three clients
+if command -v nginx >/dev/null && command -v wrk >/dev/null; then
+  out=$(cd "$TMPDIR" && NGX_QUICK=1 NGX_CONC=1 NGX_MIN_REQUESTS=50 NGX_PY_MIN_REQUESTS=10 timeout 90 \
+        bash "$GP_ROOT/bench/nginx_stream_bench.sh" 2>&1) || fail "nginx_stream_bench exit $?: $(tail -5 <<<"$out")"
+  grep -q '^RESULT|nginx_stream|genperf tokens/s (measured window, 1 thread), c=1|[1-9]' <<<"$out" || fail "no nginx genperf figure: $out"
+  grep -q '^RESULT|nginx_stream|wrk events/s (req/s x 256, bytes only), c=1|[1-9]' <<<"$out" || fail "no wrk figure: $out"
+  grep -q '^RESULT|nginx_stream|failed requests genperf/python, c=1|0/0|' <<<"$out" || fail "nginx failed requests: $out"
+  for _ in $(seq 30); do pgrep -f "$TMPDIR/gp-bench" >/dev/null || break; sleep 0.1; done
+  ! pgrep -f "$TMPDIR/gp-bench" >/dev/null || fail "nginx left running"
+fi
 
 mkdir -p "$TMPDIR/fake/bench"
 cp "$GP_ROOT/bench/run_all.sh" "$GP_ROOT/bench/lib.sh" "$TMPDIR/fake/bench/"
