@@ -102,6 +102,30 @@ static void add_counts(json_t *o, const struct gp_export_ctx *ctx)
     json_object_set_new(o, "http_error_statuses", hs);
 }
 
+/* Queue-to-send lag over measured requests: how long a request waited after
+ * its start stamp before libcurl began sending it (a late event loop, a
+ * connection being set up). TTFT keeps GenAI-Perf's origin; this says how
+ * much of it the client added. */
+static void add_send_lag(json_t *cl, const struct gp_record_store *st)
+{
+    uint64_t n = 0, sum = 0, max = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        const struct gp_record *r = &st->recs[i];
+        if ((r->flags & GP_REC_WARMUP) || !r->t_send_ns || r->t_send_ns < r->t_start_ns)
+            continue;
+        uint64_t d = r->t_send_ns - r->t_start_ns;
+        n++;
+        sum += d;
+        if (d > max)
+            max = d;
+    }
+    json_t *l = json_object();
+    json_object_set_new(l, "requests", json_integer((json_int_t)n));
+    json_object_set_new(l, "avg_ms", n ? json_real((double)sum / (double)n / 1e6) : json_null());
+    json_object_set_new(l, "max_ms", n ? json_real((double)max / 1e6) : json_null());
+    json_object_set_new(cl, "queue_to_send_lag", l);
+}
+
 /* where ISL and OSL came from (client tokenizer or server usage) */
 static void add_token_sources(json_t *o, const struct gp_export_ctx *ctx)
 {
@@ -152,6 +176,7 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(cl, "busy_fraction", num_or_null(ctx->client_busy_fraction));
     json_object_set_new(cl, "busy_warn_threshold", json_real(warn_at));
     json_object_set_new(cl, "busy_warning", json_boolean(ctx->client_busy_fraction >= warn_at));
+    add_send_lag(cl, st);
     json_object_set_new(o, "client", cl);
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);

@@ -169,6 +169,10 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
         r |= OPT(&s.b, "entry", rec->entry);
         r |= OPT(&s.b, "t_start_ns", (int64_t)wall_of(ctx, rec->t_start_ns));
         r |= OPT(&s.b, "t_end_ns", (int64_t)wall_of(ctx, rec->t_end_ns ? rec->t_end_ns : rec->t_start_ns));
+        /* queue-to-send: from the start stamp (GenAI-Perf's TTFT origin) to libcurl
+         * beginning to send on a ready connection; null when it never got there */
+        r |= OPT(&s.b, "send_lag_ns",
+                 rec->t_send_ns >= rec->t_start_ns && rec->t_send_ns ? (int64_t)(rec->t_send_ns - rec->t_start_ns) : -1);
         int failed;
         const char *etext = NULL;
         size_t elen = 0;

@@ -45,6 +45,8 @@ for fl in ("vllm", "sglang", "trtllm"):
     dttft, ditl = [], []
     for r, e in zip(recs, log):   # concurrency 1: arrival order is request order
         check(r["status"] == "ok" and r["done"], fl + " record ok")
+        # queue-to-send lag: stamped when libcurl began sending; inside the request, before its first token
+        check(r["send_lag_ns"] is not None and 0 <= r["send_lag_ns"] < r["ttft_ns"], fl + " send_lag_ns within TTFT")
         check(r["osl"] == 12 and r["server_completion_tokens"] == 12 and e["completion_tokens"] == 12,
               fl + " osl client/server/log")
         check(r["isl"] == r["server_prompt_tokens"] == e["prompt_tokens"] == 16, fl + " isl client/server/log")
