@@ -84,6 +84,7 @@ struct slot {
     struct gp_chunk *chunks; /* its reads: absolute offsets into the store's arena */
     size_t nchunks, chunks_cap;
     int oom;
+    int too_big;             /* the body passed max_response_bytes: transfer aborted */
     char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -122,6 +123,11 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
     uint64_t t = gp_now_ns();
     struct slot *s = ud;
     size_t n = size * nmemb;
+    uint64_t cap = s->L->o->max_response_bytes;
+    if (cap && s->nbytes + n > cap) {
+        s->too_big = 1; /* returning short aborts only this transfer */
+        return 0;
+    }
     if (s->nchunks == s->chunks_cap) {
         size_t nc = s->chunks_cap ? s->chunks_cap * 2 : 64;
         struct gp_chunk *c = realloc(s->chunks, nc * sizeof *c);
@@ -242,6 +248,12 @@ static struct slot *slot_new(struct loop *L, struct gp_error *err)
         curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
     if (o->timeout_s > 0)
         curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(o->timeout_s * 1000.0 + 0.5));
+    if (o->cacert)
+        curl_easy_setopt(e, CURLOPT_CAINFO, o->cacert);
+    if (o->insecure) {
+        curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
     L->slots[L->nslots++] = s;
     return s;
 }
@@ -262,6 +274,7 @@ static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_
     s->nchunks = 0;
     s->oom = 0;
     s->t_send = 0;
+    s->too_big = 0;
     s->errbuf[0] = '\0';
     s->entry = entry;
     s->warmup = L->phase_warmup;
@@ -363,6 +376,10 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
     } else if (s->oom) {
         rec.flags |= GP_REC_FAILED;
         gp_buf_puts(&L->tmp, "out of memory while receiving the response");
+    } else if (s->too_big) {
+        rec.flags |= GP_REC_FAILED;
+        gp_buf_printf(&L->tmp, "response larger than %llu bytes (--max-response-bytes); transfer aborted",
+                      (unsigned long long)L->o->max_response_bytes);
     } else if (res != CURLE_OK) {
         rec.flags |= GP_REC_FAILED;
         if (res == CURLE_OPERATION_TIMEDOUT) {
@@ -377,6 +394,13 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: ", status);
         if (gather(L, s, &L->tmp, 2048))
             return gp_err(err, GP_ENOMEM, "out of memory storing request records");
+    } else if (status < 200 || status >= 300) {
+        /* redirects are not followed (the body went to this URL only) */
+        char *loc = NULL;
+        curl_easy_getinfo(s->easy, CURLINFO_REDIRECT_URL, &loc);
+        rec.flags |= GP_REC_FAILED;
+        gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: not a success (2xx)%s%.512s%s", status,
+                      loc ? "; redirect to " : "", loc ? loc : "", loc ? " not followed (point --url at it)" : "");
     }
     /* perf_analyzer hands a non-streamed body over once, at completion. */
     struct gp_chunk one;
@@ -389,8 +413,15 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         nchunks = 1;
     }
     long idx = gp_record_append_placed(L->st, &rec, chunks, nchunks, L->tmp.len ? L->tmp.data : NULL, L->tmp.len);
-    if (idx < 0)
-        return gp_err(err, GP_ENOMEM, "out of memory storing request records");
+    if (idx < 0) {
+        /* Degrade per run, not per process: stop sending, keep every record
+         * stored so far; the caller writes them and marks the run incomplete. */
+        (void)err;
+        L->stats->incomplete = 1;
+        L->stats->n_lost++;
+        L->stopping = L->hard_stop = 1;
+        return 0;
+    }
     if (!s->warmup) {
         L->done_measured++;
         if (s->t_send && s->t_send >= s->t_start) {

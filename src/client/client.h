@@ -64,6 +64,9 @@ struct gp_client_opts {
     int stop_fd;                     /* signalfd (or any fd) readable = stop; -1 = none */
     int progress;                    /* draw a progress line on stderr */
     uint64_t grace_ns;               /* after a stop: how long in-flight requests may finish */
+    uint64_t max_response_bytes;     /* a response body larger than this fails its request; 0 = no cap */
+    const char *cacert;              /* CA bundle file for https (NULL: libcurl's default) */
+    int insecure;                    /* skip TLS peer and host name verification */
 };
 
 struct gp_client_stats {
@@ -82,13 +85,16 @@ struct gp_client_stats {
     uint64_t send_lag_max_ns;
     double busy_fraction;            /* cpu_ns / (end - start) */
     int interrupted;                 /* the stop fd fired */
+    int incomplete;                  /* the record store could not grow: the run stopped early */
+    uint64_t n_lost;                 /* finished requests that could not be recorded (incomplete) */
     long first_error_status;         /* HTTP status of the first failure, 0 = transport */
     char first_error[512];           /* text of the first failure ("" = none) */
 };
 
 /* Runs warmup + measurement, appending every finished request to st.
  * Returns 0 when the run completed (even with failed requests, or when
- * interrupted: check stats->interrupted), or a negative gp code for a run
+ * interrupted: check stats->interrupted; or when the store ran out of
+ * memory: stats->incomplete, what it holds is still valid), or a negative gp code for a run
  * that could not start (bad URL, curl init), with err filled. */
 int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, struct gp_client_stats *stats,
                   struct gp_error *err);

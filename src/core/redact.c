@@ -60,3 +60,19 @@ bool gp_redact_scrub_in_place(const struct gp_redact *r, char *line)
     memset(v + m, 0, room - m);
     return true;
 }
+
+size_t gp_redact_mask(char *text, const char *secret)
+{
+    size_t sl = secret ? strlen(secret) : 0, n = 0;
+    if (!sl)
+        return 0;
+    size_t ml = sl < 3 ? sl : 3;
+    char *p;
+    while ((p = strstr(text, secret))) {
+        memset(p, '*', ml);
+        memmove(p + ml, p + sl, strlen(p + sl) + 1);
+        text = p + ml;
+        n++;
+    }
+    return n;
+}

@@ -35,4 +35,10 @@ size_t gp_redact_header_line(const struct gp_redact *r, const char *line, char *
  * argv strings so `ps` no longer shows the token. Returns true if it changed. */
 bool gp_redact_scrub_in_place(const struct gp_redact *r, char *line);
 
+/* Replaces every occurrence of secret (a key rendered into a command line,
+ * e.g. a recipe's {api_key}) in the NUL-terminated text with "***", in place
+ * (the text only shrinks; a secret shorter than 3 bytes becomes that many
+ * '*'). Returns the number of occurrences. */
+size_t gp_redact_mask(char *text, const char *secret);
+
 #endif

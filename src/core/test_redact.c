@@ -49,11 +49,24 @@ static void test_scrub(void)
     CHECK_STR(c, "Accept: json");
 }
 
+static void test_mask(void)
+{
+    char a[] = "vllm serve m --api-key sk-SECRET --port 1 x=sk-SECRET";
+    CHECK_INT(gp_redact_mask(a, "sk-SECRET"), 2);
+    CHECK_STR(a, "vllm serve m --api-key *** --port 1 x=***");
+    char b[] = "k=ab";
+    CHECK_INT(gp_redact_mask(b, "ab"), 1);
+    CHECK_STR(b, "k=**");
+    CHECK_INT(gp_redact_mask(b, ""), 0);
+    CHECK_INT(gp_redact_mask(b, NULL), 0);
+}
+
 int main(void)
 {
     GP_RUN(test_defaults);
     GP_RUN(test_extra);
     GP_RUN(test_line);
     GP_RUN(test_scrub);
+    GP_RUN(test_mask);
     return gp_test_summary();
 }

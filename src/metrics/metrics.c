@@ -380,8 +380,9 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
     /* classify (sse-and-servers.md §6: EOF after [DONE] is fine, EOF after
      * finish_reason means output complete but accounting incomplete, EOF
      * before it is a truncated request) */
-    int status_fail = (r->flags & (GP_REC_TIMEOUT | GP_REC_CANCELLED)) || r->http_status == 0 ||
-                      r->http_status >= 400;
+    /* any status outside 2xx fails its request: a 3xx is not followed */
+    int non2xx = r->http_status != 0 && (r->http_status < 200 || r->http_status >= 300);
+    int status_fail = (r->flags & (GP_REC_TIMEOUT | GP_REC_CANCELLED)) || r->http_status == 0 || non2xx;
     int cut = !status_fail && (r->flags & GP_REC_FAILED); /* 2xx, then the transfer failed */
     if (cut && !(streamed && s->events > 0))
         status_fail = 1; /* nothing usable arrived: a transport failure */
@@ -390,12 +391,12 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
             rm->fail = GP_FAIL_TIMEOUT;
         else if (r->flags & GP_REC_CANCELLED)
             rm->fail = GP_FAIL_CANCELLED;
-        else if (r->http_status >= 400)
+        else if (non2xx)
             rm->fail = GP_FAIL_HTTP;
         else
             rm->fail = GP_FAIL_TRANSPORT;
         struct gp_buf msg = {0};
-        if (r->http_status >= 400) {
+        if (non2xx) {
             /* PA's wording, so logs read the same */
             static const char pa[] = "OpenAI response returns HTTP code";
             if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)

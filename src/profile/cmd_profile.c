@@ -14,7 +14,9 @@
  * Exit status: 0 run completed (some requests may have failed: they are
  * counted in the artifacts); 1 configuration error or invalid run (nothing
  * measured, every request failed, artifacts could not be written); 2 usage
- * error (argparse-style message); 130 interrupted.
+ * error (argparse-style message); 3 the failed share passed
+ * --max-failure-rate; 4 incomplete (records could not be stored: the ones
+ * kept are written); 130 interrupted.
  */
 #include "commands.h"
 #include "profile/profile_config.h"
@@ -84,6 +86,8 @@ static void print_warnings(const struct profile_config *cfg)
         fprintf(stderr, "genperf: warning: --generate-plots is not supported; use 'genperf report' for charts\n");
     if (cfg->enable_checkpointing)
         fprintf(stderr, "genperf: warning: --enable-checkpointing is accepted and ignored\n");
+    if (cfg->insecure)
+        fprintf(stderr, "genperf: warning: --insecure: the server's TLS certificate and host name are not verified\n");
 }
 
 /* Everything one `profile` run holds, stage to stage; freed by run_free. */
@@ -162,6 +166,19 @@ static int stage_load(struct profile_run *r, int argc, char **argv)
     if (cfg->help) {
         gp_profile_usage(stdout, r->prog, 1);
         return 0;
+    }
+    if (gp_profile_protect_secrets(cfg, getenv("GENPERF_API_KEY"), &r->err) < 0)
+        return fail(r, NULL);
+    for (size_t i = 0; i < cfg->n_metrics_urls; i++)
+        if (gp_telemetry_check_url(cfg->metrics_urls[i], &r->err) < 0)
+            return fail(r, "--server-metrics-url: ");
+    if (!cfg->cacert) {
+        /* curl's own environment variables, as the curl tool reads them */
+        const char *env = getenv("SSL_CERT_FILE");
+        if (!env || !*env)
+            env = getenv("CURL_CA_BUNDLE");
+        if (env && *env)
+            cfg->cacert = env;
     }
     print_warnings(cfg);
     if (build_request_url(cfg, r->req_url, sizeof r->req_url, &r->err) < 0)
@@ -309,6 +326,9 @@ static int stage_run(struct profile_run *r)
         .stop_fd = r->sfd,
         .progress = isatty(2),
         .grace_ns = 2000000000ull,
+        .max_response_bytes = (uint64_t)cfg->max_response_bytes,
+        .cacert = cfg->cacert,
+        .insecure = cfg->insecure,
     };
     raise_fd_limit(cfg);
     r->input_config = gp_profile_input_config(cfg);
@@ -421,6 +441,8 @@ static void stage_export(struct profile_run *r)
         .n_sent = r->cs.n_sent,
         .n_retried = r->cs.n_retried,
         .n_warmup = r->cs.n_warmup,
+        .incomplete = r->cs.incomplete,
+        .n_lost = r->cs.n_lost,
         .start_wall_ns = r->wall_start,
         .end_wall_ns = r->wall_end,
         .console = stdout,
@@ -467,6 +489,12 @@ static int finish(struct profile_run *r)
     }
     if (!r->export_ok)
         return 1;
+    if (cs->incomplete) {
+        fprintf(stderr, "%s: error: out of memory storing request records: the run stopped early (%llu finished "
+                        "requests not recorded); the %llu records kept are written to %s, marked incomplete\n",
+                r->prog, (unsigned long long)cs->n_lost, (unsigned long long)r->st.n, r->run_dir);
+        return 4;
+    }
     if (measured == 0) {
         fprintf(stderr, "%s: error: no request completed during the measurement; nothing was measured%s\n", r->prog,
                 cfg->duration_s > 0 || cfg->measurement_interval_ms > 0 ? " (raise --duration / --measurement-interval)"
@@ -478,6 +506,12 @@ static int finish(struct profile_run *r)
                 r->req_url, r->first_error,
                 cfg->http2 ? " (--http2 speaks HTTP/2 with prior knowledge: the server must support it)" : "");
         return 1;
+    }
+    if (cfg->max_failure_rate >= 0 && (double)r->n_failed > cfg->max_failure_rate * (double)(r->n_ok + r->n_failed)) {
+        fprintf(stderr, "%s: error: %llu of %llu requests failed (%.1f%%), more than --max-failure-rate %g allows\n",
+                r->prog, (unsigned long long)r->n_failed, (unsigned long long)(r->n_ok + r->n_failed),
+                100.0 * (double)r->n_failed / (double)(r->n_ok + r->n_failed), cfg->max_failure_rate);
+        return 3;
     }
     return 0;
 }

@@ -51,7 +51,7 @@ enum opt_id {
     O_CHECKPOINTING, O_CHECKPOINT_DIR, O_FIXED_SCHEDULE, O_NUM_SESSIONS, O_SESSION_CONC,
     /* ours */
     O_TIMEOUT, O_HTTP2, O_DISTRIBUTION, O_MAX_CONC, O_DURATION, O_TELEM_INTERVAL, O_NO_USAGE,
-    O_OFFLINE,
+    O_OFFLINE, O_REDACT, O_API_KEY_FILE, O_CACERT, O_INSECURE, O_MAX_RESP, O_MAX_FAIL,
     O__COUNT
 };
 
@@ -191,6 +191,23 @@ static const struct opt opts[] = {
      "genperf: do not send stream_options.include_usage when streaming", .copy = C_UNSEEN, .off = F(include_usage)},
     {O_OFFLINE, K_FLAG, {"--offline"}, NULL, NULL, "genperf: never download a tokenizer",
      .copy = C_SEEN, .off = F(offline)},
+    {O_REDACT, K_APPEND, {"--redact-header"}, "NAME", NULL,
+     "genperf: also write this -H header as 'NAME: ***' everywhere (repeatable; Authorization, api-key, "
+     "x-api-key and Cookie always are)", .copy = C_NONE, .off = F(redact_names), .aux = F(n_redact)},
+    {O_API_KEY_FILE, K_STR, {"--api-key-file"}, "FILE", NULL,
+     "genperf: send 'Authorization: Bearer <first line of FILE>' (default: $GENPERF_API_KEY)",
+     .copy = C_STR, .off = F(api_key_file)},
+    {O_CACERT, K_STR, {"--cacert"}, "FILE", NULL,
+     "genperf: CA bundle to verify https servers (default: $SSL_CERT_FILE, $CURL_CA_BUNDLE, the system's)",
+     .copy = C_STR, .off = F(cacert)},
+    {O_INSECURE, K_FLAG, {"--insecure"}, NULL, NULL, "genperf: do not verify the https server's certificate (warned)",
+     .copy = C_SEEN, .off = F(insecure)},
+    {O_MAX_RESP, K_INT, {"--max-response-bytes"}, "BYTES", NULL,
+     "genperf: a response larger than BYTES fails that request (default 67108864 = 64 MiB)",
+     .copy = C_LONG_MIN1, .off = F(max_response_bytes)},
+    {O_MAX_FAIL, K_FLOAT, {"--max-failure-rate"}, "X", NULL,
+     "genperf: exit 3 when more than this share (0..1) of the requests failed (default: failures do not "
+     "change the exit status)", .copy = C_HOOK, .hook = gp_profile_copy_failure_rate},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -239,10 +256,10 @@ void gp_profile_usage(FILE *fp, const char *prog, int full)
             fprintf(fp, "  %-36s %s\n", left, opts[i].help);
     }
     fprintf(fp, "\nExit status: 0 run completed; 1 invalid configuration or invalid run (e.g. every\n"
-                "request failed); 2 usage error; 130 interrupted (artifacts of what was measured are written).\n");
+                "request failed); 2 usage error; 3 more requests failed than --max-failure-rate allows;\n"
+                "4 run incomplete (out of memory: the records kept are written); 130 interrupted (artifacts\n"
+                "of what was measured are written).\n");
 }
-
-/* argparse's allow_abbrev: an unambiguous prefix of a long option matches. */
 
 /* argparse's allow_abbrev: an unambiguous prefix of a long option matches. */
 static const struct opt *find_opt(const char *name, struct gp_error *err, int *ambiguous)
@@ -573,9 +590,35 @@ static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *
     return 0;
 }
 
+/* -H must be one "Name: value" line: CR/LF would put more headers (or a body)
+ * on the wire, and perf_analyzer aborts on a value without ':' (its
+ * substr() throws std::out_of_range) where GenAI-Perf passes it on. */
+static int check_headers(struct profile_config *cfg, struct gp_error *err)
+{
+    for (size_t i = 0; i < cfg->n_headers; i++) {
+        const char *h = cfg->headers[i];
+        const char *colon = strchr(h, ':');
+        int nl = (int)(colon ? (size_t)(colon - h) : strlen(h));
+        if (nl > 64)
+            nl = 64;
+        if (!colon)
+            return config_err(cfg, err, GP_EINVAL,
+                              "-H '%.*s': a header must be 'Name: value' (no ':' found; perf_analyzer aborts on it)",
+                              nl, h);
+        if (colon == h)
+            return config_err(cfg, err, GP_EINVAL, "-H '%.*s': the header has no name before ':'", nl, h);
+        if (strpbrk(h, "\r\n"))
+            return config_err(cfg, err, GP_EINVAL,
+                              "-H '%.*s': the header contains a CR or LF (header injection); pass one header "
+                              "per -H", nl, h);
+    }
+    return 0;
+}
+
 /* ---- cross-field validation (GenAI-Perf order where it has one) ---- */
 static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw, struct gp_error *err)
 {
+    int rc;
     if (cfg->n_models == 0)
         return config_err(cfg, err, GP_EINVAL, "Required field model_names is not set (pass -m MODEL)");
     if (!cfg->tokenizer)
@@ -601,8 +644,12 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
     if (raw[O_NUM_SESSIONS].i || raw[O_SESSION_CONC].i)
         return config_err(cfg, err, GP_ENOTSUP,
                           "multi-turn sessions (--num-sessions, --session-concurrency) are not supported by genperf");
-    if (cfg->concurrency < 0)
-        return config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", cfg->concurrency);
+    if (cfg->concurrency < 0 || (raw[O_CONCURRENCY].seen && raw[O_CONCURRENCY].i == 0))
+        return config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", raw[O_CONCURRENCY].i);
+    if (raw[O_STABILITY].seen && raw[O_STABILITY].f == 0)
+        return config_err(cfg, err, GP_EINVAL, "-s/--stability-percentage 0: must be 1..999");
+    if ((rc = check_headers(cfg, err)) < 0)
+        return rc;
     if (cfg->request_rate != 0 && cfg->request_rate < 1e-6)
         return config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be at least 0.000001 requests per second",
                           raw[O_RATE].s);

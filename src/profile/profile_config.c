@@ -8,6 +8,7 @@
 #include "core/pytext.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/redact.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* GenAI-Perf reports these as config errors (exit 1): usage_error stays 0. */
 static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
@@ -48,6 +50,8 @@ void gp_profile_config_init(struct profile_config *cfg)
     cfg->request_timeout_s = 600;
     cfg->telemetry_interval_s = 1.0;
     cfg->include_usage = 1;
+    cfg->max_response_bytes = 64L << 20;
+    cfg->max_failure_rate = -1;
 }
 
 void gp_profile_config_free(struct profile_config *cfg)
@@ -56,6 +60,11 @@ void gp_profile_config_free(struct profile_config *cfg)
     free(cfg->headers);
     free(cfg->slos);
     free(cfg->metrics_urls);
+    free(cfg->redact_names);
+    free(cfg->auth_header);
+    for (size_t i = 0; i < cfg->n_secret_copies; i++)
+        free(cfg->secret_copies[i]);
+    free(cfg->secret_copies);
     if (cfg->extra_inputs)
         json_decref(cfg->extra_inputs);
     memset(cfg, 0, sizeof *cfg);
@@ -250,6 +259,99 @@ int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_pro
     return 0;
 }
 
+int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen)
+        return 0;
+    if (!(rv->f >= 0 && rv->f <= 1))
+        return config_err(cfg, err, GP_EINVAL, "--max-failure-rate %s: must be a share between 0 and 1 (e.g. 0.05)",
+                          rv->s);
+    cfg->max_failure_rate = rv->f;
+    return 0;
+}
+
+void gp_profile_redact(const struct profile_config *cfg, struct gp_redact *out)
+{
+    out->extra = cfg->redact_names;
+    out->n_extra = cfg->n_redact;
+}
+
+/* The key: the first line of the file, surrounding blanks dropped. */
+static int read_key_file(struct profile_config *cfg, const char *path, char *key, size_t keysz, struct gp_error *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return config_err(cfg, err, GP_EIO, "--api-key-file %s: %s", path, strerror(errno));
+    if (!fgets(key, (int)keysz, fp))
+        key[0] = '\0';
+    fclose(fp);
+    key[strcspn(key, "\r\n")] = '\0';
+    return 0;
+}
+
+int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, struct gp_error *err)
+{
+    struct gp_redact red;
+    gp_profile_redact(cfg, &red);
+    int have_auth = 0;
+    for (size_t i = 0; i < cfg->n_headers; i++) {
+        const char *colon = strchr(cfg->headers[i], ':');
+        if (colon && (size_t)(colon - cfg->headers[i]) == 13 && !strncasecmp(cfg->headers[i], "Authorization", 13))
+            have_auth = 1;
+    }
+    char key[4096] = "";
+    const char *from = NULL;
+    if (cfg->api_key_file) {
+        int rc = read_key_file(cfg, cfg->api_key_file, key, sizeof key, err);
+        if (rc < 0)
+            return rc;
+        from = "--api-key-file";
+    } else if (env_key && *env_key) {
+        snprintf(key, sizeof key, "%s", env_key);
+        from = "GENPERF_API_KEY";
+    }
+    char *k = key;
+    while (*k == ' ' || *k == '\t')
+        k++;
+    for (size_t n = strlen(k); n > 0 && (k[n - 1] == ' ' || k[n - 1] == '\t'); n--)
+        k[n - 1] = '\0';
+    if (cfg->api_key_file && !*k)
+        return config_err(cfg, err, GP_EINVAL, "--api-key-file %s: the file is empty; put the key on its first line",
+                          cfg->api_key_file);
+    if (from && have_auth && cfg->api_key_file)
+        return config_err(cfg, err, GP_EINVAL,
+                          "--api-key-file and -H 'Authorization: ...' both give the key; pass only one");
+    if (from && !have_auth) {
+        size_t n = strlen(k) + 32;
+        const char **na = realloc(cfg->headers, (cfg->n_headers + 1) * sizeof *na);
+        if (!na || !(cfg->auth_header = malloc(n))) {
+            if (na)
+                cfg->headers = na;
+            return config_err(cfg, err, GP_ENOMEM, "out of memory");
+        }
+        snprintf(cfg->auth_header, n, "Authorization: Bearer %s", k);
+        cfg->headers = na;
+        cfg->headers[cfg->n_headers++] = cfg->auth_header;
+    }
+    memset(key, 0, sizeof key);
+    /* Copy every secret -H out of argv, then blank it there. */
+    for (size_t i = 0; i < cfg->n_headers; i++) {
+        const char *h = cfg->headers[i];
+        const char *colon = strchr(h, ':');
+        if (h == cfg->auth_header || !colon || !gp_redact_is_secret(&red, h, (size_t)(colon - h)))
+            continue;
+        char **nc = realloc(cfg->secret_copies, (cfg->n_secret_copies + 1) * sizeof *nc);
+        if (!nc)
+            return config_err(cfg, err, GP_ENOMEM, "out of memory");
+        cfg->secret_copies = nc;
+        if (!(nc[cfg->n_secret_copies] = strdup(h)))
+            return config_err(cfg, err, GP_ENOMEM, "out of memory");
+        cfg->headers[i] = nc[cfg->n_secret_copies++];
+        gp_redact_scrub_in_place(&red, (char *)h); /* h points into argv (profile_config.h) */
+    }
+    return 0;
+}
+
 const char *gp_profile_endpoint_type_name(const struct profile_config *cfg)
 {
     return cfg->endpoint_type == GP_ENDPOINT_CHAT ? "chat" : "completions";
@@ -294,6 +396,25 @@ static json_t *str_list(const char *const *v, size_t n)
     json_t *a = json_array();
     for (size_t i = 0; a && i < n; i++)
         json_array_append_new(a, json_string(v[i]));
+    return a;
+}
+
+/* input_config.header as GenAI-Perf writes it, secrets as "Name: ***". */
+static json_t *header_list(const struct profile_config *cfg)
+{
+    struct gp_redact red;
+    gp_profile_redact(cfg, &red);
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < cfg->n_headers; i++) {
+        const char *h = cfg->headers[i], *colon = strchr(h, ':');
+        if (colon && gp_redact_is_secret(&red, h, (size_t)(colon - h))) {
+            char line[1024];
+            gp_redact_header_line(&red, h, line, sizeof line);
+            json_array_append_new(a, json_string(line));
+        } else {
+            json_array_append_new(a, json_string(h));
+        }
+    }
     return a;
 }
 
@@ -370,7 +491,7 @@ json_t *gp_profile_input_config(const struct profile_config *cfg)
         } else {
             SET(in, "goodput", json_string(""));
         }
-        SET(in, "header", cfg->n_headers ? str_list(cfg->headers, cfg->n_headers) : json_string(""));
+        SET(in, "header", cfg->n_headers ? header_list(cfg) : json_string(""));
         SET(in, "file", json_string(cfg->input_file ? cfg->input_file : ""));
         SET(in, "num_dataset_entries", json_integer(cfg->num_entries));
         SET(in, "random_seed", json_integer((json_int_t)cfg->seed));

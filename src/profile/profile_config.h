@@ -84,6 +84,20 @@ struct profile_config {
     double telemetry_interval_s;        /* 1.0 */
     int include_usage;                  /* stream_options.include_usage (default on) */
     int offline;                        /* --offline: never download a tokenizer */
+    const char **redact_names;          /* --redact-header NAME (repeatable): more secret header names */
+    size_t n_redact;
+    const char *api_key_file;           /* --api-key-file: "Authorization: Bearer <first line>" */
+    const char *cacert;                 /* --cacert FILE (default: $SSL_CERT_FILE, $CURL_CA_BUNDLE) */
+    int insecure;                       /* --insecure: no TLS peer/host verification (warned) */
+    long max_response_bytes;            /* --max-response-bytes: per-response cap (64 MiB) */
+    double max_failure_rate;            /* --max-failure-rate X in [0,1]; < 0 = not given */
+
+    /* owned: the Authorization header built from --api-key-file / $GENPERF_API_KEY
+     * (also the last entry of headers) and copies of secret -H values taken
+     * before gp_profile_protect_argv blanks them in argv */
+    char *auth_header;
+    char **secret_copies;
+    size_t n_secret_copies;
 
     int n_passthrough;                  /* args after "--" (ignored with a warning) */
     int help;                           /* --help was given: usage printed, nothing else to do */
@@ -100,6 +114,16 @@ void gp_profile_config_free(struct profile_config *cfg);
  * prog is the name shown in usage lines ("genai-perf profile"). */
 int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const char *prog,
                      struct gp_error *err);
+
+/* The redaction list of this command line (--redact-header names) for core/redact. */
+struct gp_redact;
+void gp_profile_redact(const struct profile_config *cfg, struct gp_redact *out);
+
+/* Adds "Authorization: Bearer <key>" from --api-key-file, else from
+ * $GENPERF_API_KEY (env_key, may be NULL), unless -H gave Authorization.
+ * Then copies every secret -H value into memory the config owns and scrubs
+ * it in argv (which must be writable) so `ps` shows "Name: ***". */
+int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, struct gp_error *err);
 
 /* "chat" / "completions" */
 const char *gp_profile_endpoint_type_name(const struct profile_config *cfg);
@@ -140,5 +164,6 @@ int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile
 int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 
 #endif

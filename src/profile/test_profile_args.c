@@ -7,6 +7,9 @@
 #include "core/test.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define MAXA 128
 
@@ -79,9 +82,10 @@ static void test_defaults(void)
     CHECK_STR(dir, "artifacts/test_model-openai-chat-concurrency1");
     gp_profile_config_free(&c);
 
-    /* truthy semantics: zeros keep the defaults */
-    CHECK_INT(parse(&c, &e, "-m", "m", "--concurrency", "0", "--request-count", "0", "--synthetic-input-tokens-mean",
-                    "0", "--output-tokens-mean", "0", "-s", "0", NULL),
+    /* truthy semantics: zeros keep the defaults (genperf refuses --concurrency 0
+     * and -s 0, which GenAI-Perf's help says are invalid: test_security) */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-count", "0", "--synthetic-input-tokens-mean",
+                    "0", "--output-tokens-mean", "0", NULL),
               0);
     CHECK_INT(c.concurrency, 1);
     CHECK_INT(c.request_count, 10);
@@ -158,7 +162,8 @@ static void test_every_flag_lands(void)
                     "6", "--prefix-prompt-length", "8", "-v", "--generate-plots", "--enable-checkpointing",
                     "--checkpoint-dir", "cd", "--request-timeout", "30", "--http2", "--request-distribution", "poisson",
                     "--max-concurrency", "12", "--duration", "2.5", "--telemetry-interval", "0.5", "--no-include-usage",
-                    "--offline", NULL),
+                    "--offline", "--redact-header", "X-Tenant", "--api-key-file", "kf", "--cacert", "ca.pem", "--insecure",
+                    "--max-response-bytes", "1000", "--max-failure-rate", "0.25", NULL),
               0);
     CHECK_INT(c.n_models, 2);
     CHECK_INT(c.model_random, 1);
@@ -205,6 +210,13 @@ static void test_every_flag_lands(void)
     CHECK_NEAR(c.telemetry_interval_s, 0.5, 0);
     CHECK_INT(c.include_usage, 0);
     CHECK_INT(c.offline, 1);
+    CHECK_INT(c.n_redact, 1);
+    CHECK_STR(c.redact_names[0], "X-Tenant");
+    CHECK_STR(c.api_key_file, "kf");
+    CHECK_STR(c.cacert, "ca.pem");
+    CHECK_INT(c.insecure, 1);
+    CHECK_INT(c.max_response_bytes, 1000);
+    CHECK_NEAR(c.max_failure_rate, 0.25, 0);
     CHECK_INT(c.backend_given, 0);
     gp_profile_config_free(&c);
 
@@ -440,6 +452,89 @@ static void test_input_config(void)
     gp_profile_config_free(&c);
 }
 
+/* issue 14: secrets, header shape, bounds GenAI-Perf's help promises */
+static void test_security(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "m", NULL), 0);
+    CHECK_INT(c.max_response_bytes, 64L << 20);
+    CHECK(c.max_failure_rate < 0);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "-H", "Authorization: Bearer x\r\nX-Evil: 1", NULL) < 0);
+    CHECK(strstr(e.msg, "-H 'Authorization'") && strstr(e.msg, "CR or LF"));
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-H", "NoColonHere", NULL) < 0);
+    CHECK(strstr(e.msg, "-H 'NoColonHere'") && strstr(e.msg, "'Name: value'"));
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-H", ": v", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--concurrency", "0", NULL) < 0);
+    CHECK_STR(e.msg, "--concurrency 0: must be >= 1");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-s", "0", NULL) < 0);
+    CHECK(strstr(e.msg, "must be 1..999") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--max-failure-rate", "1.5", NULL) < 0);
+    CHECK(strstr(e.msg, "--max-failure-rate 1.5") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--max-response-bytes", "0", NULL) < 0);
+    gp_profile_config_free(&c);
+
+    /* secret -H values: copied, blanked in argv, redacted in input_config */
+    char h1[] = "Authorization: Bearer sk-SECRET", h2[] = "X-Tenant: t-SECRET", h3[] = "Accept: x";
+    char *argv[] = {"profile", "-m", "m", "-H", h1, "--header", h2, "-H", h3, "--redact-header", "x-tenant", NULL};
+    gp_profile_config_init(&c);
+    CHECK_INT(gp_profile_parse(&c, 11, argv, "p", &e), 0);
+    CHECK_INT(gp_profile_protect_secrets(&c, "ENVKEY", &e), 0);
+    CHECK_INT(c.n_headers, 3); /* -H Authorization wins over the environment */
+    CHECK_STR(c.headers[0], "Authorization: Bearer sk-SECRET");
+    CHECK_STR(c.headers[1], "X-Tenant: t-SECRET");
+    CHECK_STR(h1, "Authorization: ***");
+    CHECK_STR(h2, "X-Tenant: ***");
+    CHECK_STR(h3, "Accept: x");
+    json_t *ic = gp_profile_input_config(&c);
+    char *txt = json_dumps(ic, 0);
+    CHECK(txt && !strstr(txt, "SECRET") && strstr(txt, "\"Authorization: ***\"") && strstr(txt, "Accept: x"));
+    free(txt);
+    json_decref(ic);
+    gp_profile_config_free(&c);
+
+    /* $GENPERF_API_KEY, then --api-key-file (first line, trimmed) */
+    char *argv2[] = {"profile", "-m", "m", NULL};
+    gp_profile_config_init(&c);
+    CHECK_INT(gp_profile_parse(&c, 3, argv2, "p", &e), 0);
+    CHECK_INT(gp_profile_protect_secrets(&c, "ENVKEY", &e), 0);
+    CHECK_INT(c.n_headers, 1);
+    CHECK_STR(c.headers[0], "Authorization: Bearer ENVKEY");
+    gp_profile_config_free(&c);
+    char kf[] = "/tmp/gp_test_keyfileXXXXXX";
+    int fd = mkstemp(kf);
+    CHECK(fd >= 0 && write(fd, "  filekey \nsecond\n", 19) == 19);
+    close(fd);
+    char *argv3[] = {"profile", "-m", "m", "--api-key-file", kf, NULL};
+    gp_profile_config_init(&c);
+    CHECK_INT(gp_profile_parse(&c, 5, argv3, "p", &e), 0);
+    CHECK_INT(gp_profile_protect_secrets(&c, "ENVKEY", &e), 0);
+    CHECK_STR(c.headers[0], "Authorization: Bearer filekey");
+    gp_profile_config_free(&c);
+    char h4[] = "authorization: Bearer other";
+    char *argv4[] = {"profile", "-m", "m", "--api-key-file", kf, "-H", h4, NULL};
+    gp_profile_config_init(&c);
+    CHECK_INT(gp_profile_parse(&c, 7, argv4, "p", &e), 0);
+    CHECK(gp_profile_protect_secrets(&c, NULL, &e) < 0);
+    CHECK(strstr(e.msg, "pass only one") != NULL);
+    gp_profile_config_free(&c);
+    unlink(kf);
+    char *argv5[] = {"profile", "-m", "m", "--api-key-file", "/nonexistent/k", NULL};
+    gp_profile_config_init(&c);
+    CHECK_INT(gp_profile_parse(&c, 5, argv5, "p", &e), 0);
+    CHECK(gp_profile_protect_secrets(&c, NULL, &e) < 0);
+    CHECK(strstr(e.msg, "--api-key-file /nonexistent/k: ") == e.msg);
+    gp_profile_config_free(&c);
+}
+
 static void test_float_repr(void)
 {
     char b[64];
@@ -495,6 +590,7 @@ int main(void)
     GP_RUN(test_config_errors);
     GP_RUN(test_extra_inputs_typing);
     GP_RUN(test_input_config);
+    GP_RUN(test_security);
     GP_RUN(test_float_repr);
     GP_RUN(test_poisson_rng);
     return gp_test_summary();

@@ -6,6 +6,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/redact.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -54,11 +55,8 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
     gp_argv_push(a, sc->model);
     gp_argv_push(a, "--url");
     gp_argv_push(a, url);
-    if (sc->api_key) {
-        snprintf(buf, sizeof buf, "Authorization: Bearer %s", sc->api_key);
-        gp_argv_push(a, "-H");
-        gp_argv_push(a, buf);
-    }
+    /* sc->api_key reaches the profile as $GENPERF_API_KEY (gp_runner_run), so
+     * it is in no command line, printout or genperf_run.json. */
     if (sc->streaming) {
         gp_argv_push(a, "-H");
         gp_argv_push(a, "Accept: text/event-stream");
@@ -321,6 +319,12 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)))
             goto done;
         gp_argv_to_shell(&server_argv, &cmdline);
+        /* the key stays in the server's argv (the recipe asked for it) but
+         * not in what we print or write */
+        if (sc->api_key && cmdline.data) {
+            gp_redact_mask(cmdline.data, sc->api_key);
+            cmdline.len = strlen(cmdline.data);
+        }
     } else {
         snprintf(url, sizeof url, "%s", sc->url);
         size_t n = strlen(url);
@@ -354,6 +358,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
             gp_argv_free(&pa);
             gp_buf_free(&pl);
         }
+        if (sc->api_key)
+            fprintf(out, "# api_key: each profile gets it as $GENPERF_API_KEY (sent as 'Authorization: Bearer ***')\n");
         fprintf(out, "# results store: %s\n", db_url);
         goto done;
     }
@@ -380,6 +386,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
                 server.model_id);
     }
 
+    if (sc->api_key)
+        setenv("GENPERF_API_KEY", sc->api_key, 1); /* after the server started: only the profiles get it */
     for (size_t i = 0; i < ncells; i++) {
         struct gp_cell c = gp_scenario_cell(sc, i);
         cs[i].c = c;
@@ -418,6 +426,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     fprintf(out, "\nartifacts: %s\nresults store: %s\n", dir, db_url);
 
 done:
+    if (sc->api_key && !o->dry_run)
+        unsetenv("GENPERF_API_KEY");
     if (server.pid > 0) {
         fprintf(out, "genperf run: stopping the server\n");
         gp_server_stop(&server, sc->stop_timeout_s);

@@ -194,8 +194,10 @@ static void test_profile_argv(void)
     struct gp_buf b = {0};
     gp_runner_profile_argv(&sc, &c, "genperf", "http://h:1", "out/c16", &a);
     gp_argv_to_shell(&a, &b);
+    /* the key goes through $GENPERF_API_KEY, never on the command line */
+    CHECK(strstr(b.data, "KEY") == NULL);
     CHECK_STR(b.data,
-              "genperf profile -m Qwen/Qwen3-8B --url http://h:1 -H 'Authorization: Bearer KEY' "
+              "genperf profile -m Qwen/Qwen3-8B --url http://h:1 "
               "-H 'Accept: text/event-stream' --tokenizer Qwen/Qwen3-8B --endpoint-type chat --streaming "
               "--synthetic-input-tokens-mean 512 --synthetic-input-tokens-stddev 0 --output-tokens-mean 128 "
               "--output-tokens-stddev 0 --request-count 200 --num-dataset-entries 200 --concurrency 16 "

@@ -8,6 +8,7 @@
  * Both the 0.0.16 layout (input_config.endpoint/perf_analyzer/input objects)
  * and the flat layout of older releases are read.
  */
+#include "core/redact.h"
 #include "store/ingest_internal.h"
 
 #include "core/error.h"
@@ -146,14 +147,57 @@ static int ic_input(struct ig_job *j, const json_t *ic, const char *path, struct
     return 0;
 }
 
+/* Every "header"/"headers" value (a string or a list of strings) anywhere in
+ * input_config, secrets replaced in place. */
+static void redact_headers(json_t *v)
+{
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x) redact_headers(x);
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    json_object_foreach(v, k, x) {
+        if (strcmp(k, "header") && strcmp(k, "headers")) {
+            redact_headers(x);
+            continue;
+        }
+        json_t *one = json_is_string(x) ? x : NULL;
+        for (size_t n = 0; one || (json_is_array(x) && n < json_array_size(x)); n++) {
+            json_t *h = one ? one : json_array_get(x, n);
+            const char *line = json_string_value(h);
+            if (line && strchr(line, ':')) {
+                char out[1024];
+                size_t nl = (size_t)(strchr(line, ':') - line);
+                if (gp_redact_is_secret(NULL, line, nl)) {
+                    gp_redact_header_line(NULL, line, out, sizeof out);
+                    json_string_set(h, out);
+                }
+            }
+            if (one)
+                break;
+        }
+    }
+}
+
 static int parse_input_config(struct ig_job *j, const json_t *ic, const char *path, struct gp_error *err)
 {
     int r;
     if ((r = ic_model(j, ic, path, err)) || (r = ic_endpoint(j, ic, path, err)) ||
         (r = ic_stimulus(j, ic, path, err)) || (r = ic_input(j, ic, path, err)))
         return r;
+    /* GenAI-Perf writes -H values verbatim: the copy kept in the database
+     * shows secret headers as "Name: ***" (core/redact). */
+    json_t *copy = json_deep_copy(ic);
+    if (!copy)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    redact_headers(copy);
     free(j->input_config);
-    j->input_config = json_dumps(ic, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    j->input_config = json_dumps(copy, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(copy);
     return 0;
 }
 

@@ -18,6 +18,11 @@ ap.add_argument("--fail-every", type=int, default=0, help="every Nth request get
 ap.add_argument("--stall-every", type=int, default=0, help="every Nth stream stalls after its first token")
 ap.add_argument("--die-after", type=int, default=0, help="exit the process after N requests")
 ap.add_argument("--log", default="")
+ap.add_argument("--tls-cert", default="", help="serve https with this PEM certificate (and --tls-key)")
+ap.add_argument("--tls-key", default="")
+ap.add_argument("--redirect", default="", help="answer every request with 307 to this URL")
+ap.add_argument("--endless-event-bytes", type=int, default=0,
+                help="stream 'data: <N bytes>' events forever (a hostile server)")
 a = ap.parse_args()
 
 lock = threading.Lock()
@@ -59,6 +64,23 @@ class H(BaseHTTPRequestHandler):
             req = json.loads(body)
         except Exception:
             return self.send_json(400, {"error": {"message": "bad json"}})
+        if a.redirect:
+            self.send_response(307)
+            self.send_header("Location", a.redirect)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if a.endless_event_bytes:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            pad = "x" * a.endless_event_bytes
+            try:
+                while True:
+                    self.chunk("data: " + pad + "\n\n")
+            except OSError:
+                return
         if a.status != 200:
             return self.send_json(a.status, {"error": {"message": "injected status %d" % a.status, "code": a.status}})
         if a.fail_every and k % a.fail_every == 0:
@@ -114,9 +136,16 @@ class S(ThreadingHTTPServer):
 
 
 srv = S(("127.0.0.1", 0), H)
+scheme = "http"
+if a.tls_cert:
+    import ssl
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(a.tls_cert, a.tls_key)
+    srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    scheme = "https"
 tmp = a.port_file + ".tmp"
 with open(tmp, "w") as f:
-    f.write("http://127.0.0.1:%d\n" % srv.server_address[1])
+    f.write("%s://127.0.0.1:%d\n" % (scheme, srv.server_address[1]))
 os.rename(tmp, a.port_file)
 try:
     srv.serve_forever()

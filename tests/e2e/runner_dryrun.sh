@@ -17,7 +17,9 @@ artifact_dir: arts
 Y
 out=$("$GENPERF" run s.yaml --dry-run)
 echo "$out"
-grep -qx 'vllm serve Org/M-8B --tensor-parallel-size 2 --max-model-len 4096 --dtype auto --port 8000 --host 127.0.0.1 --api-key KEY' <<<"$out"
+grep -qx 'vllm serve Org/M-8B --tensor-parallel-size 2 --max-model-len 4096 --dtype auto --port 8000 --host 127.0.0.1 --api-key \*\*\*' <<<"$out"
+# the scenario's api_key is in no printed line (profiles get it as $GENPERF_API_KEY)
+[ "$(grep -v 'GENPERF_API_KEY' <<<"$out" | grep -c 'KEY')" -eq 0 ]
 [ "$(grep -c ' profile -m Org/M-8B ' <<<"$out")" -eq 2 ]
 grep -q -- "--concurrency 4 --random-seed 0 --profile-export-file profile_export_c4_isl64_osl16.json --artifact-dir arts/t/c4_isl64_osl16" <<<"$out"
 grep -q -- "--request-count 200 --num-dataset-entries 200" <<<"$out"
