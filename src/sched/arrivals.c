@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Gamma(a, 1) by Marsaglia & Tsang (2000); for a < 1 the boost
  * Gamma(a) = Gamma(a + 1) * U^(1/a). Only +,*,/, sqrt, log, pow and our own
@@ -83,17 +84,44 @@ int gp_sched_load_check(const struct gp_sched_load *l, struct gp_error *err)
     return 0;
 }
 
-int gp_sched_arrivals(const struct gp_sched_load *l, size_t n, size_t nworkers, size_t worker, int64_t **out,
-                      size_t *nout, struct gp_error *err)
+int gp_sched_iter_init(struct gp_sched_iter *it, const struct gp_sched_load *l, size_t nworkers, size_t worker,
+                       struct gp_error *err)
 {
-    *out = NULL;
-    *nout = 0;
+    memset(it, 0, sizeof *it);
     int rc = gp_sched_load_check(l, err);
     if (rc)
         return rc;
     if (nworkers == 0 || worker >= nworkers)
         return gp_err(err, GP_EINVAL, "worker %zu of %zu: the worker index must be below the worker count", worker,
                       nworkers);
+    it->l = *l;
+    it->stride = nworkers;
+    it->scale = 1.0;
+    /* walk to this worker's first arrival, summing the gaps it skips */
+    for (size_t k = 0; k < worker; k++)
+        it->u += gap(l, it->i++);
+    return 0;
+}
+
+int64_t gp_sched_iter_next(struct gp_sched_iter *it)
+{
+    double ns = inv_lambda(&it->l, it->u * it->scale) * 1e9;
+    /* Every worker sums the same gaps in the same order, so its times are
+     * bit-identical to the single-list ones. */
+    for (uint64_t k = 0; k < it->stride; k++)
+        it->u += gap(&it->l, it->i++);
+    return ns < 9.0e18 ? (int64_t)llround(ns) : INT64_MAX;
+}
+
+int gp_sched_arrivals(const struct gp_sched_load *l, size_t n, size_t nworkers, size_t worker, int64_t **out,
+                      size_t *nout, struct gp_error *err)
+{
+    *out = NULL;
+    *nout = 0;
+    struct gp_sched_iter it;
+    int rc = gp_sched_iter_init(&it, l, nworkers, worker, err);
+    if (rc)
+        return rc;
     size_t mine = n / nworkers + (worker < n % nworkers);
     int64_t *t = malloc((mine ? mine : 1) * sizeof *t);
     if (!t)
@@ -102,34 +130,24 @@ int gp_sched_arrivals(const struct gp_sched_load *l, size_t n, size_t nworkers, 
      * included) are scaled to sum to exactly n, so the achieved mean rate
      * does not wander with the seed. It needs the total first: one extra
      * pass, cheap because each gap is a pure function of (seed, i). */
-    double scale = 1.0;
     if (l->normalize && l->ramp_s <= 0.0 && l->mode != GP_SCHED_CONSTANT && n > 0) {
         double tot = 0.0;
         for (size_t i = 0; i < n; i++)
             tot += gap(l, i);
         if (tot > 0.0)
-            scale = (double)n / tot;
+            it.scale = (double)n / tot;
     }
-    /* Every worker walks the whole sum in the same order, so its times are
-     * bit-identical to the single-list ones. */
-    double u = 0.0;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i % nworkers == worker) {
-            double ns = inv_lambda(l, u * scale) * 1e9;
-            if (!(ns < 9.0e18)) {
-                free(t);
-                return gp_err(err, GP_EINVAL,
-                              "--request-rate %g with %zu requests puts request %zu past 292 years; raise the rate",
-                              l->rate, n, i);
-            }
-            t[k++] = (int64_t)llround(ns);
+    for (size_t k = 0; k < mine; k++) {
+        t[k] = gp_sched_iter_next(&it);
+        if (t[k] == INT64_MAX) {
+            free(t);
+            return gp_err(err, GP_EINVAL,
+                          "--request-rate %g with %zu requests puts request %zu past 292 years; raise the rate",
+                          l->rate, n, worker + k * nworkers);
         }
-        if (i + 1 < n)
-            u += gap(l, i);
     }
     *out = t;
-    *nout = k;
+    *nout = mine;
     return 0;
 }
 

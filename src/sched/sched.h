@@ -74,6 +74,22 @@ int gp_sched_load_check(const struct gp_sched_load *l, struct gp_error *err);
 int gp_sched_arrivals(const struct gp_sched_load *l, size_t n, size_t nworkers, size_t worker, int64_t **out,
                       size_t *nout, struct gp_error *err);
 
+/* The same times one at a time, without allocating (for runs bounded by a
+ * duration, where n is not known; --request-rate on the client's hot path).
+ * A plain value: init, then each next() returns this worker's next due time
+ * (ns from the start). Identical to gp_sched_arrivals without normalize. */
+struct gp_sched_iter {
+    struct gp_sched_load l;
+    uint64_t i;       /* global index of the next arrival this worker returns */
+    uint64_t stride;  /* nworkers */
+    double u;         /* operational time of arrival i */
+    double scale;     /* normalize factor (1 when streaming) */
+};
+/* Checks l like gp_sched_load_check (and the worker index). */
+int gp_sched_iter_init(struct gp_sched_iter *it, const struct gp_sched_load *l, size_t nworkers, size_t worker,
+                       struct gp_error *err);
+int64_t gp_sched_iter_next(struct gp_sched_iter *it);
+
 /* Concurrency ramp: the number of slots open at time t_ns (offset from the
  * start) when concurrency grows linearly from 1 to target over ramp_s
  * seconds: 1 + floor((target - 1) * t / ramp), capped at target; target when

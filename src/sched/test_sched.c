@@ -122,7 +122,14 @@ static void test_split(void)
         CHECK_INT(total, n);
         CHECK(same);
     }
+    /* the iterator (duration-bounded runs) gives the same times */
+    struct gp_sched_iter it;
     struct gp_error e;
+    CHECK_INT(gp_sched_iter_init(&it, &l, 3, 1, &e), 0);
+    int same_it = 1;
+    for (size_t j = 0; j * 3 + 1 < n; j++)
+        same_it &= gp_sched_iter_next(&it) == all[j * 3 + 1];
+    CHECK(same_it);
     int64_t *t = NULL;
     CHECK(gp_sched_arrivals(&l, n, 3, 3, &t, &k, &e) < 0);
     CHECK(t == NULL);
