@@ -17,7 +17,7 @@ PREFIX  ?= /usr/local
 SAN     ?= 0
 CC      ?= cc
 
-PKGS := libcurl jansson libpcre2-8 libutf8proc sqlite3 libpq libmicrohttpd yaml-0.1
+PKGS := libcurl jansson libpcre2-8 libutf8proc sqlite3 libpq libmicrohttpd yaml-0.1 libpng libjpeg
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

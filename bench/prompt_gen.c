@@ -2,8 +2,11 @@
  * tokens (default 10,000 x 4,096) and re-encodes a spread sample of 200 prompts (all with --verify-all).
  *
  *   prompt_gen [--tokenizer SPEC] [-n N] [--isl L] [--seed S] [--inputs PATH] [--no-verify|--verify-all]
- *              [--input-file JSONL] [--extra JSON-OBJECT] [--osl N] [--stream]
- * (the last four make it a small inputs.json generator for the e2e tests)
+ *              [--input-file JSONL] [--extra JSON-OBJECT] [--osl N] [--stream] [--server-usage]
+ *              [--endpoint-type chat|completions|multimodal|embeddings|rankings] [-b N]
+ *              [--image WxH[:SDW,SDH]] [--image-format png|jpeg] [--batch-size-image N]
+ *              [--audio SECONDS] [--batch-size-audio N]
+ * (the options after --verify-all make it a small inputs.json generator for the e2e tests)
  *
  * Prints one line: "prompt_gen: N prompts x L tokens (tokenizer T): X.XXX s build, ..."
  * Exit 1 if any prompt's re-encoded count differs from L. */
@@ -32,7 +35,11 @@ int main(int argc, char **argv)
     const char *spec = "builtin", *inputs = NULL;
     long n = 10000, isl = 4096;
     unsigned long long seed = 0;
-    int verify = 1, verify_all = 0, stream = 0;
+    int verify = 1, verify_all = 0, stream = 0, usage = 0, etype = GP_ENDPOINT_CHAT;
+    long bt = 0, bi = 0, ba = 0, iw = 0, ih = 0, isw = 0, ish = 0;
+    double alen = 0;
+    enum gp_image_format ifmt = GP_IMAGE_PNG;
+    static const char *const etypes[] = {"chat", "completions", "multimodal", "embeddings", "rankings"};
     long osl = -1;
     const char *input_file = NULL, *extra = NULL;
     for (int i = 1; i < argc; i++) {
@@ -58,6 +65,24 @@ int main(int argc, char **argv)
             osl = atol(argv[++i]);
         else if (!strcmp(argv[i], "--stream"))
             stream = 1;
+        else if (!strcmp(argv[i], "--server-usage"))
+            usage = 1;
+        else if (!strcmp(argv[i], "--endpoint-type") && i + 1 < argc) {
+            const char *t = argv[++i];
+            for (etype = 4; etype > 0 && strcmp(t, etypes[etype]); etype--)
+                ;
+        } else if (!strcmp(argv[i], "-b") && i + 1 < argc)
+            bt = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--batch-size-image") && i + 1 < argc)
+            bi = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--batch-size-audio") && i + 1 < argc)
+            ba = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--image") && i + 1 < argc)
+            sscanf(argv[++i], "%ldx%ld:%ld,%ld", &iw, &ih, &isw, &ish);
+        else if (!strcmp(argv[i], "--image-format") && i + 1 < argc)
+            ifmt = !strcmp(argv[++i], "jpeg") ? GP_IMAGE_JPEG : GP_IMAGE_PNG;
+        else if (!strcmp(argv[i], "--audio") && i + 1 < argc)
+            alen = atof(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [--tokenizer SPEC] [-n N] [--isl L] [--seed S] [--inputs PATH] [--no-verify|--verify-all]\n",
                     argv[0]);
@@ -83,7 +108,16 @@ int main(int argc, char **argv)
     o.num_entries = n;
     o.seed = seed;
     o.streaming = stream;
-    o.include_usage = stream;
+    o.server_usage = usage;
+    o.endpoint_type = (enum gp_endpoint_type)etype;
+    o.batch_size_text = bt;
+    o.batch_size_image = bi;
+    o.batch_size_audio = ba;
+    o.image = (struct gp_image_opts){.width_mean = iw, .height_mean = ih, .width_stddev = isw, .height_stddev = ish,
+                                     .format = ifmt};
+    o.audio.length_mean = alen;
+    if (etype != GP_ENDPOINT_CHAT)
+        verify = 0; /* the check below reads chat bodies */
     o.input_file = input_file;
     json_t *extra_obj = NULL;
     if (extra) {

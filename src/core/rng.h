@@ -35,6 +35,9 @@ enum gp_rng_stream {
     GP_RNG_PICK = 6,    /* which prefix entry i uses */
     GP_RNG_BLOCK = 7,   /* payload: trace block of a hash id (index = hash id) */
     GP_RNG_TAIL = 8,    /* payload: trace blocks past the hash ids, repairs (index = row) */
+    GP_RNG_IMAGE = 9,   /* synthetic image of an entry (size, pixels; index = entry + slot << 40) */
+    GP_RNG_AUDIO = 10,  /* synthetic audio clip of an entry (index = entry + slot << 40) */
+    GP_RNG_SAMPLE = 11, /* --batch-size-text > 1 from files: which rows (index = entry + file << 40) */
 };
 
 uint64_t gp_splitmix64(uint64_t *state);

@@ -19,18 +19,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "media/audio.h"
+#include "media/image.h"
+
 struct gp_error;
 struct gp_tokenizer;
 
-enum gp_endpoint_type { GP_ENDPOINT_CHAT = 0, GP_ENDPOINT_COMPLETIONS = 1 };
+/* GenAI-Perf's OpenAI endpoint types (--endpoint-type); the body each gets is
+ * in docs/dataset.md. MULTIMODAL is its "multimodal" (alias "vision"): chat
+ * with content parts. Its plain "chat" sends text content only, even when
+ * image or audio flags are given (GenAI-Perf draws them and drops them). */
+enum gp_endpoint_type {
+    GP_ENDPOINT_CHAT = 0,        /* v1/chat/completions */
+    GP_ENDPOINT_COMPLETIONS = 1, /* v1/completions, "prompt": [text] */
+    GP_ENDPOINT_MULTIMODAL = 2,  /* v1/chat/completions, content parts */
+    GP_ENDPOINT_EMBEDDINGS = 3,  /* v1/embeddings, "input": [texts] */
+    GP_ENDPOINT_RANKINGS = 4,    /* v1/ranking, query + passages */
+};
 
 struct gp_dataset_opts {
     const char *const *models;   /* -m values, at least one */
     size_t n_models;
     int model_random;            /* --model-selection-strategy random (else round_robin) */
     enum gp_endpoint_type endpoint_type;
-    int streaming;               /* "stream": true */
-    int include_usage;           /* stream_options.include_usage when streaming */
+    int streaming;               /* "stream": true (chat, completions, multimodal) */
+    int server_usage;            /* --server-usage: also "stream_options":{"include_usage":true}
+                                  * when streaming (GenAI-Perf never sends it; opt-in) */
+    int include_usage;           /* IGNORED (superseded by server_usage); kept until the
+                                  * profile option table stops setting it */
     long isl_mean;               /* --synthetic-input-tokens-mean (default 550) */
     long isl_stddev;
     long osl_mean;               /* --output-tokens-mean; -1 = unset (no max_tokens) */
@@ -38,16 +54,26 @@ struct gp_dataset_opts {
     int osl_deterministic;       /* also send min_tokens = max_tokens and ignore_eos */
     long num_entries;            /* --num-dataset-entries (default 100) */
     uint64_t seed;               /* --random-seed (default 0) */
-    const char *input_file;      /* --input-file JSONL (or payload:FILE, a trace), NULL = synthetic */
+    const char *input_file;      /* --input-file: JSONL, payload:FILE (a trace), a directory
+                                  * (rankings: queries.jsonl + passages.jsonl) or
+                                  * synthetic:NAME,NAME (e.g. synthetic:queries,passages);
+                                  * NULL = synthetic */
     long num_prefix_prompts;     /* --num-prefix-prompts (0 = none) */
     long prefix_prompt_length;   /* --prefix-prompt-length (default 100) */
     const json_t *extra_inputs;  /* borrowed JSON object merged into every payload, or NULL */
+    long batch_size_text;        /* --batch-size-text/-b texts per request (default 1;
+                                  * chat and multimodal accept only 1, as GenAI-Perf) */
+    long batch_size_image;       /* --batch-size-image images per multimodal request (default 1) */
+    long batch_size_audio;       /* --batch-size-audio clips per multimodal request (default 1) */
+    struct gp_image_opts image;  /* --image-*: images when both means > 0 (multimodal only) */
+    struct gp_audio_opts audio;  /* --audio-*: clips when length mean > 0 (multimodal only) */
 };
 
 struct gp_dataset_entry {
     char *payload;        /* exact request body, NUL-terminated */
     size_t payload_len;
-    int32_t isl;          /* prompt content tokens as GenAI-Perf counts them */
+    int32_t isl;          /* prompt content tokens as GenAI-Perf counts them (embeddings and
+                           * rankings, which GenAI-Perf gives no ISL: the tokens of all texts) */
     int32_t osl_asked;    /* max_tokens sent, -1 when none */
     double timestamp_ms;  /* --input-file payload:FILE rows' "timestamp" (ms), -1 when none */
 };
@@ -64,8 +90,9 @@ int gp_dataset_write_inputs_json(const struct gp_dataset *ds, const char *path, 
 void gp_dataset_free(struct gp_dataset *ds);
 
 /* GenAI-Perf's ISL of one request body: the tokens of its messages' string
- * contents joined by ' ' (chat), or of its "prompt" (completions); 0 when it
- * has neither, -1 when the tokenizer fails. tmp is caller-owned scratch.
+ * contents and text parts joined by ' ' (chat, multimodal), or of its
+ * "prompt" strings joined by ' ' (completions: a list, or a string); 0 when
+ * it has neither, -1 when the tokenizer fails. tmp is caller-owned scratch.
  * Used by --input-file payload rows and by process-export-files. */
 struct gp_buf;
 long gp_dataset_payload_isl(struct gp_tokenizer *tok, const json_t *payload, struct gp_buf *tmp);

@@ -7,9 +7,9 @@ $(BUILD)/bench/prompt_gen: bench/prompt_gen.c $(LIBGP)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBGP) $(LDLIBS)
 
 .PHONY: fuzz-dataset
-# Only what the target needs (core, tokenizer, dataset), so other modules'
+# Only what the target needs (core, tokenizer, dataset, media), so other modules
 # generated headers are not required.
-DATASET_FUZZ_SRC := $(foreach f,$(wildcard src/core/*.c src/tokenizer/*.c src/dataset/*.c),$(if $(filter test_% fuzz_% cmd_%,$(notdir $(f))),,$(f)))
+DATASET_FUZZ_SRC := $(foreach f,$(wildcard src/core/*.c src/tokenizer/*.c src/dataset/*.c src/media/*.c),$(if $(filter test_% fuzz_% cmd_%,$(notdir $(f))),,$(f)))
 fuzz-dataset:
 	@mkdir -p $(BUILD)/fuzz
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \

@@ -210,7 +210,7 @@ static void test_osl_fields(void)
 
     o.osl_deterministic = 1;
     o.streaming = 1;
-    o.include_usage = 1;
+    o.server_usage = 1;
     json_t *extra = json_pack("{s:f,s:b}", "temperature", 0.7, "stream", 1);
     o.extra_inputs = extra;
     CHECK_INT(gp_dataset_build(&o, tok, &ds, &e), 0);
@@ -225,7 +225,7 @@ static void test_osl_fields(void)
 
     /* An extra overriding a built-in key keeps its position (dict update). */
     o.osl_deterministic = 0;
-    o.include_usage = 0;
+    o.server_usage = 0;
     extra = json_pack("{s:b,s:i}", "stream", 0, "max_tokens", 7);
     o.extra_inputs = extra;
     CHECK_INT(gp_dataset_build(&o, tok, &ds, &e), 0);
@@ -277,7 +277,7 @@ static void test_completions_and_models(void)
     CHECK_INT(gp_dataset_build(&o, tok, &ds, &e), 0);
     for (size_t i = 0; i < 6; i++) {
         char want[64];
-        snprintf(want, sizeof want, "{\"model\":\"m%zu\",\"prompt\":\"", i % 3);
+        snprintf(want, sizeof want, "{\"model\":\"m%zu\",\"prompt\":[\"", i % 3);
         CHECK(strncmp(ds->entries[i].payload, want, strlen(want)) == 0);
         char *c = ts_content(ds->entries[i].payload);
         CHECK_INT(ts_encode_count(tok, c), 16);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The user content (chat) or prompt (completions) of a payload, malloc'd. */
+/* The user content (chat) or first prompt (completions) of a payload, malloc'd. */
 static inline char *ts_content(const char *payload)
 {
     json_error_t je;
@@ -24,6 +24,8 @@ static inline char *ts_content(const char *payload)
     json_t *m = json_object_get(b, "messages");
     if (m)
         s = json_string_value(json_object_get(json_array_get(m, 0), "content"));
+    else if (json_is_array(json_object_get(b, "prompt"))) /* GenAI-Perf sends a list */
+        s = json_string_value(json_array_get(json_object_get(b, "prompt"), 0));
     else
         s = json_string_value(json_object_get(b, "prompt"));
     char *r = s ? strdup(s) : NULL;

@@ -189,9 +189,9 @@ static int scan_response(const struct gp_record_store *st, const struct gp_recor
     return 0;
 }
 
-/* GenAI-Perf ISL: tokens of the space-joined message contents (or the
- * completions prompt), no chat template. Used only when the dataset did not
- * record it. */
+/* GenAI-Perf ISL of a sent body (dataset's reader: message contents and
+ * text parts, or the completions prompt list). Used only when the dataset
+ * did not record it. */
 static long isl_from_payload(struct gp_tokenizer *tok, const char *payload, size_t len)
 {
     if (!tok || !payload)
@@ -200,26 +200,7 @@ static long isl_from_payload(struct gp_tokenizer *tok, const char *payload, size
     if (!root)
         return -1;
     struct gp_buf b = {0};
-    json_t *msgs = json_object_get(root, "messages");
-    if (json_is_array(msgs)) {
-        size_t i;
-        json_t *m;
-        int firstm = 1;
-        json_array_foreach(msgs, i, m) {
-            json_t *c = json_object_get(m, "content");
-            if (!json_is_string(c))
-                continue;
-            if (!firstm)
-                gp_buf_putc(&b, ' ');
-            firstm = 0;
-            gp_buf_append(&b, json_string_value(c), json_string_length(c));
-        }
-    } else {
-        json_t *p = json_object_get(root, "prompt");
-        if (json_is_string(p))
-            gp_buf_append(&b, json_string_value(p), json_string_length(p));
-    }
-    long n = gp_tokenizer_count(tok, b.data ? b.data : "", b.len);
+    long n = gp_dataset_payload_isl(tok, root, &b);
     gp_buf_free(&b);
     json_decref(root);
     return n;

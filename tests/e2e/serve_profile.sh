@@ -8,6 +8,8 @@ command -v python3 >/dev/null || { echo "python3 not available"; exit 77; }
 "$GENPERF" profile --help 2>&1 | grep -q -- '--streaming' || { echo "genperf profile is not built in this tree"; exit 77; }
 pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null' EXIT
+# Server usage is opt-in (GenAI-Perf never asks for it): the client/server
+# count comparison below asks for it the way a GenAI-Perf user would.
 run() { # name profile-args -- serve-args
   local name=$1; shift
   local pargs=()
@@ -18,6 +20,7 @@ run() { # name profile-args -- serve-args
   for _ in $(seq 200); do [ -s "$TMPDIR/url" ] && break; sleep 0.05; done
   "$GENPERF" profile -m genperf-sim --tokenizer builtin -u "$(cat "$TMPDIR/url")" --endpoint-type chat \
       --streaming --isl 16 --osl 12 --output-tokens-mean-deterministic --warmup-request-count 0 \
+      --extra-inputs '{"stream_options":{"include_usage":true}}' \
       --artifact-dir "$TMPDIR/art.$name" "${pargs[@]}" >"$TMPDIR/$name.out" 2>&1
   echo "$?" >"$TMPDIR/$name.rc"
   kill -TERM $pid; wait $pid || { echo "serve exit status $?"; exit 1; }; pid=
