@@ -11,6 +11,7 @@
 #include "core/buf.h"
 #include "export/export.h"
 #include "export/pyjson.h"
+#include "core/stats.h"
 #include "metrics/metrics.h"
 
 #include <stdio.h>
