@@ -59,7 +59,7 @@ BIN        := $(BUILD)/genperf
 GEN_DEPS   :=
 TEST_DEPS  :=
 
-.PHONY: all test unit e2e san demo install bench clean deps fuzz fuzz-build fetch-test-data
+.PHONY: all test unit e2e san demo install bench clean deps fuzz fuzz-build fuzz-bins fetch-test-data
 all: $(BIN)
 
 -include $(wildcard src/*/module.mk)
@@ -119,11 +119,14 @@ san:
 # build-fuzz/fuzz-out/<target>/. CI runs it with FUZZ_S=15.
 FUZZ_S     ?= 60
 FUZZ_BUILD ?= build-fuzz
-fuzz:
-	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang FUZZ=1 OPT="-O1 -g" fuzz-build
+# `make fuzz-build` only builds them (to replay a crash file by hand).
+fuzz: fuzz-build
 	BUILD=$(FUZZ_BUILD) FUZZ_S=$(FUZZ_S) bash tests/fuzz/run.sh $(F)
 
-fuzz-build: $(FUZZ_BINS)
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang FUZZ=1 OPT="-O1 -g" fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
 
 deps:
 	bash scripts/deps.sh all
