@@ -6,6 +6,8 @@
 #   make demo         install missing Debian packages, build, run a real profile, ingest, report
 #   make install      install genperf and the genai-perf symlink under $(PREFIX)
 #   make bench        run every benchmark under bench/ and regenerate BENCHMARKS.md
+#   make fuzz         build every fuzz target (clang, libFuzzer+ASan+UBSan, in build-fuzz/) and run
+#                     each for FUZZ_S seconds (default 60; F=pattern runs only matching targets)
 #
 # Sources are discovered: every src/<module>/*.c is part of the library except
 # test_*.c (unit tests, one binary each) and fuzz_*.c (fuzz targets). A module
@@ -29,6 +31,16 @@ ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
+# FUZZ=1 (set by `make fuzz`, with CC=clang): the whole library gets libFuzzer's
+# coverage instrumentation plus ASan/UBSan; only the fuzz targets link the
+# fuzzer runtime (and its main). Warnings stay on but are not errors here:
+# the gcc build enforces them, and clang's differ (unused static inline
+# functions, gcc-only options), which must not stop the fuzzers from building.
+ifeq ($(FUZZ),1)
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+           -fno-sanitize-recover=undefined -Wno-error -Wno-unknown-warning-option
+LDFLAGS += -fsanitize=fuzzer,address,undefined
+endif
 
 ALL_C      := $(wildcard src/*/*.c)
 TEST_C     := $(foreach f,$(ALL_C),$(if $(findstring /test_,$(f)),$(f)))
@@ -38,6 +50,8 @@ LIB_O      := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_C))
 MAIN_O     := $(BUILD)/obj/main.o
 # src/serve/test_x.c -> $(BUILD)/tests/serve_test_x
 TEST_BINS  := $(foreach f,$(TEST_C),$(BUILD)/tests/$(subst /,_,$(patsubst src/%.c,%,$(f))))
+# src/store/fuzz_x.c -> $(BUILD)/fuzz/store_fuzz_x
+FUZZ_BINS  := $(foreach f,$(FUZZ_C),$(BUILD)/fuzz/$(subst /,_,$(patsubst src/%.c,%,$(f))))
 LIBGP      := $(BUILD)/libgenperf.a
 BIN        := $(BUILD)/genperf
 
@@ -45,7 +59,7 @@ BIN        := $(BUILD)/genperf
 GEN_DEPS   :=
 TEST_DEPS  :=
 
-.PHONY: all test unit e2e san demo install bench clean deps fuzz fetch-test-data
+.PHONY: all test unit e2e san demo install bench clean deps fuzz fuzz-build fuzz-bins fetch-test-data
 all: $(BIN)
 
 -include $(wildcard src/*/module.mk)
@@ -70,6 +84,13 @@ $(BUILD)/tests/$(subst /,_,$(patsubst src/%.c,%,$(1))): $(patsubst src/%.c,$(BUI
 endef
 $(foreach f,$(TEST_C),$(eval $(call test_rule,$(f))))
 
+define fuzz_rule
+$(BUILD)/fuzz/$(subst /,_,$(patsubst src/%.c,%,$(1))): $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1)) $(LIBGP)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach f,$(FUZZ_C),$(eval $(call fuzz_rule,$(f))))
+
 # T=pattern runs only the tests whose name contains pattern. The test data
 # that comes from elsewhere (real tokenizer files, the reference tokenizer) is
 # fetched first into .cache/ (idempotent; tests that need it skip visibly when
@@ -90,6 +111,23 @@ e2e: $(BIN) $(TEST_BINS) $(TEST_DEPS)
 san:
 	$(MAKE) BUILD=build-san SAN=1 OPT="-O1 -g" test
 
+# make fuzz [FUZZ_S=60] [F=pattern]: the library is rebuilt with clang in its
+# own directory (build-fuzz/, generated headers first, like any build), every
+# src/*/fuzz_*.c becomes build-fuzz/fuzz/<module>_fuzz_<name>, and
+# tests/fuzz/run.sh runs each for FUZZ_S seconds from its seed corpus
+# (tests/fuzz/<target>/); a crash fails the run and is kept under
+# build-fuzz/fuzz-out/<target>/. CI runs it with FUZZ_S=15.
+FUZZ_S     ?= 60
+FUZZ_BUILD ?= build-fuzz
+# `make fuzz-build` only builds them (to replay a crash file by hand).
+fuzz: fuzz-build
+	BUILD=$(FUZZ_BUILD) FUZZ_S=$(FUZZ_S) bash tests/fuzz/run.sh $(F)
+
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang FUZZ=1 OPT="-O1 -g" fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
 deps:
 	bash scripts/deps.sh all
 
@@ -109,4 +147,4 @@ bench: $(BIN)
 clean:
 	rm -rf build build-san build-*
 
--include $(LIB_O:.o=.d) $(MAIN_O:.o=.d) $(patsubst src/%.c,$(BUILD)/obj/%.d,$(TEST_C))
+-include $(LIB_O:.o=.d) $(MAIN_O:.o=.d) $(patsubst src/%.c,$(BUILD)/obj/%.d,$(TEST_C) $(FUZZ_C))

@@ -6,16 +6,53 @@
  * one run shows every broken assertion. The summary line is
  * "<binary>: N passed, N failed" and the exit status is non-zero on failure;
  * tests/run.sh adds the per-binary counts into the suite's closing line.
+ *
+ * Running one test: GP_TEST_FILTER=substr (environment) or `-t substr` on
+ * the command line runs only the GP_RUN functions whose name contains substr
+ * (the others are neither passed nor failed); a filter that matches no test
+ * fails the binary, so a typo cannot pass silently. `-t` is read from
+ * /proc/self/cmdline because the test mains take no arguments.
  */
 #ifndef GP_CORE_TEST_H
 #define GP_CORE_TEST_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 
-static int gp_t_pass, gp_t_fail, gp_t_cur_failed;
+static int gp_t_pass, gp_t_fail, gp_t_cur_failed, gp_t_skipped;
 static const char *gp_t_name = "";
+
+/* The name filter: NULL = run everything. Looked up once, on the first GP_RUN. */
+static inline const char *gp_test_filter(void)
+{
+    static int done;
+    static char arg[256];
+    static const char *filter;
+    if (done)
+        return filter;
+    done = 1;
+    filter = getenv("GP_TEST_FILTER");
+    if (filter && *filter)
+        return filter;
+    filter = NULL;
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (!f)
+        return NULL;
+    char cmd[4096];
+    size_t n = fread(cmd, 1, sizeof cmd - 1, f);
+    fclose(f);
+    cmd[n] = '\0';
+    for (size_t i = 0; i < n; i += strlen(cmd + i) + 1) {
+        if (strcmp(cmd + i, "-t") == 0 && i + 3 < n) {
+            snprintf(arg, sizeof arg, "%s", cmd + i + 3);
+            filter = arg;
+            break;
+        }
+    }
+    return filter;
+}
 
 #define CHECK(cond)                                                                      \
     do {                                                                                 \
@@ -58,6 +95,10 @@ static const char *gp_t_name = "";
 
 #define GP_RUN(fn)                                                                       \
     do {                                                                                 \
+        if (gp_test_filter() && !strstr(#fn, gp_test_filter())) {                       \
+            gp_t_skipped++;                                                              \
+            break;                                                                       \
+        }                                                                                \
         gp_t_name = #fn;                                                                 \
         gp_t_cur_failed = 0;                                                             \
         fn();                                                                            \
@@ -71,7 +112,15 @@ static const char *gp_t_name = "";
 
 static inline int gp_test_summary_named(const char *name)
 {
+    if (gp_test_filter() && gp_t_pass + gp_t_fail == 0) {
+        fprintf(stderr, "%s: no test name contains \"%s\" (GP_TEST_FILTER / -t)\n", name,
+                gp_test_filter());
+        gp_t_fail = 1;
+    }
     printf("%s: %d passed, %d failed\n", name, gp_t_pass, gp_t_fail);
+    if (gp_t_skipped)
+        fprintf(stderr, "%s: %d tests not run (filter \"%s\")\n", name, gp_t_skipped,
+                gp_test_filter());
     return gp_t_fail ? 1 : 0;
 }
 #define gp_test_summary() gp_test_summary_named(__FILE__)

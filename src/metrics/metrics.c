@@ -13,6 +13,7 @@
 #include "client/record.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/stats.h"
 #include "dataset/dataset.h"
 #include "tokenizer/tokenizer.h"
 

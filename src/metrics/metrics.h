@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/stats.h" /* struct gp_stats, GP_NPCT: part of this header's API */
+
 struct gp_error;
 struct gp_record_store;
 struct gp_dataset;
@@ -53,18 +55,6 @@ enum gp_metric {
 /* GenAI-Perf's JSON key / unit for a metric ("request_latency", "ms"). */
 const char *gp_metric_name(enum gp_metric m);
 const char *gp_metric_unit(enum gp_metric m);
-
-/* Percentiles in GenAI-Perf's JSON order p1,p5,p10,p25,p50,p75,p90,p95,p99. */
-#define GP_NPCT 9
-extern const int gp_pct_levels[GP_NPCT];
-
-struct gp_stats {
-    int present;        /* 0 = metric had no data (omitted from JSON, N/A in CSV) */
-    int system;         /* 1 = only avg is meaningful */
-    size_t n;
-    double avg, min, max, std;
-    double p[GP_NPCT];  /* p[i] = percentile gp_pct_levels[i] */
-};
 
 /* Why a request failed (counts in <stem>_genperf.json "failures"). */
 enum gp_fail_kind {
@@ -158,18 +148,5 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
                        struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,
                        struct gp_metrics_result *out, struct gp_error *err);
 void gp_metrics_result_free(struct gp_metrics_result *r);
-
-/* ---- statistics helpers (also used by telemetry) ------------------------ */
-
-/* NumPy-exact statistics of x[0..n) (sorted in place): np.mean (pairwise
- * summation), np.percentile(linear, numpy's _lerp), min, max, np.std
- * (population). n == 0 -> present = 0. */
-void gp_stats_compute(double *x, size_t n, struct gp_stats *out);
-/* numpy.percentile(sorted, q) for q in [0,100], type 7. */
-double gp_percentile_sorted(const double *sorted, size_t n, double q);
-/* Multiplies every stat by 1/1e6 (GenAI-Perf's ns -> ms). */
-void gp_stats_scale(struct gp_stats *s, double factor);
-/* Python round(): half to even. */
-double gp_round_half_even(double x);
 
 #endif

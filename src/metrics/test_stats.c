@@ -1,8 +1,9 @@
-/* metrics/test_stats.c — NumPy-exact statistics, checked against the
+/* metrics/test_stats.c — core/stats.c: NumPy-exact statistics, checked against the
  * literal numbers of genai-perf-profile.md §7.1 (printed with repr). */
 #include "core/buf.h"
 #include "core/test.h"
 #include "core/pytext.h"
+#include "core/stats.h"
 #include "metrics/metrics.h"
 
 #include <stdlib.h>

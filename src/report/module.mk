@@ -24,11 +24,4 @@ GEN_DEPS += $(REPORT_HDR)
 
 # Browser tests need node + playwright-core; tests/browser/lib.sh installs it on first use.
 
-# make fuzz-report: libFuzzer+ASan+UBSan target over the escaping/sanitizing code.
-FUZZ_CC ?= clang
-.PHONY: fuzz-report
-fuzz-report: $(BUILD)/fuzz_report
-$(BUILD)/fuzz_report: src/report/fuzz_report.c src/report/html.c src/core/buf.c src/core/error.c
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Isrc $(PKG_CFLAGS) \
-	    $^ -o $@ $(PKG_LIBS) -ldl -lm -pthread
+# The fuzz target (fuzz_report.c) is built by the top Makefile's `make fuzz`.

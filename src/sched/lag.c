@@ -4,7 +4,7 @@
 #include "sched/sched.h"
 
 #include "core/error.h"
-#include "metrics/metrics.h"
+#include "core/stats.h"
 
 #include <stdlib.h>
 #include <string.h>

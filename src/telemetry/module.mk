@@ -9,9 +9,4 @@ $(FAKE_NVML): tests/fake_nvml/fake_nvml.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fPIC -shared -o $@ $<
 
-# Fuzz target for the Prometheus parser (clang only): make fuzz-telemetry
-.PHONY: fuzz-telemetry
-fuzz-telemetry:
-	@mkdir -p $(BUILD)/fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
-	    -o $(BUILD)/fuzz/telemetry_fuzz_prom src/telemetry/fuzz_prom.c src/telemetry/prom.c
+# The Prometheus parser fuzz target (fuzz_prom.c) is built by the top Makefile's `make fuzz`.

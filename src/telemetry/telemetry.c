@@ -5,7 +5,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fsutil.h"
-#include "metrics/metrics.h"
+#include "core/stats.h"
 #include "telemetry/host.h"
 #include "telemetry/nvml.h"
 #include "telemetry/prom.h"
@@ -669,7 +669,7 @@ static const struct gp_stat_export gp_exports[] = {
     {"gpu_temperature", "C", GP_TM_TEMP_C, 1.0, 0},
 };
 
-/* NumPy-exact stats (metrics/stats.c), then scaled to GenAI-Perf's unit the
+/* NumPy-exact stats (core/stats.c), then scaled to GenAI-Perf's unit the
  * way its scale_data does: every stat multiplied after the fact. */
 static json_t *stats_obj(double *x, size_t n, double scale, int constant)
 {

@@ -28,6 +28,11 @@
 struct gp_error;
 
 /* ---- small utilities (tok_util.c) ---- */
+/* Also defined in tok_util.c: gp_ids_push / gp_ids_free, the public id
+ * array of tokenizer.h (repeated here: every tok_*.c that appends ids needs
+ * only this header and tok_util.c, not tokenizer.c). */
+int gp_ids_push(struct gp_ids *ids, uint32_t id);
+void gp_ids_free(struct gp_ids *ids);
 uint64_t tk_hash(const void *p, size_t n);
 /* Length of the valid UTF-8 sequence at s (1..4), 0 if invalid. */
 size_t tk_utf8_len(const unsigned char *s, size_t n);

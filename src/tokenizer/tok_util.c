@@ -1,5 +1,8 @@
-/* tokenizer/tok_util.c — hashing, UTF-8 and the GPT-2 byte map used by every
- * tokenizer component. Owns nothing; tk_strs owns its arena (tk_strs_free). */
+/* tokenizer/tok_util.c — hashing, UTF-8, the GPT-2 byte map and the gp_ids
+ * id array used by every tokenizer component. Owns nothing; tk_strs owns its
+ * arena (tk_strs_free), a gp_ids its array (gp_ids_free). The id array lives
+ * here, not in tokenizer.c, so tok_bpe.c depends only on this file and
+ * tokenizer.c depends on tok_bpe.c, never the reverse. */
 #include "tokenizer/tok_internal.h"
 #include "core/error.h"
 
@@ -210,4 +213,27 @@ void tk_strs_free(struct tk_strs *s)
     free(s->off);
     free(s->len);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- struct gp_ids (public, declared in tokenizer.h) ---- */
+
+int gp_ids_push(struct gp_ids *ids, uint32_t id)
+{
+    if (ids->n == ids->cap) {
+        size_t nc = ids->cap ? ids->cap * 2 : 64;
+        uint32_t *p = realloc(ids->v, nc * sizeof *p);
+        if (!p)
+            return -GP_ENOMEM;
+        ids->v = p;
+        ids->cap = nc;
+    }
+    ids->v[ids->n++] = id;
+    return 0;
+}
+
+void gp_ids_free(struct gp_ids *ids)
+{
+    free(ids->v);
+    ids->v = NULL;
+    ids->n = ids->cap = 0;
 }

@@ -48,27 +48,6 @@ struct gp_tokenizer {
     struct gp_ids cnt;
 };
 
-int gp_ids_push(struct gp_ids *ids, uint32_t id)
-{
-    if (ids->n == ids->cap) {
-        size_t nc = ids->cap ? ids->cap * 2 : 64;
-        uint32_t *p = realloc(ids->v, nc * sizeof *p);
-        if (!p)
-            return -GP_ENOMEM;
-        ids->v = p;
-        ids->cap = nc;
-    }
-    ids->v[ids->n++] = id;
-    return 0;
-}
-
-void gp_ids_free(struct gp_ids *ids)
-{
-    free(ids->v);
-    ids->v = NULL;
-    ids->n = ids->cap = 0;
-}
-
 /* ---------------------------------------------------------------- loading */
 
 static int set_token(struct gp_tokenizer *t, uint32_t id, const char *s, size_t n, uint8_t flag)

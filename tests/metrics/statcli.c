@@ -11,6 +11,8 @@
 #include "core/buf.h"
 #include "core/pytext.h"
 #include "export/export.h"
+#include "core/pytext.h"
+#include "core/stats.h"
 #include "metrics/metrics.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* metrics/stats.c — statistics computed bit-for-bit as NumPy computes them.
+/* core/stats.c — statistics computed bit-for-bit as NumPy computes them.
  *
  * GenAI-Perf calls np.mean, np.std and np.percentile on Python lists; the
  * numbers in its JSON are those doubles printed with repr(). To reproduce
@@ -9,9 +9,10 @@
  * million-request run sorts a handful of 1M arrays and qsort's indirect
  * compare would dominate post-processing.
  */
-#include "metrics/metrics.h"
+#include "core/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
