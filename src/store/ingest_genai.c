@@ -499,6 +499,10 @@ static int csv_row(struct ig_job *j, struct csv_state *cs, char *line, struct gp
         if (na)
             continue;
         const char *stat = single ? "avg" : cs->cols[c];
+        if (!gpu ? ig_has_mval(j, code, stat) : ig_has_tstat(j, f[1], code, stat))
+            return gp_err(err, GP_EINVAL, "%s: line %d: '%s'%s%s statistic '%s' is given twice; keep one column "
+                          "and one row per metric", cs->path, cs->lineno, f[0], gpu ? " of GPU " : "",
+                          gpu ? f[1] : "", stat);
         int e = !gpu ? ig_add_mval(j, code, stat, 0, v * factor) : ig_add_tstat(j, f[1], code, unit, stat, 0, v);
         if (e)
             return gp_err(err, GP_ENOMEM, "out of memory reading %s", cs->path);

@@ -98,6 +98,11 @@ struct ig_known_metric {
 const struct ig_known_metric *ig_find_known(const char *code);
 int ig_valid_stat(const char *s); /* avg, min, max, std or pN */
 int ig_valid_code(const char *s); /* letters, digits, _; < 96 chars */
+/* 1 when the job already holds that value: the store keeps one row per
+ * (metric, stat) and per (device, metric, stat), so a CSV that repeats a
+ * column or a row is refused while reading, not by a UNIQUE error mid-write. */
+int ig_has_mval(const struct ig_job *j, const char *metric, const char *stat);
+int ig_has_tstat(const struct ig_job *j, const char *device, const char *metric, const char *stat);
 int ig_add_mval(struct ig_job *j, const char *metric, const char *stat, int isnull, double v);
 int ig_add_tstat(struct ig_job *j, const char *device, const char *metric, const char *unit, const char *stat,
                  int isnull, double v);

@@ -115,6 +115,28 @@ int ig_add_mval(struct ig_job *j, const char *metric, const char *stat, int isnu
     return 0;
 }
 
+int ig_has_mval(const struct ig_job *j, const char *metric, const char *stat)
+{
+    for (size_t i = 0; i < j->nmv; i++)
+        if (!strcmp(j->mv[i].metric, metric) && !strcmp(j->mv[i].stat, stat))
+            return 1;
+    return 0;
+}
+
+int ig_has_tstat(const struct ig_job *j, const char *device, const char *metric, const char *stat)
+{
+    char dev[sizeof j->ts[0].device];
+    int digits = *device != '\0';
+    for (const char *p = device; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            digits = 0;
+    snprintf(dev, sizeof dev, "%s%s", digits ? "gpu" : "", device);
+    for (size_t i = 0; i < j->nts; i++)
+        if (!strcmp(j->ts[i].device, dev) && !strcmp(j->ts[i].metric, metric) && !strcmp(j->ts[i].stat, stat))
+            return 1;
+    return 0;
+}
+
 int ig_add_tstat(struct ig_job *j, const char *device, const char *metric, const char *unit, const char *stat,
                      int isnull, double v)
 {

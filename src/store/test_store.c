@@ -309,6 +309,50 @@ static void test_ingest_stop_and_count(void)
     CHECK(access(path, F_OK) != 0);
 }
 
+/* A CSV that repeats a stat column, a metric row or a GPU row was "valid"
+ * under --check and then failed the write with a raw UNIQUE error (found by
+ * store_fuzz_artifacts): both --check and a real ingest must refuse it. */
+static void test_csv_duplicates(void)
+{
+    static const char *const bodies[] = {
+        "Metric,avg,avg,max\nTime To First Token (ms),1.0,2.0,3.0\n\nMetric,Value\n"
+        "Request Throughput (per sec),2.48\nRequest Count (count),25.00\n",
+        "Metric,avg,max\nTime To First Token (ms),1.0,3.0\nTime To First Token (ms),1.0,3.0\n\n"
+        "Metric,Value\nRequest Throughput (per sec),2.48\nRequest Count (count),25.00\n",
+        "Metric,avg\nTime To First Token (ms),1.0\n\nMetric,Value\nRequest Throughput (per sec),2.48\n\n"
+        "Metric,GPU,avg,p10,p10\nGPU Power Usage (W),0,1.0,2.0,3.0\n",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        char dir[4200], run[4300], file[4400], dbp[4200];
+        snprintf(dir, sizeof dir, "%s/dup%zu", scratch, i);
+        snprintf(run, sizeof run, "%s/run-x", dir);
+        snprintf(file, sizeof file, "%s/p_genai_perf.csv", run);
+        scratch_path(dbp, sizeof dbp, "dup.db");
+        struct gp_error err = {0};
+        CHECK_INT(gp_mkdir_p(run, &err), 0);
+        FILE *f = fopen(file, "w");
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        fputs(bodies[i], f);
+        fclose(f);
+        struct gp_db *db = NULL;
+        CHECK_INT(gp_db_open(dbp, &db, &err), 0);
+        if (!db)
+            return;
+        for (int check = 1; check >= 0; check--) {
+            struct gp_ingest_meta meta = GP_INGEST_META_INIT;
+            meta.validate_only = check;
+            struct gp_ingest_result res = {0};
+            CHECK(gp_store_ingest_dir(db, dir, &meta, &res, &err) < 0);
+            CHECK_INT(res.jobs_rejected, 1);
+            CHECK(res.messages.data && strstr(res.messages.data, "given twice") != NULL);
+            gp_ingest_result_free(&res);
+        }
+        gp_db_close(db);
+    }
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -324,6 +368,7 @@ int main(void)
     GP_RUN(test_db_basics);
     GP_RUN(test_ingest_fixtures);
     GP_RUN(test_ingest_stop_and_count);
+    GP_RUN(test_csv_duplicates);
     char cmd[4300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
     if (system(cmd) != 0)
