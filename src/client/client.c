@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
@@ -84,6 +85,7 @@ struct slot *gp_cl_slot_new(struct loop *L, struct gp_error *err)
     }
     s->L = L;
     s->id = (uint32_t)L->nslots;
+    s->gid = s->id;
     if (!(s->sh = gp_cl_shard_for(L, s->id, err))) {
         curl_easy_cleanup(s->easy);
         free(s);
@@ -185,8 +187,8 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     rec.t_end_ns = t_end;
     rec.t_send_ns = s->t_send;
     rec.entry = s->entry;
-    rec.worker = 0;
-    rec.slot = L->o->request_rate > 0 ? s->arrival : s->id;
+    rec.worker = (uint32_t)L->o->share_index;
+    rec.slot = L->o->request_rate > 0 ? s->arrival : s->gid;
     long status = 0;
     curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
     rec.http_status = (int32_t)status;
@@ -371,10 +373,16 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         rc = gp_cl_run_phase(&L, &w, err);
         gp_cl_progress_draw(&L, gp_now_ns(), 1);
     }
+    uint64_t t0 = o->measure_start ? o->measure_start(o->measure_ctx) : 0;
     if (rc == 0 && !L.stopping) {
+        if (t0) {
+            struct timespec ts = {.tv_sec = (time_t)(t0 / 1000000000ull), .tv_nsec = (long)(t0 % 1000000000ull)};
+            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+                ;
+        }
         uint64_t cpu0 = gp_cl_thread_cpu_ns();
-        stats->start_ns = gp_now_ns();
-        struct phase m = {.warmup = 0, .count = o->duration_ns ? -1 : o->request_count, .deadline = 0};
+        stats->start_ns = t0 ? t0 : gp_now_ns();
+        struct phase m = {.warmup = 0, .count = o->duration_ns ? -1 : o->request_count, .deadline = 0, .start_ns = t0};
         if (o->duration_ns)
             m.deadline = stats->start_ns + o->duration_ns;
         rc = gp_cl_run_phase(&L, &m, err);

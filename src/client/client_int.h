@@ -48,6 +48,7 @@ struct slot {
     struct loop *L;
     struct shard *sh;
     uint32_t id;
+    uint32_t gid;            /* closed loop: the job-wide slot number (= id when alone) */
     int busy;
     int warmup;
     int retried;
@@ -98,16 +99,21 @@ struct phase {
     int warmup;
     long count;              /* requests to send; -1 = until deadline */
     uint64_t deadline;       /* 0 = none */
+    uint64_t start_ns;       /* schedule origin; 0 = when the phase begins */
 };
 
 /* The scheduler's state for one phase (client_sched.c). */
 struct sched {
     const struct phase *ph;
     int rate_mode;
-    long nconc;              /* concurrency mode: active slots */
+    long nconc;              /* concurrency mode: active slots of the whole job */
+    long first;              /* concurrency mode: job-wide number of this loop's first slot */
+    long mine;               /* concurrency mode: slots this loop runs (first .. first+mine-1) */
+    uint64_t share_index, share_count; /* this loop's job slot and the job's slots (>= 1) */
     long arrivals;           /* rate mode: arrivals started */
     double next_arrival;     /* rate mode: ns offset from phase start */
     double gap_ns;           /* rate mode: mean gap between arrivals */
+    int poisson;
     struct gp_rng rng;       /* Poisson gaps */
 };
 

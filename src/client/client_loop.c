@@ -243,7 +243,7 @@ int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err
     int rc = 0;
     L->phase_warmup = ph->warmup;
     L->phase_total = ph->count;
-    L->phase_start = gp_now_ns();
+    L->phase_start = ph->start_ns ? ph->start_ns : gp_now_ns();
 
     struct sched S;
     if ((rc = gp_cl_sched_begin(L, &S, ph, err)) < 0)

@@ -6,6 +6,7 @@
 #include "client/client_int.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "dist/dist.h"
 
 #include <math.h>
 #include <string.h>
@@ -32,8 +33,20 @@ static struct slot *free_slot(struct loop *L, struct gp_error *err)
     return gp_cl_slot_new(L, err);
 }
 
-/* Closed loop: the first nconc slots get their quotas (count/C, +1 for
- * s < count%C, as perf_analyzer's threads) and start at entries 0..nconc-1. */
+/* Open loop: steps over the arrivals of other job slots (their gaps are
+ * drawn all the same, so every loop's times are the global schedule's). */
+static void skip_foreign(struct sched *S)
+{
+    const struct phase *ph = S->ph;
+    while ((uint64_t)S->arrivals % S->share_count != S->share_index && (ph->count < 0 || S->arrivals < ph->count)) {
+        S->arrivals++;
+        S->next_arrival += S->poisson ? gp_client_rng_exp(&S->rng, S->gap_ns) : S->gap_ns;
+    }
+}
+
+/* Closed loop: the job's nconc slots get their quotas (count/C, +1 for
+ * s < count%C, as perf_analyzer's threads) and start at entries 0..nconc-1;
+ * this loop runs its contiguous share of them. */
 int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;
@@ -41,31 +54,39 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
     memset(S, 0, sizeof *S);
     S->ph = ph;
     S->rate_mode = o->request_rate > 0;
+    S->poisson = o->poisson;
+    S->share_count = o->share_count > 1 ? (uint64_t)o->share_count : 1;
+    S->share_index = S->share_count > 1 ? (uint64_t)o->share_index : 0;
     gp_client_rng_seed(&S->rng, o->seed + (ph->warmup ? 0x5741524dull : 0));
     S->gap_ns = S->rate_mode ? 1e9 / o->request_rate : 0;
-    if (S->rate_mode)
+    if (S->rate_mode) {
+        skip_foreign(S);
         return 0;
+    }
     long nconc = o->concurrency;
     if (ph->count >= 0 && ph->count < nconc)
         nconc = ph->count;
     S->nconc = nconc;
-    while ((long)L->nslots < nconc)
+    S->first = (long)gp_dist_share_first((uint64_t)nconc, S->share_count, S->share_index);
+    S->mine = (long)gp_dist_share((uint64_t)nconc, S->share_count, S->share_index);
+    while ((long)L->nslots < S->mine)
         if (!gp_cl_slot_new(L, err))
             return -GP_ENOMEM;
-    for (long s = 0; s < nconc; s++) {
-        struct slot *sl = L->slots[s];
+    for (long j = 0; j < S->mine; j++) {
+        struct slot *sl = L->slots[j];
+        long s = S->first + j;
+        sl->gid = (uint32_t)s;
         sl->sent = 0;
         sl->quota = ph->count < 0 ? -1 : ph->count / nconc + (s < ph->count % nconc ? 1 : 0);
     }
-    for (long s = 0; s < nconc && !L->stopping; s++) {
-        struct slot *sl = L->slots[s];
+    for (long j = 0; j < S->mine && !L->stopping; j++) {
+        struct slot *sl = L->slots[j];
         int rc;
-        if (sl->quota != 0 && (rc = gp_cl_slot_start(L, sl, (uint32_t)(s % (long)nb), err)) < 0)
+        if (sl->quota != 0 && (rc = gp_cl_slot_start(L, sl, (uint32_t)(sl->gid % nb), err)) < 0)
             return rc;
     }
     return 0;
 }
-
 int gp_cl_sched_more(const struct loop *L, const struct sched *S)
 {
     return S->rate_mode && !L->stopping && (S->ph->count < 0 || S->arrivals < S->ph->count);
@@ -99,6 +120,7 @@ int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct 
             return rc;
         S->arrivals++;
         S->next_arrival += o->poisson ? gp_client_rng_exp(&S->rng, S->gap_ns) : S->gap_ns;
+        skip_foreign(S);
         more_arrivals = ph->count < 0 || S->arrivals < ph->count;
     }
     return 0;
@@ -122,6 +144,6 @@ int gp_cl_sched_on_done(struct loop *L, struct sched *S, struct slot *sl, struct
     if (S->rate_mode || L->stopping || !(sl->quota < 0 || sl->sent < sl->quota) ||
         (ph->deadline && gp_now_ns() >= ph->deadline))
         return 0;
-    uint32_t entry = (uint32_t)((sl->id + (uint64_t)sl->sent * (uint64_t)S->nconc) % L->o->n_bodies);
+    uint32_t entry = (uint32_t)((sl->gid + (uint64_t)sl->sent * (uint64_t)S->nconc) % L->o->n_bodies);
     return gp_cl_slot_start(L, sl, entry, err);
 }

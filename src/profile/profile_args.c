@@ -52,6 +52,8 @@ enum opt_id {
     /* ours */
     O_TIMEOUT, O_HTTP2, O_DISTRIBUTION, O_MAX_CONC, O_DURATION, O_TELEM_INTERVAL, O_NO_USAGE,
     O_OFFLINE,
+    /* scale-out (issue 17) */
+    O_WORKERS,
     O__COUNT
 };
 
@@ -191,6 +193,10 @@ static const struct opt opts[] = {
      "genperf: do not send stream_options.include_usage when streaming", .copy = C_UNSEEN, .off = F(include_usage)},
     {O_OFFLINE, K_FLAG, {"--offline"}, NULL, NULL, "genperf: never download a tokenizer",
      .copy = C_SEEN, .off = F(offline)},
+    /* scale-out (issue 17) */
+    {O_WORKERS, K_STR, {"--workers"}, "N|auto", NULL,
+     "genperf: event-loop threads sharing the load (default 1; auto = cores - 1)",
+     .copy = C_HOOK, .hook = gp_profile_copy_workers},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 

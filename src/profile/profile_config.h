@@ -84,6 +84,7 @@ struct profile_config {
     double telemetry_interval_s;        /* 1.0 */
     int include_usage;                  /* stream_options.include_usage (default on) */
     int offline;                        /* --offline: never download a tokenizer */
+    long workers;                       /* --workers: event-loop threads (1; "auto" = cores - 1, >= 1) */
 
     int n_passthrough;                  /* args after "--" (ignored with a warning) */
     int help;                           /* --help was given: usage printed, nothing else to do */
@@ -139,6 +140,7 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
 int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_workers(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 
 #endif
