@@ -67,6 +67,23 @@ struct gp_client_opts {
     uint64_t max_response_bytes;     /* a response body larger than this fails its request; 0 = no cap */
     const char *cacert;              /* CA bundle file for https (NULL: libcurl's default) */
     int insecure;                    /* skip TLS peer and host name verification */
+
+    /* Scale-out (client_workers.c, docs/scale-out.md): this event loop runs
+     * the share of job slot share_index out of share_count (ranks x workers).
+     * Closed loop: it owns the global slots gp_dist_share_first(C', S, i) ..
+     * + gp_dist_share(C', S, i) - 1 (C' = active concurrency of the phase),
+     * each with the quota and dataset entries a one-thread run gives that
+     * slot. Open loop: it sends arrivals k with k mod S == i at their global
+     * times (every loop draws the whole schedule). max_inflight is then this
+     * loop's share already. share_count 0 or 1 = the whole load. */
+    int share_index;
+    int share_count;
+    /* Called exactly once, after the warmup (whether or not it ran or
+     * failed), on the loop's thread; returns the CLOCK_MONOTONIC time the
+     * measured phase starts at (the loop sleeps until then), so that every
+     * loop of a job uses one schedule origin. NULL = start right away. */
+    uint64_t (*measure_start)(void *ctx);
+    void *measure_ctx;
 };
 
 struct gp_client_stats {
@@ -98,6 +115,24 @@ struct gp_client_stats {
  * that could not start (bad URL, curl init), with err filled. */
 int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, struct gp_client_stats *stats,
                   struct gp_error *err);
+
+/* Runs the load on `workers` event-loop threads (client_workers.c), each with
+ * its own multi handles and record store, as job slots o->share_index +
+ * w of o->share_count (0 = workers). o->stop_fd is watched by the calling
+ * thread and relayed to every worker. After the run the workers' records are
+ * merged into st by start time (ties: lower worker first) and their stats
+ * summed into *stats (max_lag: the worst; busy_fraction: the busiest worker);
+ * per_worker (workers entries, may be NULL) gets each worker's own stats.
+ * The progress line is drawn only with one worker. workers == 1 is exactly
+ * gp_client_run on the calling thread. */
+int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp_record_store *st,
+                          struct gp_client_stats *stats, struct gp_client_stats *per_worker, struct gp_error *err);
+
+/* Appends every record of srcs[0..n) to dst, merged by t_start_ns (ties: the
+ * lower source first), with its chunks, bytes and error text. dst's clock
+ * origin is taken from srcs[0] when dst has none. 0 or -GP_ENOMEM. */
+int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *const *srcs, size_t n,
+                           struct gp_error *err);
 
 /* The Poisson arrivals use the seeded xoshiro256** of core/rng.h
  * on a stream of their own; exposed for tests. */

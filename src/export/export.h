@@ -64,6 +64,11 @@ struct gp_export_ctx {
     /* borrowed, optional: gp_telemetry_summary_json(), written as "telemetry"
      * in <stem>_genperf.json */
     const json_t *telemetry_summary;
+
+    /* borrowed, optional: how the load was spread (workers, ranks, clock
+     * offsets, endpoints), written as "scale_out" in <stem>_genperf.json
+     * only; NULL (a one-thread, one-process, one-URL run) = no key */
+    const json_t *scale_out;
 };
 
 /* Writes every artifact above (console table first, as GenAI-Perf does);

@@ -105,6 +105,8 @@ struct profile_run {
     struct gp_record_store st;
     struct gp_telemetry *tel;
     struct gp_client_stats cs;
+    struct gp_client_stats *per_worker; /* cfg.workers entries */
+    json_t *scale_out;              /* <stem>_genperf.json "scale_out", NULL = one loop */
     uint64_t wall_start, wall_end;
     struct gp_metrics_result mr;
     int metrics_ok, export_ok;
@@ -296,6 +298,31 @@ static struct gp_telemetry *start_telemetry(const struct profile_config *cfg)
 }
 
 /* Stage 3: the measurement itself, with telemetry sampling alongside. */
+/* "scale_out" of <stem>_genperf.json: the loops and what each did. */
+static json_t *scale_out_json(const struct profile_run *r)
+{
+    json_t *o = json_object(), *ws = json_array();
+    if (!o || !ws) {
+        json_decref(o);
+        json_decref(ws);
+        return NULL;
+    }
+    json_object_set_new(o, "workers", json_integer(r->cfg.workers));
+    json_object_set_new(o, "ranks", json_integer(1));
+    for (long i = 0; i < r->cfg.workers; i++) {
+        const struct gp_client_stats *s = &r->per_worker[i];
+        json_t *w = json_object();
+        json_object_set_new(w, "worker", json_integer(i));
+        json_object_set_new(w, "requests", json_integer((json_int_t)(s->n_ok + s->n_failed)));
+        json_object_set_new(w, "failed", json_integer((json_int_t)s->n_failed));
+        json_object_set_new(w, "busy_fraction", json_real(s->busy_fraction));
+        json_object_set_new(w, "max_send_lag_ms", json_real((double)s->max_lag_ns / 1e6));
+        json_array_append_new(ws, w);
+    }
+    json_object_set_new(o, "per_worker", ws);
+    return o;
+}
+
 static int stage_run(struct profile_run *r)
 {
     const struct profile_config *cfg = &r->cfg;
@@ -338,7 +365,14 @@ static int stage_run(struct profile_run *r)
     }
     r->tel = start_telemetry(cfg);
     r->wall_start = gp_wall_ns();
-    int crc = gp_client_run(&co, &r->st, &r->cs, &r->err);
+    r->per_worker = calloc((size_t)cfg->workers, sizeof *r->per_worker);
+    if (!r->per_worker) {
+        fprintf(stderr, "%s: error: out of memory\n", r->prog);
+        return 1;
+    }
+    if (cfg->workers > 1)
+        co.progress = 0;
+    int crc = gp_client_run_workers(&co, (int)cfg->workers, &r->st, &r->cs, r->per_worker, &r->err);
     r->wall_end = gp_wall_ns();
     if (r->tel)
         gp_telemetry_stop(r->tel);
@@ -356,6 +390,8 @@ static int stage_run(struct profile_run *r)
     if (cs->n_delayed && (cs->n_delayed * 100 > measured || cs->max_lag_ns > 10000000ull))
         fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
                 (unsigned long long)cs->n_delayed, (double)cs->max_lag_ns / 1e6);
+    if (cfg->workers > 1)
+        r->scale_out = scale_out_json(r);
     r->n_ok = cs->n_ok;
     r->n_failed = cs->n_failed;
     snprintf(r->first_error, sizeof r->first_error, "%s", cs->first_error);
@@ -432,6 +468,7 @@ static void stage_export(struct profile_run *r)
         .input_config = r->input_config,
         .telemetry_stats = tstats,
         .telemetry_summary = tsummary,
+        .scale_out = r->scale_out,
         .store = &r->st,
         .ds = r->ds,
         .m = &r->mr,
@@ -521,6 +558,8 @@ static void run_free(struct profile_run *r)
     gp_telemetry_free(r->tel);
     gp_metrics_result_free(&r->mr);
     json_decref(r->input_config);
+    json_decref(r->scale_out);
+    free(r->per_worker);
     free(r->bodies);
     gp_record_store_free(&r->st);
     if (r->ds)

@@ -52,6 +52,8 @@ enum opt_id {
     /* ours */
     O_TIMEOUT, O_HTTP2, O_DISTRIBUTION, O_MAX_CONC, O_DURATION, O_TELEM_INTERVAL, O_NO_USAGE,
     O_OFFLINE, O_REDACT, O_API_KEY_FILE, O_CACERT, O_INSECURE, O_MAX_RESP, O_MAX_FAIL,
+    /* scale-out (issue 17) */
+    O_WORKERS,
     O__COUNT
 };
 
@@ -208,6 +210,10 @@ static const struct opt opts[] = {
     {O_MAX_FAIL, K_FLOAT, {"--max-failure-rate"}, "X", NULL,
      "genperf: exit 3 when more than this share (0..1) of the requests failed (default: failures do not "
      "change the exit status)", .copy = C_HOOK, .hook = gp_profile_copy_failure_rate},
+    /* scale-out (issue 17) */
+    {O_WORKERS, K_STR, {"--workers"}, "N|auto", NULL,
+     "genperf: event-loop threads sharing the load (default 1; auto = cores - 1)",
+     .copy = C_HOOK, .hook = gp_profile_copy_workers},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 

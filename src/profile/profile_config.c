@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* GenAI-Perf reports these as config errors (exit 1): usage_error stays 0. */
 static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
@@ -52,6 +53,7 @@ void gp_profile_config_init(struct profile_config *cfg)
     cfg->include_usage = 1;
     cfg->max_response_bytes = 64L << 20;
     cfg->max_failure_rate = -1;
+    cfg->workers = 1;
 }
 
 void gp_profile_config_free(struct profile_config *cfg)
@@ -250,6 +252,26 @@ int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profil
         return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds upper bounds ({'lower': 1, 'upper': 999})", r);
     cfg->stability = s;
     cfg->stability_given = 1;
+    return 0;
+}
+
+/* --workers N | auto: auto leaves one core for telemetry and the exporter. */
+int gp_profile_copy_workers(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen)
+        return 0;
+    if (!strcmp(rv->s, "auto")) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+        cfg->workers = n >= 1 ? n : 1;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long n = strtol(rv->s, &end, 10);
+    if (errno || end == rv->s || *end || n < 1 || n > 1024)
+        return config_err(cfg, err, GP_EINVAL, "--workers '%s': pass a number of threads from 1 to 1024, or auto",
+                          rv->s);
+    cfg->workers = n;
     return 0;
 }
 

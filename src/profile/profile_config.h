@@ -98,6 +98,7 @@ struct profile_config {
     char *auth_header;
     char **secret_copies;
     size_t n_secret_copies;
+    long workers;                       /* --workers: event-loop threads (1; "auto" = cores - 1, >= 1) */
 
     int n_passthrough;                  /* args after "--" (ignored with a warning) */
     int help;                           /* --help was given: usage printed, nothing else to do */
@@ -163,6 +164,7 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
 int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_workers(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 

@@ -1,0 +1,150 @@
+/* client/client_int.h — private to client/: the event loop's state shared by
+ * its parts. Owns nothing by itself; gp_client_run (client.c) creates and
+ * frees everything these structs point to.
+ *
+ * The parts:
+ *   client.c        the curl easy handles: per-slot setup, the write and
+ *                   pre-request callbacks, starting and recording a transfer,
+ *                   the request headers, and gp_client_run itself
+ *   client_loop.c   the event loop: shards (curl multi handles), the epoll
+ *                   set, curl's socket/timer callbacks, the stop fd, pump
+ *   client_sched.c  the scheduler: which request goes next and when (closed
+ *                   loop slots and quotas, open loop arrivals, Poisson PRNG)
+ *   client_stats.c  the progress line, first-error text, thread CPU time
+ */
+#ifndef GP_CLIENT_CLIENT_INT_H
+#define GP_CLIENT_CLIENT_INT_H
+
+#include "client/client.h"
+#include "client/record.h"
+#include "core/buf.h"
+#include "core/rng.h"
+
+#include <curl/curl.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+
+struct loop;
+struct gp_error;
+
+/* One curl multi handle and its timer. libcurl 7.88 walks every connection
+ * to the host on each request (connection reuse lookup, handle removal), so
+ * one multi handle for 1,024 transfers costs O(1,024) per request; shards of
+ * SHARD_SLOTS transfers, all in the same epoll set, bound that walk. HTTP/2
+ * keeps one shard so that its streams share connections. */
+#define SHARD_SLOTS 128
+#define STOP_SHARD UINT32_MAX    /* epoll tag of the stop fd */
+
+struct shard {
+    struct loop *L;
+    CURLM *multi;
+    uint32_t idx;
+    int timer_set;           /* curl asked to be called back at timer_ns */
+    uint64_t timer_ns;
+};
+
+struct slot {
+    CURL *easy;
+    struct loop *L;
+    struct shard *sh;
+    uint32_t id;
+    uint32_t gid;            /* closed loop: the job-wide slot number (= id when alone) */
+    int busy;
+    int warmup;
+    int retried;
+    uint32_t entry;
+    uint32_t arrival;        /* recorded as gp_record.slot in rate mode */
+    uint64_t t_start;
+    uint64_t t_send;         /* libcurl's pre-request callback fired (0 = not yet) */
+    long sent;               /* requests this slot sent in the current phase */
+    long quota;              /* concurrency mode: requests this slot may send (-1 = unbounded) */
+    uint64_t nbytes;         /* bytes received by the current transfer */
+    struct gp_chunk *chunks; /* its reads: absolute offsets into the store's arena */
+    size_t nchunks, chunks_cap;
+    int oom;
+    int too_big;             /* the body passed max_response_bytes: transfer aborted */
+    char errbuf[CURL_ERROR_SIZE];
+};
+
+struct loop {
+    const struct gp_client_opts *o;
+    struct gp_record_store *st;
+    struct gp_client_stats *stats;
+    struct shard **shards;   /* pointers: a shard's address is its callbacks' data */
+    size_t nshards;
+    struct curl_slist *hdrs;
+    struct slot **slots;     /* pointers: a slot's address is its curl private data */
+    size_t nslots, slots_cap;
+    size_t inflight;
+    int stopping;            /* the stop fd fired once */
+    int hard_stop;           /* fired twice, or grace over */
+    uint64_t stop_deadline;
+    /* progress */
+    uint64_t done_measured, failed_measured, events_measured;
+    uint64_t last_progress_ns;
+    int progress_drawn;
+    long phase_total;
+    uint64_t phase_start;
+    int phase_warmup;
+    struct gp_buf tmp;       /* error text scratch */
+    struct gp_buf body;      /* scratch: a non-streamed body whose reads were not back to back */
+    /* libcurl event API: our epoll set holds curl's sockets and the stop fd */
+    int epfd;
+    int stop_in_epoll;       /* the stop fd is in the set (else polled each turn) */
+    int stop_ready;          /* epoll reported the stop fd */
+    int pwait2;              /* epoll_pwait2 works (ns timeouts) */
+    struct epoll_event ev[512];
+};
+
+struct phase {
+    int warmup;
+    long count;              /* requests to send; -1 = until deadline */
+    uint64_t deadline;       /* 0 = none */
+    uint64_t start_ns;       /* schedule origin; 0 = when the phase begins */
+};
+
+/* The scheduler's state for one phase (client_sched.c). */
+struct sched {
+    const struct phase *ph;
+    int rate_mode;
+    long nconc;              /* concurrency mode: active slots of the whole job */
+    long first;              /* concurrency mode: job-wide number of this loop's first slot */
+    long mine;               /* concurrency mode: slots this loop runs (first .. first+mine-1) */
+    uint64_t share_index, share_count; /* this loop's job slot and the job's slots (>= 1) */
+    long arrivals;           /* rate mode: arrivals started */
+    double next_arrival;     /* rate mode: ns offset from phase start */
+    double gap_ns;           /* rate mode: mean gap between arrivals */
+    int poisson;
+    struct gp_rng rng;       /* Poisson gaps */
+};
+
+/* ---- client.c: easy handles ---- */
+struct slot *gp_cl_slot_new(struct loop *L, struct gp_error *err);
+void gp_cl_slot_free(struct slot *s);
+int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err);
+int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err);
+int gp_cl_is_stale_connection(struct slot *s, CURLcode res);
+
+/* ---- client_loop.c: the event loop ---- */
+struct shard *gp_cl_shard_for(struct loop *L, uint32_t id, struct gp_error *err);
+int gp_cl_abandon_inflight(struct loop *L, int record, struct gp_error *err);
+int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err);
+
+/* ---- client_sched.c: the scheduler ----
+ * begin: sizes the slots for the phase and starts the closed loop's first
+ * requests; start_due: starts every open-loop arrival that is due at `now`;
+ * more: arrivals remain; wait_ns: lowers *wait_ns to the next arrival;
+ * on_done: a closed-loop slot finished a request, start its next one. */
+int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, struct gp_error *err);
+int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err);
+int gp_cl_sched_more(const struct loop *L, const struct sched *S);
+void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now, uint64_t *wait_ns);
+int gp_cl_sched_on_done(struct loop *L, struct sched *S, struct slot *sl, struct gp_error *err);
+
+/* ---- client_stats.c: progress, first error, CPU time ---- */
+uint64_t gp_cl_count_events(const char *p, size_t n);
+void gp_cl_note_first_error(struct loop *L, long status, const char *txt, size_t len);
+void gp_cl_progress_draw(struct loop *L, uint64_t now, int final);
+uint64_t gp_cl_thread_cpu_ns(void);
+
+#endif

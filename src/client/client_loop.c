@@ -1,0 +1,311 @@
+/* client/client_loop.c — the event loop: shards of curl multi handles, one
+ * epoll set for their sockets and the stop fd, curl's socket and timer
+ * callbacks, and the turn of the loop that drives a phase (the scheduler in
+ * client_sched.c decides what to send and when).
+ */
+#include "client/client_int.h"
+#include "core/clock.h"
+#include "core/error.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp);
+static int on_timer(CURLM *m, long ms, void *ud);
+
+
+/* The shard of slot id, created on first use. */
+struct shard *gp_cl_shard_for(struct loop *L, uint32_t id, struct gp_error *err)
+{
+    size_t k = L->o->http2 ? 0 : id / SHARD_SLOTS;
+    if (k < L->nshards)
+        return L->shards[k];
+    struct shard **ns = realloc(L->shards, (k + 1) * sizeof *ns);
+    if (!ns) {
+        gp_err(err, GP_ENOMEM, "out of memory allocating client shards");
+        return NULL;
+    }
+    L->shards = ns;
+    for (; L->nshards <= k; L->nshards++) {
+        struct shard *sh = calloc(1, sizeof *sh);
+        if (!sh || !(sh->multi = curl_multi_init())) {
+            free(sh);
+            gp_err(err, GP_ENOMEM, "curl_multi_init failed");
+            return NULL;
+        }
+        sh->L = L;
+        sh->idx = (uint32_t)L->nshards;
+        curl_multi_setopt(sh->multi, CURLMOPT_PIPELINING,
+                          L->o->http2 ? (long)CURLPIPE_MULTIPLEX : (long)CURLPIPE_NOTHING);
+        curl_multi_setopt(sh->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+        curl_multi_setopt(sh->multi, CURLMOPT_SOCKETDATA, sh);
+        curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+        curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh);
+        L->shards[L->nshards] = sh;
+    }
+    return L->shards[k];
+}
+
+static int check_stop(struct loop *L, uint64_t now)
+{
+    int fd = L->o->stop_fd;
+    if (fd < 0)
+        return 0;
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLIN))
+        return 0;
+    /* consume the signal so the fd stops being readable */
+    struct signalfd_siginfo si;
+    if (read(fd, &si, sizeof si) < 0 && errno != EAGAIN) {
+        char b[64];
+        if (read(fd, b, sizeof b) < 0) {
+            /* not a signalfd and nothing readable: treat as a stop anyway */
+        }
+    }
+    if (L->stopping)
+        L->hard_stop = 1;
+    L->stopping = 1;
+    L->stats->interrupted = 1;
+    L->stop_deadline = now + L->o->grace_ns;
+    return 1;
+}
+
+/* Removes every in-flight transfer; cancelled ones are recorded (Ctrl-C),
+ * dropped ones are not (end of a time-bounded run). */
+int gp_cl_abandon_inflight(struct loop *L, int record, struct gp_error *err)
+{
+    for (size_t i = 0; i < L->nslots; i++) {
+        struct slot *s = L->slots[i];
+        if (!s->busy)
+            continue;
+        curl_multi_remove_handle(s->sh->multi, s->easy);
+        s->busy = 0;
+        L->inflight--;
+        if (record) {
+            if (gp_cl_slot_record(L, s, CURLE_OK, GP_REC_CANCELLED, err) < 0)
+                return -GP_ENOMEM;
+        } else if (!s->warmup) {
+            L->stats->n_dropped++;
+        }
+    }
+    return 0;
+}
+
+/* ---- libcurl event API ------------------------------------------------
+ * curl tells us which sockets to watch (on_socket) and when to call it back
+ * (on_timer); we wait in epoll_wait and hand curl only the sockets that are
+ * ready, so a wake-up costs O(ready sockets), where curl_multi_perform +
+ * curl_multi_poll walk every open transfer each time. Level-triggered: curl
+ * reads at most its buffer per call and relies on being told again. */
+
+static int on_socket(CURL *e, curl_socket_t fd, int what, void *ud, void *sockp)
+{
+    (void)e;
+    struct shard *sh = ud;
+    struct loop *L = sh->L;
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(L->epfd, EPOLL_CTL_DEL, fd, NULL);
+        return 0;
+    }
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
+    ev.data.u64 = (uint64_t)sh->idx << 32 | (uint32_t)fd;
+    /* sockp marks a socket already in the set; the other branch covers an fd
+     * number reused after a close curl did not announce */
+    if (!sockp) {
+        if (epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 && errno == EEXIST)
+            epoll_ctl(L->epfd, EPOLL_CTL_MOD, fd, &ev);
+        curl_multi_assign(sh->multi, fd, sh);
+    } else if (epoll_ctl(L->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 && errno == ENOENT) {
+        epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev);
+    }
+    return 0;
+}
+
+static int on_timer(CURLM *m, long ms, void *ud)
+{
+    (void)m;
+    struct shard *sh = ud;
+    if (ms < 0) {
+        sh->timer_set = 0;
+    } else {
+        sh->timer_set = 1;
+        sh->timer_ns = gp_now_ns() + (uint64_t)ms * 1000000ull;
+    }
+    return 0;
+}
+
+/* epoll_pwait2 takes a nanosecond timeout, so an arrival due in 300 us is
+ * not rounded to 0 ms (a spin) or 1 ms (late); kernels before 5.11 get
+ * epoll_wait in milliseconds. */
+static int wait_events(struct loop *L, uint64_t wait_ns)
+{
+    int max = (int)(sizeof L->ev / sizeof L->ev[0]);
+    int n;
+    if (L->pwait2) {
+        struct timespec ts = {.tv_sec = (time_t)(wait_ns / 1000000000ull), .tv_nsec = (long)(wait_ns % 1000000000ull)};
+        n = epoll_pwait2(L->epfd, L->ev, max, &ts, NULL);
+        if (n >= 0 || errno != ENOSYS)
+            return n < 0 && errno == EINTR ? 0 : n;
+        L->pwait2 = 0;
+    }
+    n = epoll_wait(L->epfd, L->ev, max, (int)(wait_ns / 1000000ull));
+    return n < 0 && errno == EINTR ? 0 : n;
+}
+
+/* Lets curl run its due timer, then takes every finished transfer: records
+ * it, resends it once on a stale keep-alive connection, or lets the
+ * scheduler start the slot's next request (closed loop). */
+static int pump_shard(struct loop *L, struct shard *sh, struct sched *S, struct gp_error *err)
+{
+    int rc;
+    if (sh->timer_set && gp_now_ns() >= sh->timer_ns) {
+        /* one-shot: curl re-arms it from inside the call if it needs to */
+        sh->timer_set = 0;
+        int running;
+        CURLMcode mc = curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        if (mc != CURLM_OK)
+            return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
+    }
+    CURLMsg *msg;
+    int left;
+    while ((msg = curl_multi_info_read(sh->multi, &left))) {
+        if (msg->msg != CURLMSG_DONE)
+            continue;
+        CURL *e = msg->easy_handle;
+        CURLcode res = msg->data.result;
+        struct slot *sl = NULL;
+        curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&sl);
+        curl_multi_remove_handle(sh->multi, e);
+        sl->busy = 0;
+        L->inflight--;
+        if (gp_cl_is_stale_connection(sl, res) && !L->stopping) {
+            sl->retried = 1;
+            L->stats->n_retried++;
+            L->stats->n_sent--;
+            if (sl->warmup)
+                L->stats->n_warmup--;
+            sl->sent--;
+            if ((rc = gp_cl_slot_start(L, sl, sl->entry, err)) < 0)
+                return rc;
+            continue;
+        }
+        sl->retried = 0;
+        if ((rc = gp_cl_slot_record(L, sl, res, 0, err)) < 0)
+            return rc;
+        if ((rc = gp_cl_sched_on_done(L, S, sl, err)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int pump(struct loop *L, struct sched *S, struct gp_error *err)
+{
+    for (size_t i = 0; i < L->nshards; i++) {
+        int rc = pump_shard(L, L->shards[i], S, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Hands the ready sockets to curl. */
+static int dispatch_events(struct loop *L, int nev, struct gp_error *err)
+{
+    for (int i = 0; i < nev; i++) {
+        uint32_t idx = (uint32_t)(L->ev[i].data.u64 >> 32);
+        int fd = (int)(uint32_t)L->ev[i].data.u64;
+        if (idx == STOP_SHARD) {
+            L->stop_ready = 1;
+            continue;
+        }
+        uint32_t e = L->ev[i].events;
+        int mask = (e & EPOLLIN ? CURL_CSELECT_IN : 0) | (e & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+                   (e & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+        int running;
+        CURLMcode mc = curl_multi_socket_action(L->shards[idx]->multi, fd, mask, &running);
+        if (mc != CURLM_OK)
+            return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
+    }
+    return 0;
+}
+
+int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err)
+{
+    int rc = 0;
+    L->phase_warmup = ph->warmup;
+    L->phase_total = ph->count;
+    L->phase_start = ph->start_ns ? ph->start_ns : gp_now_ns();
+
+    struct sched S;
+    if ((rc = gp_cl_sched_begin(L, &S, ph, err)) < 0)
+        return rc;
+
+    for (;;) {
+        uint64_t now = gp_now_ns();
+        if (L->stop_ready || !L->stop_in_epoll) {
+            L->stop_ready = 0;
+            check_stop(L, now);
+        }
+        if (L->stopping && (L->hard_stop || L->inflight == 0 || now >= L->stop_deadline)) {
+            if ((rc = gp_cl_abandon_inflight(L, 1, err)) < 0)
+                return rc;
+            break;
+        }
+        if (ph->deadline && now >= ph->deadline) {
+            if ((rc = gp_cl_abandon_inflight(L, 0, err)) < 0)
+                return rc;
+            break;
+        }
+
+        /* open loop: start every arrival that is due */
+        if ((rc = gp_cl_sched_start_due(L, &S, now, err)) < 0)
+            return rc;
+
+        if ((rc = pump(L, &S, err)) < 0)
+            return rc;
+
+        now = gp_now_ns();
+        gp_cl_progress_draw(L, now, 0);
+        int more_arrivals = gp_cl_sched_more(L, &S);
+        if (L->inflight == 0 && !more_arrivals && !(ph->deadline && !S.rate_mode && !L->stopping && ph->count < 0))
+            break;
+
+        /* sleep until the next thing to do: socket activity, curl's timer,
+         * the next arrival, the deadline, the stop fd, or at most 100 ms */
+        uint64_t wait_ns = 100000000ull;
+        gp_cl_sched_wait(L, &S, now, &wait_ns);
+        if (ph->deadline) {
+            uint64_t d = ph->deadline > now ? ph->deadline - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
+        }
+        if (L->stopping) {
+            uint64_t d = L->stop_deadline > now ? L->stop_deadline - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
+        }
+        for (size_t i = 0; i < L->nshards; i++) {
+            const struct shard *sh = L->shards[i];
+            uint64_t d = sh->timer_ns > now ? sh->timer_ns - now : 0;
+            if (sh->timer_set && d < wait_ns)
+                wait_ns = d;
+        }
+        int nev = wait_events(L, wait_ns);
+        if (nev < 0)
+            return gp_err(err, GP_ENET, "epoll_wait: %s", strerror(errno));
+        if ((rc = dispatch_events(L, nev, err)) < 0)
+            return rc;
+        if ((rc = pump(L, &S, err)) < 0)
+            return rc;
+    }
+    return 0;
+}

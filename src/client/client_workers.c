@@ -1,0 +1,341 @@
+/* client/client_workers.c — `--workers N`: N copies of the event loop on N
+ * threads, then one merged record store.
+ *
+ * Why copies and not one loop fed by several threads: every timestamp stays
+ * on the thread that reads the socket (client_loop.c), and no lock sits on
+ * the hot path. Each worker owns its multi handles, its slots and its record
+ * store; the only shared things are read-only (options, request bodies) and
+ * the stop relay below. The load split is the scheduler's (client_sched.c,
+ * share_index / share_count): the union of the workers' requests is exactly
+ * a one-thread run's.
+ *
+ * Stop: the caller's stop fd (a signalfd) can be consumed by one reader
+ * only, so this thread watches it and writes one byte per signal into each
+ * worker's own pipe; a worker's loop treats its pipe exactly as the one-thread
+ * loop treats the signalfd (first byte: stop sending, finish in-flight
+ * requests within the grace; second: hard stop).
+ */
+#include "client/client.h"
+#include "client/record.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "dist/dist.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+/* The measured phase's common start: every worker arrives after its warmup,
+ * the last one in picks a time just ahead, all start their schedule there. */
+struct start_sync {
+    pthread_barrier_t b;
+    uint64_t t0;
+};
+
+struct worker {
+    struct start_sync *sync;
+    int synced;
+    struct gp_client_opts o;
+    struct gp_record_store st;
+    struct gp_client_stats stats;
+    struct gp_error err;
+    int rc;
+    int stop_pipe[2];
+    int done_fd;             /* eventfd shared by all workers: +1 when one ends */
+    pthread_t th;
+    int started;
+};
+
+static uint64_t worker_sync(void *ctx)
+{
+    struct worker *w = ctx;
+    w->synced = 1;
+    if (pthread_barrier_wait(&w->sync->b) == PTHREAD_BARRIER_SERIAL_THREAD)
+        w->sync->t0 = gp_now_ns() + 1000000ull; /* 1 ms: every loop is back in its poll by then */
+    pthread_barrier_wait(&w->sync->b);
+    return w->sync->t0;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    w->rc = gp_client_run(&w->o, &w->st, &w->stats, &w->err);
+    /* a loop that failed before its warmup ended must not hold the others */
+    if (!w->synced)
+        worker_sync(w);
+    uint64_t one = 1;
+    if (write(w->done_fd, &one, sizeof one) < 0) {
+        /* an eventfd write of 1 cannot fail short of a bug; the join still happens */
+    }
+    return NULL;
+}
+
+/* Waits for every worker, relaying each signal on stop_fd to all of them. */
+static void watch_workers(struct worker *ws, int n, int stop_fd, int done_fd)
+{
+    int ended = 0;
+    while (ended < n) {
+        struct pollfd p[2] = {{.fd = done_fd, .events = POLLIN}, {.fd = stop_fd, .events = POLLIN}};
+        int np = stop_fd >= 0 ? 2 : 1;
+        if (poll(p, (nfds_t)np, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (p[0].revents & POLLIN) {
+            uint64_t k = 0;
+            if (read(done_fd, &k, sizeof k) == (ssize_t)sizeof k)
+                ended += (int)k;
+        }
+        if (np == 2 && (p[1].revents & POLLIN)) {
+            struct signalfd_siginfo si;
+            if (read(stop_fd, &si, sizeof si) < 0 && errno == EAGAIN)
+                continue;
+            for (int i = 0; i < n; i++)
+                if (write(ws[i].stop_pipe[1], "s", 1) < 0) {
+                    /* the pipe holds 64 KiB: a full one already says stop */
+                }
+        }
+    }
+}
+
+static void sum_stats(struct gp_client_stats *t, const struct gp_client_stats *s, int first)
+{
+    if (first) {
+        *t = *s;
+        return;
+    }
+    t->n_sent += s->n_sent;
+    t->n_retried += s->n_retried;
+    t->n_warmup += s->n_warmup;
+    t->n_failed += s->n_failed;
+    t->n_ok += s->n_ok;
+    t->n_dropped += s->n_dropped;
+    t->n_delayed += s->n_delayed;
+    if (s->max_lag_ns > t->max_lag_ns)
+        t->max_lag_ns = s->max_lag_ns;
+    if (s->start_ns && (!t->start_ns || s->start_ns < t->start_ns))
+        t->start_ns = s->start_ns;
+    if (s->end_ns > t->end_ns)
+        t->end_ns = s->end_ns;
+    t->cpu_ns += s->cpu_ns;
+    t->n_send_stamped += s->n_send_stamped;
+    t->send_lag_sum_ns += s->send_lag_sum_ns;
+    if (s->send_lag_max_ns > t->send_lag_max_ns)
+        t->send_lag_max_ns = s->send_lag_max_ns;
+    if (s->busy_fraction > t->busy_fraction)
+        t->busy_fraction = s->busy_fraction;
+    t->interrupted |= s->interrupted;
+    t->incomplete |= s->incomplete;
+    t->n_lost += s->n_lost;
+    if (!t->first_error[0] && s->first_error[0]) {
+        t->first_error_status = s->first_error_status;
+        memcpy(t->first_error, s->first_error, sizeof t->first_error);
+    }
+}
+
+static int start_workers(const struct gp_client_opts *o, struct worker *ws, int n, int done_fd,
+                         const struct gp_record_store *st, struct start_sync *sync, struct gp_error *err)
+{
+    int S = o->share_count > 1 ? o->share_count : n;
+    for (int i = 0; i < n; i++) {
+        struct worker *w = &ws[i];
+        gp_record_store_init(&w->st);
+        /* one clock origin for all: the merged store keeps it */
+        w->st.mono0_ns = st->mono0_ns;
+        w->st.wall0_ns = st->wall0_ns;
+        w->o = *o;
+        w->o.share_index = (o->share_count > 1 ? o->share_index : 0) + i;
+        w->o.share_count = S;
+        w->o.progress = 0;
+        w->o.max_inflight = o->max_inflight > 0
+                                ? (long)gp_dist_share((uint64_t)o->max_inflight, (uint64_t)S, (uint64_t)w->o.share_index)
+                                : 0;
+        w->done_fd = done_fd;
+        w->sync = sync;
+        w->o.measure_start = worker_sync;
+        w->o.measure_ctx = w;
+        if (pipe2(w->stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+            w->stop_pipe[0] = w->stop_pipe[1] = -1;
+            return gp_err(err, GP_EIO, "pipe: %s", strerror(errno));
+        }
+        w->o.stop_fd = w->stop_pipe[0];
+    }
+    for (int i = 0; i < n; i++) {
+        int e = pthread_create(&ws[i].th, NULL, worker_main, &ws[i]);
+        if (e)
+            return gp_err(err, GP_ENOMEM, "cannot start client worker %d: %s", i, strerror(e));
+        ws[i].started = 1;
+    }
+    return 0;
+}
+
+int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp_record_store *st,
+                          struct gp_client_stats *stats, struct gp_client_stats *per_worker, struct gp_error *err)
+{
+    if (workers <= 1) {
+        int rc = gp_client_run(o, st, stats, err);
+        if (per_worker)
+            per_worker[0] = *stats;
+        return rc;
+    }
+    memset(stats, 0, sizeof *stats);
+    if (o->request_rate > 0 && o->max_inflight > 0 &&
+        o->max_inflight < (long)(o->share_count > 1 ? o->share_count : workers))
+        return gp_err(err, GP_EINVAL, "--max-concurrency %ld is below the number of event loops (%d); "
+                      "lower --workers or raise --max-concurrency", o->max_inflight,
+                      o->share_count > 1 ? o->share_count : workers);
+    struct worker *ws = calloc((size_t)workers, sizeof *ws);
+    if (!ws)
+        return gp_err(err, GP_ENOMEM, "out of memory starting %d client workers", workers);
+    if (!st->mono0_ns) {
+        st->mono0_ns = gp_now_ns();
+        st->wall0_ns = gp_wall_ns();
+    }
+    struct start_sync sync = {.t0 = 0};
+    pthread_barrier_init(&sync.b, NULL, (unsigned)workers);
+    int done_fd = eventfd(0, EFD_CLOEXEC);
+    int rc = done_fd < 0 ? gp_err(err, GP_EIO, "eventfd: %s", strerror(errno))
+                         : start_workers(o, ws, workers, done_fd, st, &sync, err);
+    int started = 0;
+    for (int i = 0; i < workers; i++)
+        started += ws[i].started;
+    if (rc < 0) {
+        /* the ones that run must stop before we return */
+        for (int i = 0; i < workers; i++)
+            if (ws[i].started && write(ws[i].stop_pipe[1], "ss", 2) < 0) {
+                /* nothing better to do: join below waits for it */
+            }
+    } else {
+        watch_workers(ws, started, o->stop_fd, done_fd);
+    }
+    for (int i = 0; i < workers; i++)
+        if (ws[i].started)
+            pthread_join(ws[i].th, NULL);
+    for (int i = 0; rc == 0 && i < workers; i++)
+        if (ws[i].rc < 0) {
+            rc = gp_err(err, -ws[i].rc, "client worker %d: %s", i, ws[i].err.msg);
+        }
+    if (rc == 0) {
+        struct gp_record_store **srcs = calloc((size_t)workers, sizeof *srcs);
+        for (int i = 0; srcs && i < workers; i++)
+            srcs[i] = &ws[i].st;
+        rc = srcs ? gp_client_merge_stores(st, srcs, (size_t)workers, err)
+                  : gp_err(err, GP_ENOMEM, "out of memory merging records");
+        free(srcs);
+    }
+    for (int i = 0; i < workers; i++) {
+        sum_stats(stats, &ws[i].stats, i == 0);
+        if (per_worker)
+            per_worker[i] = ws[i].stats;
+        gp_record_store_free(&ws[i].st);
+        if (ws[i].stop_pipe[0] >= 0) {
+            close(ws[i].stop_pipe[0]);
+            close(ws[i].stop_pipe[1]);
+        }
+    }
+    /* the busy fraction of the run: the busiest loop (sum_stats) */
+    if (done_fd >= 0)
+        close(done_fd);
+    pthread_barrier_destroy(&sync.b);
+    free(ws);
+    return rc;
+}
+
+/* ---- merge ---------------------------------------------------------------- */
+
+static int copy_record(struct gp_record_store *dst, const struct gp_record_store *src, const struct gp_record *r,
+                       struct gp_chunk **scratch, size_t *scratch_cap)
+{
+    if (r->n_chunks > *scratch_cap) {
+        size_t nc = r->n_chunks * 2u;
+        struct gp_chunk *c = realloc(*scratch, nc * sizeof *c);
+        if (!c)
+            return -GP_ENOMEM;
+        *scratch = c;
+        *scratch_cap = nc;
+    }
+    for (uint32_t i = 0; i < r->n_chunks; i++) {
+        const struct gp_chunk *c = gp_record_chunk(src, r, i);
+        (*scratch)[i] = *c;
+        if (gp_record_put_bytes(dst, gp_record_bytes(src, c), c->len, &(*scratch)[i].off))
+            return -GP_ENOMEM;
+    }
+    const char *etxt = r->err_len ? src->bytes.data + r->err_off : NULL;
+    if (gp_record_append_placed(dst, r, *scratch, r->n_chunks, etxt, r->err_len) < 0)
+        return -GP_ENOMEM;
+    return 0;
+}
+
+/* Record indices of st in start order (ties: append order): a store is in
+ * completion order. */
+static size_t *start_order(const struct gp_record_store *st)
+{
+    size_t *ix = malloc((st->n ? st->n : 1) * sizeof *ix);
+    if (!ix)
+        return NULL;
+    for (size_t i = 0; i < st->n; i++)
+        ix[i] = i;
+    /* insertion sort on nearly sorted data (completion order is start order
+     * give or take the requests in flight) is O(n x in-flight) */
+    for (size_t i = 1; i < st->n; i++) {
+        size_t v = ix[i], j = i;
+        uint64_t t = st->recs[v].t_start_ns;
+        while (j > 0 && st->recs[ix[j - 1]].t_start_ns > t) {
+            ix[j] = ix[j - 1];
+            j--;
+        }
+        ix[j] = v;
+    }
+    return ix;
+}
+
+int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *const *srcs, size_t n,
+                           struct gp_error *err)
+{
+    if (n && !dst->mono0_ns) {
+        dst->mono0_ns = srcs[0]->mono0_ns;
+        dst->wall0_ns = srcs[0]->wall0_ns;
+    }
+    size_t *pos = calloc(n ? n : 1, sizeof *pos);
+    size_t **order = calloc(n ? n : 1, sizeof *order);
+    struct gp_chunk *scratch = NULL;
+    size_t scratch_cap = 0;
+    int rc = pos && order ? 0 : -GP_ENOMEM;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (!(order[i] = start_order(srcs[i])))
+            rc = -GP_ENOMEM;
+    /* k-way merge: n is the number of workers (small), so a linear scan per
+     * record is cheaper than a heap */
+    while (rc == 0) {
+        size_t best = n;
+        uint64_t bt = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (pos[i] >= srcs[i]->n)
+                continue;
+            uint64_t t = srcs[i]->recs[order[i][pos[i]]].t_start_ns;
+            if (best == n || t < bt) {
+                best = i;
+                bt = t;
+            }
+        }
+        if (best == n)
+            break;
+        rc = copy_record(dst, srcs[best], &srcs[best]->recs[order[best][pos[best]]], &scratch, &scratch_cap);
+        pos[best]++;
+    }
+    for (size_t i = 0; order && i < n; i++)
+        free(order[i]);
+    free(order);
+    free(scratch);
+    free(pos);
+    if (rc < 0)
+        return gp_err(err, GP_ENOMEM, "out of memory merging the workers' records");
+    return 0;
+}
