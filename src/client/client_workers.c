@@ -34,9 +34,22 @@
 /* The measured phase's common start: every worker arrives after its warmup,
  * the last one in picks a time just ahead, all start their schedule there. */
 struct start_sync {
-    pthread_barrier_t b;
+    pthread_mutex_t m;
+    pthread_cond_t c;
+    int expected;            /* workers that will arrive (lowered when one could not start) */
+    int arrived;
     uint64_t t0;
 };
+
+/* Call with s->m held: the last one in picks the start, 1 ms ahead, when
+ * every loop is back in its poll. */
+static void sync_release_if_all(struct start_sync *s)
+{
+    if (s->arrived >= s->expected && !s->t0) {
+        s->t0 = gp_now_ns() + 1000000ull;
+        pthread_cond_broadcast(&s->c);
+    }
+}
 
 struct worker {
     struct start_sync *sync;
@@ -55,11 +68,16 @@ struct worker {
 static uint64_t worker_sync(void *ctx)
 {
     struct worker *w = ctx;
+    struct start_sync *s = w->sync;
     w->synced = 1;
-    if (pthread_barrier_wait(&w->sync->b) == PTHREAD_BARRIER_SERIAL_THREAD)
-        w->sync->t0 = gp_now_ns() + 1000000ull; /* 1 ms: every loop is back in its poll by then */
-    pthread_barrier_wait(&w->sync->b);
-    return w->sync->t0;
+    pthread_mutex_lock(&s->m);
+    s->arrived++;
+    sync_release_if_all(s);
+    while (!s->t0)
+        pthread_cond_wait(&s->c, &s->m);
+    uint64_t t0 = s->t0;
+    pthread_mutex_unlock(&s->m);
+    return t0;
 }
 
 static void *worker_main(void *arg)
@@ -146,7 +164,6 @@ static int start_workers(const struct gp_client_opts *o, struct worker *ws, int 
     int S = o->share_count > 1 ? o->share_count : n;
     for (int i = 0; i < n; i++) {
         struct worker *w = &ws[i];
-        gp_record_store_init(&w->st);
         /* one clock origin for all: the merged store keeps it */
         w->st.mono0_ns = st->mono0_ns;
         w->st.wall0_ns = st->wall0_ns;
@@ -169,8 +186,14 @@ static int start_workers(const struct gp_client_opts *o, struct worker *ws, int 
     }
     for (int i = 0; i < n; i++) {
         int e = pthread_create(&ws[i].th, NULL, worker_main, &ws[i]);
-        if (e)
+        if (e) {
+            /* the started ones must not wait for the rest at the start line */
+            pthread_mutex_lock(&sync->m);
+            sync->expected = i;
+            sync_release_if_all(sync);
+            pthread_mutex_unlock(&sync->m);
             return gp_err(err, GP_ENOMEM, "cannot start client worker %d: %s", i, strerror(e));
+        }
         ws[i].started = 1;
     }
     return 0;
@@ -194,12 +217,15 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
     struct worker *ws = calloc((size_t)workers, sizeof *ws);
     if (!ws)
         return gp_err(err, GP_ENOMEM, "out of memory starting %d client workers", workers);
+    for (int i = 0; i < workers; i++) {
+        gp_record_store_init(&ws[i].st);
+        ws[i].stop_pipe[0] = ws[i].stop_pipe[1] = -1;
+    }
     if (!st->mono0_ns) {
         st->mono0_ns = gp_now_ns();
         st->wall0_ns = gp_wall_ns();
     }
-    struct start_sync sync = {.t0 = 0};
-    pthread_barrier_init(&sync.b, NULL, (unsigned)workers);
+    struct start_sync sync = {.m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER, .expected = workers};
     int done_fd = eventfd(0, EFD_CLOEXEC);
     int rc = done_fd < 0 ? gp_err(err, GP_EIO, "eventfd: %s", strerror(errno))
                          : start_workers(o, ws, workers, done_fd, st, &sync, err);
@@ -243,7 +269,6 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
     /* the busy fraction of the run: the busiest loop (sum_stats) */
     if (done_fd >= 0)
         close(done_fd);
-    pthread_barrier_destroy(&sync.b);
     free(ws);
     return rc;
 }
