@@ -16,6 +16,7 @@
  */
 #include "client/client.h"
 #include "client/record.h"
+#include "client/schedule.h"
 #include "core/clock.h"
 #include "core/error.h"
 
@@ -76,6 +77,10 @@ struct slot {
     int retried;
     uint32_t entry;
     uint32_t arrival;        /* recorded as gp_record.slot in rate mode */
+    uint64_t t_sched;        /* open loop: when the job was due (0 = closed loop) */
+    int cap_delayed;         /* open loop: it waited for the max_inflight cap */
+    const char *bdata;       /* open loop: the body (client/schedule.c: a session turn's is rebuilt) */
+    size_t blen;
     uint64_t t_start;
     uint64_t t_send;         /* libcurl's pre-request callback fired (0 = not yet) */
     long sent;               /* requests this slot sent in the current phase */
@@ -98,6 +103,8 @@ struct loop {
     struct slot **slots;     /* pointers: a slot's address is its curl private data */
     size_t nslots, slots_cap;
     size_t inflight;
+    struct gp_csched *q;     /* open-loop phase: what is due next (client/schedule.h); NULL = closed loop */
+    uint64_t cap_block_due;  /* the latest due time seen blocked by the max_inflight cap */
     int stopping;            /* the stop fd fired once */
     int hard_stop;           /* fired twice, or grace over */
     uint64_t stop_deadline;
@@ -269,7 +276,11 @@ static void slot_free(struct slot *s)
 
 static int slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err)
 {
-    const struct gp_client_body *b = &L->o->bodies[entry];
+    struct gp_client_body b0 = L->o->bodies[entry], *b = &b0;
+    if (s->t_sched) {
+        b0.data = s->bdata;
+        b0.len = s->blen;
+    }
     s->nbytes = 0;
     s->nchunks = 0;
     s->oom = 0;
@@ -353,11 +364,12 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
     struct gp_record rec;
     memset(&rec, 0, sizeof rec);
     rec.t_start_ns = s->t_start;
+    rec.t_sched_ns = s->t_sched;
     rec.t_end_ns = t_end;
     rec.t_send_ns = s->t_send;
     rec.entry = s->entry;
     rec.worker = 0;
-    rec.slot = L->o->request_rate > 0 ? s->arrival : s->id;
+    rec.slot = s->t_sched ? s->arrival : s->id;
     long status = 0;
     curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
     rec.http_status = (int32_t)status;
@@ -369,6 +381,8 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         rec.flags |= GP_REC_WARMUP;
     if (streaming)
         rec.flags |= GP_REC_STREAMING;
+    if (s->cap_delayed)
+        rec.flags |= GP_REC_CAP_DELAYED;
     gp_buf_reset(&L->tmp);
     if (extra_flags & GP_REC_CANCELLED) {
         rec.flags |= GP_REC_FAILED;
@@ -421,6 +435,11 @@ static int slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ex
         L->stats->n_lost++;
         L->stopping = L->hard_stop = 1;
         return 0;
+    }
+    if (s->t_sched) {
+        s->t_sched = 0;
+        if (L->q && gp_csched_done(L->q, s->arrival, t_end, L->st, &L->st->recs[idx], err))
+            return -GP_ENOMEM;
     }
     if (!s->warmup) {
         L->done_measured++;
@@ -616,7 +635,7 @@ static int wait_events(struct loop *L, uint64_t wait_ns)
  * next request (closed loop). */
 static int pump_shard(struct loop *L, struct shard *sh, const struct phase *ph, long nconc, struct gp_error *err)
 {
-    int rate_mode = L->o->request_rate > 0;
+    int rate_mode = L->q != NULL;
     size_t nb = L->o->n_bodies;
     int rc;
     if (sh->timer_set && gp_now_ns() >= sh->timer_ns) {
@@ -673,10 +692,10 @@ static int pump(struct loop *L, const struct phase *ph, long nconc, struct gp_er
     return 0;
 }
 
-static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *err)
+static int run_phase_loop(struct loop *L, const struct phase *ph, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;
-    int rate_mode = o->request_rate > 0;
+    int rate_mode = L->q != NULL;
     size_t nb = o->n_bodies;
     int rc = 0;
     L->phase_warmup = ph->warmup;
@@ -684,14 +703,8 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
     L->phase_start = gp_now_ns();
 
     long nconc = 0;          /* concurrency mode: active slots */
-    long arrivals = 0;       /* rate mode: arrivals started */
-    double next_arrival = 0; /* ns offset from phase start */
-    struct gp_rng rng;
-    gp_client_rng_seed(&rng, o->seed + (ph->warmup ? 0x5741524dull : 0));
-    double gap_ns = rate_mode ? 1e9 / o->request_rate : 0;
-
     if (!rate_mode) {
-        nconc = o->concurrency;
+        nconc = o->concurrency > 0 ? o->concurrency : 1;
         if (ph->count >= 0 && ph->count < nconc)
             nconc = ph->count;
         while ((long)L->nslots < nconc)
@@ -727,17 +740,27 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
         }
 
         /* open loop: start every arrival that is due */
-        int more_arrivals = rate_mode && !L->stopping && (ph->count < 0 || arrivals < ph->count);
+        int more_arrivals = rate_mode && !L->stopping && gp_csched_more(L->q);
         while (more_arrivals) {
-            uint64_t due = L->phase_start + (uint64_t)next_arrival;
+            uint64_t due = gp_csched_due(L->q);
             if (due > now)
                 break;
-            if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight)
+            if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight) {
+                L->cap_block_due = due; /* it keeps its due time; counted when it starts */
                 break;
+            }
             struct slot *sl = free_slot(L, err);
             if (!sl)
                 return -GP_ENOMEM;
-            sl->arrival = (uint32_t)arrivals;
+            uint32_t job, entry;
+            gp_csched_pop(L->q, &job, &entry, &due);
+            sl->arrival = job;
+            sl->t_sched = due;
+            sl->cap_delayed = L->cap_block_due && due <= L->cap_block_due;
+            if (sl->cap_delayed && !ph->warmup)
+                L->stats->n_cap_delayed++;
+            if ((rc = gp_csched_body(L->q, job, entry, &sl->bdata, &sl->blen, err)) < 0)
+                return rc;
             uint64_t lag = now - due;
             if (!ph->warmup) {
                 if (lag > L->stats->max_lag_ns)
@@ -745,11 +768,9 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
                 if (lag > 1000000ull)
                     L->stats->n_delayed++;
             }
-            if ((rc = slot_start(L, sl, (uint32_t)(arrivals % (long)nb), err)) < 0)
+            if ((rc = slot_start(L, sl, entry, err)) < 0)
                 return rc;
-            arrivals++;
-            next_arrival += o->poisson ? gp_client_rng_exp(&rng, gap_ns) : gap_ns;
-            more_arrivals = ph->count < 0 || arrivals < ph->count;
+            more_arrivals = gp_csched_more(L->q);
         }
 
         if ((rc = pump(L, ph, nconc, err)) < 0)
@@ -757,7 +778,7 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
 
         now = gp_now_ns();
         progress_draw(L, now, 0);
-        more_arrivals = rate_mode && !L->stopping && (ph->count < 0 || arrivals < ph->count);
+        more_arrivals = rate_mode && !L->stopping && gp_csched_more(L->q);
         if (L->inflight == 0 && !more_arrivals && !(ph->deadline && !rate_mode && !L->stopping && ph->count < 0))
             break;
 
@@ -765,7 +786,7 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
          * the next arrival, the deadline, the stop fd, or at most 100 ms */
         uint64_t wait_ns = 100000000ull;
         if (more_arrivals) {
-            uint64_t due = L->phase_start + (uint64_t)next_arrival;
+            uint64_t due = gp_csched_due(L->q); /* UINT64_MAX: a turn waits for its previous one */
             uint64_t d = due > now ? due - now : 0;
             if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight)
                 d = 100000000ull;
@@ -810,6 +831,36 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
             return rc;
     }
     return 0;
+}
+
+/* An open-loop phase runs over a schedule (client/schedule.h) made here:
+ * --request-rate arrivals, or the plan's jobs (measured phase only; its
+ * warmup is a closed loop over the first entries). */
+static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *err)
+{
+    const struct gp_client_opts *o = L->o;
+    struct gp_csched q;
+    if (!(o->request_rate > 0 || (o->plan && !ph->warmup)))
+        return run_phase_loop(L, ph, err);
+    struct gp_sched_load ld = o->load;
+    if (!(ld.rate > 0)) {
+        memset(&ld, 0, sizeof ld);
+        ld.rate = o->request_rate;
+        ld.mode = o->poisson ? GP_SCHED_POISSON : GP_SCHED_CONSTANT;
+        ld.seed = o->seed;
+    }
+    ld.seed += ph->warmup ? 0x5741524dull : 0;
+    int rc = gp_csched_init(&q, ph->warmup ? NULL : o->plan, &ld, o->bodies, o->n_bodies, gp_now_ns(), ph->count,
+                            err);
+    if (rc)
+        return rc < 0 ? rc : -rc;
+    gp_csched_precise_timers();
+    L->q = &q;
+    L->cap_block_due = 0;
+    rc = run_phase_loop(L, ph, err);
+    L->q = NULL;
+    gp_csched_free(&q);
+    return rc;
 }
 
 static uint64_t thread_cpu_ns(void)
@@ -921,7 +972,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     if (rc == 0 && !L.stopping) {
         uint64_t cpu0 = thread_cpu_ns();
         stats->start_ns = gp_now_ns();
-        struct phase m = {.warmup = 0, .count = o->duration_ns ? -1 : o->request_count, .deadline = 0};
+        struct phase m = {.warmup = 0, .count = o->duration_ns || o->plan ? -1 : o->request_count, .deadline = 0};
         if (o->duration_ns)
             m.deadline = stats->start_ns + o->duration_ns;
         rc = run_phase(&L, &m, err);

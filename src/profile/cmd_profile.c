@@ -105,6 +105,7 @@ struct profile_run {
     struct gp_record_store st;
     struct gp_telemetry *tel;
     struct gp_client_stats cs;
+    struct profile_shape shape;     /* rate arrivals, trace / session plan (profile_shapes.c) */
     uint64_t wall_start, wall_end;
     struct gp_metrics_result mr;
     int metrics_ok, export_ok;
@@ -307,6 +308,8 @@ static int stage_run(struct profile_run *r)
          * default 999 % threshold (spec §4.5) */
         duration_ns = (uint64_t)cfg->measurement_interval_ms * 3600000ull;
 
+    if (gp_profile_shape_build(cfg, r->ds->n, &r->shape, &r->err) < 0)
+        return fail(r, NULL);
     struct gp_client_opts co = {
         .url = r->req_url,
         .headers = cfg->headers,
@@ -316,6 +319,8 @@ static int stage_run(struct profile_run *r)
         .concurrency = cfg->concurrency,
         .request_rate = cfg->request_rate,
         .poisson = cfg->poisson,
+        .load = r->shape.load,
+        .plan = r->shape.has_plan ? &r->shape.plan : NULL,
         .max_inflight = cfg->max_concurrency,
         .request_count = cfg->request_count,
         .warmup_count = cfg->warmup,
@@ -476,7 +481,7 @@ static int finish(struct profile_run *r)
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",
             (unsigned long long)cs->n_sent, (unsigned long long)cs->n_warmup, (unsigned long long)cs->n_retried,
             (double)(cs->end_ns - cs->start_ns) / 1e9, cs->busy_fraction * 100);
-    if (cfg->request_rate > 0)
+    if (cfg->request_rate > 0 || r->shape.has_plan)
         fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
                 (double)cs->max_lag_ns / 1e6, (unsigned long long)cs->n_delayed);
     if (cs->n_dropped)
@@ -523,6 +528,7 @@ static void run_free(struct profile_run *r)
     json_decref(r->input_config);
     free(r->bodies);
     gp_record_store_free(&r->st);
+    gp_profile_shape_free(&r->shape);
     if (r->ds)
         gp_dataset_free(r->ds);
     if (r->tok)
