@@ -182,6 +182,8 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(cl, "busy_warning", json_boolean(ctx->client_busy_fraction >= warn_at));
     add_send_lag(cl, st);
     json_object_set_new(o, "client", cl);
+    json_t *sched = gp_export_schedule_json(ctx);
+    json_object_set_new(o, "schedule", sched ? sched : json_null());
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();

@@ -484,6 +484,13 @@ static int finish(struct profile_run *r)
     if (cfg->request_rate > 0 || r->shape.has_plan)
         fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
                 (double)cs->max_lag_ns / 1e6, (unsigned long long)cs->n_delayed);
+    struct gp_export_sched sch;
+    if (gp_export_schedule_summary(&r->st, &sch) == 0 && sch.present && (sch.lag.p99_ms > 1.0 || sch.cap_delayed))
+        fprintf(stderr,
+                "genperf: warning: schedule lag p99 %.2f ms (max %.2f ms, %zu of %zu sends > 1 ms late); %zu requests "
+                "waited for the --max-concurrency cap: latency from the scheduled time is in *_genperf.json "
+                "\"schedule\"\n",
+                sch.lag.p99_ms, sch.lag.max_ms, sch.lag.late_1ms, sch.lag.n, sch.cap_delayed);
     if (cs->n_dropped)
         fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
                 (unsigned long long)cs->n_dropped);
