@@ -13,6 +13,7 @@ cd "$GP_ROOT"
 make -s -j2 "$BUILD/bench/sched_floor" >/dev/null || { echo "cannot build $BUILD/bench/sched_floor"; exit 1; }
 floor="$GP_ROOT/$BUILD/bench/sched_floor"
 echo "priority: $BOOST (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+start_serve sched --zero-delay --tokenizer builtin --quiet --idle-timeout-s 120
 rc=0
 for r in ${SCHED_RATES:-1000 5000 20000}; do
   label="$(( r / 1000 ))k req/s"
@@ -29,15 +30,20 @@ for r in ${SCHED_RATES:-1000 5000 20000}; do
     result schedule "floor lateness p99 @ $label ($how)" "$p99" us - -
   done
 
-  # ---- genperf's own figure: TO BE WIRED by the lead once the client stamps
-  # t_sched_ns beside t_start_ns (issue 16). Intended run, same schedule:
-  #   genperf serve --tokenizer builtin --ttft-ms 0 --itl-ms 0 &
-  #   genperf profile -m sim --url URL --endpoint-type chat --tokenizer builtin \
-  #     --synthetic-input-tokens-mean 8 --output-tokens-mean 1 --request-rate $r \
-  #     --request-rate-mode constant --request-count $(( r * secs )) --artifact-dir DIR
-  #   then read the schedule lag p50/p99 from DIR/*/*_genperf.json.
-  result schedule "genperf lateness p50 @ $label" "not wired yet" us "50 (AIPerf @5k)" -
-  result schedule "genperf lateness p99 @ $label" "not wired yet" us - -
+  # ---- genperf's own figure: the same constant-rate schedule sent by
+  # `genperf profile --request-rate` to `genperf serve --zero-delay` on this
+  # host; lateness = actual send - due time, from *_genperf.json "schedule".
+  n=$(( r * secs ))
+  art="$BENCH_TMP/sched.$r"
+  if "${PRIO[@]}" "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat --tokenizer builtin \
+      --synthetic-input-tokens-mean 8 --output-tokens-mean 1 --request-rate $r --request-rate-mode constant \
+      --request-count $n --artifact-dir "$art" >"$art.out" 2>&1; then
+    read -r gp50 gp99 < <(python3 -c 'import json,sys,glob; s=json.load(open(glob.glob(sys.argv[1]+"/*/*_genperf.json")[0]))["schedule"]["lag"]; print("%.1f %.1f" % (s["p50_ms"]*1e3, s["p99_ms"]*1e3))' "$art")
+  else
+    echo "genperf profile failed at $r:"; tail -3 "$art.out"; gp50="failed"; gp99="failed"; rc=1
+  fi
+  result schedule "genperf lateness p50 @ $label" "$gp50" us "50 (AIPerf @5k)" -
+  result schedule "genperf lateness p99 @ $label" "$gp99" us - -
   # ---- end of genperf's figure
 done
 exit $rc

@@ -15,6 +15,7 @@
  * the next scheduled arrival, the phase deadline or the end of the grace.
  */
 #include "client/client_int.h"
+#include "client/schedule.h"
 #include "core/clock.h"
 #include "core/error.h"
 
@@ -143,7 +144,11 @@ void gp_cl_slot_free(struct slot *s)
 
 int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err)
 {
-    const struct gp_client_body *b = &L->o->bodies[entry];
+    struct gp_client_body b0 = L->o->bodies[entry], *b = &b0;
+    if (s->t_sched) {
+        b0.data = s->bdata;
+        b0.len = s->blen;
+    }
     s->nbytes = 0;
     s->nchunks = 0;
     s->oom = 0;
@@ -196,11 +201,12 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     struct gp_record rec;
     memset(&rec, 0, sizeof rec);
     rec.t_start_ns = s->t_start;
+    rec.t_sched_ns = s->t_sched;
     rec.t_end_ns = t_end;
     rec.t_send_ns = s->t_send;
     rec.entry = s->entry;
     rec.worker = (uint32_t)L->o->share_index;
-    rec.slot = L->o->request_rate > 0 ? s->arrival : s->gid;
+    rec.slot = s->t_sched ? s->arrival : s->gid;
     long status = 0;
     curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
     rec.http_status = (int32_t)status;
@@ -212,6 +218,8 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
         rec.flags |= GP_REC_WARMUP;
     if (streaming)
         rec.flags |= GP_REC_STREAMING;
+    if (s->cap_delayed)
+        rec.flags |= GP_REC_CAP_DELAYED;
     gp_buf_reset(&L->tmp);
     if (extra_flags & GP_REC_CANCELLED) {
         rec.flags |= GP_REC_FAILED;
@@ -264,6 +272,11 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
         L->stats->n_lost++;
         L->stopping = L->hard_stop = 1;
         return 0;
+    }
+    if (s->t_sched) {
+        s->t_sched = 0;
+        if (L->q && gp_csched_done(L->q, s->arrival, t_end, L->st, &L->st->recs[idx], err))
+            return -GP_ENOMEM;
     }
     if (!s->warmup) {
         L->done_measured++;
@@ -412,7 +425,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         }
         uint64_t cpu0 = gp_cl_thread_cpu_ns();
         stats->start_ns = t0 ? t0 : gp_now_ns();
-        struct phase m = {.warmup = 0, .count = o->duration_ns ? -1 : o->request_count, .deadline = 0, .start_ns = t0};
+        struct phase m = {.warmup = 0, .count = o->duration_ns || o->plan ? -1 : o->request_count, .deadline = 0, .start_ns = t0};
         if (o->duration_ns)
             m.deadline = stats->start_ns + o->duration_ns;
         rc = gp_cl_run_phase(&L, &m, err);

@@ -35,9 +35,11 @@
 #include <stdint.h>
 
 #include "core/rng.h"
+#include "sched/sched.h"
 
 struct gp_error;
 struct gp_record_store;
+struct gp_client_plan;
 
 struct gp_client_body {
     const char *data;
@@ -54,7 +56,12 @@ struct gp_client_opts {
     long concurrency;                /* > 0: closed loop */
     double request_rate;             /* > 0: open loop (concurrency ignored) */
     int poisson;
-    long max_inflight;               /* rate mode cap, 0 = none */
+    struct gp_sched_load load;       /* request_rate > 0: the arrival process (client/schedule.h); load.rate
+                                      * 0 = constant (or poisson) at request_rate, seeded with seed */
+    const struct gp_client_plan *plan; /* open loop over planned jobs (trace rows, session turns), borrowed;
+                                      * its measured phase sends every job; warmup runs closed loop */
+    long max_inflight;               /* open-loop cap (rate or plan), 0 = none; a due request waits for a
+                                      * slot and keeps its due time (GP_REC_CAP_DELAYED) */
     long request_count;              /* measured requests (ignored when duration_ns) */
     long warmup_count;
     uint64_t duration_ns;            /* > 0: time-bounded measured phase */
@@ -95,6 +102,7 @@ struct gp_client_stats {
     uint64_t n_dropped;              /* in flight at the end of a time-bounded run */
     uint64_t n_delayed;              /* rate mode: sends later than 1 ms after schedule */
     uint64_t max_lag_ns;             /* rate mode: worst send lateness */
+    uint64_t n_cap_delayed;          /* open loop: measured requests that waited for the max_inflight cap */
     uint64_t start_ns, end_ns;       /* measured phase, CLOCK_MONOTONIC */
     uint64_t cpu_ns;                 /* thread CPU time during the measured phase */
     uint64_t n_send_stamped;         /* measured records with a t_send_ns */

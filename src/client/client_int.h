@@ -17,6 +17,7 @@
 
 #include "client/client.h"
 #include "client/record.h"
+#include "client/schedule.h"
 #include "core/buf.h"
 #include "core/rng.h"
 
@@ -54,6 +55,10 @@ struct slot {
     int retried;
     uint32_t entry;
     uint32_t arrival;        /* recorded as gp_record.slot in rate mode */
+    uint64_t t_sched;        /* open loop: when the job was due (0 = closed loop) */
+    int cap_delayed;         /* open loop: it waited for the max_inflight cap */
+    const char *bdata;       /* open loop: the body (client/schedule.c: a session turn's is rebuilt) */
+    size_t blen;
     uint64_t t_start;
     uint64_t t_send;         /* libcurl's pre-request callback fired (0 = not yet) */
     long sent;               /* requests this slot sent in the current phase */
@@ -76,6 +81,8 @@ struct loop {
     struct slot **slots;     /* pointers: a slot's address is its curl private data */
     size_t nslots, slots_cap;
     size_t inflight;
+    struct gp_csched *q;     /* open-loop phase: what is due next (client/schedule.h); NULL = closed loop */
+    uint64_t cap_block_due;  /* the latest due time seen blocked by the max_inflight cap */
     int stopping;            /* the stop fd fired once */
     int hard_stop;           /* fired twice, or grace over */
     uint64_t stop_deadline;
@@ -106,16 +113,12 @@ struct phase {
 /* The scheduler's state for one phase (client_sched.c). */
 struct sched {
     const struct phase *ph;
-    int rate_mode;
+    int rate_mode;           /* open loop: q drives the phase (rate arrivals, trace rows, session turns) */
     long nconc;              /* concurrency mode: active slots of the whole job */
     long first;              /* concurrency mode: job-wide number of this loop's first slot */
     long mine;               /* concurrency mode: slots this loop runs (first .. first+mine-1) */
     uint64_t share_index, share_count; /* this loop's job slot and the job's slots (>= 1) */
-    long arrivals;           /* rate mode: arrivals started */
-    double next_arrival;     /* rate mode: ns offset from phase start */
-    double gap_ns;           /* rate mode: mean gap between arrivals */
-    int poisson;
-    struct gp_rng rng;       /* Poisson gaps */
+    struct gp_csched q;      /* open loop: the schedule (freed by gp_cl_sched_end) */
 };
 
 /* ---- client.c: easy handles ---- */
@@ -140,6 +143,7 @@ int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct 
 int gp_cl_sched_more(const struct loop *L, const struct sched *S);
 void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now, uint64_t *wait_ns);
 int gp_cl_sched_on_done(struct loop *L, struct sched *S, struct slot *sl, struct gp_error *err);
+void gp_cl_sched_end(struct loop *L, struct sched *S);
 
 /* ---- client_stats.c: progress, first error, CPU time ---- */
 uint64_t gp_cl_count_events(const char *p, size_t n);

@@ -238,17 +238,9 @@ static int dispatch_events(struct loop *L, int nev, struct gp_error *err)
     return 0;
 }
 
-int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err)
+static int run_phase_loop(struct loop *L, const struct phase *ph, struct sched *S, struct gp_error *err)
 {
     int rc = 0;
-    L->phase_warmup = ph->warmup;
-    L->phase_total = ph->count;
-    L->phase_start = ph->start_ns ? ph->start_ns : gp_now_ns();
-
-    struct sched S;
-    if ((rc = gp_cl_sched_begin(L, &S, ph, err)) < 0)
-        return rc;
-
     for (;;) {
         uint64_t now = gp_now_ns();
         if (L->stop_ready || !L->stop_in_epoll) {
@@ -267,22 +259,22 @@ int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err
         }
 
         /* open loop: start every arrival that is due */
-        if ((rc = gp_cl_sched_start_due(L, &S, now, err)) < 0)
+        if ((rc = gp_cl_sched_start_due(L, S, now, err)) < 0)
             return rc;
 
-        if ((rc = pump(L, &S, err)) < 0)
+        if ((rc = pump(L, S, err)) < 0)
             return rc;
 
         now = gp_now_ns();
         gp_cl_progress_draw(L, now, 0);
-        int more_arrivals = gp_cl_sched_more(L, &S);
-        if (L->inflight == 0 && !more_arrivals && !(ph->deadline && !S.rate_mode && !L->stopping && ph->count < 0))
+        int more_arrivals = gp_cl_sched_more(L, S);
+        if (L->inflight == 0 && !more_arrivals && !(ph->deadline && !S->rate_mode && !L->stopping && ph->count < 0))
             break;
 
         /* sleep until the next thing to do: socket activity, curl's timer,
          * the next arrival, the deadline, the stop fd, or at most 100 ms */
         uint64_t wait_ns = 100000000ull;
-        gp_cl_sched_wait(L, &S, now, &wait_ns);
+        gp_cl_sched_wait(L, S, now, &wait_ns);
         if (ph->deadline) {
             uint64_t d = ph->deadline > now ? ph->deadline - now : 0;
             if (d < wait_ns)
@@ -304,8 +296,21 @@ int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err
             return gp_err(err, GP_ENET, "epoll_wait: %s", strerror(errno));
         if ((rc = dispatch_events(L, nev, err)) < 0)
             return rc;
-        if ((rc = pump(L, &S, err)) < 0)
+        if ((rc = pump(L, S, err)) < 0)
             return rc;
     }
     return 0;
+}
+
+int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err)
+{
+    L->phase_warmup = ph->warmup;
+    L->phase_total = ph->count;
+    L->phase_start = ph->start_ns ? ph->start_ns : gp_now_ns();
+    struct sched S;
+    int rc = gp_cl_sched_begin(L, &S, ph, err);
+    if (rc >= 0)
+        rc = run_phase_loop(L, ph, &S, err);
+    gp_cl_sched_end(L, &S); /* the open loop's schedule, on every path */
+    return rc;
 }

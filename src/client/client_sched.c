@@ -1,7 +1,10 @@
 /* client/client_sched.c — the scheduler: which request goes next and when.
  * Closed loop: C slots with their quotas, slot s's k-th request uses dataset
- * entry (s + k*C) mod n. Open loop: arrival i at t0 + i/R (or Poisson gaps
- * from the seeded PRNG) uses entry i mod n. See client.h for the shapes.
+ * entry (s + k*C) mod n. Open loop: a schedule from client/schedule.h —
+ * --request-rate arrivals (constant, Poisson, gamma, ramps; arrival i uses
+ * entry i mod n) or a plan's jobs (trace rows at their timestamps, session
+ * turns after their delays). A due job that waits for the --max-concurrency
+ * cap keeps its due time. See client.h for the shapes.
  */
 #include "client/client_int.h"
 #include "core/clock.h"
@@ -11,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-/* ---- PRNG (Poisson arrivals) ------------------------------------------- */
+/* ---- PRNG (Poisson arrivals of older callers and tests) ---------------- */
 
 void gp_client_rng_seed(struct gp_rng *r, uint64_t seed)
 {
@@ -33,15 +36,32 @@ static struct slot *free_slot(struct loop *L, struct gp_error *err)
     return gp_cl_slot_new(L, err);
 }
 
-/* Open loop: steps over the arrivals of other job slots (their gaps are
- * drawn all the same, so every loop's times are the global schedule's). */
-static void skip_foreign(struct sched *S)
+/* Open loop: --request-rate arrivals, or the plan's jobs in the measured
+ * phase (a plan's warmup is a closed loop over the first entries). Every
+ * loop of a job draws the whole schedule from one origin and sends its own
+ * share (arrival i when i mod S is its index), so the union is the
+ * single-thread schedule. */
+static int open_loop_begin(struct loop *L, struct sched *S, const struct phase *ph, struct gp_error *err)
 {
-    const struct phase *ph = S->ph;
-    while ((uint64_t)S->arrivals % S->share_count != S->share_index && (ph->count < 0 || S->arrivals < ph->count)) {
-        S->arrivals++;
-        S->next_arrival += S->poisson ? gp_client_rng_exp(&S->rng, S->gap_ns) : S->gap_ns;
+    const struct gp_client_opts *o = L->o;
+    struct gp_sched_load ld = o->load;
+    if (!(ld.rate > 0)) {
+        memset(&ld, 0, sizeof ld);
+        ld.rate = o->request_rate;
+        ld.mode = o->poisson ? GP_SCHED_POISSON : GP_SCHED_CONSTANT;
+        ld.seed = o->seed;
     }
+    ld.seed += ph->warmup ? 0x5741524dull : 0;
+    uint64_t t0 = ph->start_ns ? ph->start_ns : L->phase_start;
+    const struct gp_client_plan *plan = ph->warmup ? NULL : o->plan;
+    int rc = gp_csched_init(&S->q, plan, &ld, o->bodies, o->n_bodies, t0, ph->count, (size_t)S->share_count,
+                            (size_t)S->share_index, err);
+    if (rc)
+        return rc < 0 ? rc : -rc;
+    gp_csched_precise_timers();
+    L->q = &S->q;
+    L->cap_block_due = 0;
+    return 0;
 }
 
 /* Closed loop: the job's nconc slots get their quotas (count/C, +1 for
@@ -53,17 +73,12 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
     size_t nb = o->n_bodies;
     memset(S, 0, sizeof *S);
     S->ph = ph;
-    S->rate_mode = o->request_rate > 0;
-    S->poisson = o->poisson;
+    S->rate_mode = o->request_rate > 0 || (o->plan && !ph->warmup);
     S->share_count = o->share_count > 1 ? (uint64_t)o->share_count : 1;
     S->share_index = S->share_count > 1 ? (uint64_t)o->share_index : 0;
-    gp_client_rng_seed(&S->rng, o->seed + (ph->warmup ? 0x5741524dull : 0));
-    S->gap_ns = S->rate_mode ? 1e9 / o->request_rate : 0;
-    if (S->rate_mode) {
-        skip_foreign(S);
-        return 0;
-    }
-    long nconc = o->concurrency;
+    if (S->rate_mode)
+        return open_loop_begin(L, S, ph, err);
+    long nconc = o->concurrency > 0 ? o->concurrency : 1;
     if (ph->count >= 0 && ph->count < nconc)
         nconc = ph->count;
     S->nconc = nconc;
@@ -87,27 +102,45 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
     }
     return 0;
 }
+
+void gp_cl_sched_end(struct loop *L, struct sched *S)
+{
+    if (L->q == &S->q) {
+        L->q = NULL;
+        gp_csched_free(&S->q);
+    }
+}
+
 int gp_cl_sched_more(const struct loop *L, const struct sched *S)
 {
-    return S->rate_mode && !L->stopping && (S->ph->count < 0 || S->arrivals < S->ph->count);
+    return S->rate_mode && L->q && !L->stopping && gp_csched_more(L->q);
 }
 
 int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;
     const struct phase *ph = S->ph;
-    size_t nb = o->n_bodies;
-    int more_arrivals = gp_cl_sched_more(L, S);
-    while (more_arrivals) {
-        uint64_t due = L->phase_start + (uint64_t)S->next_arrival;
+    while (gp_cl_sched_more(L, S)) {
+        uint64_t due = gp_csched_due(L->q); /* UINT64_MAX: a turn waits for its previous one */
         if (due > now)
             break;
-        if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight)
+        if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight) {
+            L->cap_block_due = due; /* it keeps its due time; counted when it starts */
             break;
+        }
         struct slot *sl = free_slot(L, err);
         if (!sl)
             return -GP_ENOMEM;
-        sl->arrival = (uint32_t)S->arrivals;
+        uint32_t job, entry;
+        gp_csched_pop(L->q, &job, &entry, &due);
+        sl->arrival = job;
+        sl->t_sched = due;
+        sl->cap_delayed = L->cap_block_due && due <= L->cap_block_due;
+        if (sl->cap_delayed && !ph->warmup)
+            L->stats->n_cap_delayed++;
+        int rc = gp_csched_body(L->q, job, entry, &sl->bdata, &sl->blen, err);
+        if (rc < 0)
+            return rc;
         uint64_t lag = now - due;
         if (!ph->warmup) {
             if (lag > L->stats->max_lag_ns)
@@ -115,13 +148,8 @@ int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct 
             if (lag > 1000000ull)
                 L->stats->n_delayed++;
         }
-        int rc = gp_cl_slot_start(L, sl, (uint32_t)(S->arrivals % (long)nb), err);
-        if (rc < 0)
+        if ((rc = gp_cl_slot_start(L, sl, entry, err)) < 0)
             return rc;
-        S->arrivals++;
-        S->next_arrival += o->poisson ? gp_client_rng_exp(&S->rng, S->gap_ns) : S->gap_ns;
-        skip_foreign(S);
-        more_arrivals = ph->count < 0 || S->arrivals < ph->count;
     }
     return 0;
 }
@@ -130,7 +158,7 @@ void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now,
 {
     if (!gp_cl_sched_more(L, S))
         return;
-    uint64_t due = L->phase_start + (uint64_t)S->next_arrival;
+    uint64_t due = gp_csched_due(L->q);
     uint64_t d = due > now ? due - now : 0;
     if (L->o->max_inflight > 0 && (long)L->inflight >= L->o->max_inflight)
         d = 100000000ull;

@@ -31,6 +31,7 @@ enum gp_record_flags {
     GP_REC_TIMEOUT = 1u << 2,    /* --request-timeout fired */
     GP_REC_CANCELLED = 1u << 3,  /* stopped by Ctrl-C / end of a time-bounded run */
     GP_REC_STREAMING = 1u << 4,  /* response Content-Type was text/event-stream */
+    GP_REC_CAP_DELAYED = 1u << 5, /* open loop: was due while max_inflight requests were in flight */
 };
 
 struct gp_chunk {
@@ -46,6 +47,9 @@ struct gp_record {
                             * ready, CURLOPT_PREREQFUNCTION); 0 = never got that far. t_send_ns -
                             * t_start_ns is the client's queue-to-send lag; TTFT still starts at
                             * t_start_ns, as GenAI-Perf's does */
+    uint64_t t_sched_ns;   /* CLOCK_MONOTONIC when the request was due (open loop, traces, session
+                            * turns: max(its time, previous turn's end + delay)); 0 = closed loop,
+                            * no schedule. t_start_ns - t_sched_ns is its schedule lag */
     uint64_t chunk_first;  /* index of the first chunk in store->chunks */
     uint32_t n_chunks;
     uint32_t entry;        /* dataset entry index (payload = dataset->entries[entry]) */

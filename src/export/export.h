@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sched/sched.h"
+
 struct gp_error;
 struct gp_buf;
 struct gp_record_store;
@@ -88,6 +90,17 @@ int gp_export_csv_buf(const struct gp_export_ctx *ctx, struct gp_buf *out);
 /* Console table "NVIDIA GenAI-Perf | LLM Metrics" (§8), plain box drawing. */
 int gp_export_console_buf(const struct gp_export_ctx *ctx, int width, struct gp_buf *out);
 int gp_export_console(const struct gp_export_ctx *ctx, struct gp_error *err);
+
+/* Schedule lateness over the measured records that had a due time
+ * (t_sched_ns), and how many waited for the --max-concurrency cap; present
+ * = 0 for a closed-loop run. Feeds "schedule" in <stem>_genperf.json and the
+ * console warning of `profile`. 0 or -GP_ENOMEM. */
+struct gp_export_sched {
+    int present;
+    struct gp_sched_lag lag;
+    size_t cap_delayed;
+};
+int gp_export_schedule_summary(const struct gp_record_store *st, struct gp_export_sched *out);
 
 /* <stem> of a profile export file name: "custom_export.json" -> "custom_export". */
 void gp_export_stem(const char *profile_export_file, char *out, size_t outsz);

@@ -20,4 +20,8 @@ size_t gp_export_system_rows(const struct gp_export_ctx *ctx, enum gp_metric out
  * and frees b either way. */
 int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_error *err);
 
+/* "schedule" of <stem>_genperf.json (schedule_json.c): null without a
+ * schedule; NULL on ENOMEM. New reference. */
+json_t *gp_export_schedule_json(const struct gp_export_ctx *ctx);
+
 #endif

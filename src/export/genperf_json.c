@@ -184,6 +184,8 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(o, "client", cl);
     if (ctx->scale_out)
         json_object_set(o, "scale_out", (json_t *)ctx->scale_out);
+    json_t *sched = gp_export_schedule_json(ctx);
+    json_object_set_new(o, "schedule", sched ? sched : json_null());
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();

@@ -173,6 +173,11 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
          * beginning to send on a ready connection; null when it never got there */
         r |= OPT(&s.b, "send_lag_ns",
                  rec->t_send_ns >= rec->t_start_ns && rec->t_send_ns ? (int64_t)(rec->t_send_ns - rec->t_start_ns) : -1);
+        /* open loop: when it was due, and how late it started (null: closed loop) */
+        r |= OPT(&s.b, "t_sched_ns", rec->t_sched_ns ? (int64_t)wall_of(ctx, rec->t_sched_ns) : -1);
+        r |= OPT(&s.b, "sched_lag_ns",
+                 rec->t_sched_ns ? (rec->t_start_ns > rec->t_sched_ns ? (int64_t)(rec->t_start_ns - rec->t_sched_ns) : 0)
+                                 : -1);
         int failed;
         const char *etext = NULL;
         size_t elen = 0;

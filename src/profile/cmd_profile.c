@@ -107,6 +107,7 @@ struct profile_run {
     struct gp_client_stats cs;
     struct gp_client_stats *per_worker; /* cfg.workers entries */
     json_t *scale_out;              /* <stem>_genperf.json "scale_out", NULL = one loop */
+    struct profile_shape shape;     /* rate arrivals, trace / session plan (profile_shapes.c) */
     uint64_t wall_start, wall_end;
     struct gp_metrics_result mr;
     int metrics_ok, export_ok;
@@ -334,6 +335,8 @@ static int stage_run(struct profile_run *r)
          * default 999 % threshold (spec §4.5) */
         duration_ns = (uint64_t)cfg->measurement_interval_ms * 3600000ull;
 
+    if (gp_profile_shape_build(cfg, r->ds->n, &r->shape, &r->err) < 0)
+        return fail(r, NULL);
     struct gp_client_opts co = {
         .url = r->req_url,
         .headers = cfg->headers,
@@ -343,6 +346,8 @@ static int stage_run(struct profile_run *r)
         .concurrency = cfg->concurrency,
         .request_rate = cfg->request_rate,
         .poisson = cfg->poisson,
+        .load = r->shape.load,
+        .plan = r->shape.has_plan ? &r->shape.plan : NULL,
         .max_inflight = cfg->max_concurrency,
         .request_count = cfg->request_count,
         .warmup_count = cfg->warmup,
@@ -513,9 +518,16 @@ static int finish(struct profile_run *r)
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",
             (unsigned long long)cs->n_sent, (unsigned long long)cs->n_warmup, (unsigned long long)cs->n_retried,
             (double)(cs->end_ns - cs->start_ns) / 1e9, cs->busy_fraction * 100);
-    if (cfg->request_rate > 0)
+    if (cfg->request_rate > 0 || r->shape.has_plan)
         fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
                 (double)cs->max_lag_ns / 1e6, (unsigned long long)cs->n_delayed);
+    struct gp_export_sched sch;
+    if (gp_export_schedule_summary(&r->st, &sch) == 0 && sch.present && (sch.lag.p99_ms > 1.0 || sch.cap_delayed))
+        fprintf(stderr,
+                "genperf: warning: schedule lag p99 %.2f ms (max %.2f ms, %zu of %zu sends > 1 ms late); %zu requests "
+                "waited for the --max-concurrency cap: latency from the scheduled time is in *_genperf.json "
+                "\"schedule\"\n",
+                sch.lag.p99_ms, sch.lag.max_ms, sch.lag.late_1ms, sch.lag.n, sch.cap_delayed);
     if (cs->n_dropped)
         fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
                 (unsigned long long)cs->n_dropped);
@@ -562,6 +574,7 @@ static void run_free(struct profile_run *r)
     free(r->per_worker);
     free(r->bodies);
     gp_record_store_free(&r->st);
+    gp_profile_shape_free(&r->shape);
     if (r->ds)
         gp_dataset_free(r->ds);
     if (r->tok)

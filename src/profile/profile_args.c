@@ -39,6 +39,7 @@ enum copy_rule {
     C_LONG_MIN1, /* genperf's flags: long = the value when given; it must be >= 1 */
     C_SECS,      /* genperf's flags: double = the value when given; it must be > 0 */
     C_CHOICE1,   /* int = the value is the second choice (random, poisson) */
+    C_DOUBLE,    /* double = the value, when not 0 (GenAI-Perf's truthy copy of a float) */
     C_HOOK,      /* the row's hook does it (always called, given or not) */
 };
 
@@ -49,6 +50,8 @@ enum opt_id {
     O_ARTIFACT_DIR, O_EXTRA, O_MEAS_INTERVAL, O_STABILITY, O_GOODPUT, O_INPUT_FILE,
     O_METRICS_URL, O_BACKEND, O_BATCH, O_NUM_PREFIX, O_PREFIX_LEN, O_VERBOSE, O_PLOTS,
     O_CHECKPOINTING, O_CHECKPOINT_DIR, O_FIXED_SCHEDULE, O_NUM_SESSIONS, O_SESSION_CONC,
+    O_TURNS_MEAN, O_TURNS_STD, O_TURN_DELAY_MEAN, O_TURN_DELAY_STD, O_DELAY_RATIO,
+    O_RATE_MODE, O_BURSTINESS, O_RAMP, O_TRACE_SPEEDUP,
     /* ours */
     O_TIMEOUT, O_HTTP2, O_DISTRIBUTION, O_MAX_CONC, O_DURATION, O_TELEM_INTERVAL, O_NO_USAGE,
     O_OFFLINE, O_REDACT, O_API_KEY_FILE, O_CACERT, O_INSECURE, O_MAX_RESP, O_MAX_FAIL,
@@ -87,6 +90,7 @@ static const char *const endpoint_types[] = {
 static const char *const strategies[] = {"round_robin", "random", NULL};
 static const char *const backends[] = {"tensorrtllm", "vllm", NULL};
 static const char *const distributions[] = {"constant", "poisson", NULL};
+static const char *const rate_modes[] = {"constant", "poisson", "gamma", NULL};
 
 /* Table order is argparse's (--help) and the order GenAI-Perf copies and
  * checks values in, which decides which error a bad command line reports. */
@@ -171,10 +175,38 @@ static const struct opt opts[] = {
      .copy = C_SEEN, .off = F(enable_checkpointing)},
     {O_CHECKPOINT_DIR, K_STR, {"--checkpoint-dir"}, "DIR", NULL, "accepted, ignored",
      .copy = C_STR, .off = F(checkpoint_dir)},
-    {O_FIXED_SCHEDULE, K_STR, {"--fixed-schedule"}, "BOOL", NULL, "not supported by genperf",
-     .group = G_STIMULUS, .copy = C_NONE},
-    {O_NUM_SESSIONS, K_INT, {"--num-sessions"}, "N", NULL, "not supported by genperf", .copy = C_NONE},
-    {O_SESSION_CONC, K_INT, {"--session-concurrency"}, "N", NULL, "not supported by genperf", .copy = C_NONE},
+    /* workload shapes (issue 16): GenAI-Perf 0.0.16's session and fixed-schedule flags, then genperf's */
+    {O_FIXED_SCHEDULE, K_STR, {"--fixed-schedule"}, "BOOL", NULL,
+     "true: send each --input-file payload:FILE row at its timestamp (ms), open loop",
+     .group = G_STIMULUS, .copy = C_HOOK, .hook = gp_profile_copy_fixed_schedule},
+    {O_NUM_SESSIONS, K_INT, {"--num-sessions"}, "N", NULL, "synthetic multi-turn sessions (default 0: none)",
+     .copy = C_LONG, .off = F(sessions.num_sessions)},
+    {O_SESSION_CONC, K_INT, {"--session-concurrency"}, "N", NULL,
+     "sessions in flight at once, each sending its turns in order (default 1)",
+     .group = G_STIMULUS, .copy = C_LONG, .off = F(sessions.session_concurrency)},
+    {O_TURNS_MEAN, K_INT, {"--session-turns-mean"}, "N", NULL, "mean turns per session (default 1)",
+     .copy = C_LONG, .off = F(sessions.turns_mean)},
+    {O_TURNS_STD, K_INT, {"--session-turns-stddev"}, "N", NULL, "stddev of the turns per session (default 0)",
+     .copy = C_LONG, .off = F(sessions.turns_stddev)},
+    {O_TURN_DELAY_MEAN, K_INT, {"--session-turn-delay-mean"}, "MS", NULL,
+     "mean wait after a turn's response before the next turn (default 0)",
+     .copy = C_LONG, .off = F(sessions.delay_mean_ms)},
+    {O_TURN_DELAY_STD, K_INT, {"--session-turn-delay-stddev"}, "MS", NULL, "stddev of that wait (default 0)",
+     .copy = C_LONG, .off = F(sessions.delay_stddev_ms)},
+    {O_DELAY_RATIO, K_FLOAT, {"--session-delay-ratio"}, "X", NULL,
+     "scales the \"delay\" of payload-file rows (default 1.0)", .copy = C_DOUBLE, .off = F(sessions.delay_ratio)},
+    {O_RATE_MODE, K_CHOICE, {"--request-rate-mode"}, "{constant,poisson,gamma}", rate_modes,
+     "genperf: arrival process with --request-rate (default constant; gamma takes --burstiness)",
+     .copy = C_HOOK, .hook = gp_profile_copy_rate_mode},
+    {O_BURSTINESS, K_FLOAT, {"--burstiness"}, "B", NULL,
+     "genperf: gamma shape with --request-rate-mode gamma: 1 = Poisson, < 1 burstier (default 1)",
+     .copy = C_SECS, .off = F(burstiness)},
+    {O_RAMP, K_FLOAT, {"--ramp-up-duration"}, "SECONDS", NULL,
+     "genperf: the request rate grows linearly from 0 to its target over SECONDS",
+     .copy = C_SECS, .off = F(ramp_s)},
+    {O_TRACE_SPEEDUP, K_FLOAT, {"--trace-speedup"}, "X", NULL,
+     "genperf: with --fixed-schedule, divide every timestamp by X (default 1)",
+     .copy = C_SECS, .off = F(trace_speedup)},
     {O_TIMEOUT, K_FLOAT, {"--request-timeout"}, "SECONDS", NULL,
      "genperf: per-request timeout; a stalled request fails (default 600)",
      .copy = C_SECS, .off = F(request_timeout_s)},
@@ -587,6 +619,10 @@ static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *
         case C_CHOICE1:
             *FIELD(cfg, o->off, int) = rv->seen && !strcmp(rv->s, o->choices[1]);
             break;
+        case C_DOUBLE:
+            if (rv->seen && rv->f != 0)
+                *FIELD(cfg, o->off, double) = rv->f;
+            break;
         case C_HOOK:
             if ((rc = o->hook(cfg, rv, err)) < 0)
                 return rc;
@@ -645,11 +681,6 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
     if (cfg->batch_size != 1)
         return config_err(cfg, err, GP_EINVAL, "The --batch-size-text flag is not supported for %s.",
                           cfg->endpoint_type == GP_ENDPOINT_CHAT ? "openai_chat_completions" : "openai_completions");
-    if (raw[O_FIXED_SCHEDULE].seen && raw[O_FIXED_SCHEDULE].s[0])
-        return config_err(cfg, err, GP_ENOTSUP, "--fixed-schedule is not supported by genperf; use --request-rate");
-    if (raw[O_NUM_SESSIONS].i || raw[O_SESSION_CONC].i)
-        return config_err(cfg, err, GP_ENOTSUP,
-                          "multi-turn sessions (--num-sessions, --session-concurrency) are not supported by genperf");
     if (cfg->concurrency < 0 || (raw[O_CONCURRENCY].seen && raw[O_CONCURRENCY].i == 0))
         return config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", raw[O_CONCURRENCY].i);
     if (raw[O_STABILITY].seen && raw[O_STABILITY].f == 0)
@@ -668,13 +699,17 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
     if (cfg->request_rate < 0 || !isfinite(cfg->request_rate))
         return config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be a positive number of requests per second",
                           raw[O_RATE].s);
-    if (cfg->max_concurrency && cfg->request_rate == 0)
-        return config_err(cfg, err, GP_EINVAL, "--max-concurrency only applies with --request-rate; use --concurrency");
+    if (cfg->max_concurrency && cfg->request_rate == 0 && !cfg->fixed_schedule)
+        return config_err(cfg, err, GP_EINVAL, "--max-concurrency only applies with --request-rate or --fixed-schedule; use --concurrency");
     if (cfg->poisson && cfg->request_rate == 0)
         return config_err(cfg, err, GP_EINVAL, "--request-distribution only applies with --request-rate");
     if (cfg->measurement_interval_ms < 0)
         return config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: must be a positive number of ms",
                           cfg->measurement_interval_ms);
+    if ((rc = gp_profile_check_shapes(cfg, err)) < 0) {
+        cfg->usage_error = 0;
+        return rc;
+    }
     if (raw[O_REQ_COUNT].i) {
         if (raw[O_REQ_COUNT].i < 0)
             return config_err(cfg, err, GP_EINVAL, "--request-count %ld: must be >= 1", raw[O_REQ_COUNT].i);

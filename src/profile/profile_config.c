@@ -54,6 +54,9 @@ void gp_profile_config_init(struct profile_config *cfg)
     cfg->max_response_bytes = 64L << 20;
     cfg->max_failure_rate = -1;
     cfg->workers = 1;
+    gp_session_opts_default(&cfg->sessions);
+    cfg->burstiness = 1.0;
+    cfg->trace_speedup = 1.0;
 }
 
 void gp_profile_config_free(struct profile_config *cfg)

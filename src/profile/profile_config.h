@@ -21,6 +21,8 @@
 #include <stdio.h>
 
 #include "dataset/dataset.h"
+#include "client/schedule.h"
+#include "sched/sched.h"
 
 struct gp_error;
 
@@ -92,6 +94,14 @@ struct profile_config {
     long max_response_bytes;            /* --max-response-bytes: per-response cap (64 MiB) */
     double max_failure_rate;            /* --max-failure-rate X in [0,1]; < 0 = not given */
 
+    /* workload shapes (issue 16; docs/dataset.md "Schedules, traces and sessions") */
+    int fixed_schedule;                 /* --fixed-schedule true: --input-file payload: rows at their timestamps */
+    struct gp_session_opts sessions;    /* --num-sessions and friends (GenAI-Perf 0.0.16 defaults) */
+    int rate_mode;                      /* enum gp_sched_mode: --request-rate-mode (or --request-distribution) */
+    double burstiness;                  /* --burstiness (gamma shape), default 1 */
+    double ramp_s;                      /* --ramp-up-duration S, 0 = none */
+    double trace_speedup;               /* --trace-speedup X, default 1 */
+
     /* owned: the Authorization header built from --api-key-file / $GENPERF_API_KEY
      * (also the last entry of headers) and copies of secret -H values taken
      * before gp_profile_protect_argv blanks them in argv */
@@ -140,6 +150,23 @@ int gp_profile_run_dir(const struct profile_config *cfg, char *out, size_t outsz
  * (spec §7.1), keys in GenAI-Perf's order. New reference; NULL on ENOMEM. */
 json_t *gp_profile_input_config(const struct profile_config *cfg);
 
+/* The load the client runs (profile_shapes.c): the arrival process of
+ * --request-rate, and for --fixed-schedule / --num-sessions a plan of jobs
+ * (trace rows or session turns over dataset entries 0..nentries-1). Owns the
+ * trace, the session plan and the job arrays; gp_profile_shape_free. */
+struct profile_shape {
+    struct gp_sched_load load;
+    struct gp_client_plan plan;
+    int has_plan;
+    struct gp_client_job *jobs;
+    uint32_t *starts;
+    struct gp_trace *trace;
+    struct gp_session_plan *sessions;
+};
+int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, struct profile_shape *sh,
+                           struct gp_error *err);
+void gp_profile_shape_free(struct profile_shape *sh);
+
 /* Writes the --help text. */
 void gp_profile_usage(FILE *fp, const char *prog, int full);
 
@@ -166,6 +193,10 @@ int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw
 int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_workers(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_fixed_schedule(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_rate_mode(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+/* The cross-flag rules of the workload-shape flags (after GenAI-Perf's own). */
+int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err);
 int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 
 #endif

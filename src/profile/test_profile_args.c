@@ -580,6 +580,62 @@ static void test_poisson_rng(void)
     CHECK(gp_rng_next(&r1) != gp_rng_next(&r2));
 }
 
+/* issue 16: the workload-shape flags land in the config, and their cross-flag rules */
+static void test_shapes(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "m", "--num-sessions", "4", "--session-concurrency", "2", "--session-turns-mean",
+                    "3", "--session-turns-stddev", "1", "--session-turn-delay-mean", "150",
+                    "--session-turn-delay-stddev", "5", "--session-delay-ratio", "0.5", NULL), 0);
+    CHECK_INT(c.sessions.num_sessions, 4);
+    CHECK_INT(c.sessions.session_concurrency, 2);
+    CHECK_INT(c.sessions.turns_mean, 3);
+    CHECK_INT(c.sessions.turns_stddev, 1);
+    CHECK_INT(c.sessions.delay_mean_ms, 150);
+    CHECK_INT(c.sessions.delay_stddev_ms, 5);
+    CHECK_NEAR(c.sessions.delay_ratio, 0.5, 0);
+    gp_profile_config_free(&c);
+    /* GenAI-Perf's truthy copy: 0 keeps the default ratio 1.0 */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--session-delay-ratio", "0", NULL), 0);
+    CHECK_NEAR(c.sessions.delay_ratio, 1.0, 0);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-rate", "50", "--request-count", "50", "--request-rate-mode", "gamma",
+                    "--burstiness", "0.5", "--ramp-up-duration", "2", "--max-concurrency", "3", NULL), 0);
+    CHECK_INT(c.rate_mode, GP_SCHED_GAMMA);
+    CHECK_NEAR(c.burstiness, 0.5, 0);
+    CHECK_NEAR(c.ramp_s, 2, 0);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--fixed-schedule", "true", "--input-file", "payload:t.jsonl",
+                    "--trace-speedup", "2", "--max-concurrency", "4", NULL), 0);
+    CHECK_INT(c.fixed_schedule, 1);
+    CHECK_NEAR(c.trace_speedup, 2, 0);
+    gp_profile_config_free(&c);
+
+    CHECK(parse(&c, &e, "-m", "m", "--fixed-schedule", "true", NULL) < 0);
+    CHECK(strstr(e.msg, "--fixed-schedule true needs --input-file payload:FILE") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--concurrency", "2", "--session-concurrency", "2", NULL) < 0);
+    CHECK_INT(c.usage_error, 1);
+    CHECK(strstr(e.msg, "not allowed with argument") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--session-concurrency", "2", NULL) < 0);
+    CHECK(strstr(e.msg, "--session-concurrency needs --num-sessions") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--num-sessions", "2", "--session-concurrency", "3", NULL) < 0);
+    CHECK(strstr(e.msg, "--session-concurrency 3 is above --num-sessions 2") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--burstiness", "2", NULL) < 0);
+    CHECK(strstr(e.msg, "--burstiness only applies with --request-rate-mode gamma") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--concurrency", "4", "--ramp-up-duration", "2", NULL) < 0);
+    CHECK(strstr(e.msg, "--concurrency ramp is not implemented") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--trace-speedup", "2", NULL) < 0);
+    CHECK(strstr(e.msg, "--trace-speedup only applies with --fixed-schedule") != NULL);
+    gp_profile_config_free(&c);
+}
+
 int main(void)
 {
     GP_RUN(test_issue_command_line);
@@ -593,5 +649,6 @@ int main(void)
     GP_RUN(test_security);
     GP_RUN(test_float_repr);
     GP_RUN(test_poisson_rng);
+    GP_RUN(test_shapes);
     return gp_test_summary();
 }

@@ -298,6 +298,11 @@ static int emit_token(struct srv *s, struct conn *c, uint64_t now)
     int reasoning = r->generated < r->reasoning_n;
     size_t elen;
     const char *esc = next_token(s, r, k, &elen);
+    if (r->reply_head_len + elen < sizeof r->reply_head && !reasoning) {
+        memcpy(r->reply_head + r->reply_head_len, esc, elen);
+        r->reply_head_len += (uint32_t)elen;
+        r->reply_head[r->reply_head_len] = '\0';
+    }
     r->generated = k;
     int last = k >= r->out_tokens;
     note_token_time(s, r, now);

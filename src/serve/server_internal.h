@@ -84,6 +84,13 @@ struct sreq {
     char id[64];
     char model[256];
     char prompt_head[80];
+    /* timing log, for session tests (a session is its first message, a turn
+     * its message count): messages in a chat body, the head of its last
+     * assistant message, and the head of the reply (escaped, whole tokens) */
+    uint32_t n_messages;
+    char assistant_head[48];
+    char reply_head[48];
+    uint32_t reply_head_len;
     uint32_t prompt_tokens, out_tokens, reasoning_n, generated;
     int finish;                /* GP_FINISH_* the request will end with */
     int fault;

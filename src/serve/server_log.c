@@ -70,6 +70,10 @@ static void log_request(struct srv *s, struct conn *c, const char *outcome)
     gp_buf_printf(b, ",\"endpoint\":\"%s\",\"stream\":%s,\"prompt_head\":",
                   r->endpoint == GP_EP_CHAT ? "chat" : "completions", r->stream ? "true" : "false");
     gp_buf_json_str(b, r->prompt_head, strlen(r->prompt_head));
+    gp_buf_printf(b, ",\"messages\":%u,\"assistant_head\":", r->n_messages);
+    gp_buf_json_str(b, r->assistant_head, strlen(r->assistant_head));
+    /* already JSON-escaped token texts, whole tokens only */
+    gp_buf_printf(b, ",\"reply_head\":\"%s\"", r->reply_head);
     gp_buf_printf(b, ",\"t_accept_ns\":%llu,\"t_request_ns\":%llu,\"t_first_token_ns\":%llu,\"chunks_ns\":[",
                   (unsigned long long)c->t_accept_ns, (unsigned long long)r->t_request_ns,
                   (unsigned long long)r->t_first_ns);
@@ -115,6 +119,8 @@ static void req_reset(struct sreq *r)
     r->generated = 0;
     r->t_first_ns = r->t_last_ns = 0;
     r->id[0] = r->model[0] = r->prompt_head[0] = '\0';
+    r->assistant_head[0] = r->reply_head[0] = '\0';
+    r->n_messages = r->reply_head_len = 0;
 }
 
 static void deactivate(struct srv *s, struct sreq *r)

@@ -184,7 +184,12 @@ static void count_messages(struct srv *s, struct sreq *r, json_t *root, struct g
     }
     size_t i;
     json_t *m;
+    r->n_messages = (uint32_t)json_array_size(msgs);
     json_array_foreach(msgs, i, m) {
+        json_t *content = json_object_get(m, "content");
+        if (json_is_string(content) && json_is_string(json_object_get(m, "role")) &&
+            !strcmp(json_string_value(json_object_get(m, "role")), "assistant"))
+            snprintf(r->assistant_head, sizeof r->assistant_head, "%s", json_string_value(content));
         if (!json_is_object(m) || count_content(s->tok, json_object_get(m, "content"), &p->ptoks,
                                                 r->prompt_head, sizeof r->prompt_head)) {
             v->bad = "each message must be an object whose 'content' is a string or a list of parts";

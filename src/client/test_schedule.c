@@ -1,0 +1,144 @@
+/* client/test_schedule.c — the open-loop ready queue (trace times, session
+ * chaining with delays, session concurrency, rate arrivals) and a session's
+ * history: turn k+1's body carries turn k's user message and the assistant
+ * reply recovered from a non-streamed body and from SSE deltas. */
+#include "client/client.h"
+#include "client/record.h"
+#include "client/schedule.h"
+#include "client/session.h"
+#include "core/error.h"
+#include "core/test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_trace_order_and_chaining(void)
+{
+    /* rows: 0 single @30ms, 1 session a turn 0 @10ms, 2 a turn 1 (delay 5ms), 3 single @20ms */
+    struct gp_client_job jobs[4] = {
+        {.t_sched_ns = 30000000, .entry = 0, .next = -1, .session = -1},
+        {.t_sched_ns = 10000000, .entry = 1, .next = 2, .session = 0},
+        {.t_sched_ns = -1, .delay_ns = 5000000, .entry = 2, .next = -1, .session = 0, .turn = 1},
+        {.t_sched_ns = 20000000, .entry = 3, .next = -1, .session = -1},
+    };
+    uint32_t starts[3] = {0, 1, 3};
+    struct gp_client_plan p = {.jobs = jobs, .n = 4, .starts = starts, .nstarts = 3, .nsessions = 1};
+    struct gp_client_body bodies[4] = {{"{}", 2}, {"{}", 2}, {"{}", 2}, {"{}", 2}};
+    struct gp_csched q;
+    struct gp_error err;
+    CHECK_INT(gp_csched_init(&q, &p, NULL, bodies, 4, 1000, -1, 1, 0, &err), 0);
+    uint32_t job, entry;
+    uint64_t due;
+    CHECK_INT(gp_csched_due(&q), 1000 + 10000000);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK_INT(job, 1);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK_INT(job, 3);
+    CHECK_INT(due, 1000 + 20000000);
+    /* turn 1 is not ready until turn 0 ends: only row 0 is queued */
+    CHECK_INT(gp_csched_due(&q), 1000 + 30000000);
+    CHECK_INT(gp_csched_done(&q, 1, 50000000, NULL, NULL, &err), 0);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK_INT(job, 0);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK_INT(job, 2);
+    CHECK_INT(due, 55000000); /* previous end + delay */
+    CHECK(gp_csched_more(&q));
+    CHECK_INT(gp_csched_done(&q, 0, 60000000, NULL, NULL, &err), 0);
+    CHECK_INT(gp_csched_done(&q, 2, 60000000, NULL, NULL, &err), 0);
+    CHECK_INT(gp_csched_done(&q, 3, 60000000, NULL, NULL, &err), 0);
+    CHECK(!gp_csched_more(&q));
+    CHECK_INT(gp_csched_due(&q), UINT64_MAX);
+    gp_csched_free(&q);
+}
+
+static void test_session_concurrency(void)
+{
+    /* 3 one-turn sessions, 2 at a time: the third starts when one ends */
+    struct gp_client_job jobs[3] = {{.t_sched_ns = -1, .next = -1, .session = 0},
+                                    {.t_sched_ns = -1, .entry = 1, .next = -1, .session = 1},
+                                    {.t_sched_ns = -1, .entry = 2, .next = -1, .session = 2}};
+    uint32_t starts[3] = {0, 1, 2};
+    struct gp_client_plan p = {.jobs = jobs, .n = 3, .starts = starts, .nstarts = 3, .nsessions = 3,
+                               .session_concurrency = 2};
+    struct gp_client_body bodies[3] = {{"{}", 2}, {"{}", 2}, {"{}", 2}};
+    struct gp_csched q;
+    struct gp_error err;
+    CHECK_INT(gp_csched_init(&q, &p, NULL, bodies, 3, 7, -1, 1, 0, &err), 0);
+    uint32_t job, entry;
+    uint64_t due;
+    gp_csched_pop(&q, &job, &entry, &due);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK_INT(gp_csched_due(&q), UINT64_MAX);
+    CHECK(gp_csched_more(&q));
+    CHECK_INT(gp_csched_done(&q, 0, 99, NULL, NULL, &err), 0);
+    CHECK_INT(gp_csched_due(&q), 99);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK_INT(job, 2);
+    gp_csched_free(&q);
+}
+
+static void test_rate(void)
+{
+    struct gp_sched_load l = {.mode = GP_SCHED_CONSTANT, .rate = 1000};
+    struct gp_client_body b = {"{}", 2};
+    struct gp_csched q;
+    struct gp_error err;
+    CHECK_INT(gp_csched_init(&q, NULL, &l, &b, 1, 500, 3, 1, 0, &err), 0);
+    uint32_t job, entry;
+    uint64_t due;
+    for (uint32_t i = 0; i < 3; i++) {
+        CHECK(gp_csched_more(&q));
+        gp_csched_pop(&q, &job, &entry, &due);
+        CHECK_INT(job, i);
+        CHECK_INT(due, 500 + (uint64_t)i * 1000000);
+    }
+    CHECK(!gp_csched_more(&q));
+    CHECK_INT(gp_csched_due(&q), UINT64_MAX);
+    gp_csched_free(&q);
+}
+
+static void test_session_history(void)
+{
+    struct gp_csession s;
+    memset(&s, 0, sizeof s);
+    const char *t0 = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":3}";
+    const char *t1 = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"more\"}],\"max_tokens\":3}";
+    const char *t2 = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"end\"}],\"stream\":true}";
+    const char *out;
+    size_t n;
+    CHECK_INT(gp_csession_body(&s, t0, strlen(t0), &out, &n), 0);
+    CHECK_STR(out, t0);
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    const char *resp = "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"Hello there\"}}]}";
+    struct gp_record r = {.http_status = 200};
+    struct gp_chunk c = {.len = (uint32_t)strlen(resp)};
+    CHECK_INT(gp_record_append(&st, &r, &c, 1, resp, strlen(resp), NULL, 0), 0);
+    CHECK_INT(gp_csession_reply(&s, &st, &st.recs[0]), 0);
+    CHECK_INT(gp_csession_body(&s, t1, strlen(t1), &out, &n), 0);
+    CHECK_STR(out, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\","
+                   "\"content\":\"Hello there\"},{\"role\":\"user\",\"content\":\"more\"}],\"max_tokens\":3}");
+    CHECK_INT(n, strlen(out));
+    /* a streamed reply, split across reads mid-event */
+    const char *sse = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\ndata: {\"choices\":[{\"delta\":"
+                      "{\"content\":\"Fi\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"ne\"}}]}\n\ndata: [DONE]\n\n";
+    struct gp_record r2 = {.http_status = 200, .flags = GP_REC_STREAMING};
+    struct gp_chunk c2[2] = {{.off = 0, .len = 70}, {.off = 70, .len = (uint32_t)strlen(sse) - 70}};
+    CHECK_INT(gp_record_append(&st, &r2, c2, 2, sse, strlen(sse), NULL, 0), 1);
+    CHECK_INT(gp_csession_reply(&s, &st, &st.recs[1]), 0);
+    CHECK_INT(gp_csession_body(&s, t2, strlen(t2), &out, &n), 0);
+    CHECK(strstr(out, "{\"role\":\"assistant\",\"content\":\"Fine\"},{\"role\":\"user\",\"content\":\"end\"}]") != NULL);
+    CHECK_INT(json_array_size(s.hist), 5);
+    gp_record_store_free(&st);
+    gp_csession_free(&s);
+}
+
+int main(void)
+{
+    GP_RUN(test_trace_order_and_chaining);
+    GP_RUN(test_session_concurrency);
+    GP_RUN(test_rate);
+    GP_RUN(test_session_history);
+    return gp_test_summary();
+}

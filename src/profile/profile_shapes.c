@@ -1,0 +1,161 @@
+/* profile/profile_shapes.c — the workload-shape flags of `genperf profile`
+ * (issue 16): their copy hooks and cross-flag rules, and the load / plan the
+ * client executes (struct profile_shape, see profile_config.h).
+ */
+#include "profile/profile_config.h"
+#include "core/error.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int shape_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int shape_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gp_verr(err, GP_EINVAL, fmt, ap);
+    va_end(ap);
+    cfg->usage_error = 0;
+    return -GP_EINVAL;
+}
+
+/* GenAI-Perf 0.0.16 declares --fixed-schedule with a value (a BOOL). */
+int gp_profile_copy_fixed_schedule(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen || !rv->s[0])
+        return 0;
+    const char *v = rv->s;
+    if (!strcasecmp(v, "true") || !strcmp(v, "1") || !strcasecmp(v, "yes"))
+        cfg->fixed_schedule = 1;
+    else if (!strcasecmp(v, "false") || !strcmp(v, "0") || !strcasecmp(v, "no"))
+        cfg->fixed_schedule = 0;
+    else
+        return shape_err(cfg, err, "--fixed-schedule '%s': give true or false", v);
+    return 0;
+}
+
+int gp_profile_copy_rate_mode(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    (void)err;
+    if (!rv->seen)
+        return 0;
+    cfg->rate_mode = !strcmp(rv->s, "gamma") ? GP_SCHED_GAMMA : !strcmp(rv->s, "poisson") ? GP_SCHED_POISSON
+                                                                                          : GP_SCHED_CONSTANT;
+    return 0;
+}
+
+int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err)
+{
+    int rc;
+    if (cfg->poisson && cfg->rate_mode == GP_SCHED_CONSTANT)
+        cfg->rate_mode = GP_SCHED_POISSON; /* --request-distribution poisson, genperf's older spelling */
+    if (cfg->rate_mode != GP_SCHED_CONSTANT && cfg->request_rate == 0)
+        return shape_err(cfg, err, "--request-rate-mode only applies with --request-rate R");
+    if (cfg->burstiness != 1.0 && cfg->rate_mode != GP_SCHED_GAMMA)
+        return shape_err(cfg, err, "--burstiness only applies with --request-rate-mode gamma");
+    if (cfg->burstiness > 1e6)
+        return shape_err(cfg, err, "--burstiness %g: at most 1000000", cfg->burstiness);
+    if (cfg->ramp_s > 0 && cfg->request_rate == 0)
+        return shape_err(cfg, err,
+                         "--ramp-up-duration applies to --request-rate (a --concurrency ramp is not implemented yet)");
+    if (cfg->ramp_s > 1e7)
+        return shape_err(cfg, err, "--ramp-up-duration: at most 10000000 seconds");
+    if (cfg->trace_speedup != 1.0 && !cfg->fixed_schedule)
+        return shape_err(cfg, err, "--trace-speedup only applies with --fixed-schedule true");
+    if (cfg->fixed_schedule && (!cfg->input_file || strncmp(cfg->input_file, "payload:", 8)))
+        return shape_err(cfg, err,
+                         "--fixed-schedule true needs --input-file payload:FILE (JSONL rows with \"timestamp\" in ms)");
+    struct gp_session_opts *so = &cfg->sessions;
+    so->seed = cfg->seed;
+    if ((rc = gp_session_opts_check(so, err)) < 0) {
+        cfg->usage_error = 0;
+        return rc;
+    }
+    if (so->num_sessions > 0) {
+        if (cfg->input_file)
+            return shape_err(cfg, err,
+                             "--num-sessions builds synthetic sessions; drop --input-file (payload rows with "
+                             "\"session_id\" are sessions already)");
+        if (cfg->request_rate > 0)
+            return shape_err(cfg, err,
+                             "--num-sessions runs whole sessions closed loop (--session-concurrency); drop "
+                             "--request-rate");
+        if (cfg->duration_s > 0 || cfg->measurement_interval_ms)
+            return shape_err(cfg, err, "--num-sessions sends every turn of every session; drop --duration / "
+                                       "--measurement-interval");
+    } else if (so->session_concurrency > 0) {
+        return shape_err(cfg, err, "--session-concurrency needs --num-sessions N (synthetic sessions)");
+    }
+    /* A plan (trace rows, session chains) is one schedule with turn-to-turn
+     * dependencies; splitting it over threads is not implemented. */
+    if (cfg->workers > 1 && (cfg->fixed_schedule || so->num_sessions > 0))
+        return shape_err(cfg, err, "--workers %ld: --fixed-schedule and --num-sessions run on one event loop; drop "
+                         "--workers (one loop keeps up with a trace: see the schedule lag in *_genperf.json)",
+                         cfg->workers);
+    return 0;
+}
+
+/* ---- the load the client runs ------------------------------------------ */
+
+void gp_profile_shape_free(struct profile_shape *sh)
+{
+    free(sh->jobs);
+    free(sh->starts);
+    gp_trace_free(sh->trace);
+    gp_session_plan_free(sh->sessions);
+    memset(sh, 0, sizeof *sh);
+}
+
+int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, struct profile_shape *sh,
+                           struct gp_error *err)
+{
+    memset(sh, 0, sizeof *sh);
+    int rc = 0;
+    sh->load.mode = (enum gp_sched_mode)cfg->rate_mode;
+    sh->load.rate = cfg->request_rate;
+    sh->load.burstiness = cfg->burstiness;
+    sh->load.ramp_s = cfg->ramp_s;
+    sh->load.seed = cfg->seed;
+    if (cfg->request_rate > 0 && (rc = gp_sched_load_check(&sh->load, err)))
+        return rc < 0 ? rc : -rc;
+    size_t nstarts = 0;
+    if (cfg->fixed_schedule) {
+        struct gp_trace_opts to = {.speedup = cfg->trace_speedup,
+                                   .delay_ratio = cfg->sessions.delay_ratio,
+                                   .require_timestamp = 1,
+                                   .delay_kind = GP_TRACE_DELAY_AFTER};
+        if ((rc = gp_trace_read(cfg->input_file, &to, &sh->trace, err)))
+            return rc < 0 ? rc : -rc;
+        if (sh->trace->n != nentries) {
+            gp_profile_shape_free(sh);
+            return gp_err(err, GP_EINVAL, "--input-file %s: %zu trace rows but %zu dataset rows; one row per line",
+                          cfg->input_file, sh->trace ? sh->trace->n : 0, nentries);
+        }
+        rc = gp_client_plan_from_trace(sh->trace, &sh->jobs, &sh->starts, &nstarts, err);
+        sh->plan.nsessions = sh->trace->nsessions;
+        sh->plan.n = sh->trace->n;
+    } else if (cfg->sessions.num_sessions > 0) {
+        if ((rc = gp_session_plan_build(&cfg->sessions, &sh->sessions, err)))
+            return rc < 0 ? rc : -rc;
+        rc = gp_client_plan_from_sessions(sh->sessions, nentries, &sh->jobs, &sh->starts, &nstarts, err);
+        sh->plan.nsessions = sh->sessions->nsessions;
+        sh->plan.n = sh->sessions->nturns;
+        /* perf_analyzer's session threads; unset = one session at a time */
+        sh->plan.session_concurrency = cfg->sessions.session_concurrency > 0 ? cfg->sessions.session_concurrency : 1;
+    } else {
+        return 0;
+    }
+    if (rc) {
+        gp_profile_shape_free(sh);
+        return rc < 0 ? rc : -rc;
+    }
+    sh->plan.jobs = sh->jobs;
+    sh->plan.starts = sh->starts;
+    sh->plan.nstarts = nstarts;
+    sh->has_plan = 1;
+    return 0;
+}

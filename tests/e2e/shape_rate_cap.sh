@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# shape_rate_cap: --request-rate 40 --max-concurrency 2 against a server that takes ~100 ms per
+# request (capacity 20/s, half the rate; 40 requests): the server never has more than 2 requests in flight;
+# requests queue in the client, and each record's sched_lag_ns equals the queueing the server's
+# timing log shows (its arrival minus the constant-rate due time); the genperf.json "schedule"
+# block's from-schedule latency exceeds from-send latency by that queueing, and the console warns.
+set -u
+source "$(dirname "$0")/shape_common.inc"
+shape_run cap --request-rate 40 --request-rate-mode constant --max-concurrency 2 --request-count 40 \
+    --isl 8 --osl 1 -- --ttft-ms 100 --itl-ms 0
+python3 - "$TMPDIR" <<'PY'
+import glob, json, statistics, sys
+tmp = sys.argv[1]
+bad = []
+def check(c, what):
+    print(("ok   " if c else "FAIL ") + what)
+    if not c: bad.append(what)
+log = sorted((json.loads(l) for l in open(tmp + "/cap.log")), key=lambda e: e["t_request_ns"])
+check(len(log) == 40, "40 requests reached the server")
+ev = []
+for e in log:
+    ev += [(e["t_request_ns"], 1), (max(e["chunks_ns"]), -1)]
+cur = peak = 0
+for _, d in sorted(ev, key=lambda x: (x[0], x[1])):
+    cur += d; peak = max(peak, cur)
+check(peak <= 2, "never more than 2 requests in flight at the server (peak %d)" % peak)
+recs = sorted((json.loads(l) for l in open(glob.glob(tmp + "/art.cap/*/*_records.jsonl")[0])), key=lambda r: r["t_sched_ns"])
+gaps = [(b["t_sched_ns"] - a["t_sched_ns"]) / 1e6 for a, b in zip(recs, recs[1:])]
+check(all(abs(g - 25.0) < 0.01 for g in gaps), "due times 25 ms apart (constant 40/s)")
+t0 = log[0]["t_request_ns"]
+truth = [(e["t_request_ns"] - t0) / 1e6 - 25.0 * i for i, e in enumerate(log)]  # queueing seen by the server
+lag = [r["sched_lag_ns"] / 1e6 for r in recs]
+err = max(abs(t - (l - lag[0])) for t, l in zip(truth, lag))
+check(err < 5.0, "client-reported lag matches the server's queueing within 5 ms (worst %.2f ms)" % err)
+check(truth[-1] > 800, "the last request queued %.0f ms in the client" % truth[-1])
+s = json.load(open(glob.glob(tmp + "/art.cap/*/*_genperf.json")[0]))["schedule"]
+check(s["cap_delayed"] >= 30, "cap_delayed %d" % s["cap_delayed"])
+fs, fsend = s["from_schedule"]["request_latency_ms"], s["from_send"]["request_latency_ms"]
+want = statistics.median(truth)  # p50 of the sum ~ p50 send latency + p50 queueing (latency is ~constant)
+diff = fs["p50"] - fsend["p50"]
+check(abs(diff - want) < 15, "from-schedule p50 - from-send p50 = %.1f ms, server-side queueing p50 %.1f ms" % (diff, want))
+check(fs["p99"] > fsend["p99"] + 800, "from-schedule p99 %.0f ms vs from-send %.0f ms" % (fs["p99"], fsend["p99"]))
+out = open(tmp + "/cap.out").read()
+check("warning: schedule lag p99" in out and "waited for the --max-concurrency cap" in out, "console warning line")
+sys.exit(1 if bad else 0)
+PY

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# shape_trace: --fixed-schedule true --input-file payload:FILE replays a 10-row trace at its
+# timestamps: the server sees the rows in trace order at offsets equal to the timestamps within
+# the lateness the client reports (records.jsonl sched_lag_ns) plus a small transit margin; rows
+# sharing hash_ids arrive with identical prompt prefixes; the genperf.json "schedule" block is there.
+set -u
+source "$(dirname "$0")/shape_common.inc"
+python3 - "$TMPDIR/trace.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for i in range(10):
+        # even rows share hash id 7 for their first 512-token block
+        row = {"timestamp": [0, 40, 90, 100, 180, 260, 300, 310, 400, 480][i], "output_length": 3,
+               "input_length": 600 if i % 2 == 0 else 24, "hash_ids": [7, 1000 + i] if i % 2 == 0 else [100 + i]}
+        f.write(json.dumps(row) + "\n")
+PY
+shape_run trace --fixed-schedule true --input-file "payload:$TMPDIR/trace.jsonl" -- --ttft-ms 5 --itl-ms 1
+python3 - "$TMPDIR" <<'PY'
+import glob, json, sys
+tmp = sys.argv[1]
+bad = []
+def check(c, what):
+    print(("ok   " if c else "FAIL ") + what)
+    if not c: bad.append(what)
+ts = [0, 40, 90, 100, 180, 260, 300, 310, 400, 480]
+log = [json.loads(l) for l in open(tmp + "/trace.log")]
+recs = [json.loads(l) for l in open(glob.glob(tmp + "/art.trace/*/*_records.jsonl")[0])]
+check(len(log) == 10 and len(recs) == 10, "10 requests reached the server and were recorded")
+log.sort(key=lambda e: e["t_request_ns"])
+check([e["prompt_tokens"] > 500 for e in log] == [i % 2 == 0 for i in range(10)], "server saw the rows in trace order")
+recs.sort(key=lambda r: r["t_sched_ns"])
+lag = [r["sched_lag_ns"] / 1e6 for r in recs]
+t0 = log[0]["t_request_ns"]
+for i, e in enumerate(log):
+    off = (e["t_request_ns"] - t0) / 1e6
+    # arrival offset = timestamp + this send's lateness - row 0's, plus transit (< 5 ms on one host)
+    want = ts[i] + lag[i] - lag[0]
+    check(abs(off - want) < 5.0, "row %d arrived at %.2f ms, timestamp %d ms + reported lateness %.2f ms" % (i, off, ts[i], lag[i] - lag[0]))
+check([r["t_sched_ns"] - recs[0]["t_sched_ns"] for r in recs] == [t * 1000000 for t in ts], "records carry the due times")
+heads = [e["prompt_head"] for e in log]
+check(len({heads[i] for i in range(0, 10, 2)}) == 1, "rows sharing hash id 7 share their prompt prefix")
+check(len({heads[i] for i in range(1, 10, 2)}) == 5, "rows with distinct hash ids do not")
+gj = json.load(open(glob.glob(tmp + "/art.trace/*/*_genperf.json")[0]))
+s = gj["schedule"]
+check(s is not None and s["requests"] == 10 and s["lag"]["max_ms"] >= s["lag"]["p50_ms"] >= 0, "genperf.json schedule block")
+sys.exit(1 if bad else 0)
+PY
