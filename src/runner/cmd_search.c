@@ -421,52 +421,32 @@ static void usage(FILE *fp)
             "every cell under one label. Every other option is a profile option ('genperf profile --help').\n");
 }
 
-int cmd_search(int argc, char **argv)
+/* Everything after the arguments: the loop, the table, the CSV. */
+static int run_search(struct search_args *a, struct gp_search *s)
 {
-    struct search_args a;
-    static struct gp_search s; /* 64 cells of paths: too big for the stack of a short function */
-    memset(&a, 0, sizeof a);
-    /* the type first: it decides the defaults the other flags override */
-    int is_rate = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *v = value_of(argv[i], "--search-type", &i, argc, argv);
-        if (v)
-            is_rate = !strcmp(v, "request_rate");
-    }
-    gp_search_init(&s, is_rate);
     struct gp_error err = {0};
-    int p = parse(argc, argv, &a, &s, &err);
-    if (p > 0) {
-        usage(stdout);
-        return 0;
-    }
-    if (p < 0) {
-        usage(stderr);
-        fprintf(stderr, PROG ": error: %s\n", err.msg);
-        return 2;
-    }
-    struct search_run r = {.a = &a, .s = &s};
+    struct search_run r = {.a = a, .s = s};
     if (gp_self_exe(r.self, sizeof r.self) < 0) {
         fprintf(stderr, PROG ": error: cannot find my own executable (/proc/self/exe)\n");
         return 1;
     }
-    gp_path_join(r.staging, sizeof r.staging, a.artifact_dir, ".search-staging");
-    snprintf(r.model, sizeof r.model, "%s%s", a.model, a.n_models > 1 ? "_multi" : "");
+    gp_path_join(r.staging, sizeof r.staging, a->artifact_dir, ".search-staging");
+    snprintf(r.model, sizeof r.model, "%s%s", a->model, a->n_models > 1 ? "_multi" : "");
     for (char *c = r.model; *c; c++)
         if (*c == '/')
             *c = '_';
-    snprintf(r.stem, sizeof r.stem, "%s", a.export_file);
+    snprintf(r.stem, sizeof r.stem, "%s", a->export_file);
     char *dot = strrchr(r.stem, '.');
     if (dot)
         *dot = 0;
-    if (a.label)
-        snprintf(r.label, sizeof r.label, "%s", a.label);
+    if (a->label)
+        snprintf(r.label, sizeof r.label, "%s", a->label);
     else {
         time_t now = time(NULL);
         struct tm tm;
         char ts[32];
         strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
-        snprintf(r.label, sizeof r.label, "search %s %s %s", a.model, a.search_type, ts);
+        snprintf(r.label, sizeof r.label, "search %s %s %s", a->model, a->search_type, ts);
     }
     double t0 = now_s();
     int status = search_loop(&r);
@@ -475,7 +455,41 @@ int cmd_search(int argc, char **argv)
         fprintf(stderr, PROG ": error: %s\n", err.msg);
         status = status ? status : 1;
     }
-    if (a.db)
-        printf("results store: %s (label \"%s\")\n", a.db, r.label);
+    if (a->db)
+        printf("results store: %s (label \"%s\")\n", a->db, r.label);
+    return status;
+}
+
+int cmd_search(int argc, char **argv)
+{
+    struct search_args a;
+    memset(&a, 0, sizeof a);
+    /* 64 cells with their paths: on the heap, not the stack */
+    struct gp_search *s = malloc(sizeof *s);
+    if (!s) {
+        fprintf(stderr, PROG ": error: out of memory\n");
+        return 1;
+    }
+    /* the type first: it decides the defaults the other flags override */
+    int is_rate = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v = value_of(argv[i], "--search-type", &i, argc, argv);
+        if (v)
+            is_rate = !strcmp(v, "request_rate");
+    }
+    gp_search_init(s, is_rate);
+    struct gp_error err = {0};
+    int p = parse(argc, argv, &a, s, &err), status;
+    if (p > 0) {
+        usage(stdout);
+        status = 0;
+    } else if (p < 0) {
+        usage(stderr);
+        fprintf(stderr, PROG ": error: %s\n", err.msg);
+        status = 2;
+    } else {
+        status = run_search(&a, s);
+    }
+    free(s);
     return status;
 }
