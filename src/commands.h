@@ -6,8 +6,8 @@
  * process exit status (2 for usage errors). Where each one
  * lives: cmd_profile profile/, cmd_serve serve/, cmd_tokenize tokenizer/,
  * cmd_ingest/cmd_query/cmd_results store/, cmd_run runner/, cmd_telemetry
- * telemetry/, cmd_ui/cmd_report report/, cmd_process_export_files and cmd_analyze
- * runner/.
+ * telemetry/, cmd_ui/cmd_report report/, cmd_process_export_files, cmd_analyze,
+ * cmd_search, cmd_create_template and cmd_config runner/.
  */
 #ifndef GP_COMMANDS_H
 #define GP_COMMANDS_H
@@ -24,5 +24,8 @@ int cmd_ui(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_process_export_files(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_search(int argc, char **argv);
+int cmd_create_template(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 
 #endif

@@ -28,7 +28,10 @@ static const struct subcommand subcommands[] = {
     {"ui", cmd_ui, "serve the Benchmarks page over the results store"},
     {"report", cmd_report, "write a self-contained HTML report"},
     {"analyze", cmd_analyze, "profile over a swept stimulus; analyze_export_genai_perf.csv"},
+    {"search", cmd_search, "find the highest load that meets goodput SLOs (bracket, bisect)"},
     {"process-export-files", cmd_process_export_files, "merge per-node run directories into one artifact set"},
+    {"create-template", cmd_create_template, "write GenAI-Perf's config template (genai_perf_config.yaml)"},
+    {"config", cmd_config, "run what a GenAI-Perf config file says (profile, analyze, ...)"},
 };
 
 static void usage(FILE *fp, const char *prog)

@@ -1,8 +1,11 @@
 /* runner/analyze.c — sweep values and the child runner of `genperf analyze`
  * (the command and its CSV are in cmd_analyze.c). See analyze.h. */
 #include "runner/analyze.h"
+#include "core/buf.h"
 #include "core/error.h"
+#include "core/fsutil.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -174,4 +177,50 @@ int gp_run_child(char *const *argv)
     sigaction(SIGINT, &oi, NULL);
     sigaction(SIGTERM, &ot, NULL);
     return rc;
+}
+
+int gp_collect_cell(const char *staging, const char *cell_dir, struct gp_error *err)
+{
+    DIR *d = opendir(staging);
+    if (!d)
+        return gp_err(err, GP_EIO, "cell left no artifacts in '%s'", staging);
+    struct dirent *de;
+    char run[4096] = "";
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.')
+            gp_path_join(run, sizeof run, staging, de->d_name);
+    closedir(d);
+    if (!run[0] || !(d = opendir(run)))
+        return gp_err(err, GP_EIO, "cell left no run directory in '%s'", staging);
+    int rc = gp_mkdir_p(cell_dir, err);
+    while (!rc && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char from[8192], to[8192];
+        gp_path_join(from, sizeof from, run, de->d_name);
+        gp_path_join(to, sizeof to, cell_dir, de->d_name);
+        if (rename(from, to) < 0)
+            rc = gp_err(err, GP_EIO, "cannot move '%s' to '%s': %s", from, to, strerror(errno));
+    }
+    closedir(d);
+    rmdir(run);
+    rmdir(staging);
+    return rc;
+}
+
+void gp_csv_field(struct gp_buf *b, const char *s, int first)
+{
+    if (!first)
+        gp_buf_putc(b, ',');
+    if (!strpbrk(s, ",\"\r\n")) {
+        gp_buf_puts(b, s);
+        return;
+    }
+    gp_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            gp_buf_putc(b, '"');
+        gp_buf_putc(b, *s);
+    }
+    gp_buf_putc(b, '"');
 }

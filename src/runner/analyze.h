@@ -33,4 +33,14 @@ int gp_run_child(char *const *argv);
 /* Path of this executable (/proc/self/exe) in out; 0 or -1. */
 int gp_self_exe(char *out, size_t sz);
 
+/* Moves every file of the single run directory that a profile child wrote
+ * under staging into cell_dir (created), then removes the emptied
+ * directories: cells are named by their sweep, not by profile's naming. */
+int gp_collect_cell(const char *staging, const char *cell_dir, struct gp_error *err);
+
+/* Appends one CSV field as Python's csv.writer (QUOTE_MINIMAL) writes it,
+ * preceded by a comma unless first. */
+struct gp_buf;
+void gp_csv_field(struct gp_buf *b, const char *s, int first);
+
 #endif
