@@ -2,7 +2,7 @@
  * command-line mapping of `genperf config`. See template.h. */
 #include "runner/template.h"
 #include "core/error.h"
-#include "export/pyjson.h"
+#include "core/pytext.h"
 #include "runner/recipe.h"
 
 #include <math.h>
