@@ -123,64 +123,16 @@ static int replaced(const char *sweep_type, const char *arg)
     return 0;
 }
 
-/* Moves every file of the single run directory under staging into cell_dir. */
-static int collect(const char *staging, const char *cell_dir, struct gp_error *err)
-{
-    DIR *d = opendir(staging);
-    if (!d)
-        return gp_err(err, GP_EIO, "cell left no artifacts in '%s'", staging);
-    struct dirent *de;
-    char run[4096] = "";
-    while ((de = readdir(d)))
-        if (de->d_name[0] != '.')
-            gp_path_join(run, sizeof run, staging, de->d_name);
-    closedir(d);
-    if (!run[0] || !(d = opendir(run)))
-        return gp_err(err, GP_EIO, "cell left no run directory in '%s'", staging);
-    int rc = gp_mkdir_p(cell_dir, err);
-    while (!rc && (de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        char from[8192], to[8192];
-        gp_path_join(from, sizeof from, run, de->d_name);
-        gp_path_join(to, sizeof to, cell_dir, de->d_name);
-        if (rename(from, to) < 0)
-            rc = gp_err(err, GP_EIO, "cannot move '%s' to '%s'", from, to);
-    }
-    closedir(d);
-    rmdir(run);
-    rmdir(staging);
-    return rc;
-}
-
 static double num(const json_t *o, const char *metric, const char *stat)
 {
     json_t *v = json_object_get(json_object_get(o, metric), stat);
     return json_is_number(v) ? json_number_value(v) : 0.0;
 }
 
-/* A CSV field as Python's csv.writer (QUOTE_MINIMAL) writes it. */
-static void csv_field(struct gp_buf *b, const char *s, int first)
-{
-    if (!first)
-        gp_buf_putc(b, ',');
-    if (!strpbrk(s, ",\"\r\n")) {
-        gp_buf_puts(b, s);
-        return;
-    }
-    gp_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            gp_buf_putc(b, '"');
-        gp_buf_putc(b, *s);
-    }
-    gp_buf_putc(b, '"');
-}
-
 static void csv_row(struct gp_buf *b, const char *const *f, int n)
 {
     for (int i = 0; i < n; i++)
-        csv_field(b, f[i], i == 0);
+        gp_csv_field(b, f[i], i == 0);
     gp_buf_puts(b, "\r\n");
 }
 
@@ -365,7 +317,7 @@ int cmd_analyze(int argc, char **argv)
         snprintf(fn, sizeof fn, "%s_genai_perf.json", stem);
         gp_path_join(jp, sizeof jp, cell_dir, fn);
         json_t *j = NULL;
-        if (collect(staging, cell_dir, &err) < 0 || !(j = json_load_file(jp, 0, NULL))) {
+        if (gp_collect_cell(staging, cell_dir, &err) < 0 || !(j = json_load_file(jp, 0, NULL))) {
             fprintf(stderr, PROG ": error: %s\n", err.code ? err.msg : "cell summary unreadable");
             status = 1;
             break;
