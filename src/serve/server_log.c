@@ -68,7 +68,11 @@ static void log_request(struct srv *s, struct conn *c, const char *outcome)
     gp_buf_puts(b, ",\"model\":");
     gp_buf_json_str(b, r->model, strlen(r->model));
     gp_buf_printf(b, ",\"endpoint\":\"%s\",\"stream\":%s,\"prompt_head\":",
-                  r->endpoint == GP_EP_CHAT ? "chat" : "completions", r->stream ? "true" : "false");
+                  r->endpoint == GP_EP_CHAT          ? "chat"
+                  : r->endpoint == GP_EP_EMBEDDINGS  ? "embeddings"
+                  : r->endpoint == GP_EP_RANKING     ? "ranking"
+                                                     : "completions",
+                  r->stream ? "true" : "false");
     gp_buf_json_str(b, r->prompt_head, strlen(r->prompt_head));
     gp_buf_printf(b, ",\"t_accept_ns\":%llu,\"t_request_ns\":%llu,\"t_first_token_ns\":%llu,\"chunks_ns\":[",
                   (unsigned long long)c->t_accept_ns, (unsigned long long)r->t_request_ns,
