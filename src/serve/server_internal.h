@@ -89,6 +89,7 @@ struct sreq {
     int fault;
     uint32_t fault_at;         /* token index (1-based) where a mid-stream fault fires */
     int fault_done;
+    uint32_t miscount;         /* added to usage.completion_tokens (--miscount-rate) */
     int active;                /* counted in the engine / running_fixed */
     int logged;                /* --timing-log: record chunk stamps */
     int headers_sent;

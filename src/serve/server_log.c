@@ -95,9 +95,10 @@ static void log_request(struct srv *s, struct conn *c, const char *outcome)
                                                     : "\"length\"",
                   outcome);
     if (r->fault)
-        gp_buf_printf(b, "\"%s\"}\n", srv_fault_name(r->fault));
+        gp_buf_printf(b, "\"%s\"", srv_fault_name(r->fault));
     else
-        gp_buf_puts(b, "null}\n");
+        gp_buf_puts(b, "null");
+    gp_buf_printf(b, ",\"usage_miscount\":%u}\n", r->miscount);
     if (b->len > (1u << 20)) {
         fwrite(b->data, 1, b->len, s->logf.fp);
         gp_buf_reset(b);
@@ -115,6 +116,7 @@ static void req_reset(struct sreq *r)
     r->pend_n = 0;
     r->fault = 0;
     r->fault_done = 0;
+    r->miscount = 0;
     r->headers_sent = 0;
     r->generated = 0;
     r->t_first_ns = r->t_last_ns = 0;

@@ -395,6 +395,8 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     assign_id(s, r);
     r->fault = srv_pick_fault(s, &r->rng);
     r->fault_at = 1 + (uint32_t)(gp_splitmix64(&r->rng) % r->out_tokens);
+    /* drawn last and only when asked, so the other draws stay as they were */
+    r->miscount = s->o->miscount_rate > 0 && gp_splitmix64_double(&r->rng) < s->o->miscount_rate;
     if (srv_fault_upfront(s, c))
         return;
     r->status = 200;
