@@ -45,8 +45,6 @@ struct gp_dataset_opts {
     int streaming;               /* "stream": true (chat, completions, multimodal) */
     int server_usage;            /* --server-usage: also "stream_options":{"include_usage":true}
                                   * when streaming (GenAI-Perf never sends it; opt-in) */
-    int include_usage;           /* IGNORED (superseded by server_usage); kept until the
-                                  * profile option table stops setting it */
     long isl_mean;               /* --synthetic-input-tokens-mean (default 550) */
     long isl_stddev;
     long osl_mean;               /* --output-tokens-mean; -1 = unset (no max_tokens) */

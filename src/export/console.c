@@ -305,7 +305,12 @@ int gp_export_console_buf(const struct gp_export_ctx *ctx, int width, struct gp_
         tw += w[c];
     int rc = 0;
     /* title, centred over the table */
-    const char *title = "NVIDIA GenAI-Perf | LLM Metrics";
+    /* console_exporter.py _get_title: by the --endpoint-type string ("vision" stays LLM) */
+    const char *t = ctx->endpoint_type_name ? ctx->endpoint_type_name : "";
+    const char *title = !strcmp(t, "embeddings")   ? "NVIDIA GenAI-Perf | Embeddings Metrics"
+                        : !strcmp(t, "rankings")   ? "NVIDIA GenAI-Perf | Rankings Metrics"
+                        : !strcmp(t, "multimodal") ? "NVIDIA GenAI-Perf | Multi-Modal Metrics"
+                                                   : "NVIDIA GenAI-Perf | LLM Metrics";
     long tl = (long)strlen(title);
     long lp = tw > tl ? (tw - tl) / 2 : 0, rp = tw > tl ? tw - tl - lp : 0;
     rc |= put_rep(b, " ", lp);

@@ -15,6 +15,7 @@
 #include "core/fsutil.h"
 #include "export/export_int.h"
 #include "metrics/metrics.h"
+#include "dataset/dataset.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -56,8 +57,18 @@ static const enum gp_metric stream_rows[] = {GP_M_TTFT, GP_M_TTST, GP_M_REQUEST_
                                              GP_M_TPS_PER_USER, GP_M_OSL, GP_M_ISL};
 static const enum gp_metric plain_rows[] = {GP_M_REQUEST_LATENCY, GP_M_OSL, GP_M_ISL};
 
+/* embeddings and rankings: GenAI-Perf's base Metrics class (no token metrics) */
+static int requests_only(const struct gp_export_ctx *ctx)
+{
+    return ctx->endpoint_type == GP_ENDPOINT_EMBEDDINGS || ctx->endpoint_type == GP_ENDPOINT_RANKINGS;
+}
+
 size_t gp_export_request_rows(const struct gp_export_ctx *ctx, const enum gp_metric **rows)
 {
+    if (requests_only(ctx)) {
+        *rows = plain_rows;
+        return 1;
+    }
     if (ctx->streaming) {
         *rows = stream_rows;
         return sizeof stream_rows / sizeof *stream_rows;
@@ -69,7 +80,8 @@ size_t gp_export_request_rows(const struct gp_export_ctx *ctx, const enum gp_met
 size_t gp_export_system_rows(const struct gp_export_ctx *ctx, enum gp_metric out[4])
 {
     size_t n = 0;
-    out[n++] = GP_M_OUTPUT_TOKEN_THROUGHPUT;
+    if (!requests_only(ctx))
+        out[n++] = GP_M_OUTPUT_TOKEN_THROUGHPUT;
     out[n++] = GP_M_REQUEST_THROUGHPUT;
     if (ctx->goodput)
         out[n++] = GP_M_REQUEST_GOODPUT;

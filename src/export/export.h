@@ -39,6 +39,7 @@ struct gp_export_ctx {
     const char *service_kind;        /* "openai" */
     const char *endpoint;            /* "v1/chat/completions" (no leading '/') */
     int endpoint_type;               /* enum gp_endpoint_type (dataset/dataset.h) */
+    const char *endpoint_type_name;  /* --endpoint-type as given ("vision"...): the console title; NULL = chat */
     int streaming;                   /* --streaming: shapes CSV/console rows */
     int goodput;                     /* --goodput given: request_goodput row/key */
 

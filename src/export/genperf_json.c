@@ -11,6 +11,7 @@
 #include "metrics/metrics.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -157,6 +158,72 @@ static void add_token_sources(json_t *o, const struct gp_export_ctx *ctx)
     json_object_set_new(o, "tokenizer_source", ctx->tokenizer_source ? json_string(ctx->tokenizer_source) : json_null());
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Client vs server token counts, request by request (ok requests whose
+ * response carried usage). ISL: the server also counts the chat template,
+ * so the overhead is measured as the median of prompt_tokens - ISL, and a
+ * request disagrees when its difference is not that overhead. OSL: the
+ * client's tokenizer count against usage.completion_tokens. NULL when no
+ * request carried usage (GenAI-Perf's default body asks for none). */
+static json_t *token_accounting(const struct gp_metrics_result *m)
+{
+    long *d = malloc((m->n_reqs ? m->n_reqs : 1) * sizeof *d);
+    if (!d)
+        return NULL;
+    size_t n = 0, no = 0, osl_bad = 0;
+    long osl_max = 0;
+    double osl_sum = 0;
+    for (size_t i = 0; i < m->n_reqs; i++) {
+        const struct gp_req_metrics *r = &m->reqs[i];
+        if (!(r->flags & GP_RQ_OK) || r->server_prompt_tokens < 0 || r->isl < 0)
+            continue;
+        d[n++] = (long)r->server_prompt_tokens - r->isl;
+        if (r->server_completion_tokens >= 0 && !(r->flags & GP_RQ_OSL_FROM_SERVER) && r->osl >= 0) {
+            long od = (long)r->server_completion_tokens - r->osl;
+            no++;
+            osl_sum += (double)od;
+            if (od) {
+                osl_bad++;
+                if (labs(od) > osl_max)
+                    osl_max = labs(od);
+            }
+        }
+    }
+    if (!n) {
+        free(d);
+        return NULL;
+    }
+    qsort(d, n, sizeof *d, cmp_long);
+    long overhead = d[n / 2], isl_max = 0;
+    size_t isl_bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (d[i] != overhead) {
+            isl_bad++;
+            if (labs(d[i] - overhead) > isl_max)
+                isl_max = labs(d[i] - overhead);
+        }
+    free(d);
+    json_t *o = json_object(), *isl = json_object(), *osl = json_object();
+    json_object_set_new(o, "requests_with_server_usage", json_integer((json_int_t)n));
+    json_object_set_new(isl, "compared", json_integer((json_int_t)n));
+    json_object_set_new(isl, "template_overhead_tokens", json_integer(overhead));
+    json_object_set_new(isl, "overhead_method", json_string("median of usage.prompt_tokens - ISL over the compared requests"));
+    json_object_set_new(isl, "disagree", json_integer((json_int_t)isl_bad));
+    json_object_set_new(isl, "max_abs_deviation_tokens", json_integer(isl_max));
+    json_object_set_new(o, "isl_vs_prompt_tokens", isl);
+    json_object_set_new(osl, "compared", json_integer((json_int_t)no));
+    json_object_set_new(osl, "disagree", json_integer((json_int_t)osl_bad));
+    json_object_set_new(osl, "max_abs_difference_tokens", json_integer(osl_max));
+    json_object_set_new(osl, "mean_difference_tokens", no ? json_real(osl_sum / (double)no) : json_null());
+    json_object_set_new(o, "osl_vs_completion_tokens", osl);
+    return o;
+}
+
 int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
 {
     const struct gp_metrics_result *m = ctx->m;
@@ -167,6 +234,9 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     add_run(o, ctx);
     add_counts(o, ctx);
     add_token_sources(o, ctx);
+    json_t *ta = token_accounting(m);
+    if (ta)
+        json_object_set_new(o, "token_accounting", ta);
     json_object_set_new(o, "inter_chunk_latency", stats_json(&m->inter_chunk, "ms"));
     json_t *win = json_object();
     if (m->window_end_ns) {

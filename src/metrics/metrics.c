@@ -133,7 +133,7 @@ static int looks_like_sse(const char *p, size_t n)
 
 /* Parses one record's response into s (content, times, usage, error). */
 static int scan_response(const struct gp_record_store *st, const struct gp_record *r, struct scratch *s,
-                         int *streamed)
+                         int *streamed, int requests_only)
 {
     gp_sse_reset(&s->sse);
     gp_buf_reset(&s->content);
@@ -176,6 +176,14 @@ static int scan_response(const struct gp_record_store *st, const struct gp_recor
         const struct gp_chunk *c = gp_record_chunk(st, r, i);
         if (gp_buf_append(&s->body, gp_record_bytes(st, c), c->len))
             return -GP_ENOMEM;
+    }
+    if (s->body.len && requests_only) {
+        /* embeddings/rankings: the response is one JSON document whose
+         * arrival ends the request; nothing in it is content */
+        s->events = 1;
+        s->done = 1;
+        uint64_t t = r->t_end_ns ? r->t_end_ns : gp_record_chunk(st, r, r->n_chunks - 1)->t_ns;
+        return push_ct(s, t) ? -GP_ENOMEM : 0;
     }
     if (s->body.len) {
         s->events = 1;
@@ -278,6 +286,7 @@ struct worker {
     struct gp_tokenizer *tok;
     pthread_mutex_t *tok_lock;
     int inter_chunk;
+    int requests_only;
     const uint32_t *idx;           /* record index of each measured request */
     struct gp_req_metrics *reqs;
     size_t k0, k1;                 /* this worker's range of reqs */
@@ -346,7 +355,7 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
     }
 
     int streamed = 0;
-    if ((rc = scan_response(st, r, s, &streamed)) < 0)
+    if ((rc = scan_response(st, r, s, &streamed, w->requests_only)) < 0)
         return -GP_ENOMEM;
     rm->events = s->events;
     rm->bad_events = s->bad_events;
@@ -606,6 +615,7 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         w->tok = tok;
         w->tok_lock = have_lock ? &lock : NULL;
         w->inter_chunk = opts->inter_chunk;
+        w->requests_only = opts->requests_only;
         w->idx = idx;
         w->reqs = out->reqs;
         w->k0 = nmeas * (size_t)t / (size_t)nw;
@@ -773,6 +783,15 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         c->present = c->system = 1;
         c->avg = (double)a.nlat;
         c->n = a.nlat;
+    }
+    if (opts->requests_only) {
+        /* GenAI-Perf's ProfileDataParser (embeddings, rankings): request
+         * latency, throughput, goodput and count only */
+        static const enum gp_metric token_metrics[] = {GP_M_TTFT, GP_M_TTST, GP_M_ITL, GP_M_OUTPUT_TOKEN_THROUGHPUT,
+                                             GP_M_TPS_PER_USER, GP_M_OSL, GP_M_ISL};
+        for (size_t i = 0; i < sizeof token_metrics / sizeof token_metrics[0]; i++)
+            memset(&out->stats[token_metrics[i]], 0, sizeof out->stats[token_metrics[i]]);
+        memset(&out->inter_chunk, 0, sizeof out->inter_chunk);
     }
     out->goodput_invalid = goodput_invalid;
     out->isl_client_avg = a.nlat ? isl_client_sum / (double)a.nlat : -1;

@@ -112,6 +112,9 @@ struct gp_metrics_opts {
     const struct gp_slo *slos;     /* NULL/0 = no --goodput */
     size_t n_slos;
     int inter_chunk;               /* 1: also collect pooled inter-chunk latencies */
+    int requests_only;             /* embeddings/rankings: a 2xx response ends its request and
+                                      carries no content; only request latency, throughput,
+                                      goodput and count are reported (GenAI-Perf's Metrics) */
 };
 
 struct gp_metrics_result {

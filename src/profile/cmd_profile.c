@@ -210,7 +210,7 @@ static int stage_dataset(struct profile_run *r)
         .model_random = cfg->model_random,
         .endpoint_type = cfg->endpoint_type,
         .streaming = cfg->streaming,
-        .include_usage = cfg->include_usage,
+        .server_usage = cfg->server_usage,
         .isl_mean = cfg->isl_mean,
         .isl_stddev = cfg->isl_stddev,
         .osl_mean = cfg->osl_mean,
@@ -222,7 +222,11 @@ static int stage_dataset(struct profile_run *r)
         .num_prefix_prompts = cfg->num_prefix_prompts,
         .prefix_prompt_length = cfg->prefix_prompt_length,
         .extra_inputs = cfg->extra_inputs,
+        .batch_size_text = cfg->batch_size,
+        .batch_size_image = cfg->batch_size_image,
+        .batch_size_audio = cfg->batch_size_audio,
     };
+    gp_profile_media_opts(cfg, &dopts.image, &dopts.audio);
     if (gp_dataset_build(&dopts, r->tok, &r->ds, &r->err) < 0)
         return fail(r, NULL);
     if (!r->ds->n) {
@@ -420,6 +424,7 @@ static void stage_metrics(struct profile_run *r)
         .slos = slos,
         .n_slos = slos ? cfg->n_slos : 0,
         .inter_chunk = 1,
+        .requests_only = cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS,
     };
     if (gp_metrics_compute(&r->st, r->ds, r->tok, &mo, &r->mr, &r->err) < 0) {
         fprintf(stderr, "%s: error: computing metrics: %s\n", r->prog, r->err.msg);
@@ -468,6 +473,7 @@ static void stage_export(struct profile_run *r)
         .service_kind = "openai",
         .endpoint = cfg->endpoint,
         .endpoint_type = (int)cfg->endpoint_type,
+        .endpoint_type_name = gp_profile_endpoint_type_name(cfg),
         .streaming = cfg->streaming,
         .goodput = cfg->n_slos > 0,
         .input_config = r->input_config,

@@ -23,7 +23,8 @@
 #include <string.h>
 
 /* How argv gives the value. */
-enum opt_kind { K_FLAG, K_STR, K_INT, K_POSINT, K_FLOAT, K_LIST, K_APPEND, K_CHOICE };
+enum opt_kind { K_FLAG, K_STR, K_INT, K_POSINT, K_FLOAT, K_LIST, K_APPEND, K_CHOICE,
+                K_LIST0 /* nargs='*': as K_LIST, zero items allowed (then the default stays) */ };
 
 /* How the value reaches the config. GenAI-Perf copies a value only when it
  * is truthy, so `--concurrency 0` keeps the default (profile_config.h). */
@@ -35,6 +36,7 @@ enum copy_rule {
     C_STR_GIVEN, /* as C_STR, and the int at aux = 1 */
     C_LONG,      /* long = the value, when not 0 */
     C_LONG0,     /* as C_LONG, after GenAI-Perf's lower bound 0 */
+    C_DOUBLE0,   /* double = the value, when not 0, after GenAI-Perf's lower bound 0 */
     C_U64,       /* uint64_t = the value, when not 0 */
     C_LONG_MIN1, /* genperf's flags: long = the value when given; it must be >= 1 */
     C_SECS,      /* genperf's flags: double = the value when given; it must be > 0 */
@@ -52,8 +54,12 @@ enum opt_id {
     O_CHECKPOINTING, O_CHECKPOINT_DIR, O_FIXED_SCHEDULE, O_NUM_SESSIONS, O_SESSION_CONC,
     O_TURNS_MEAN, O_TURNS_STD, O_TURN_DELAY_MEAN, O_TURN_DELAY_STD, O_DELAY_RATIO,
     O_RATE_MODE, O_BURSTINESS, O_RAMP, O_TRACE_SPEEDUP,
+    /* GenAI-Perf's media, batch, gRPC and session-shape flags (issue 15) */
+    O_AUDIO_LEN, O_AUDIO_LEN_STD, O_AUDIO_FORMAT, O_AUDIO_DEPTHS, O_AUDIO_RATES, O_AUDIO_CHANNELS,
+    O_IMAGE_W, O_IMAGE_W_STD, O_IMAGE_H, O_IMAGE_H_STD, O_IMAGE_FORMAT, O_BATCH_AUDIO, O_BATCH_IMAGE,
+    O_GRPC_METHOD,
     /* ours */
-    O_TIMEOUT, O_HTTP2, O_DISTRIBUTION, O_MAX_CONC, O_DURATION, O_TELEM_INTERVAL, O_NO_USAGE,
+    O_TIMEOUT, O_HTTP2, O_DISTRIBUTION, O_MAX_CONC, O_DURATION, O_TELEM_INTERVAL, O_SERVER_USAGE,
     O_OFFLINE, O_REDACT, O_API_KEY_FILE, O_CACERT, O_INSECURE, O_MAX_RESP, O_MAX_FAIL,
     /* scale-out (issue 17) */
     O_WORKERS,
@@ -91,6 +97,9 @@ static const char *const strategies[] = {"round_robin", "random", NULL};
 static const char *const backends[] = {"tensorrtllm", "vllm", NULL};
 static const char *const distributions[] = {"constant", "poisson", NULL};
 static const char *const rate_modes[] = {"constant", "poisson", "gamma", NULL};
+static const char *const image_formats[] = {"png", "jpeg", NULL};
+static const char *const audio_formats[] = {"wav", "mp3", NULL};
+static const char *const channel_counts[] = {"1", "2", NULL}; /* type=int, choices=[1, 2] */
 
 /* Table order is argparse's (--help) and the order GenAI-Perf copies and
  * checks values in, which decides which error a bad command line reports. */
@@ -102,7 +111,8 @@ static const struct opt opts[] = {
      "how dataset rows pick a model when several -m are given (default round_robin)",
      .copy = C_CHOICE1, .off = F(model_random)},
     {O_ENDPOINT_TYPE, K_CHOICE, {"--endpoint-type"}, "{chat,completions,...}", endpoint_types,
-     "chat (/v1/chat/completions) or completions (/v1/completions)", .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
+     "chat, completions, embeddings (/v1/embeddings), rankings (/v1/ranking), multimodal or vision",
+     .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
     {O_ENDPOINT, K_STR, {"--endpoint"}, "ENDPOINT", NULL, "custom endpoint path (default from --endpoint-type)",
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint},
     {O_URL, K_STR, {"-u", "--url"}, "URL", NULL, "server base URL, without the endpoint path (default localhost:8000)",
@@ -162,7 +172,8 @@ static const struct opt opts[] = {
      .copy = C_HOOK, .off = F(metrics_urls), .aux = F(n_metrics_urls), .hook = gp_profile_copy_metrics_urls},
     {O_BACKEND, K_CHOICE, {"--backend"}, "{tensorrtllm,vllm}", backends, "Triton only; rejected with openai",
      .copy = C_SEEN, .off = F(backend_given)},
-    {O_BATCH, K_INT, {"-b", "--batch-size", "--batch-size-text"}, "N", NULL, "must be 1 for chat/completions",
+    {O_BATCH, K_INT, {"--batch-size-text", "--batch-size", "-b"}, "N", NULL,
+     "texts per request: completions, embeddings, rankings passages (default 1)",
      .copy = C_LONG, .off = F(batch_size)},
     {O_NUM_PREFIX, K_INT, {"--num-prefix-prompts"}, "N", NULL, "pool of shared prefix prompts (default 0)",
      .copy = C_LONG, .off = F(num_prefix_prompts)},
@@ -207,6 +218,40 @@ static const struct opt opts[] = {
     {O_TRACE_SPEEDUP, K_FLOAT, {"--trace-speedup"}, "X", NULL,
      "genperf: with --fixed-schedule, divide every timestamp by X (default 1)",
      .copy = C_SECS, .off = F(trace_speedup)},
+    /* ---- GenAI-Perf's media, batch, gRPC and session-shape flags (issue 15) ---- */
+    {O_AUDIO_LEN, K_FLOAT, {"--audio-length-mean"}, "SECONDS", NULL,
+     "mean audio clip length; clips are sent (multimodal) when > 0 (default 0)", .copy = C_DOUBLE0,
+     .off = F(audio_length_mean)},
+    {O_AUDIO_LEN_STD, K_FLOAT, {"--audio-length-stddev"}, "SECONDS", NULL, "stddev of the clip length (default 0)",
+     .copy = C_DOUBLE0, .off = F(audio_length_stddev)},
+    {O_AUDIO_FORMAT, K_CHOICE, {"--audio-format"}, "{wav,mp3}", audio_formats,
+     "clip format (default wav; genperf has no MP3 encoder and refuses mp3 clips)", .copy = C_CHOICE1,
+     .off = F(audio_mp3)},
+    {O_AUDIO_DEPTHS, K_LIST0, {"--audio-depths"}, "[BITS ...]", NULL, "bit depths drawn from (default 16)",
+     .copy = C_NONE, .off = F(audio_depths), .aux = F(n_audio_depths), .value = gp_profile_add_audio_depth},
+    {O_AUDIO_RATES, K_LIST0, {"--audio-sample-rates"}, "[KHZ ...]", NULL, "sample rates in kHz drawn from (default 16)",
+     .copy = C_HOOK, .off = F(audio_sample_rates), .aux = F(n_audio_sample_rates), .value = gp_profile_add_audio_rate,
+     .hook = gp_profile_copy_audio_lists},
+    {O_AUDIO_CHANNELS, K_INT, {"--audio-num-channels"}, "{1,2}", channel_counts, "1 mono or 2 stereo (default 1)",
+     .copy = C_LONG, .off = F(audio_num_channels)},
+    {O_IMAGE_W, K_INT, {"--image-width-mean"}, "PX", NULL,
+     "mean image width; images are sent (multimodal) when width and height means are > 0 (default 0)",
+     .copy = C_LONG0, .off = F(image_width_mean)},
+    {O_IMAGE_W_STD, K_INT, {"--image-width-stddev"}, "PX", NULL, "stddev of the image width (default 0)",
+     .copy = C_LONG0, .off = F(image_width_stddev)},
+    {O_IMAGE_H, K_INT, {"--image-height-mean"}, "PX", NULL, "mean image height (default 0)", .copy = C_LONG0,
+     .off = F(image_height_mean)},
+    {O_IMAGE_H_STD, K_INT, {"--image-height-stddev"}, "PX", NULL, "stddev of the image height (default 0)",
+     .copy = C_LONG0, .off = F(image_height_stddev)},
+    {O_IMAGE_FORMAT, K_CHOICE, {"--image-format"}, "{png,jpeg}", image_formats, "image encoding (default png)",
+     .copy = C_CHOICE1, .off = F(image_jpeg)},
+    {O_BATCH_AUDIO, K_INT, {"--batch-size-audio"}, "N", NULL, "clips per multimodal request (default 1)",
+     .copy = C_LONG0, .off = F(batch_size_audio)},
+    {O_BATCH_IMAGE, K_INT, {"--batch-size-image"}, "N", NULL, "images per multimodal request (default 1)",
+     .copy = C_LONG0, .off = F(batch_size_image)},
+    {O_GRPC_METHOD, K_STR, {"--grpc-method"}, "METHOD", NULL, "dynamic_grpc only; genperf accepts only the default",
+     .copy = C_HOOK, .hook = gp_profile_copy_grpc_method},
+    /* ---- end of the issue 15 block ---- */
     {O_TIMEOUT, K_FLOAT, {"--request-timeout"}, "SECONDS", NULL,
      "genperf: per-request timeout; a stalled request fails (default 600)",
      .copy = C_SECS, .off = F(request_timeout_s)},
@@ -221,8 +266,9 @@ static const struct opt opts[] = {
      .group = G_MEASUREMENT, .copy = C_SECS, .off = F(duration_s)},
     {O_TELEM_INTERVAL, K_FLOAT, {"--telemetry-interval"}, "SECONDS", NULL,
      "genperf: telemetry sampling period (default 1)", .copy = C_SECS, .off = F(telemetry_interval_s)},
-    {O_NO_USAGE, K_FLAG, {"--no-include-usage"}, NULL, NULL,
-     "genperf: do not send stream_options.include_usage when streaming", .copy = C_UNSEEN, .off = F(include_usage)},
+    {O_SERVER_USAGE, K_FLAG, {"--server-usage"}, NULL, NULL,
+     "genperf: also send stream_options.include_usage when streaming, to compare client and server token counts "
+     "(GenAI-Perf never sends it)", .copy = C_SEEN, .off = F(server_usage)},
     {O_OFFLINE, K_FLAG, {"--offline"}, NULL, NULL, "genperf: never download a tokenizer",
      .copy = C_SEEN, .off = F(offline)},
     {O_REDACT, K_APPEND, {"--redact-header"}, "NAME", NULL,
@@ -423,7 +469,7 @@ static int take_list(struct profile_config *cfg, const struct opt *o, const char
             return rc;
         n++;
     }
-    if (!n)
+    if (!n && o->kind == K_LIST)
         return usage_err(cfg, err, "argument %s: expected at least one argument", disp);
     return 0;
 }
@@ -438,6 +484,17 @@ static int take_value(struct profile_config *cfg, const struct opt *o, const cha
     case K_INT:
         if (parse_long(val, &rv->i) < 0)
             return usage_err(cfg, err, "argument %s: invalid int value: '%s'", disp, val);
+        if (o->choices) { /* type=int, choices=[...]: compared as ints, listed without quotes */
+            int ok = 0;
+            char list[128] = "";
+            size_t ll = 0;
+            for (int c = 0; o->choices[c]; c++) {
+                ok |= atol(o->choices[c]) == rv->i;
+                list_add(list, sizeof list, &ll, c ? ", " : "", o->choices[c]);
+            }
+            if (!ok)
+                return usage_err(cfg, err, "argument %s: invalid choice: %ld (choose from %s)", disp, rv->i, list);
+        }
         break;
     case K_POSINT:
         if (parse_long(val, &rv->i) < 0)
@@ -548,7 +605,7 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
             }
             continue;
         }
-        if (o->kind == K_LIST) {
+        if (o->kind == K_LIST || o->kind == K_LIST0) {
             if ((rc = take_list(cfg, o, inline_val, argc, argv, &i, disp, err)) < 0)
                 return rc;
             rv->seen = 1;
@@ -598,6 +655,15 @@ static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *
         case C_LONG:
             if (rv->i)
                 *FIELD(cfg, o->off, long) = rv->i;
+            break;
+        case C_DOUBLE0:
+            if (rv->f < 0) {
+                char r[64];
+                gp_py_float_repr(rv->f, r, sizeof r);
+                return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 0})", r);
+            }
+            if (rv->f != 0)
+                *FIELD(cfg, o->off, double) = rv->f;
             break;
         case C_U64:
             if (rv->i)
@@ -678,9 +744,12 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
         return config_err(cfg, err, GP_EINVAL,
                           "The backend should only be used with the following combination: 'service_kind: triton' & "
                           "'type: kserve'");
-    if (cfg->batch_size != 1)
+    if (cfg->batch_size != 1 && (cfg->endpoint_type == GP_ENDPOINT_CHAT || cfg->endpoint_type == GP_ENDPOINT_MULTIMODAL))
         return config_err(cfg, err, GP_EINVAL, "The --batch-size-text flag is not supported for %s.",
-                          cfg->endpoint_type == GP_ENDPOINT_CHAT ? "openai_chat_completions" : "openai_completions");
+                          gp_profile_output_format(cfg));
+    if (cfg->streaming && (cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS))
+        return config_err(cfg, err, GP_EINVAL, "The --streaming option is not supported for %s.",
+                          gp_profile_output_format(cfg));
     if (cfg->concurrency < 0 || (raw[O_CONCURRENCY].seen && raw[O_CONCURRENCY].i == 0))
         return config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", raw[O_CONCURRENCY].i);
     if (raw[O_STABILITY].seen && raw[O_STABILITY].f == 0)

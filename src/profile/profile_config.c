@@ -50,7 +50,10 @@ void gp_profile_config_init(struct profile_config *cfg)
     cfg->checkpoint_dir = "checkpoint";
     cfg->request_timeout_s = 600;
     cfg->telemetry_interval_s = 1.0;
-    cfg->include_usage = 1;
+    cfg->endpoint_type_name = "chat";
+    cfg->batch_size_image = 1;
+    cfg->batch_size_audio = 1;
+    cfg->audio_num_channels = 1;
     cfg->max_response_bytes = 64L << 20;
     cfg->max_failure_rate = -1;
     cfg->workers = 1;
@@ -66,6 +69,8 @@ void gp_profile_config_free(struct profile_config *cfg)
     free(cfg->slos);
     free(cfg->metrics_urls);
     free(cfg->redact_names);
+    free(cfg->audio_depths);
+    free(cfg->audio_sample_rates);
     free(cfg->auth_header);
     for (size_t i = 0; i < cfg->n_secret_copies; i++)
         free(cfg->secret_copies[i]);
@@ -210,21 +215,36 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
 {
     if (!rv->seen)
         return 0;
+    static const struct {
+        const char *name;
+        enum gp_endpoint_type t;
+    } spoken[] = {{"chat", GP_ENDPOINT_CHAT},           {"completions", GP_ENDPOINT_COMPLETIONS},
+                  {"embeddings", GP_ENDPOINT_EMBEDDINGS}, {"rankings", GP_ENDPOINT_RANKINGS},
+                  {"multimodal", GP_ENDPOINT_MULTIMODAL}, {"vision", GP_ENDPOINT_MULTIMODAL}};
     cfg->endpoint_type_given = 1;
-    if (!strcmp(rv->s, "chat"))
-        cfg->endpoint_type = GP_ENDPOINT_CHAT;
-    else if (!strcmp(rv->s, "completions"))
-        cfg->endpoint_type = GP_ENDPOINT_COMPLETIONS;
-    else
-        return config_err(cfg, err, GP_ENOTSUP, "--endpoint-type %s is not supported by genperf; use chat or completions",
-                          rv->s);
-    return 0;
+    for (size_t i = 0; i < sizeof spoken / sizeof spoken[0]; i++)
+        if (!strcmp(rv->s, spoken[i].name)) {
+            cfg->endpoint_type = spoken[i].t;
+            cfg->endpoint_type_name = spoken[i].name;
+            return 0;
+        }
+    /* kserve, triton, tensorrtllm_engine, dynamic_grpc, template, generate,
+     * huggingface_generate, image_retrieval, nvclip: gRPC/Triton or formats
+     * genperf has no body or response parser for */
+    return config_err(cfg, err, GP_ENOTSUP,
+                      "--endpoint-type %s is not supported by genperf; it speaks chat, completions, embeddings, "
+                      "rankings, multimodal and vision (OpenAI-compatible HTTP)",
+                      rv->s);
 }
 
 /* after --endpoint-type in the table: the default path depends on it */
 int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
 {
-    const char *e = cfg->endpoint_type == GP_ENDPOINT_CHAT ? "v1/chat/completions" : "v1/completions";
+    /* config/endpoint_config.py endpoint_type_map */
+    const char *e = cfg->endpoint_type == GP_ENDPOINT_COMPLETIONS  ? "v1/completions"
+                    : cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS ? "v1/embeddings"
+                    : cfg->endpoint_type == GP_ENDPOINT_RANKINGS   ? "v1/ranking"
+                                                                   : "v1/chat/completions";
     if (rv->seen && rv->s[0])
         for (e = rv->s; *e == ' ' || *e == '/'; e++)
             ;
@@ -379,7 +399,18 @@ int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, 
 
 const char *gp_profile_endpoint_type_name(const struct profile_config *cfg)
 {
-    return cfg->endpoint_type == GP_ENDPOINT_CHAT ? "chat" : "completions";
+    return cfg->endpoint_type_name ? cfg->endpoint_type_name : "chat";
+}
+
+const char *gp_profile_output_format(const struct profile_config *cfg)
+{
+    switch (cfg->endpoint_type) {
+    case GP_ENDPOINT_COMPLETIONS: return "openai_completions";
+    case GP_ENDPOINT_MULTIMODAL: return "openai_multimodal";
+    case GP_ENDPOINT_EMBEDDINGS: return "openai_embeddings";
+    case GP_ENDPOINT_RANKINGS: return "rankings";
+    default: return "openai_chat_completions";
+    }
 }
 
 const char *gp_profile_mode(const struct profile_config *cfg)
@@ -475,8 +506,7 @@ json_t *gp_profile_input_config(const struct profile_config *cfg)
         SET(ep, "url", json_string(cfg->url_given ? cfg->url : "localhost:8001"));
         SET(ep, "grpc_method", json_string(""));
         SET(ep, "service_kind", json_string("openai"));
-        SET(ep, "output_format",
-            json_string(cfg->endpoint_type == GP_ENDPOINT_CHAT ? "openai_chat_completions" : "openai_completions"));
+        SET(ep, "output_format", json_string(gp_profile_output_format(cfg)));
     }
 
     json_t *pa = json_object();
@@ -520,12 +550,8 @@ json_t *gp_profile_input_config(const struct profile_config *cfg)
         SET(in, "file", json_string(cfg->input_file ? cfg->input_file : ""));
         SET(in, "num_dataset_entries", json_integer(cfg->num_entries));
         SET(in, "random_seed", json_integer((json_int_t)cfg->seed));
-        SET(in, "audio",
-            json_pack("{s:i, s:o, s:s, s:[i], s:[i], s:i}", "batch_size", 1, "length", mean_stddev(0, 0), "format",
-                      "wav", "depths", 16, "sample_rates", 16, "num_channels", 1));
-        SET(in, "image",
-            json_pack("{s:o, s:o, s:i, s:s}", "width", mean_stddev(0, 0), "height", mean_stddev(0, 0), "batch_size", 1,
-                      "format", "png"));
+        SET(in, "audio", gp_profile_audio_json(cfg));
+        SET(in, "image", gp_profile_image_json(cfg));
         json_t *ot = json_object();
         SET(in, "output_tokens", ot);
         if (ot) {

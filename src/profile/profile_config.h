@@ -76,6 +76,18 @@ struct profile_config {
     int verbose, generate_plots, enable_checkpointing;
     const char *checkpoint_dir;         /* "checkpoint" */
     int backend_given;
+    /* GenAI-Perf's image/audio input flags (profile_media.c) */
+    const char *endpoint_type_name;     /* the --endpoint-type given ("vision" stays "vision"); "chat" */
+    long image_width_mean, image_width_stddev, image_height_mean, image_height_stddev; /* 0 */
+    int image_jpeg;                     /* --image-format jpeg (default png) */
+    long batch_size_image, batch_size_audio; /* 1 */
+    double audio_length_mean, audio_length_stddev; /* 0 */
+    int audio_mp3;                      /* --audio-format mp3 (default wav) */
+    long *audio_depths;                 /* owned; NULL = GenAI-Perf's [16] */
+    size_t n_audio_depths;
+    double *audio_sample_rates;         /* owned, kHz; NULL = [16] */
+    size_t n_audio_sample_rates;
+    long audio_num_channels;            /* 1 */
 
     /* genperf's own flags */
     double request_timeout_s;           /* 600 */
@@ -84,7 +96,7 @@ struct profile_config {
     long max_concurrency;               /* cap of in-flight requests with --request-rate; 0 = none */
     double duration_s;                  /* time-bounded run, 0 = none */
     double telemetry_interval_s;        /* 1.0 */
-    int include_usage;                  /* stream_options.include_usage (default on) */
+    int server_usage;                   /* --server-usage: stream_options.include_usage when streaming */
     int offline;                        /* --offline: never download a tokenizer */
     const char **redact_names;          /* --redact-header NAME (repeatable): more secret header names */
     size_t n_redact;
@@ -136,8 +148,16 @@ void gp_profile_redact(const struct profile_config *cfg, struct gp_redact *out);
  * it in argv (which must be writable) so `ps` shows "Name: ***". */
 int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, struct gp_error *err);
 
-/* "chat" / "completions" */
+/* the --endpoint-type as given ("chat", "completions", "embeddings", "rankings",
+ * "multimodal", "vision"); "chat" when not given */
 const char *gp_profile_endpoint_type_name(const struct profile_config *cfg);
+/* GenAI-Perf's output format name: "openai_chat_completions", "openai_embeddings", ... */
+const char *gp_profile_output_format(const struct profile_config *cfg);
+/* The dataset's image and audio options from the flags (views into cfg). */
+void gp_profile_media_opts(const struct profile_config *cfg, struct gp_image_opts *img, struct gp_audio_opts *aud);
+/* input_config.input.audio / .image as GenAI-Perf writes them (new references). */
+json_t *gp_profile_audio_json(const struct profile_config *cfg);
+json_t *gp_profile_image_json(const struct profile_config *cfg);
 /* "concurrency" | "request_rate" */
 const char *gp_profile_mode(const struct profile_config *cfg);
 
@@ -197,6 +217,10 @@ int gp_profile_copy_fixed_schedule(struct profile_config *cfg, const struct gp_p
 int gp_profile_copy_rate_mode(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 /* The cross-flag rules of the workload-shape flags (after GenAI-Perf's own). */
 int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err);
+int gp_profile_add_audio_depth(struct profile_config *cfg, const char *s, struct gp_error *err);
+int gp_profile_add_audio_rate(struct profile_config *cfg, const char *s, struct gp_error *err);
+int gp_profile_copy_audio_lists(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_grpc_method(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 
 #endif

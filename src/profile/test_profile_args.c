@@ -75,7 +75,7 @@ static void test_defaults(void)
     CHECK_STR(c.tokenizer, "test_model");
     CHECK_STR(c.url, "localhost:8000");
     CHECK_STR(c.profile_export_file, "profile_export.json");
-    CHECK_INT(c.include_usage, 1);
+    CHECK_INT(c.server_usage, 0);
     CHECK_NEAR(c.request_timeout_s, 600, 0);
     char dir[4096];
     gp_profile_run_dir(&c, dir, sizeof dir);
@@ -161,7 +161,7 @@ static void test_every_flag_lands(void)
                     "-g", "request_latency:100", "--server-metrics-url", "http://g:9400/metrics", "--num-prefix-prompts",
                     "6", "--prefix-prompt-length", "8", "-v", "--generate-plots", "--enable-checkpointing",
                     "--checkpoint-dir", "cd", "--request-timeout", "30", "--http2", "--request-distribution", "poisson",
-                    "--max-concurrency", "12", "--duration", "2.5", "--telemetry-interval", "0.5", "--no-include-usage",
+                    "--max-concurrency", "12", "--duration", "2.5", "--telemetry-interval", "0.5", "--server-usage",
                     "--offline", "--redact-header", "X-Tenant", "--api-key-file", "kf", "--cacert", "ca.pem", "--insecure",
                     "--max-response-bytes", "1000", "--max-failure-rate", "0.25", NULL),
               0);
@@ -208,7 +208,7 @@ static void test_every_flag_lands(void)
     CHECK_INT(c.max_concurrency, 12);
     CHECK_NEAR(c.duration_s, 2.5, 0);
     CHECK_NEAR(c.telemetry_interval_s, 0.5, 0);
-    CHECK_INT(c.include_usage, 0);
+    CHECK_INT(c.server_usage, 1);
     CHECK_INT(c.offline, 1);
     CHECK_INT(c.n_redact, 1);
     CHECK_STR(c.redact_names[0], "X-Tenant");

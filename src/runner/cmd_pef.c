@@ -160,7 +160,20 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
 
     struct gp_slo slos[16];
     size_t n_slos = slos_of(ic, slos, 16);
-    struct gp_metrics_opts mo = {.slos = slos, .n_slos = n_slos, .inter_chunk = 1};
+    /* input_config.endpoint.type as GenAI-Perf writes it (vision = multimodal) */
+    enum gp_endpoint_type et = GP_ENDPOINT_CHAT;
+    if (type && !strcmp(type, "completions"))
+        et = GP_ENDPOINT_COMPLETIONS;
+    else if (type && (!strcmp(type, "multimodal") || !strcmp(type, "vision")))
+        et = GP_ENDPOINT_MULTIMODAL;
+    else if (type && !strcmp(type, "embeddings"))
+        et = GP_ENDPOINT_EMBEDDINGS;
+    else if (type && !strcmp(type, "rankings"))
+        et = GP_ENDPOINT_RANKINGS;
+    struct gp_metrics_opts mo = {.slos = slos,
+                                 .n_slos = n_slos,
+                                 .inter_chunk = 1,
+                                 .requests_only = et == GP_ENDPOINT_EMBEDDINGS || et == GP_ENDPOINT_RANKINGS};
     struct gp_metrics_result mr;
     memset(&mr, 0, sizeof mr);
     int rc = gp_metrics_compute(&m->store, m->ds, tok, &mo, &mr, err);
@@ -184,7 +197,8 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
                                           : (double)json_integer_value(json_object_get(stim, "concurrency")),
             .service_kind = m->service_kind,
             .endpoint = m->endpoint,
-            .endpoint_type = (type && !strcmp(type, "completions")) ? GP_ENDPOINT_COMPLETIONS : GP_ENDPOINT_CHAT,
+            .endpoint_type = (int)et,
+            .endpoint_type_name = type,
             .streaming = streaming,
             .goodput = n_slos > 0,
             .input_config = ic,

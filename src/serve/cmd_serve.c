@@ -63,6 +63,8 @@ int cmd_serve(int argc, char **argv)
         U32("--max-model-len", &o.max_model_len, 1, 4e9, "prompt + output limit, else 400 (131072)"),
         DBL("--eos-rate", &o.eos_rate, "P", 0, 1, "per-token chance of an early stop unless ignore_eos (0)"),
         U32("--reasoning", &o.reasoning, 0, 1e8, "emit the first N output tokens as reasoning"),
+        DBL("--miscount-rate", &o.miscount_rate, "P", 0, 1,
+            "share of requests whose usage.completion_tokens is one too many, on purpose (0)"),
         U32("--stream-interval", &o.stream_interval, 1, 1e6, "after the first token, one chunk per N tokens (1)"),
         GP_STR("--api-key", NULL, &o.api_key, "KEY", "require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)"),
         GP_FLAG("--strict-model", NULL, &o.strict_model, "404 for any request model but --model, as vLLM does"),

@@ -20,7 +20,7 @@
 #include "core/buf.h"
 
 enum gp_flavor { GP_FLAVOR_VLLM = 0, GP_FLAVOR_SGLANG, GP_FLAVOR_TRTLLM };
-enum gp_endpoint { GP_EP_CHAT = 0, GP_EP_COMPLETIONS };
+enum gp_endpoint { GP_EP_CHAT = 0, GP_EP_COMPLETIONS, GP_EP_EMBEDDINGS, GP_EP_RANKING };
 enum gp_finish { GP_FINISH_NONE = 0, GP_FINISH_LENGTH, GP_FINISH_STOP };
 
 /* Parses "vllm" | "sglang" | "trtllm"; -1 if unknown. */

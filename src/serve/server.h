@@ -40,6 +40,8 @@ struct gp_serve_opts {
     uint32_t max_model_len;
     double eos_rate;
     uint32_t reasoning;            /* first N output tokens are reasoning */
+    double miscount_rate;          /* share of requests whose usage.completion_tokens is one too
+                                    * many (a test of client/server token accounting) */
     uint32_t stream_interval;      /* tokens per streamed chunk after the first (vLLM --stream-interval) */
     double idle_timeout_s;         /* keep-alive idle close (uvicorn: 5) */
     double sse_keep_alive_s;       /* ": keep-alive" comment after this much silence (0 = off) */

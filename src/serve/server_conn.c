@@ -54,6 +54,16 @@ static void handle_request(struct srv *s, struct conn *c, const struct gp_http_r
         srv_handle_generate(s, c, hr, is_chat ? GP_EP_CHAT : GP_EP_COMPLETIONS);
         return;
     }
+    int is_emb = path_is(hr, "/v1/embeddings");
+    if (is_emb || path_is(hr, "/v1/ranking") || path_is(hr, "/rerank")) {
+        if (hr->method != GP_HTTP_POST) {
+            const char *b = "{\"detail\":\"Method Not Allowed\"}";
+            srv_send_simple(s, c, 405, "application/json", b, strlen(b));
+            return;
+        }
+        srv_handle_pool(s, c, hr, is_emb ? GP_EP_EMBEDDINGS : GP_EP_RANKING);
+        return;
+    }
     if (hr->method != GP_HTTP_GET) {
         const char *b = "{\"detail\":\"Method Not Allowed\"}";
         int known = path_is(hr, "/health") || path_is(hr, "/v1/models") || path_is(hr, "/metrics");

@@ -96,6 +96,7 @@ struct sreq {
     int fault;
     uint32_t fault_at;         /* token index (1-based) where a mid-stream fault fires */
     int fault_done;
+    uint32_t miscount;         /* added to usage.completion_tokens (--miscount-rate) */
     int active;                /* counted in the engine / running_fixed */
     int logged;                /* --timing-log: record chunk stamps */
     int headers_sent;
@@ -235,6 +236,17 @@ void srv_sim_emit(void *ctx, struct gp_sim_seq *q, int first, int last);
 /* ---- server_request.c ---------------------------------------------------- */
 
 void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req *hr, int endpoint);
+/* A request begins: sequence number, seeded stream, status 400 until answered. */
+void srv_req_start(struct srv *s, struct sreq *r, int endpoint);
+/* The body as a JSON object (new reference); NULL once answered 400. */
+struct json_t;
+struct json_t *srv_parse_body(struct srv *s, struct conn *c, const struct gp_http_req *hr);
+
+/* ---- server_pool.c: embeddings and rankings ------------------------------- */
+
+/* POST /v1/embeddings (endpoint GP_EP_EMBEDDINGS) or /v1/ranking, /rerank
+ * (GP_EP_RANKING): answered at once with one JSON document. */
+void srv_handle_pool(struct srv *s, struct conn *c, const struct gp_http_req *hr, int endpoint);
 
 /* ---- server_fault.c ------------------------------------------------------ */
 

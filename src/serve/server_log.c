@@ -68,7 +68,11 @@ static void log_request(struct srv *s, struct conn *c, const char *outcome)
     gp_buf_puts(b, ",\"model\":");
     gp_buf_json_str(b, r->model, strlen(r->model));
     gp_buf_printf(b, ",\"endpoint\":\"%s\",\"stream\":%s,\"prompt_head\":",
-                  r->endpoint == GP_EP_CHAT ? "chat" : "completions", r->stream ? "true" : "false");
+                  r->endpoint == GP_EP_CHAT          ? "chat"
+                  : r->endpoint == GP_EP_EMBEDDINGS  ? "embeddings"
+                  : r->endpoint == GP_EP_RANKING     ? "ranking"
+                                                     : "completions",
+                  r->stream ? "true" : "false");
     gp_buf_json_str(b, r->prompt_head, strlen(r->prompt_head));
     gp_buf_printf(b, ",\"messages\":%u,\"assistant_head\":", r->n_messages);
     gp_buf_json_str(b, r->assistant_head, strlen(r->assistant_head));
@@ -95,9 +99,10 @@ static void log_request(struct srv *s, struct conn *c, const char *outcome)
                                                     : "\"length\"",
                   outcome);
     if (r->fault)
-        gp_buf_printf(b, "\"%s\"}\n", srv_fault_name(r->fault));
+        gp_buf_printf(b, "\"%s\"", srv_fault_name(r->fault));
     else
-        gp_buf_puts(b, "null}\n");
+        gp_buf_puts(b, "null");
+    gp_buf_printf(b, ",\"usage_miscount\":%u}\n", r->miscount);
     if (b->len > (1u << 20)) {
         fwrite(b->data, 1, b->len, s->logf.fp);
         gp_buf_reset(b);
@@ -115,6 +120,7 @@ static void req_reset(struct sreq *r)
     r->pend_n = 0;
     r->fault = 0;
     r->fault_done = 0;
+    r->miscount = 0;
     r->headers_sent = 0;
     r->generated = 0;
     r->t_first_ns = r->t_last_ns = 0;

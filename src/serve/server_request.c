@@ -42,9 +42,25 @@ static int count_content(struct gp_tokenizer *tok, json_t *content, uint32_t *co
         size_t i;
         json_t *part;
         json_array_foreach(content, i, part) {
-            json_t *txt = json_object_get(part, "text");
-            if (json_is_string(txt))
+            /* OpenAI content parts: text, image_url {url}, input_audio {data, format} */
+            const char *type = json_string_value(json_object_get(part, "type"));
+            if (!type)
+                return -1;
+            if (!strcmp(type, "text")) {
+                json_t *txt = json_object_get(part, "text");
+                if (!json_is_string(txt))
+                    return -1;
                 add_text(tok, json_string_value(txt), json_string_length(txt), count, head, headsz);
+            } else if (!strcmp(type, "image_url")) {
+                if (!json_is_string(json_object_get(json_object_get(part, "image_url"), "url")))
+                    return -1;
+            } else if (!strcmp(type, "input_audio")) {
+                json_t *au = json_object_get(part, "input_audio");
+                if (!json_is_string(json_object_get(au, "data")) || !json_is_string(json_object_get(au, "format")))
+                    return -1;
+            } else {
+                return -1;
+            }
         }
         return 0;
     }
@@ -95,7 +111,7 @@ struct gen_params {
     int have_max;              /* max_tokens came from the body */
 };
 
-static void req_start(struct srv *s, struct sreq *r, int endpoint)
+void srv_req_start(struct srv *s, struct sreq *r, int endpoint)
 {
     const struct gp_serve_opts *o = s->o;
     r->endpoint = endpoint;
@@ -117,7 +133,7 @@ static void reject(struct srv *s, struct conn *c, int status, const char *type, 
 }
 
 /* The body as a JSON object; NULL once the request has been answered 400. */
-static json_t *parse_body(struct srv *s, struct conn *c, const struct gp_http_req *hr)
+json_t *srv_parse_body(struct srv *s, struct conn *c, const struct gp_http_req *hr)
 {
     int fl = s->o->flavor;
     if (fl != GP_FLAVOR_TRTLLM &&
@@ -192,7 +208,9 @@ static void count_messages(struct srv *s, struct sreq *r, json_t *root, struct g
             snprintf(r->assistant_head, sizeof r->assistant_head, "%s", json_string_value(content));
         if (!json_is_object(m) || count_content(s->tok, json_object_get(m, "content"), &p->ptoks,
                                                 r->prompt_head, sizeof r->prompt_head)) {
-            v->bad = "each message must be an object whose 'content' is a string or a list of parts";
+            v->bad = "each message must be an object whose 'content' is a string or a list of parts "
+                     "({\"type\":\"text\",\"text\"}, {\"type\":\"image_url\",\"image_url\":{\"url\"}}, "
+                     "{\"type\":\"input_audio\",\"input_audio\":{\"data\",\"format\"}})";
             v->param = "messages";
             return;
         }
@@ -358,8 +376,8 @@ static void assign_id(struct srv *s, struct sreq *r)
 void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req *hr, int endpoint)
 {
     struct sreq *r = &c->r;
-    req_start(s, r, endpoint);
-    json_t *root = parse_body(s, c, hr);
+    srv_req_start(s, r, endpoint);
+    json_t *root = srv_parse_body(s, c, hr);
     if (!root)
         return;
     struct verdict v = {0};
@@ -382,6 +400,8 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     assign_id(s, r);
     r->fault = srv_pick_fault(s, &r->rng);
     r->fault_at = 1 + (uint32_t)(gp_splitmix64(&r->rng) % r->out_tokens);
+    /* drawn last and only when asked, so the other draws stay as they were */
+    r->miscount = s->o->miscount_rate > 0 && gp_splitmix64_double(&r->rng) < s->o->miscount_rate;
     if (srv_fault_upfront(s, c))
         return;
     r->status = 200;
