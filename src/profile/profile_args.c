@@ -376,7 +376,7 @@ static const struct opt *find_opt(const char *name, struct gp_error *err, int *a
     return NULL;
 }
 
-static int parse_long(const char *s, long *out)
+int gp_profile_parse_long(const char *s, long *out)
 {
     char *end;
     errno = 0;
@@ -482,7 +482,7 @@ static int take_value(struct profile_config *cfg, const struct opt *o, const cha
     rv->s = val;
     switch (o->kind) {
     case K_INT:
-        if (parse_long(val, &rv->i) < 0)
+        if (gp_profile_parse_long(val, &rv->i) < 0)
             return usage_err(cfg, err, "argument %s: invalid int value: '%s'", disp, val);
         if (o->choices) { /* type=int, choices=[...]: compared as ints, listed without quotes */
             int ok = 0;
@@ -497,7 +497,7 @@ static int take_value(struct profile_config *cfg, const struct opt *o, const cha
         }
         break;
     case K_POSINT:
-        if (parse_long(val, &rv->i) < 0)
+        if (gp_profile_parse_long(val, &rv->i) < 0)
             return usage_err(cfg, err, "argument %s: The value must be an integer.", disp);
         if (rv->i <= 0)
             return usage_err(cfg, err, "argument %s: The value must be greater than zero.", disp);

@@ -14,24 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* argparse's int(): surrounding blanks allowed. */
-static int parse_int(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (!*s)
-        return -1;
-    long v = strtol(s, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end || errno)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int type_error(struct profile_config *cfg, struct gp_error *err, const char *flag, const char *type,
                       const char *s)
 {
@@ -42,7 +24,7 @@ static int type_error(struct profile_config *cfg, struct gp_error *err, const ch
 int gp_profile_add_audio_depth(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
     long v;
-    if (parse_int(s, &v) < 0)
+    if (gp_profile_parse_long(s, &v) < 0)
         return type_error(cfg, err, "--audio-depths", "int", s);
     long *na = realloc(cfg->audio_depths, (cfg->n_audio_depths + 1) * sizeof *na);
     if (!na)

@@ -208,6 +208,18 @@ int gp_collect_cell(const char *staging, const char *cell_dir, struct gp_error *
     return rc;
 }
 
+const char *gp_cell_flag_value(const char *arg, const char *name, int *i, int argc, char **argv)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n))
+        return NULL;
+    if (arg[n] == '=')
+        return arg + n + 1;
+    if (arg[n] || *i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
 void gp_csv_field(struct gp_buf *b, const char *s, int first)
 {
     if (!first)

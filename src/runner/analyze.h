@@ -41,6 +41,10 @@ int gp_collect_cell(const char *staging, const char *cell_dir, struct gp_error *
 /* Appends one CSV field as Python's csv.writer (QUOTE_MINIMAL) writes it,
  * preceded by a comma unless first. */
 struct gp_buf;
+/* argv[*i] is "NAME=V" or "NAME" followed by V: returns V (advancing *i past
+ * a separate value), else NULL. The GenAI-Perf-style subcommands pick their own
+ * flags out of a command line whose other flags go to every profile cell. */
+const char *gp_cell_flag_value(const char *arg, const char *name, int *i, int argc, char **argv);
 void gp_csv_field(struct gp_buf *b, const char *s, int first);
 
 #endif

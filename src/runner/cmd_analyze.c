@@ -35,18 +35,6 @@ struct analyze_args {
     int n_pass;
 };
 
-static const char *value_of(const char *arg, const char *name, int *i, int argc, char **argv)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n))
-        return NULL;
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (arg[n] || *i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
 /* Pulls out the analyze flags and the ones that name the cell; drops the
  * stimulus flags the sweep replaces; keeps the rest in order. */
 static int parse(int argc, char **argv, struct analyze_args *a)
@@ -66,13 +54,13 @@ static int parse(int argc, char **argv, struct analyze_args *a)
         }
         if (!strcmp(o, "-h") || !strcmp(o, "--help"))
             return 1;
-        if ((v = value_of(o, "--sweep-type", &i, argc, argv)))
+        if ((v = gp_cell_flag_value(o, "--sweep-type", &i, argc, argv)))
             a->sweep_type = v;
-        else if ((v = value_of(o, "--sweep-list", &i, argc, argv)))
+        else if ((v = gp_cell_flag_value(o, "--sweep-list", &i, argc, argv)))
             a->sweep_list = v;
-        else if ((v = value_of(o, "--sweep-range", &i, argc, argv)))
+        else if ((v = gp_cell_flag_value(o, "--sweep-range", &i, argc, argv)))
             a->sweep_range = v;
-        else if ((v = value_of(o, "--artifact-dir", &i, argc, argv)))
+        else if ((v = gp_cell_flag_value(o, "--artifact-dir", &i, argc, argv)))
             a->artifact_dir = v;
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) {
             a->pass[a->n_pass++] = o;
@@ -86,9 +74,9 @@ static int parse(int argc, char **argv, struct analyze_args *a)
             /* remembered and passed on */
             const char *keep = NULL;
             int at = i;
-            if ((keep = value_of(o, "--endpoint-type", &i, argc, argv)))
+            if ((keep = gp_cell_flag_value(o, "--endpoint-type", &i, argc, argv)))
                 a->endpoint_type = keep;
-            else if ((keep = value_of(o, "--profile-export-file", &i, argc, argv)))
+            else if ((keep = gp_cell_flag_value(o, "--profile-export-file", &i, argc, argv)))
                 a->export_file = keep;
             for (int k = at; k <= i; k++)
                 a->pass[a->n_pass++] = argv[k];

@@ -40,18 +40,6 @@ struct search_args {
     int n_pass;
 };
 
-static const char *value_of(const char *arg, const char *name, int *i, int argc, char **argv)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n))
-        return NULL;
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (arg[n] || *i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
 static int num_arg(const char *flag, const char *v, double lo, double *out, struct gp_error *err)
 {
     char *end;
@@ -70,30 +58,30 @@ static int parse_search_flag(const char *o, int *i, int argc, char **argv, struc
 {
     const char *v;
     double d;
-    if ((v = value_of(o, "--search-type", i, argc, argv)))
+    if ((v = gp_cell_flag_value(o, "--search-type", i, argc, argv)))
         a->search_type = v;
-    else if ((v = value_of(o, "--search-start", i, argc, argv)))
+    else if ((v = gp_cell_flag_value(o, "--search-start", i, argc, argv)))
         return num_arg("--search-start", v, 0.01, &s->start, err);
-    else if ((v = value_of(o, "--search-max", i, argc, argv)))
+    else if ((v = gp_cell_flag_value(o, "--search-max", i, argc, argv)))
         return num_arg("--search-max", v, 0.01, &s->max, err);
-    else if ((v = value_of(o, "--goodput-target", i, argc, argv))) {
+    else if ((v = gp_cell_flag_value(o, "--goodput-target", i, argc, argv))) {
         if (num_arg("--goodput-target", v, 0, &s->target, err) < 0 || s->target <= 0 || s->target > 1)
             return gp_err(err, GP_EINVAL, "--goodput-target '%s': a share of requests, 0 < x <= 1 (e.g. 0.9)", v);
-    } else if ((v = value_of(o, "--max-cells", i, argc, argv))) {
+    } else if ((v = gp_cell_flag_value(o, "--max-cells", i, argc, argv))) {
         if (num_arg("--max-cells", v, 1, &d, err) < 0 || d > GP_SEARCH_MAX_CELLS)
             return gp_err(err, GP_EINVAL, "--max-cells '%s': 1 to %d", v, GP_SEARCH_MAX_CELLS);
         s->max_cells = (size_t)d;
-    } else if ((v = value_of(o, "--max-time", i, argc, argv)))
+    } else if ((v = gp_cell_flag_value(o, "--max-time", i, argc, argv)))
         return num_arg("--max-time", v, 0, &a->max_time_s, err);
-    else if ((v = value_of(o, "--search-tolerance", i, argc, argv)))
+    else if ((v = gp_cell_flag_value(o, "--search-tolerance", i, argc, argv)))
         return num_arg("--search-tolerance", v, 0.001, &s->tolerance, err);
-    else if ((v = value_of(o, "--saturation-gain", i, argc, argv)))
+    else if ((v = gp_cell_flag_value(o, "--saturation-gain", i, argc, argv)))
         return num_arg("--saturation-gain", v, 0, &s->sat_gain, err);
-    else if ((v = value_of(o, "--db", i, argc, argv)))
+    else if ((v = gp_cell_flag_value(o, "--db", i, argc, argv)))
         a->db = v;
-    else if ((v = value_of(o, "--label", i, argc, argv)))
+    else if ((v = gp_cell_flag_value(o, "--label", i, argc, argv)))
         a->label = v;
-    else if ((v = value_of(o, "--artifact-dir", i, argc, argv)))
+    else if ((v = gp_cell_flag_value(o, "--artifact-dir", i, argc, argv)))
         a->artifact_dir = v;
     else
         return 1; /* not a search flag */
@@ -131,12 +119,12 @@ static int parse(int argc, char **argv, struct search_args *a, struct gp_search 
             }
             continue;
         }
-        if ((v = value_of(o, "--concurrency", &i, argc, argv)) || (v = value_of(o, "--request-rate", &i, argc, argv)))
+        if ((v = gp_cell_flag_value(o, "--concurrency", &i, argc, argv)) || (v = gp_cell_flag_value(o, "--request-rate", &i, argc, argv)))
             continue; /* the search sets the load */
         int at = i;
-        if ((v = value_of(o, "--endpoint-type", &i, argc, argv)))
+        if ((v = gp_cell_flag_value(o, "--endpoint-type", &i, argc, argv)))
             a->endpoint_type = v;
-        else if ((v = value_of(o, "--profile-export-file", &i, argc, argv)))
+        else if ((v = gp_cell_flag_value(o, "--profile-export-file", &i, argc, argv)))
             a->export_file = v;
         else if (!strncmp(o, "--request-count", 15) || !strncmp(o, "--num-requests", 14) ||
                  !strncmp(o, "--measurement-interval", 22) || !strcmp(o, "-p") || !strncmp(o, "--duration", 10))
@@ -473,7 +461,7 @@ int cmd_search(int argc, char **argv)
     /* the type first: it decides the defaults the other flags override */
     int is_rate = 0;
     for (int i = 1; i < argc; i++) {
-        const char *v = value_of(argv[i], "--search-type", &i, argc, argv);
+        const char *v = gp_cell_flag_value(argv[i], "--search-type", &i, argc, argv);
         if (v)
             is_rate = !strcmp(v, "request_rate");
     }
