@@ -14,6 +14,7 @@
  * stop fd sits in the same epoll set, and the wait also ends at curl's timer,
  * the next scheduled arrival, the phase deadline or the end of the grace.
  */
+#include "client/backoff.h"
 #include "client/client.h"
 #include "client/record.h"
 #include "core/clock.h"
@@ -85,6 +86,9 @@ struct slot {
     size_t nchunks, chunks_cap;
     int oom;
     int too_big;             /* the body passed max_response_bytes: transfer aborted */
+    int waiting;             /* backing off after a connection-level failure until resume_ns */
+    uint64_t resume_ns;
+    struct gp_backoff bo;
     char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -110,6 +114,9 @@ struct loop {
     int phase_warmup;
     struct gp_buf tmp;       /* error text scratch */
     struct gp_buf body;      /* scratch: a non-streamed body whose reads were not back to back */
+    struct gp_rng bo_rng;    /* back-off jitter (backoff.h) */
+    size_t n_waiting;        /* slots backing off */
+    uint64_t next_resume;    /* earliest resume_ns among them */
     /* libcurl event API: our epoll set holds curl's sockets and the stop fd */
     int epfd;
     int stop_in_epoll;       /* the stop fd is in the set (else polled each turn) */
@@ -611,6 +618,50 @@ static int wait_events(struct loop *L, uint64_t wait_ns)
     return n < 0 && errno == EINTR ? 0 : n;
 }
 
+/* Closed loop, after a slot's transfer ended: a connection-level failure
+ * makes the slot wait (backoff.h) instead of reconnecting at once; returns 1
+ * then. Anything that reached the server resets the slot's back-off. */
+static int backoff_after(struct loop *L, struct slot *sl, CURLcode res)
+{
+    if (!gp_backoff_is_connection_failure((int)res) || sl->oom || sl->too_big) {
+        gp_backoff_reset(&sl->bo);
+        return 0;
+    }
+    uint64_t d = gp_backoff_next(&sl->bo, &L->bo_rng, 0, 0);
+    sl->waiting = 1;
+    sl->resume_ns = gp_now_ns() + d;
+    if (L->n_waiting++ == 0 || sl->resume_ns < L->next_resume)
+        L->next_resume = sl->resume_ns;
+    L->stats->n_backoff++;
+    L->stats->backoff_ns += d;
+    return 1;
+}
+
+/* Starts the backing-off slots whose wait is over (drops them all on a stop
+ * or at the deadline) and notes the earliest pending resume. */
+static int resume_slots(struct loop *L, const struct phase *ph, long nconc, uint64_t now, struct gp_error *err)
+{
+    L->next_resume = UINT64_MAX;
+    for (size_t i = 0; i < L->nslots && L->n_waiting; i++) {
+        struct slot *sl = L->slots[i];
+        if (!sl->waiting)
+            continue;
+        if (!L->stopping && !(ph->deadline && now >= ph->deadline) && sl->resume_ns > now) {
+            L->next_resume = sl->resume_ns < L->next_resume ? sl->resume_ns : L->next_resume;
+            continue;
+        }
+        sl->waiting = 0;
+        L->n_waiting--;
+        if (L->stopping || (ph->deadline && now >= ph->deadline))
+            continue;
+        uint32_t entry = (uint32_t)((sl->id + (uint64_t)sl->sent * (uint64_t)nconc) % L->o->n_bodies);
+        int rc = slot_start(L, sl, entry, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 /* Lets curl run its due timer, then takes every finished transfer: records
  * it, resends it once on a stale keep-alive connection, or starts the slot's
  * next request (closed loop). */
@@ -655,6 +706,8 @@ static int pump_shard(struct loop *L, struct shard *sh, const struct phase *ph, 
             return rc;
         if (!rate_mode && !L->stopping && (sl->quota < 0 || sl->sent < sl->quota) &&
             !(ph->deadline && gp_now_ns() >= ph->deadline)) {
+            if (backoff_after(L, sl, res))
+                continue; /* resume_slots starts it later */
             uint32_t entry = (uint32_t)((sl->id + (uint64_t)sl->sent * (uint64_t)nconc) % nb);
             if ((rc = slot_start(L, sl, entry, err)) < 0)
                 return rc;
@@ -682,6 +735,7 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
     L->phase_warmup = ph->warmup;
     L->phase_total = ph->count;
     L->phase_start = gp_now_ns();
+    L->n_waiting = 0;
 
     long nconc = 0;          /* concurrency mode: active slots */
     long arrivals = 0;       /* rate mode: arrivals started */
@@ -700,6 +754,7 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
         for (long s = 0; s < nconc; s++) {
             struct slot *sl = L->slots[s];
             sl->sent = 0;
+            sl->waiting = 0;
             sl->quota = ph->count < 0 ? -1 : ph->count / nconc + (s < ph->count % nconc ? 1 : 0);
         }
         for (long s = 0; s < nconc && !L->stopping; s++) {
@@ -725,6 +780,9 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
                 return rc;
             break;
         }
+
+        if (L->n_waiting && (rc = resume_slots(L, ph, nconc, now, err)) < 0)
+            return rc;
 
         /* open loop: start every arrival that is due */
         int more_arrivals = rate_mode && !L->stopping && (ph->count < 0 || arrivals < ph->count);
@@ -758,7 +816,7 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
         now = gp_now_ns();
         progress_draw(L, now, 0);
         more_arrivals = rate_mode && !L->stopping && (ph->count < 0 || arrivals < ph->count);
-        if (L->inflight == 0 && !more_arrivals && !(ph->deadline && !rate_mode && !L->stopping && ph->count < 0))
+        if (L->inflight == 0 && !L->n_waiting && !more_arrivals && !(ph->deadline && !rate_mode && !L->stopping && ph->count < 0))
             break;
 
         /* sleep until the next thing to do: socket activity, curl's timer,
@@ -774,6 +832,11 @@ static int run_phase(struct loop *L, const struct phase *ph, struct gp_error *er
         }
         if (ph->deadline) {
             uint64_t d = ph->deadline > now ? ph->deadline - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
+        }
+        if (L->n_waiting) {
+            uint64_t d = L->next_resume > now ? L->next_resume - now : 0;
             if (d < wait_ns)
                 wait_ns = d;
         }
@@ -896,6 +959,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         return rc;
     }
     L.pwait2 = 1;
+    gp_rng_seed(&L.bo_rng, o->seed ^ 0x6261636b6f6666ull); /* "backoff": its own stream */
     if (o->stop_fd >= 0) {
         struct epoll_event ev;
         memset(&ev, 0, sizeof ev);

@@ -443,6 +443,8 @@ static void stage_export(struct profile_run *r)
         .n_warmup = r->cs.n_warmup,
         .incomplete = r->cs.incomplete,
         .n_lost = r->cs.n_lost,
+        .n_backoff = r->cs.n_backoff,
+        .backoff_ns = r->cs.backoff_ns,
         .start_wall_ns = r->wall_start,
         .end_wall_ns = r->wall_end,
         .console = stdout,
@@ -479,6 +481,10 @@ static int finish(struct profile_run *r)
     if (cfg->request_rate > 0)
         fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
                 (double)cs->max_lag_ns / 1e6, (unsigned long long)cs->n_delayed);
+    if (cs->n_backoff)
+        fprintf(stderr, "genperf: client: backed off %llu times (%.2f s in all) before reconnecting after "
+                        "refused or reset connections\n",
+                (unsigned long long)cs->n_backoff, (double)cs->backoff_ns / 1e9);
     if (cs->n_dropped)
         fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
                 (unsigned long long)cs->n_dropped);
