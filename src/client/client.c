@@ -220,13 +220,27 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
         rec.flags |= GP_REC_STREAMING;
     if (s->cap_delayed)
         rec.flags |= GP_REC_CAP_DELAYED;
+    /* perf_analyzer hands a non-streamed body over once, at completion. */
+    struct gp_chunk one;
+    const struct gp_chunk *chunks = s->chunks;
+    size_t nchunks = s->nchunks;
+    if (!streaming && s->nbytes > 0 && !s->oom) {
+        if (gp_record_join_chunks(L->st, s->chunks, s->nchunks, t_end, &L->body, &one) == 0) {
+            chunks = &one;
+            nchunks = 1;
+        } else {
+            s->oom = 1; /* recorded without its body, below */
+        }
+    }
+    if (s->oom)
+        nchunks = 0;
     gp_buf_reset(&L->tmp);
     if (extra_flags & GP_REC_CANCELLED) {
         rec.flags |= GP_REC_FAILED;
         gp_buf_puts(&L->tmp, "request cancelled (interrupted before it completed)");
     } else if (s->oom) {
         rec.flags |= GP_REC_FAILED;
-        gp_buf_puts(&L->tmp, "out of memory while receiving the response");
+        gp_buf_puts(&L->tmp, "out of memory while receiving the response (client); the run stops here, incomplete");
     } else if (s->too_big) {
         rec.flags |= GP_REC_FAILED;
         gp_buf_printf(&L->tmp, "response larger than %llu bytes (--max-response-bytes); transfer aborted",
@@ -243,8 +257,7 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     } else if (status >= 400) {
         rec.flags |= GP_REC_FAILED;
         gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: ", status);
-        if (gather(L, s, &L->tmp, 2048))
-            return gp_err(err, GP_ENOMEM, "out of memory storing request records");
+        (void)gather(L, s, &L->tmp, 2048); /* the error body, as much of it as fits */
     } else if (status < 200 || status >= 300) {
         /* redirects are not followed (the body went to this URL only) */
         char *loc = NULL;
@@ -253,25 +266,19 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
         gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: not a success (2xx)%s%.512s%s", status,
                       loc ? "; redirect to " : "", loc ? loc : "", loc ? " not followed (point --url at it)" : "");
     }
-    /* perf_analyzer hands a non-streamed body over once, at completion. */
-    struct gp_chunk one;
-    const struct gp_chunk *chunks = s->chunks;
-    size_t nchunks = s->nchunks;
-    if (!streaming && s->nbytes > 0) {
-        if (gp_record_join_chunks(L->st, s->chunks, s->nchunks, t_end, &L->body, &one))
-            return gp_err(err, GP_ENOMEM, "out of memory storing request records");
-        chunks = &one;
-        nchunks = 1;
-    }
     long idx = gp_record_append_placed(L->st, &rec, chunks, nchunks, L->tmp.len ? L->tmp.data : NULL, L->tmp.len);
-    if (idx < 0) {
-        /* Degrade per run, not per process: stop sending, keep every record
-         * stored so far; the caller writes them and marks the run incomplete. */
+    if (idx < 0 || s->oom) {
+        /* Out of memory: degrade per run, not per process. Stop sending
+         * (what is in flight is cancelled), keep every record stored so far;
+         * the caller writes them and marks the run incomplete. The request
+         * that hit it is a failed record when the store could still take it. */
         (void)err;
         L->stats->incomplete = 1;
-        L->stats->n_lost++;
         L->stopping = L->hard_stop = 1;
-        return 0;
+        if (idx < 0) {
+            L->stats->n_lost++;
+            return 0;
+        }
     }
     if (s->t_sched) {
         s->t_sched = 0;
@@ -394,6 +401,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         return rc;
     }
     L.pwait2 = 1;
+    gp_rng_seed(&L.bo_rng, o->seed ^ 0x6261636b6f6666ull); /* "backoff": its own stream */
     if (o->stop_fd >= 0) {
         struct epoll_event ev;
         memset(&ev, 0, sizeof ev);

@@ -112,6 +112,8 @@ struct gp_client_stats {
     int interrupted;                 /* the stop fd fired */
     int incomplete;                  /* the record store could not grow: the run stopped early */
     uint64_t n_lost;                 /* finished requests that could not be recorded (incomplete) */
+    uint64_t n_backoff;              /* closed loop: waits after connection-level failures (backoff.h) */
+    uint64_t backoff_ns;             /* sum of those waits */
     long first_error_status;         /* HTTP status of the first failure, 0 = transport */
     char first_error[512];           /* text of the first failure ("" = none) */
 };

@@ -15,6 +15,7 @@
 #ifndef GP_CLIENT_CLIENT_INT_H
 #define GP_CLIENT_CLIENT_INT_H
 
+#include "client/backoff.h"
 #include "client/client.h"
 #include "client/record.h"
 #include "client/schedule.h"
@@ -68,6 +69,9 @@ struct slot {
     size_t nchunks, chunks_cap;
     int oom;
     int too_big;             /* the body passed max_response_bytes: transfer aborted */
+    int waiting;             /* backing off after a connection-level failure until resume_ns */
+    uint64_t resume_ns;
+    struct gp_backoff bo;
     char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -94,6 +98,9 @@ struct loop {
     uint64_t phase_start;
     int phase_warmup;
     struct gp_buf tmp;       /* error text scratch */
+    struct gp_rng bo_rng;    /* back-off jitter (backoff.h) */
+    size_t n_waiting;        /* slots backing off */
+    uint64_t next_resume;    /* earliest resume_ns among them */
     struct gp_buf body;      /* scratch: a non-streamed body whose reads were not back to back */
     /* libcurl event API: our epoll set holds curl's sockets and the stop fd */
     int epfd;
@@ -142,8 +149,11 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
 int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err);
 int gp_cl_sched_more(const struct loop *L, const struct sched *S);
 void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now, uint64_t *wait_ns);
-int gp_cl_sched_on_done(struct loop *L, struct sched *S, struct slot *sl, struct gp_error *err);
+int gp_cl_sched_on_done(struct loop *L, struct sched *S, struct slot *sl, CURLcode res, struct gp_error *err);
 void gp_cl_sched_end(struct loop *L, struct sched *S);
+/* Closed loop: starts the backing-off slots whose wait is over (drops them on
+ * a stop or at the deadline) and notes the earliest pending resume. */
+int gp_cl_sched_resume(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err);
 
 /* ---- client_stats.c: progress, first error, CPU time ---- */
 uint64_t gp_cl_count_events(const char *p, size_t n);

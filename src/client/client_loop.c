@@ -201,7 +201,7 @@ static int pump_shard(struct loop *L, struct shard *sh, struct sched *S, struct 
         sl->retried = 0;
         if ((rc = gp_cl_slot_record(L, sl, res, 0, err)) < 0)
             return rc;
-        if ((rc = gp_cl_sched_on_done(L, S, sl, err)) < 0)
+        if ((rc = gp_cl_sched_on_done(L, S, sl, res, err)) < 0)
             return rc;
     }
     return 0;
@@ -258,6 +258,9 @@ static int run_phase_loop(struct loop *L, const struct phase *ph, struct sched *
             break;
         }
 
+        if (L->n_waiting && (rc = gp_cl_sched_resume(L, S, now, err)) < 0)
+            return rc;
+
         /* open loop: start every arrival that is due */
         if ((rc = gp_cl_sched_start_due(L, S, now, err)) < 0)
             return rc;
@@ -268,13 +271,18 @@ static int run_phase_loop(struct loop *L, const struct phase *ph, struct sched *
         now = gp_now_ns();
         gp_cl_progress_draw(L, now, 0);
         int more_arrivals = gp_cl_sched_more(L, S);
-        if (L->inflight == 0 && !more_arrivals && !(ph->deadline && !S->rate_mode && !L->stopping && ph->count < 0))
+        if (L->inflight == 0 && !L->n_waiting && !more_arrivals && !(ph->deadline && !S->rate_mode && !L->stopping && ph->count < 0))
             break;
 
         /* sleep until the next thing to do: socket activity, curl's timer,
          * the next arrival, the deadline, the stop fd, or at most 100 ms */
         uint64_t wait_ns = 100000000ull;
         gp_cl_sched_wait(L, S, now, &wait_ns);
+        if (L->n_waiting) {
+            uint64_t d = L->next_resume > now ? L->next_resume - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
+        }
         if (ph->deadline) {
             uint64_t d = ph->deadline > now ? ph->deadline - now : 0;
             if (d < wait_ns)
@@ -307,6 +315,7 @@ int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err
     L->phase_warmup = ph->warmup;
     L->phase_total = ph->count;
     L->phase_start = ph->start_ns ? ph->start_ns : gp_now_ns();
+    L->n_waiting = 0;
     struct sched S;
     int rc = gp_cl_sched_begin(L, &S, ph, err);
     if (rc >= 0)

@@ -92,6 +92,7 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
         long s = S->first + j;
         sl->gid = (uint32_t)s;
         sl->sent = 0;
+        sl->waiting = 0;
         sl->quota = ph->count < 0 ? -1 : ph->count / nconc + (s < ph->count % nconc ? 1 : 0);
     }
     for (long j = 0; j < S->mine && !L->stopping; j++) {
@@ -166,12 +167,61 @@ void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now,
         *wait_ns = d;
 }
 
-int gp_cl_sched_on_done(struct loop *L, struct sched *S, struct slot *sl, struct gp_error *err)
+/* Closed loop, after a slot's transfer ended: a connection-level failure
+ * makes the slot wait (backoff.h) instead of reconnecting at once; returns 1
+ * then. Anything that reached the server resets the slot's back-off. */
+static int backoff_after(struct loop *L, struct slot *sl, CURLcode res)
+{
+    if (!gp_backoff_is_connection_failure((int)res) || sl->oom || sl->too_big) {
+        gp_backoff_reset(&sl->bo);
+        return 0;
+    }
+    uint64_t d = gp_backoff_next(&sl->bo, &L->bo_rng, 0, 0);
+    sl->waiting = 1;
+    sl->resume_ns = gp_now_ns() + d;
+    if (L->n_waiting++ == 0 || sl->resume_ns < L->next_resume)
+        L->next_resume = sl->resume_ns;
+    L->stats->n_backoff++;
+    L->stats->backoff_ns += d;
+    return 1;
+}
+
+static uint32_t next_entry(const struct loop *L, const struct sched *S, const struct slot *sl)
+{
+    return (uint32_t)((sl->gid + (uint64_t)sl->sent * (uint64_t)S->nconc) % L->o->n_bodies);
+}
+
+int gp_cl_sched_resume(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err)
+{
+    const struct phase *ph = S->ph;
+    int over = L->stopping || (ph->deadline && now >= ph->deadline);
+    L->next_resume = UINT64_MAX;
+    for (size_t i = 0; i < L->nslots && L->n_waiting; i++) {
+        struct slot *sl = L->slots[i];
+        if (!sl->waiting)
+            continue;
+        if (!over && sl->resume_ns > now) {
+            L->next_resume = sl->resume_ns < L->next_resume ? sl->resume_ns : L->next_resume;
+            continue;
+        }
+        sl->waiting = 0;
+        L->n_waiting--;
+        if (over)
+            continue;
+        int rc = gp_cl_slot_start(L, sl, next_entry(L, S, sl), err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int gp_cl_sched_on_done(struct loop *L, struct sched *S, struct slot *sl, CURLcode res, struct gp_error *err)
 {
     const struct phase *ph = S->ph;
     if (S->rate_mode || L->stopping || !(sl->quota < 0 || sl->sent < sl->quota) ||
         (ph->deadline && gp_now_ns() >= ph->deadline))
         return 0;
-    uint32_t entry = (uint32_t)((sl->gid + (uint64_t)sl->sent * (uint64_t)S->nconc) % L->o->n_bodies);
-    return gp_cl_slot_start(L, sl, entry, err);
+    if (backoff_after(L, sl, res))
+        return 0; /* gp_cl_sched_resume starts it later */
+    return gp_cl_slot_start(L, sl, next_entry(L, S, sl), err);
 }

@@ -152,6 +152,8 @@ static void sum_stats(struct gp_client_stats *t, const struct gp_client_stats *s
     t->interrupted |= s->interrupted;
     t->incomplete |= s->incomplete;
     t->n_lost += s->n_lost;
+    t->n_backoff += s->n_backoff;
+    t->backoff_ns += s->backoff_ns;
     if (!t->first_error[0] && s->first_error[0]) {
         t->first_error_status = s->first_error_status;
         memcpy(t->first_error, s->first_error, sizeof t->first_error);

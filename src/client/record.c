@@ -96,6 +96,29 @@ static void *prefault_main(void *p)
     return NULL;
 }
 
+/* Headroom (see record.h): PROT_NONE, so it costs address space only. */
+#define HEADROOM_MAX (64ull << 20)
+#define HEADROOM_MIN (4ull << 20)
+
+static void headroom_hold(struct gp_record_store *st)
+{
+    for (size_t n = HEADROOM_MAX; n >= HEADROOM_MIN && !st->headroom; n /= 2) {
+        void *m = mmap(NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m != MAP_FAILED) {
+            st->headroom = m;
+            st->headroom_len = n;
+        }
+    }
+}
+
+static void headroom_release(struct gp_record_store *st)
+{
+    if (st->headroom)
+        munmap(st->headroom, st->headroom_len);
+    st->headroom = NULL;
+    st->headroom_len = 0;
+}
+
 /* A reservation is only address space where the kernel does not count it:
  * not under an address-space limit (it would eat the limit) nor with strict
  * overcommit (MAP_NORESERVE is ignored there, so it would eat the commit
@@ -157,6 +180,8 @@ int gp_record_store_prefault_start(struct gp_record_store *st)
 {
     if (!st->arena) {
         int rc = arena_create(st);
+        if (rc == -GP_EINVAL && !st->headroom)
+            headroom_hold(st); /* an address-space limit: keep some of it for the end of the run */
         if (rc)
             return rc;
     }
@@ -178,6 +203,7 @@ int gp_record_store_prefault_start(struct gp_record_store *st)
 
 void gp_record_store_prefault_stop(struct gp_record_store *st)
 {
+    headroom_release(st);
     struct gp_record_arena *a = st->arena;
     if (!a || !a->th_running)
         return;
@@ -220,8 +246,12 @@ static void prefault_ahead(struct gp_record_arena *a, size_t len)
 static int bytes_reserve(struct gp_record_store *st, size_t n)
 {
     struct gp_record_arena *a = st->arena;
-    if (!a)
-        return gp_buf_reserve(&st->bytes, n);
+    if (!a) {
+        if (gp_buf_reserve(&st->bytes, n) == 0)
+            return 0;
+        headroom_release(st); /* the store is full: the rest of the run gets the headroom */
+        return -GP_ENOMEM;
+    }
     if (st->bytes.len + n + 1 <= a->reserved)
         return 0;
     /* outgrew the reservation: move it (rare; the helper must not run meanwhile) */
@@ -283,7 +313,7 @@ static void bytes_put(struct gp_record_store *st, const void *p, size_t n)
     st->bytes.data[st->bytes.len] = '\0';
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
+static int grow(struct gp_record_store *st, void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 0;
@@ -291,8 +321,10 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     while (nc < need)
         nc *= 2;
     void *np = realloc(*p, nc * elem);
-    if (!np)
+    if (!np) {
+        headroom_release(st);
         return -GP_ENOMEM;
+    }
     *p = np;
     *cap = nc;
     return 0;
@@ -312,8 +344,8 @@ int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uin
 long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
                              const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len)
 {
-    if (grow((void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
-        grow((void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
+    if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
+        grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
         bytes_reserve(st, err_len))
         return -GP_ENOMEM;
     struct gp_record *r = &st->recs[st->n];
@@ -357,8 +389,8 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
                       const char *err_text, size_t err_len)
 {
-    if (grow((void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
-        grow((void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
+    if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
+        grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
         bytes_reserve(st, nbytes + err_len))
         return -GP_ENOMEM;
     struct gp_record *r = &st->recs[st->n];

@@ -69,6 +69,8 @@ struct gp_record_store {
     struct gp_buf bytes;     /* every received byte and error text, back to back */
     struct gp_record_arena *arena; /* record.c: the mapping behind bytes.data, or NULL (malloc) */
     size_t arena_reserve;    /* address space the arena reserves (0 = 64 GiB); tests set it small */
+    void *headroom;          /* record.c: address space held back under RLIMIT_AS (see prefault_start) */
+    size_t headroom_len;
     uint64_t mono0_ns;       /* gp_now_ns() at run start */
     uint64_t wall0_ns;       /* gp_wall_ns() read at the same moment: wall = wall0 + (t - mono0) */
 };
@@ -83,8 +85,14 @@ void gp_record_store_free(struct gp_record_store *st);
  * store grows. Moves the arena into a MAP_NORESERVE reservation on first
  * use. Returns 0, or a negative gp code when the reservation or the thread
  * could not be made: harmless, the store then works as without it.
+ * Where no reservation can be made because an address-space limit is set
+ * (ulimit -v), it holds back up to 64 MiB of that limit instead: the first
+ * failed growth of the store gives it back, and so does _stop, so the end
+ * of a run that filled memory (cancelling what is in flight, metrics, the
+ * artifacts) still finds room.
  * Call _stop (joins the thread; the arena stays) before others read the store
- * from other threads; gp_record_store_free stops it too. */
+ * from other threads, and once appending is over; gp_record_store_free stops
+ * it too. */
 int gp_record_store_prefault_start(struct gp_record_store *st);
 void gp_record_store_prefault_stop(struct gp_record_store *st);
 

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void gp_export_stem(const char *file, char *out, size_t outsz)
 {
@@ -116,6 +117,16 @@ static void *pe_thread(void *arg)
     return NULL;
 }
 
+/* A second thread costs its stack and, at its first malloc, a malloc arena
+ * of 64 MiB of address space: under an address-space limit (ulimit -v) that
+ * can be all the room a run that filled memory has left, so the files are
+ * written one after the other there. */
+static int address_space_limited(void)
+{
+    struct rlimit rl;
+    return getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+}
+
 int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
 {
     if (!ctx->run_dir || !ctx->store || !ctx->m)
@@ -143,7 +154,7 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
      * second thread while the summaries and the records file are written
      * here (both only read the store and the metrics) */
     pthread_t th;
-    int threaded = pthread_create(&th, NULL, pe_thread, job) == 0;
+    int threaded = !address_space_limited() && pthread_create(&th, NULL, pe_thread, job) == 0;
     if (!threaded)
         pe_thread(job);
     snprintf(name, sizeof name, "%s_genai_perf.json", stem);

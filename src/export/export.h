@@ -59,6 +59,8 @@ struct gp_export_ctx {
     uint64_t n_warmup;
     int incomplete;                  /* the client stopped early (record store out of memory) */
     uint64_t n_lost;                 /* requests finished but not recorded */
+    uint64_t n_backoff;              /* reconnect back-offs (client.backoff; written only when > 0) */
+    uint64_t backoff_ns;             /* their total */
     uint64_t start_wall_ns, end_wall_ns;   /* run start/end (CLOCK_REALTIME ns); 0 = from store */
 
     FILE *console;                   /* table destination (stdout); NULL = no table */

@@ -251,6 +251,14 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(cl, "busy_warn_threshold", json_real(warn_at));
     json_object_set_new(cl, "busy_warning", json_boolean(ctx->client_busy_fraction >= warn_at));
     add_send_lag(cl, st);
+    if (ctx->n_backoff) { /* only then: runs without connection failures keep their bytes */
+        json_t *bo = json_object();
+        json_object_set_new(bo, "count", json_integer((json_int_t)ctx->n_backoff));
+        json_object_set_new(bo, "total_ms", json_real((double)ctx->backoff_ns / 1e6));
+        json_object_set_new(bo, "policy", json_string("after a refused/reset connection: 10 ms doubling to 1 s "
+                                                      "per slot, uniform jitter in [d/2, d]"));
+        json_object_set_new(cl, "backoff", bo);
+    }
     json_object_set_new(o, "client", cl);
     if (ctx->scale_out)
         json_object_set(o, "scale_out", (json_t *)ctx->scale_out);

@@ -491,6 +491,8 @@ static void stage_export(struct profile_run *r)
         .n_warmup = r->cs.n_warmup,
         .incomplete = r->cs.incomplete,
         .n_lost = r->cs.n_lost,
+        .n_backoff = r->cs.n_backoff,
+        .backoff_ns = r->cs.backoff_ns,
         .start_wall_ns = r->wall_start,
         .end_wall_ns = r->wall_end,
         .console = stdout,
@@ -534,6 +536,10 @@ static int finish(struct profile_run *r)
                 "waited for the --max-concurrency cap: latency from the scheduled time is in *_genperf.json "
                 "\"schedule\"\n",
                 sch.lag.p99_ms, sch.lag.max_ms, sch.lag.late_1ms, sch.lag.n, sch.cap_delayed);
+    if (cs->n_backoff)
+        fprintf(stderr, "genperf: client: backed off %llu times (%.2f s in all) before reconnecting after "
+                        "refused or reset connections\n",
+                (unsigned long long)cs->n_backoff, (double)cs->backoff_ns / 1e9);
     if (cs->n_dropped)
         fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
                 (unsigned long long)cs->n_dropped);

@@ -23,6 +23,12 @@ ap.add_argument("--tls-key", default="")
 ap.add_argument("--redirect", default="", help="answer every request with 307 to this URL")
 ap.add_argument("--endless-event-bytes", type=int, default=0,
                 help="stream 'data: <N bytes>' events forever (a hostile server)")
+ap.add_argument("--hang-every", type=int, default=0,
+                help="every Nth request is read and logged, then never answered (no status line)")
+ap.add_argument("--big-line-bytes", type=int, default=0,
+                help="streams: the first token event carries N bytes of content on one SSE line")
+ap.add_argument("--body-bytes", type=int, default=0,
+                help="non-streamed answers carry N bytes of content (large bodies)")
 a = ap.parse_args()
 
 lock = threading.Lock()
@@ -81,6 +87,9 @@ class H(BaseHTTPRequestHandler):
                     self.chunk("data: " + pad + "\n\n")
             except OSError:
                 return
+        if a.hang_every and k % a.hang_every == 0:
+            time.sleep(3600)  # accepted and read, never answered; the client's timeout ends it
+            return
         if a.status != 200:
             return self.send_json(a.status, {"error": {"message": "injected status %d" % a.status, "code": a.status}})
         if a.fail_every and k % a.fail_every == 0:
@@ -90,7 +99,7 @@ class H(BaseHTTPRequestHandler):
         model = req.get("model", "m")
         if not req.get("stream"):
             time.sleep(ntok * a.token_ms / 1000.0)
-            text = "tok " * ntok
+            text = "x" * a.body_bytes if a.body_bytes else "tok " * ntok
             if chat:
                 out = {"id": "x", "object": "chat.completion", "model": model,
                        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length"}],
@@ -106,12 +115,13 @@ class H(BaseHTTPRequestHandler):
         self.end_headers()
         for i in range(ntok):
             time.sleep(a.token_ms / 1000.0)
+            tok = "tok " if not (a.big_line_bytes and i == 0) else "x" * a.big_line_bytes
             if chat:
                 ev = {"id": "x", "object": "chat.completion.chunk", "model": model,
-                      "choices": [{"index": 0, "delta": {"content": "tok "}, "finish_reason": None}]}
+                      "choices": [{"index": 0, "delta": {"content": tok}, "finish_reason": None}]}
             else:
                 ev = {"id": "x", "object": "text_completion", "model": model,
-                      "choices": [{"index": 0, "text": "tok ", "finish_reason": None}]}
+                      "choices": [{"index": 0, "text": tok, "finish_reason": None}]}
             self.chunk("data: " + json.dumps(ev) + "\n\n")
             if a.stall_every and k % a.stall_every == 0:
                 time.sleep(3600)
@@ -133,6 +143,9 @@ class H(BaseHTTPRequestHandler):
 class S(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256
+
+    def handle_error(self, request, client_address):
+        pass  # a client that hangs up mid-answer is what the fault tests do: no traceback per request
 
 
 srv = S(("127.0.0.1", 0), H)
