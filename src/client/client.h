@@ -128,6 +128,11 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
 int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp_record_store *st,
                           struct gp_client_stats *stats, struct gp_client_stats *per_worker, struct gp_error *err);
 
+/* Adds loop s's stats into t (first: t = *s): counts summed, the worst lag,
+ * the earliest start and latest end (both on one clock), the busiest loop's
+ * busy fraction, the first error. Workers' and MPI ranks' totals. */
+void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats *s, int first);
+
 /* Appends every record of srcs[0..n) to dst, merged by t_start_ns (ties: the
  * lower source first), with its chunks, bytes and error text. dst's clock
  * origin is taken from srcs[0] when dst has none. 0 or -GP_ENOMEM. */

@@ -196,7 +196,7 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
 
 int gp_profile_check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
-    if (!gp_is_file(s) && !gp_is_dir(s) && strncmp(s, "synthetic:", 10) && strncmp(s, "payload:", 8)) {
+    if (!cfg->skip_file_checks && !gp_is_file(s) && !gp_is_dir(s) && strncmp(s, "synthetic:", 10) && strncmp(s, "payload:", 8)) {
         cfg->usage_error = 1; /* argparse's type check: a usage error (exit 2) */
         return gp_err(err, GP_EINVAL, "argument --input-file: invalid file_or_directory value: '%s'", s);
     }

@@ -100,6 +100,8 @@ struct profile_config {
     size_t n_secret_copies;
     long workers;                       /* --workers: event-loop threads (1; "auto" = cores - 1, >= 1) */
 
+    int skip_file_checks;               /* MPI ranks > 0: --input-file is read on rank 0's host only */
+
     int n_passthrough;                  /* args after "--" (ignored with a warning) */
     int help;                           /* --help was given: usage printed, nothing else to do */
     int usage_error;                    /* set with a failed parse: 1 = argparse-style (exit 2), 0 = config error (exit 1) */
