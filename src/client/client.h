@@ -46,6 +46,14 @@ struct gp_client_body {
 
 struct gp_client_opts {
     const char *url;                 /* full request URL (base + "/" + endpoint) */
+    /* Several endpoints (replicas): n_urls > 1 spreads the requests over
+     * urls[] (url is then ignored), per event loop: round robin (each loop
+     * cycles through them, starting at its share_index), or the endpoint with
+     * the fewest of this loop's requests in flight (ties: the lowest index).
+     * The record's `endpoint` says which one served it. */
+    const char *const *urls;
+    size_t n_urls;                   /* 0 or 1: url only; at most GP_CLIENT_MAX_URLS */
+    int url_least_inflight;
     const char *const *headers;      /* extra "Name: value" headers, sent as given */
     size_t n_headers;
     const struct gp_client_body *bodies;
@@ -85,6 +93,8 @@ struct gp_client_opts {
     uint64_t (*measure_start)(void *ctx);
     void *measure_ctx;
 };
+
+#define GP_CLIENT_MAX_URLS 64
 
 struct gp_client_stats {
     uint64_t n_sent;                 /* transfers started, warmup included, retries excluded */

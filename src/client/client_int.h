@@ -54,6 +54,7 @@ struct slot {
     int retried;
     uint32_t entry;
     uint32_t arrival;        /* recorded as gp_record.slot in rate mode */
+    uint32_t endpoint;       /* index into o->urls of the current transfer */
     uint64_t t_start;
     uint64_t t_send;         /* libcurl's pre-request callback fired (0 = not yet) */
     long sent;               /* requests this slot sent in the current phase */
@@ -76,6 +77,8 @@ struct loop {
     struct slot **slots;     /* pointers: a slot's address is its curl private data */
     size_t nslots, slots_cap;
     size_t inflight;
+    uint32_t ep_inflight[GP_CLIENT_MAX_URLS]; /* several --url: this loop's requests in flight per endpoint */
+    uint64_t ep_next;        /* several --url, round robin: the next one (mod n_urls) */
     int stopping;            /* the stop fd fired once */
     int hard_stop;           /* fired twice, or grace over */
     uint64_t stop_deadline;

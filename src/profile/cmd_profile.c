@@ -103,6 +103,7 @@ struct profile_run {
     struct gp_dataset *ds;
     struct gp_client_body *bodies;  /* views into ds (MPI ranks > 0: into dist) */
     size_t n_bodies;
+    char **req_urls;                /* several --url: base + endpoint of each (owned), else NULL */
     struct gp_profile_dist *dist;   /* the MPI job (a job of one without mpirun) */
     json_t *input_config;
     struct gp_record_store st;
@@ -352,6 +353,37 @@ static json_t *scale_out_json(const struct profile_run *r)
     return o;
 }
 
+/* Several --url: each joined with the endpoint path as the single --url is. */
+static int build_request_urls(struct profile_run *r)
+{
+    if (!(r->req_urls = calloc(r->cfg.n_urls, sizeof *r->req_urls)))
+        return gp_err(&r->err, GP_ENOMEM, "out of memory");
+    for (size_t i = 0; i < r->cfg.n_urls; i++) {
+        struct profile_config one = r->cfg;
+        char buf[8192];
+        one.url = r->cfg.urls[i];
+        if (build_request_url(&one, buf, sizeof buf, &r->err) < 0)
+            return -GP_EINVAL;
+        if (!(r->req_urls[i] = strdup(buf)))
+            return gp_err(&r->err, GP_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* Several --url: the per-endpoint breakdown joins "scale_out". */
+static void attach_endpoints(struct profile_run *r)
+{
+    if (r->cfg.n_urls < 2)
+        return;
+    if (!r->scale_out)
+        r->scale_out = scale_out_json(r);
+    json_t *eps = gp_profile_endpoints_json(&r->st, &r->mr, (const char *const *)r->req_urls, r->cfg.n_urls);
+    if (r->scale_out && eps)
+        json_object_set_new(r->scale_out, "endpoints", eps);
+    else
+        json_decref(eps);
+}
+
 static int stage_run(struct profile_run *r)
 {
     const struct profile_config *cfg = &r->cfg;
@@ -386,6 +418,14 @@ static int stage_run(struct profile_run *r)
         .cacert = cfg->cacert,
         .insecure = cfg->insecure,
     };
+    if (cfg->n_urls > 1) {
+        if (build_request_urls(r) < 0)
+            return fail(r, NULL);
+        co.urls = (const char *const *)r->req_urls;
+        co.n_urls = cfg->n_urls;
+        co.url = r->req_urls[0];
+        co.url_least_inflight = cfg->url_least_inflight;
+    }
     raise_fd_limit(cfg);
     r->input_config = gp_profile_input_config(cfg);
     if (!r->input_config) {
@@ -601,6 +641,9 @@ static void run_free(struct profile_run *r)
     json_decref(r->scale_out);
     free(r->per_worker);
     free(r->bodies);
+    for (size_t i = 0; r->req_urls && i < r->cfg.n_urls; i++)
+        free(r->req_urls[i]);
+    free(r->req_urls);
     gp_record_store_free(&r->st);
     if (r->ds)
         gp_dataset_free(r->ds);
@@ -650,6 +693,7 @@ int cmd_profile(int argc, char **argv)
         stage_metrics(r);
         if (r->metrics_ok) {
             gp_profile_dist_clock_warning(r->dist, &r->mr);
+            attach_endpoints(r);
             stage_export(r);
         }
         status = finish(r);

@@ -62,6 +62,7 @@ void gp_profile_config_free(struct profile_config *cfg)
     free(cfg->headers);
     free(cfg->slos);
     free(cfg->metrics_urls);
+    free(cfg->urls);
     free(cfg->redact_names);
     free(cfg->auth_header);
     for (size_t i = 0; i < cfg->n_secret_copies; i++)
@@ -193,6 +194,22 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
 }
 
 /* ---- hooks of rows in the flag table (profile_args.c) ---- */
+
+/* --url given several times: GenAI-Perf keeps the last (argparse), genperf
+ * also keeps them all to spread the requests over (client.h). */
+int gp_profile_add_url(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    if (cfg->n_urls >= 64) {
+        cfg->usage_error = 1;
+        return gp_err(err, GP_EINVAL, "argument -u/--url: at most 64 URLs");
+    }
+    const char **u = realloc(cfg->urls, (cfg->n_urls + 1) * sizeof *u);
+    if (!u)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    u[cfg->n_urls++] = s;
+    cfg->urls = u;
+    return 0;
+}
 
 int gp_profile_check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err)
 {

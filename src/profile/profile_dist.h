@@ -1,5 +1,6 @@
-/* profile/profile_dist.h — `mpirun -n K genperf profile`: the profile driver's
- * side of a run spread over K MPI ranks (dist/ does the talking).
+/* profile/profile_dist.h — scale-out in the profile driver: `mpirun -n K genperf
+ * profile` (profile_dist.c; dist/ does the talking) and several --url
+ * (profile_endpoints.c).
  *
  * Owns: struct gp_profile_dist — the dist job, rank 0's copy of the command
  * line taken before secrets are scrubbed from argv, and on the other ranks the
@@ -83,5 +84,12 @@ void gp_profile_dist_clock_warning(const struct gp_profile_dist *pd, const struc
 void gp_profile_dist_abort(struct gp_profile_dist *pd, int code);
 
 void gp_profile_dist_free(struct gp_profile_dist *pd);
+
+/* profile_endpoints.c — several --url: one object per endpoint (url,
+ * requests, failed, request and output token throughput over the benchmark
+ * window, TTFT and ITL p50/p99 in ms) from the measured requests. New
+ * reference or NULL. */
+json_t *gp_profile_endpoints_json(const struct gp_record_store *st, const struct gp_metrics_result *mr,
+                                  const char *const *urls, size_t n_urls);
 
 #endif
