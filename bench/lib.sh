@@ -85,3 +85,94 @@ met() {
 }
 # jget JSON KEY: one field of a JSON object ('-' when null or absent).
 jget() { /usr/bin/python3 -c 'import json,sys; v=json.loads(sys.argv[1]).get(sys.argv[2]); print("-" if v is None else (round(v,3) if isinstance(v,float) else v))' "$1" "$2"; }
+
+# start_nginx_canned OSL: nginx (nginx-light) on a free loopback port serving,
+# for POST too (error_page 405 =200), a canned vLLM-style chat stream of OSL
+# tokens at $NGX_URL/v1/chat/completions (role chunk, one content chunk per
+# token, finish_reason on the last, usage chunk, [DONE]) and the matching
+# non-streamed chat completion at $NGX_URL/ns/v1/chat/completions. Sets
+# NGX_URL, NGINX_PID, NGX_STREAM_BYTES; nginx is stopped by bench_cleanup.
+# nginx sends a whole response at once and costs little CPU: the clients
+# are the bottleneck.
+start_nginx_canned() {
+  local osl=$1 www="$BENCH_TMP/www"
+  command -v nginx >/dev/null || { echo "nginx not installed (apt-get install nginx-light)"; return 77; }
+  mkdir -p "$www/v1/chat" "$www/ns/v1/chat" "$BENCH_TMP/ngx"
+  /usr/bin/python3 - "$www" "$osl" <<'PY'
+import json, sys
+www, osl = sys.argv[1], int(sys.argv[2])
+head = {"id": "chatcmpl-0123456789abcdef0123456789abcdef", "object": "chat.completion.chunk",
+        "created": 1760000000, "model": "sim"}
+words = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "and", "runs"]
+def ev(o): return "data: " + json.dumps(o, separators=(",", ":")) + "\n\n"
+out = [ev(dict(head, choices=[{"index": 0, "delta": {"role": "assistant", "content": ""},
+                               "logprobs": None, "finish_reason": None}]))]
+for i in range(osl):
+    last = i == osl - 1
+    ch = {"index": 0, "delta": {"content": " " + words[i % len(words)]}, "logprobs": None,
+          "finish_reason": "length" if last else None}
+    if last: ch["stop_reason"] = None
+    out.append(ev(dict(head, choices=[ch])))
+usage = {"prompt_tokens": 64, "total_tokens": 64 + osl, "completion_tokens": osl}
+out.append(ev(dict(head, choices=[], usage=usage)))
+out.append("data: [DONE]\n\n")
+open(www + "/v1/chat/completions", "w").write("".join(out))
+text = "".join(" " + words[i % len(words)] for i in range(osl))
+one = dict(head, object="chat.completion", usage=usage,
+           choices=[{"index": 0, "message": {"role": "assistant", "content": text}, "logprobs": None,
+                     "finish_reason": "length", "stop_reason": None}])
+open(www + "/ns/v1/chat/completions", "w").write(json.dumps(one, separators=(",", ":")))
+PY
+  NGX_STREAM_BYTES=$(stat -c %s "$www/v1/chat/completions")
+  # nginx workers run as the invoking user (the user directive below: started
+  # by root they would otherwise drop to nobody, who may not reach $BENCH_TMP)
+  chmod a+rx "$BENCH_TMP" "$www" "$www/v1" "$www/v1/chat" "$www/ns" "$www/ns/v1" "$www/ns/v1/chat"
+  chmod a+r "$www/v1/chat/completions" "$www/ns/v1/chat/completions"
+  local port
+  port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  cat > "$BENCH_TMP/ngx/nginx.conf" <<NGX
+daemon off;
+user $(id -un) $(id -gn);
+worker_processes ${NGX_WORKERS:-1};
+worker_rlimit_nofile 16384;
+pid $BENCH_TMP/ngx/nginx.pid;
+error_log $BENCH_TMP/ngx/error.log warn;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  client_body_temp_path $BENCH_TMP/ngx/body;
+  proxy_temp_path $BENCH_TMP/ngx/proxy;
+  fastcgi_temp_path $BENCH_TMP/ngx/fastcgi;
+  uwsgi_temp_path $BENCH_TMP/ngx/uwsgi;
+  scgi_temp_path $BENCH_TMP/ngx/scgi;
+  keepalive_requests 10000000;
+  keepalive_timeout 300s;
+  sendfile on;
+  tcp_nodelay on;
+  server {
+    listen 127.0.0.1:$port backlog=4096;
+    root $www;
+    location /v1/ {
+      types { }
+      default_type "text/event-stream; charset=utf-8";
+      # a static file answers POST with 405; serve it anyway
+      error_page 405 =200 \$uri;
+    }
+    location /ns/ {
+      types { }
+      default_type "application/json";
+      error_page 405 =200 \$uri;
+    }
+  }
+}
+NGX
+  nginx -c "$BENCH_TMP/ngx/nginx.conf" -p "$BENCH_TMP/ngx" >"$BENCH_TMP/ngx/stdout" 2>&1 &
+  NGINX_PID=$!
+  bench_pids+=($NGINX_PID)
+  NGX_URL="http://127.0.0.1:$port"
+  for _ in $(seq 100); do curl -s -o /dev/null -X POST "$NGX_URL/v1/chat/completions" && break; sleep 0.05; done
+  local got
+  got=$(curl -s -X POST -H 'Content-Type: application/json' -d '{}' "$NGX_URL/v1/chat/completions" | wc -c)
+  [ "$got" = "$NGX_STREAM_BYTES" ] || { echo "nginx did not serve the canned stream for POST ($got of $NGX_STREAM_BYTES bytes):"; cat "$BENCH_TMP/ngx/error.log"; return 1; }
+  echo "nginx $(nginx -v 2>&1 | sed 's/.*\///') on $NGX_URL (pid $NGINX_PID), canned stream: $osl tokens, $NGX_STREAM_BYTES bytes"
+}

@@ -27,75 +27,9 @@ if [ "${NGX_QUICK:-0}" = 1 ]; then
 fi
 WRK_S=${NGX_WRK_S:-3} GMIN=${NGX_MIN_REQUESTS:-6000} PMIN=${NGX_PY_MIN_REQUESTS:-400}
 
-# ---- the canned stream: vLLM's chat chunk shape (role chunk, one content
-# chunk per token, finish_reason on the last, usage chunk, [DONE]) ----------
-www="$BENCH_TMP/www"
-mkdir -p "$www/v1/chat" "$BENCH_TMP/ngx"
-/usr/bin/python3 - "$www/v1/chat/completions" $OSL <<'PY'
-import json, sys
-path, osl = sys.argv[1], int(sys.argv[2])
-head = {"id": "chatcmpl-0123456789abcdef0123456789abcdef", "object": "chat.completion.chunk",
-        "created": 1760000000, "model": "sim"}
-words = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "and", "runs"]
-def ev(o): return "data: " + json.dumps(o, separators=(",", ":")) + "\n\n"
-out = [ev(dict(head, choices=[{"index": 0, "delta": {"role": "assistant", "content": ""},
-                               "logprobs": None, "finish_reason": None}]))]
-for i in range(osl):
-    last = i == osl - 1
-    ch = {"index": 0, "delta": {"content": " " + words[i % len(words)]}, "logprobs": None,
-          "finish_reason": "length" if last else None}
-    if last: ch["stop_reason"] = None
-    out.append(ev(dict(head, choices=[ch])))
-out.append(ev(dict(head, choices=[], usage={"prompt_tokens": 64, "total_tokens": 64 + osl, "completion_tokens": osl})))
-out.append("data: [DONE]\n\n")
-open(path, "w").write("".join(out))
-PY
-stream_bytes=$(stat -c %s "$www/v1/chat/completions")
-# nginx workers run as the invoking user (the user directive below: started
-# by root they would otherwise drop to nobody, who may not reach $BENCH_TMP)
-chmod a+rx "$BENCH_TMP" "$www" "$www/v1" "$www/v1/chat"; chmod a+r "$www/v1/chat/completions"
-
-# ---- nginx on a free loopback port, in the foreground of a background job --
-port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-cat > "$BENCH_TMP/ngx/nginx.conf" <<NGX
-daemon off;
-user $(id -un) $(id -gn);
-worker_processes 1;
-worker_rlimit_nofile 16384;
-pid $BENCH_TMP/ngx/nginx.pid;
-error_log $BENCH_TMP/ngx/error.log warn;
-events { worker_connections 8192; }
-http {
-  access_log off;
-  client_body_temp_path $BENCH_TMP/ngx/body;
-  proxy_temp_path $BENCH_TMP/ngx/proxy;
-  fastcgi_temp_path $BENCH_TMP/ngx/fastcgi;
-  uwsgi_temp_path $BENCH_TMP/ngx/uwsgi;
-  scgi_temp_path $BENCH_TMP/ngx/scgi;
-  keepalive_requests 10000000;
-  keepalive_timeout 300s;
-  sendfile on;
-  tcp_nodelay on;
-  server {
-    listen 127.0.0.1:$port backlog=4096;
-    root $www;
-    location /v1/ {
-      types { }
-      default_type "text/event-stream; charset=utf-8";
-      # a static file answers POST with 405; serve it anyway
-      error_page 405 =200 \$uri;
-    }
-  }
-}
-NGX
-nginx -c "$BENCH_TMP/ngx/nginx.conf" -p "$BENCH_TMP/ngx" >"$BENCH_TMP/ngx/stdout" 2>&1 &
-bench_pids+=($!)
-NGINX_PID=$!
-URL="http://127.0.0.1:$port"
-for _ in $(seq 100); do curl -s -o /dev/null -X POST "$URL/v1/chat/completions" && break; sleep 0.05; done
-got=$(curl -s -X POST -H 'Content-Type: application/json' -d '{}' "$URL/v1/chat/completions" | wc -c)
-[ "$got" = "$stream_bytes" ] || { echo "nginx did not serve the canned stream for POST ($got of $stream_bytes bytes):"; cat "$BENCH_TMP/ngx/error.log"; exit 1; }
-echo "nginx $(nginx -v 2>&1 | sed 's/.*\///') on $URL (pid $NGINX_PID), canned stream: $OSL tokens, $stream_bytes bytes"
+# ---- nginx serving the canned stream (bench/lib.sh) ------------------------
+start_nginx_canned $OSL || exit $?
+URL=$NGX_URL
 cat > "$BENCH_TMP/post.lua" <<'L'
 wrk.method = "POST"
 wrk.body   = '{"model":"sim","messages":[{"role":"user","content":"hello"}],"stream":true}'

@@ -157,6 +157,18 @@ int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_e
     s->errbuf[0] = '\0';
     s->entry = entry;
     s->warmup = L->phase_warmup;
+    if (L->o->n_urls > 1) {
+        size_t n = L->o->n_urls, ep = (size_t)(L->ep_next++ % n);
+        if (L->o->url_least_inflight) {
+            ep = 0;
+            for (size_t i = 1; i < n; i++)
+                if (L->ep_inflight[i] < L->ep_inflight[ep])
+                    ep = i;
+        }
+        s->endpoint = (uint32_t)ep;
+        L->ep_inflight[ep]++;
+        curl_easy_setopt(s->easy, CURLOPT_URL, L->o->urls[ep]);
+    }
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, b->data);
     s->t_start = gp_now_ns();
@@ -206,6 +218,9 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     rec.t_send_ns = s->t_send;
     rec.entry = s->entry;
     rec.worker = (uint32_t)L->o->share_index;
+    rec.endpoint = s->endpoint;
+    if (L->o->n_urls > 1 && L->ep_inflight[s->endpoint])
+        L->ep_inflight[s->endpoint]--;
     rec.slot = s->t_sched ? s->arrival : s->gid;
     long status = 0;
     curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
@@ -362,18 +377,12 @@ oom:
     return gp_err(err, GP_ENOMEM, "out of memory building request headers");
 }
 
-int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, struct gp_client_stats *stats,
-                  struct gp_error *err)
+static int check_url(const char *url, struct gp_error *err)
 {
-    memset(stats, 0, sizeof *stats);
-    if (!o->n_bodies)
-        return gp_err(err, GP_EINVAL, "the dataset is empty: nothing to send");
-    if (o->request_rate <= 0 && o->concurrency <= 0)
-        return gp_err(err, GP_EINVAL, "client: need a concurrency >= 1 or a request rate > 0");
     CURLU *u = curl_url();
     if (!u)
         return gp_err(err, GP_ENOMEM, "out of memory");
-    CURLUcode uc = curl_url_set(u, CURLUPART_URL, o->url, CURLU_DEFAULT_SCHEME);
+    CURLUcode uc = curl_url_set(u, CURLUPART_URL, url, CURLU_DEFAULT_SCHEME);
     char *scheme = NULL;
     if (uc == CURLUE_OK)
         curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
@@ -382,13 +391,30 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     curl_url_cleanup(u);
     if (uc != CURLUE_OK)
         return gp_err(err, GP_EINVAL, "--url: cannot parse request URL '%s' (%s); pass e.g. http://127.0.0.1:8000",
-                      o->url, curl_url_strerror(uc));
+                      url, curl_url_strerror(uc));
     if (bad_scheme)
-        return gp_err(err, GP_EINVAL, "--url: '%s' is not an http:// or https:// URL", o->url);
+        return gp_err(err, GP_EINVAL, "--url: '%s' is not an http:// or https:// URL", url);
+    return 0;
+}
+
+int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, struct gp_client_stats *stats,
+                  struct gp_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    if (!o->n_bodies)
+        return gp_err(err, GP_EINVAL, "the dataset is empty: nothing to send");
+    if (o->request_rate <= 0 && o->concurrency <= 0)
+        return gp_err(err, GP_EINVAL, "client: need a concurrency >= 1 or a request rate > 0");
+    if (o->n_urls > GP_CLIENT_MAX_URLS)
+        return gp_err(err, GP_EINVAL, "%zu --url given; at most %d", o->n_urls, GP_CLIENT_MAX_URLS);
+    for (size_t i = 0; i < (o->n_urls > 1 ? o->n_urls : 1); i++)
+        if (check_url(o->n_urls > 1 ? o->urls[i] : o->url, err) < 0)
+            return -GP_EINVAL;
 
     struct loop L;
     memset(&L, 0, sizeof L);
     L.o = o;
+    L.ep_next = (uint64_t)(o->share_count > 1 ? o->share_index : 0);
     L.st = st;
     L.stats = stats;
     int rc = build_headers(&L, err);

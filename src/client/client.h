@@ -48,6 +48,14 @@ struct gp_client_body {
 
 struct gp_client_opts {
     const char *url;                 /* full request URL (base + "/" + endpoint) */
+    /* Several endpoints (replicas): n_urls > 1 spreads the requests over
+     * urls[] (url is then ignored), per event loop: round robin (each loop
+     * cycles through them, starting at its share_index), or the endpoint with
+     * the fewest of this loop's requests in flight (ties: the lowest index).
+     * The record's `endpoint` says which one served it. */
+    const char *const *urls;
+    size_t n_urls;                   /* 0 or 1: url only; at most GP_CLIENT_MAX_URLS */
+    int url_least_inflight;
     const char *const *headers;      /* extra "Name: value" headers, sent as given */
     size_t n_headers;
     const struct gp_client_body *bodies;
@@ -93,6 +101,8 @@ struct gp_client_opts {
     void *measure_ctx;
 };
 
+#define GP_CLIENT_MAX_URLS 64
+
 struct gp_client_stats {
     uint64_t n_sent;                 /* transfers started, warmup included, retries excluded */
     uint64_t n_retried;              /* stale keep-alive resends */
@@ -137,6 +147,11 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
  * gp_client_run on the calling thread. */
 int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp_record_store *st,
                           struct gp_client_stats *stats, struct gp_client_stats *per_worker, struct gp_error *err);
+
+/* Adds loop s's stats into t (first: t = *s): counts summed, the worst lag,
+ * the earliest start and latest end (both on one clock), the busiest loop's
+ * busy fraction, the first error. Workers' and MPI ranks' totals. */
+void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats *s, int first);
 
 /* Appends every record of srcs[0..n) to dst, merged by t_start_ns (ties: the
  * lower source first), with its chunks, bytes and error text. dst's clock

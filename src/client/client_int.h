@@ -60,6 +60,7 @@ struct slot {
     int cap_delayed;         /* open loop: it waited for the max_inflight cap */
     const char *bdata;       /* open loop: the body (client/schedule.c: a session turn's is rebuilt) */
     size_t blen;
+    uint32_t endpoint;       /* index into o->urls of the current transfer */
     uint64_t t_start;
     uint64_t t_send;         /* libcurl's pre-request callback fired (0 = not yet) */
     long sent;               /* requests this slot sent in the current phase */
@@ -87,6 +88,8 @@ struct loop {
     size_t inflight;
     struct gp_csched *q;     /* open-loop phase: what is due next (client/schedule.h); NULL = closed loop */
     uint64_t cap_block_due;  /* the latest due time seen blocked by the max_inflight cap */
+    uint32_t ep_inflight[GP_CLIENT_MAX_URLS]; /* several --url: this loop's requests in flight per endpoint */
+    uint64_t ep_next;        /* several --url, round robin: the next one (mod n_urls) */
     int stopping;            /* the stop fd fired once */
     int hard_stop;           /* fired twice, or grace over */
     uint64_t stop_deadline;

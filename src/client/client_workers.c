@@ -123,7 +123,7 @@ static void watch_workers(struct worker *ws, int n, int stop_fd, int done_fd)
     }
 }
 
-static void sum_stats(struct gp_client_stats *t, const struct gp_client_stats *s, int first)
+void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats *s, int first)
 {
     if (first) {
         *t = *s;
@@ -259,7 +259,7 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
         free(srcs);
     }
     for (int i = 0; i < workers; i++) {
-        sum_stats(stats, &ws[i].stats, i == 0);
+        gp_client_stats_sum(stats, &ws[i].stats, i == 0);
         if (per_worker)
             per_worker[i] = ws[i].stats;
         gp_record_store_free(&ws[i].st);
@@ -268,7 +268,7 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
             close(ws[i].stop_pipe[1]);
         }
     }
-    /* the busy fraction of the run: the busiest loop (sum_stats) */
+    /* the busy fraction of the run: the busiest loop (gp_client_stats_sum) */
     if (done_fd >= 0)
         close(done_fd);
     free(ws);

@@ -59,6 +59,7 @@ struct gp_record {
     uint32_t slot;         /* concurrency slot / arrival number */
     uint64_t err_off;      /* error text (curl error, HTTP body) in store->bytes */
     uint32_t err_len;      /* 0 = no error text */
+    uint32_t endpoint;     /* index of the --url it went to (0 with one) */
 };
 
 struct gp_record_store {

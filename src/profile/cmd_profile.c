@@ -20,6 +20,7 @@
  */
 #include "commands.h"
 #include "profile/profile_config.h"
+#include "profile/profile_dist.h"
 #include "client/client.h"
 #include "client/record.h"
 #include "core/clock.h"
@@ -100,7 +101,10 @@ struct profile_run {
     char run_dir[4096];
     struct gp_tokenizer *tok;
     struct gp_dataset *ds;
-    struct gp_client_body *bodies;  /* views into ds */
+    struct gp_client_body *bodies;  /* views into ds (MPI ranks > 0: into dist) */
+    size_t n_bodies;
+    char **req_urls;                /* several --url: base + endpoint of each (owned), else NULL */
+    struct gp_profile_dist *dist;   /* the MPI job (a job of one without mpirun) */
     json_t *input_config;
     struct gp_record_store st;
     struct gp_telemetry *tel;
@@ -125,6 +129,31 @@ static int fail(struct profile_run *r, const char *what)
 {
     fprintf(stderr, "%s: error: %s%s\n", r->prog, what ? what : "", r->err.msg);
     return 1;
+}
+
+/* A step of the MPI job failed: every rank got the same line, rank 0 prints
+ * it. MPI itself failing (GP_ENET) may leave ranks stuck in a collective:
+ * end the job. */
+static int dist_fail(struct profile_run *r)
+{
+    if (gp_profile_dist_rank(r->dist) == 0)
+        fail(r, NULL);
+    if (r->err.code == GP_ENET)
+        gp_profile_dist_abort(r->dist, 1);
+    return 1;
+}
+
+/* mpirun -n K: rank 0 has loaded and built the dataset (or stopped with
+ * `status`); every rank learns which, and ranks > 0 get the config and
+ * bodies (profile_dist.c). */
+static int stage_dist_setup(struct profile_run *r, int status)
+{
+    if (gp_profile_dist_setup(r->dist, &status, CONTINUE, &r->cfg, r->prog, &r->bodies, &r->n_bodies, &r->err) < 0)
+        return dist_fail(r);
+    if (status == CONTINUE && gp_profile_dist_rank(r->dist) != 0 &&
+        build_request_url(&r->cfg, r->req_url, sizeof r->req_url, &r->err) < 0)
+        return 1; /* cannot happen: rank 0 built it from the same --url */
+    return status;
 }
 
 static void warn_url_with_path(const struct profile_config *cfg, const char *req_url)
@@ -249,6 +278,7 @@ static int stage_dataset(struct profile_run *r)
         fprintf(stderr, "%s: error: out of memory\n", r->prog);
         return 1;
     }
+    r->n_bodies = r->ds->n;
     for (size_t i = 0; i < r->ds->n; i++) {
         r->bodies[i].data = r->ds->entries[i].payload;
         r->bodies[i].len = r->ds->entries[i].payload_len;
@@ -328,6 +358,37 @@ static json_t *scale_out_json(const struct profile_run *r)
     return o;
 }
 
+/* Several --url: each joined with the endpoint path as the single --url is. */
+static int build_request_urls(struct profile_run *r)
+{
+    if (!(r->req_urls = calloc(r->cfg.n_urls, sizeof *r->req_urls)))
+        return gp_err(&r->err, GP_ENOMEM, "out of memory");
+    for (size_t i = 0; i < r->cfg.n_urls; i++) {
+        struct profile_config one = r->cfg;
+        char buf[8192];
+        one.url = r->cfg.urls[i];
+        if (build_request_url(&one, buf, sizeof buf, &r->err) < 0)
+            return -GP_EINVAL;
+        if (!(r->req_urls[i] = strdup(buf)))
+            return gp_err(&r->err, GP_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* Several --url: the per-endpoint breakdown joins "scale_out". */
+static void attach_endpoints(struct profile_run *r)
+{
+    if (r->cfg.n_urls < 2)
+        return;
+    if (!r->scale_out)
+        r->scale_out = scale_out_json(r);
+    json_t *eps = gp_profile_endpoints_json(&r->st, &r->mr, (const char *const *)r->req_urls, r->cfg.n_urls);
+    if (r->scale_out && eps)
+        json_object_set_new(r->scale_out, "endpoints", eps);
+    else
+        json_decref(eps);
+}
+
 static int stage_run(struct profile_run *r)
 {
     const struct profile_config *cfg = &r->cfg;
@@ -339,14 +400,14 @@ static int stage_run(struct profile_run *r)
          * default 999 % threshold (spec §4.5) */
         duration_ns = (uint64_t)cfg->measurement_interval_ms * 3600000ull;
 
-    if (gp_profile_shape_build(cfg, r->ds->n, &r->shape, &r->err) < 0)
+    if (gp_profile_shape_build(cfg, r->n_bodies, &r->shape, &r->err) < 0)
         return fail(r, NULL);
     struct gp_client_opts co = {
         .url = r->req_url,
         .headers = cfg->headers,
         .n_headers = cfg->n_headers,
         .bodies = r->bodies,
-        .n_bodies = r->ds->n,
+        .n_bodies = r->n_bodies,
         .concurrency = cfg->concurrency,
         .request_rate = cfg->request_rate,
         .poisson = cfg->poisson,
@@ -360,19 +421,30 @@ static int stage_run(struct profile_run *r)
         .timeout_s = cfg->request_timeout_s,
         .http2 = cfg->http2,
         .stop_fd = r->sfd,
-        .progress = isatty(2),
+        .progress = isatty(2) && gp_profile_dist_size(r->dist) == 1,
         .grace_ns = 2000000000ull,
         .max_response_bytes = (uint64_t)cfg->max_response_bytes,
         .cacert = cfg->cacert,
         .insecure = cfg->insecure,
     };
+    if (cfg->n_urls > 1) {
+        if (build_request_urls(r) < 0)
+            return fail(r, NULL);
+        co.urls = (const char *const *)r->req_urls;
+        co.n_urls = cfg->n_urls;
+        co.url = r->req_urls[0];
+        co.url_least_inflight = cfg->url_least_inflight;
+    }
     raise_fd_limit(cfg);
     r->input_config = gp_profile_input_config(cfg);
     if (!r->input_config) {
         fprintf(stderr, "%s: error: out of memory building input_config\n", r->prog);
         return 1;
     }
-    r->tel = start_telemetry(cfg);
+    if (gp_profile_dist_rank(r->dist) == 0)
+        r->tel = start_telemetry(cfg);
+    if (gp_profile_dist_before_run(r->dist, cfg->workers, &co, &r->err) < 0)
+        return dist_fail(r);
     r->wall_start = gp_wall_ns();
     r->per_worker = calloc((size_t)cfg->workers, sizeof *r->per_worker);
     if (!r->per_worker) {
@@ -385,6 +457,14 @@ static int stage_run(struct profile_run *r)
     r->wall_end = gp_wall_ns();
     if (r->tel)
         gp_telemetry_stop(r->tel);
+    if (gp_profile_dist_size(r->dist) > 1) {
+        /* every rank, also one whose client failed: the job decides together */
+        if (gp_profile_dist_after_run(r->dist, crc, &r->err, cfg->workers, &r->st, &r->cs, r->per_worker, &r->err) < 0)
+            return dist_fail(r);
+        if (gp_profile_dist_rank(r->dist) != 0)
+            return 0; /* rank 0 reports and writes the artifacts */
+        r->scale_out = gp_profile_dist_scale_out(r->dist);
+    }
     if (crc < 0)
         return fail(r, NULL);
 
@@ -399,7 +479,7 @@ static int stage_run(struct profile_run *r)
     if (cs->n_delayed && (cs->n_delayed * 100 > measured || cs->max_lag_ns > 10000000ull))
         fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
                 (unsigned long long)cs->n_delayed, (double)cs->max_lag_ns / 1e6);
-    if (cfg->workers > 1)
+    if (cfg->workers > 1 && !r->scale_out)
         r->scale_out = scale_out_json(r);
     r->n_ok = cs->n_ok;
     r->n_failed = cs->n_failed;
@@ -585,6 +665,9 @@ static void run_free(struct profile_run *r)
     json_decref(r->scale_out);
     free(r->per_worker);
     free(r->bodies);
+    for (size_t i = 0; r->req_urls && i < r->cfg.n_urls; i++)
+        free(r->req_urls[i]);
+    free(r->req_urls);
     gp_record_store_free(&r->st);
     gp_profile_shape_free(&r->shape);
     if (r->ds)
@@ -619,20 +702,32 @@ int cmd_profile(int argc, char **argv)
     sigaction(SIGPIPE, &ign, &old_pipe);
 
     gp_profile_config_init(&r->cfg);
-    int status = stage_load(r, argc, argv);
-    if (status == CONTINUE)
-        status = stage_dataset(r);
+    int status = CONTINUE;
+    if (gp_profile_dist_join(&r->dist, argc, argv, &r->err) < 0)
+        status = fail(r, NULL);
+    if (status == CONTINUE && gp_profile_dist_rank(r->dist) == 0) {
+        status = stage_load(r, argc, argv);
+        if (status == CONTINUE)
+            status = stage_dataset(r);
+    }
+    if (gp_profile_dist_size(r->dist) > 1)
+        status = stage_dist_setup(r, status);
     if (status == CONTINUE)
         status = stage_run(r);
     if (status == CONTINUE) {
         stage_metrics(r);
-        if (r->metrics_ok)
+        if (r->metrics_ok) {
+            gp_profile_dist_clock_warning(r->dist, &r->mr);
+            attach_endpoints(r);
             stage_export(r);
+        }
         status = finish(r);
     }
 
     int sfd = r->sfd;
+    struct gp_profile_dist *dist = r->dist;
     run_free(r);
+    gp_profile_dist_free(dist); /* after the config and bodies that point into it */
     free(r);
     if (sfd >= 0) {
         /* drain signals that arrived late so unblocking does not kill us */

@@ -62,7 +62,7 @@ enum opt_id {
     O_TIMEOUT, O_HTTP2, O_DISTRIBUTION, O_MAX_CONC, O_DURATION, O_TELEM_INTERVAL, O_SERVER_USAGE,
     O_OFFLINE, O_REDACT, O_API_KEY_FILE, O_CACERT, O_INSECURE, O_MAX_RESP, O_MAX_FAIL,
     /* scale-out (issue 17) */
-    O_WORKERS,
+    O_WORKERS, O_URL_STRATEGY,
     O__COUNT
 };
 
@@ -100,6 +100,7 @@ static const char *const rate_modes[] = {"constant", "poisson", "gamma", NULL};
 static const char *const image_formats[] = {"png", "jpeg", NULL};
 static const char *const audio_formats[] = {"wav", "mp3", NULL};
 static const char *const channel_counts[] = {"1", "2", NULL}; /* type=int, choices=[1, 2] */
+static const char *const url_strategies[] = {"round_robin", "least_in_flight", NULL};
 
 /* Table order is argparse's (--help) and the order GenAI-Perf copies and
  * checks values in, which decides which error a bad command line reports. */
@@ -116,7 +117,7 @@ static const struct opt opts[] = {
     {O_ENDPOINT, K_STR, {"--endpoint"}, "ENDPOINT", NULL, "custom endpoint path (default from --endpoint-type)",
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint},
     {O_URL, K_STR, {"-u", "--url"}, "URL", NULL, "server base URL, without the endpoint path (default localhost:8000)",
-     .copy = C_STR_GIVEN, .off = F(url), .aux = F(url_given)},
+     .copy = C_STR_GIVEN, .off = F(url), .aux = F(url_given), .value = gp_profile_add_url},
     {O_STREAMING, K_FLAG, {"--streaming"}, NULL, NULL, "send \"stream\": true and measure every chunk",
      .copy = C_SEEN, .off = F(streaming)},
     {O_HEADER, K_APPEND, {"-H", "--header"}, "HEADER", NULL, "extra HTTP header 'Name: value' (repeatable)",
@@ -292,6 +293,9 @@ static const struct opt opts[] = {
     {O_WORKERS, K_STR, {"--workers"}, "N|auto", NULL,
      "genperf: event-loop threads sharing the load (default 1; auto = cores - 1)",
      .copy = C_HOOK, .hook = gp_profile_copy_workers},
+    {O_URL_STRATEGY, K_CHOICE, {"--url-strategy"}, "{round_robin,least_in_flight}", url_strategies,
+     "genperf: how requests are spread when --url is given several times (default round_robin)",
+     .copy = C_CHOICE1, .off = F(url_least_inflight)},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 

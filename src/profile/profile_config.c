@@ -68,6 +68,7 @@ void gp_profile_config_free(struct profile_config *cfg)
     free(cfg->headers);
     free(cfg->slos);
     free(cfg->metrics_urls);
+    free(cfg->urls);
     free(cfg->redact_names);
     free(cfg->audio_depths);
     free(cfg->audio_sample_rates);
@@ -202,9 +203,25 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
 
 /* ---- hooks of rows in the flag table (profile_args.c) ---- */
 
+/* --url given several times: GenAI-Perf keeps the last (argparse), genperf
+ * also keeps them all to spread the requests over (client.h). */
+int gp_profile_add_url(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    if (cfg->n_urls >= 64) {
+        cfg->usage_error = 1;
+        return gp_err(err, GP_EINVAL, "argument -u/--url: at most 64 URLs");
+    }
+    const char **u = realloc(cfg->urls, (cfg->n_urls + 1) * sizeof *u);
+    if (!u)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    u[cfg->n_urls++] = s;
+    cfg->urls = u;
+    return 0;
+}
+
 int gp_profile_check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
-    if (!gp_is_file(s) && !gp_is_dir(s) && strncmp(s, "synthetic:", 10) && strncmp(s, "payload:", 8)) {
+    if (!cfg->skip_file_checks && !gp_is_file(s) && !gp_is_dir(s) && strncmp(s, "synthetic:", 10) && strncmp(s, "payload:", 8)) {
         cfg->usage_error = 1; /* argparse's type check: a usage error (exit 2) */
         return gp_err(err, GP_EINVAL, "argument --input-file: invalid file_or_directory value: '%s'", s);
     }

@@ -122,6 +122,11 @@ struct profile_config {
     size_t n_secret_copies;
     long workers;                       /* --workers: event-loop threads (1; "auto" = cores - 1, >= 1) */
 
+    const char **urls;                  /* every --url in order (replicas; the array is owned) */
+    size_t n_urls;
+    int url_least_inflight;             /* --url-strategy least_in_flight */
+    int skip_file_checks;               /* MPI ranks > 0: --input-file is read on rank 0's host only */
+
     int n_passthrough;                  /* args after "--" (ignored with a warning) */
     int help;                           /* --help was given: usage printed, nothing else to do */
     int usage_error;                    /* set with a failed parse: 1 = argparse-style (exit 2), 0 = config error (exit 1) */
@@ -196,6 +201,7 @@ void gp_profile_usage(FILE *fp, const char *prog, int full);
  * error messages; 0 or -GP_EINVAL / -GP_ENOMEM). */
 int gp_profile_parse_double(const char *s, double *out);
 int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct gp_error *err);
+int gp_profile_add_url(struct profile_config *cfg, const char *s, struct gp_error *err);
 int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err);
 
 /* What the command line said for one flag, before GenAI-Perf's truthy copy,

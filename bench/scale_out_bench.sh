@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Bench — scale-out (issue 17): does the client's efficiency hold when the
+# load is spread over 2 event-loop threads (--workers 2) or 2 MPI ranks
+# (mpirun -n 2)? Against nginx-light serving a canned 256-token SSE stream and
+# a canned non-streamed chat completion (bench/lib.sh start_nginx_canned), so
+# the server is not the bottleneck. Figures per shape (1 worker, 2 workers,
+# 2 ranks), streaming and non-streaming:
+#   tokens/s (streaming) or requests/s (non-streaming) over the measured window;
+#   tokens (requests) per client CPU-second: user+sys of the whole client
+#     (mpirun and every rank included), start-up, metrics, artifacts included;
+#   that per-CPU figure / the one-worker one (goal >= 0.9: near-linear).
+# On the 2-core build machine nginx shares the cores, so wall-clock scaling is
+# not expected here; where more cores are lent, SCALE_SHAPES can add "w8".
+# Knobs: SCALE_STREAM_N (requests, default 20000), SCALE_NS_N (60000),
+# SCALE_CONC (256), SCALE_SHAPES ("w1 w2 r2"; wN = N workers, rK = K ranks).
+set -u
+source "$(dirname "$0")/lib.sh"
+ulimit -n 16384 2>/dev/null || true
+OSL=256
+SN=${SCALE_STREAM_N:-20000} NN=${SCALE_NS_N:-60000} C=${SCALE_CONC:-256}
+SHAPES=${SCALE_SHAPES:-w1 w2 r2}
+have_mpi=0
+command -v mpirun >/dev/null && ldd "$GENPERF" | grep -q libmpi && have_mpi=1
+start_nginx_canned $OSL || exit $?
+
+# run_shape SHAPE MODE N: sets S_UNITS S_RATE S_CPU S_PER_CPU S_FAIL (units =
+# tokens streaming, requests non-streaming)
+run_shape() {
+  local shape=$1 mode=$2 n=$3 out="$BENCH_TMP/$1-$2" pre=() wk=1 url=$NGX_URL stream=(--streaming)
+  case $shape in
+    w*) wk=${shape#w} ;;
+    r*) pre=(mpirun --allow-run-as-root --oversubscribe -n "${shape#r}") ;;
+  esac
+  [ "$mode" = ns ] && { url=$NGX_URL/ns; stream=(); }
+  S_UNITS=0 S_RATE=0 S_CPU=0 S_PER_CPU=0 S_FAIL=-1
+  if ! timed "${pre[@]}" "$GENPERF" profile -m sim --url "$url" --endpoint-type chat "${stream[@]}" \
+      --tokenizer builtin --synthetic-input-tokens-mean 64 --output-tokens-mean $OSL --request-count "$n" \
+      --num-dataset-entries 16 --concurrency "$C" --workers "$wk" --artifact-dir "$out" >"$out.log" 2>&1; then
+    echo "$shape $mode failed:"; tail -5 "$out.log"; return 1
+  fi
+  S_CPU=$TIMED_CPU
+  read -r ok fail win < <(/usr/bin/python3 - "$out" <<'PY'
+import glob, json, sys
+g = json.load(open(glob.glob(sys.argv[1] + "/*/*_genperf.json")[0]))
+n = f = 0
+for l in open(glob.glob(sys.argv[1] + "/*/*_records.jsonl")[0]):
+    r = json.loads(l)
+    if r.get("warmup"): continue
+    n += 1; f += r.get("status") != "ok"
+print(n - f, f, g["window"]["duration_s"])
+PY
+)
+  S_FAIL=$fail
+  S_UNITS=$ok; [ "$mode" = stream ] && S_UNITS=$(( ok * OSL ))
+  S_RATE=$(calc %.0f 'w>0 ? u/w : 0' u="$S_UNITS" w="$win")
+  S_PER_CPU=$(calc %.0f 'c>0 ? u/c : 0' u="$S_UNITS" c="$S_CPU")
+  printf '%-6s %-7s %7s %10s %12s %8s %12s %6s\n' "$shape" "$mode" "$n" "$S_UNITS" "$S_RATE" "$S_CPU" "$S_PER_CPU" "$S_FAIL"
+}
+
+printf '%-6s %-7s %7s %10s %12s %8s %12s %6s\n' shape mode reqs units units/s cpu_s units/cpu_s failed
+for mode in stream ns; do
+  n=$SN unit=tok; [ $mode = ns ] && { n=$NN; unit=req; }
+  base=0
+  for shape in $SHAPES; do
+    if [ "${shape:0:1}" = r ] && [ $have_mpi = 0 ]; then
+      echo "$shape: skipped (mpirun or an MPI build missing)"; continue
+    fi
+    run_shape "$shape" $mode "$n" || continue
+    label="$shape, $( [ $mode = stream ] && echo streaming || echo non-streaming ), c=$C"
+    result scale_out "$unit/s, $label" "$S_RATE" "$unit/s" - -
+    result scale_out "$unit per client CPU-second, $label" "$S_PER_CPU" "$unit/CPU-s" - -
+    if [ "$shape" = w1 ]; then base=$S_PER_CPU; continue; fi
+    r=$(calc %.2f 'b>0 ? a/b : 0' a="$S_PER_CPU" b="$base")
+    result scale_out "$unit per CPU-s vs 1 worker, $label" "$r" x ">= 0.9" "$(met 'r>=0.9' r="$r")"
+    [ "$S_FAIL" = 0 ] || result scale_out "failed requests, $label" "$S_FAIL" requests 0 no
+  done
+done

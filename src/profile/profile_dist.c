@@ -1,0 +1,618 @@
+/* profile/profile_dist.c — `genperf profile` as K MPI ranks: the setup
+ * broadcast, the load split, the records' way back to rank 0 and the
+ * scale_out block. See profile_dist.h for the sequence and ownership.
+ *
+ * Wire formats (same binary on every rank: structs travel as bytes):
+ *   setup blob   items of (u64 length, bytes): status, workers, argc, argv...,
+ *                n_headers, headers..., n_bodies, bodies...
+ *   a record     u32 kind (KIND_STATS | KIND_REC) then
+ *                stats:  i32 workers, the rank's summed gp_client_stats, then
+ *                        one per worker, start/end already on rank 0's clock
+ *                record: struct gp_record (times on rank 0's clock; worker is
+ *                        already the job's loop index rank x W + w), n_chunks x
+ *                        struct wire_chunk, the chunk bytes, the error text
+ */
+#include "profile/profile_dist.h"
+
+#include "client/client.h"
+#include "client/record.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "dist/dist.h"
+#include "metrics/metrics.h"
+#include "profile/profile_config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KIND_STATS = 0x53544154u, KIND_REC = 0x52454344u };
+
+struct wire_chunk {
+    uint64_t t_ns;
+    uint32_t len;
+    uint32_t pad;
+};
+
+struct gp_profile_dist {
+    struct gp_dist *d;
+    int rank, size;
+    long workers;
+    struct gp_buf argv0;           /* rank 0: argc + argv items, taken before scrubbing */
+    char *blob;                    /* ranks > 0: the setup broadcast (strings point here) */
+    size_t blob_len;
+    char **argv;                   /* ranks > 0: argv into blob */
+    struct gp_dist_clock mine;
+    struct gp_dist_clock *clocks;  /* rank 0: size entries */
+    struct gp_client_stats *rank_stats;   /* rank 0: size entries */
+    struct gp_client_stats *loop_stats;   /* rank 0: size x workers entries */
+    /* sender state of the gather */
+    const struct gp_record_store *st;
+    const struct gp_client_stats *cs, *per_worker;
+    size_t next_rec;
+    int stats_sent;
+    struct gp_buf out;
+    /* receiver (rank 0) */
+    struct gp_record_store *st_rw;
+    struct gp_chunk *chunks;
+    size_t chunks_cap;
+};
+
+/* ---- the setup blob ---- */
+
+static int put_item(struct gp_buf *b, const void *p, size_t n)
+{
+    uint64_t len = n;
+    return gp_buf_append(b, &len, sizeof len) || gp_buf_append(b, p, n) ? -1 : 0;
+}
+
+static int put_num(struct gp_buf *b, int64_t v)
+{
+    return put_item(b, &v, sizeof v);
+}
+
+struct reader {
+    const char *p;
+    size_t len, pos;
+    int bad;
+};
+
+static const char *get_item(struct reader *r, size_t *n)
+{
+    uint64_t len = 0;
+    if (r->bad || r->len - r->pos < sizeof len) {
+        r->bad = 1;
+        return NULL;
+    }
+    memcpy(&len, r->p + r->pos, sizeof len);
+    r->pos += sizeof len;
+    if (len > r->len - r->pos) {
+        r->bad = 1;
+        return NULL;
+    }
+    const char *s = r->p + r->pos;
+    r->pos += (size_t)len;
+    *n = (size_t)len;
+    return s;
+}
+
+static int64_t get_num(struct reader *r)
+{
+    size_t n = 0;
+    const char *s = get_item(r, &n);
+    int64_t v = 0;
+    if (s && n == sizeof v)
+        memcpy(&v, s, sizeof v);
+    else
+        r->bad = 1;
+    return v;
+}
+
+/* Strings are sent with their NUL, so they can be used in place. */
+static const char *get_str(struct reader *r)
+{
+    size_t n = 0;
+    const char *s = get_item(r, &n);
+    if (!s || !n || s[n - 1] != '\0') {
+        r->bad = 1;
+        return NULL;
+    }
+    return s;
+}
+
+int gp_profile_dist_join(struct gp_profile_dist **out, int argc, char **argv, struct gp_error *err)
+{
+    *out = NULL;
+    struct gp_profile_dist *pd = calloc(1, sizeof *pd);
+    if (!pd)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    int rc = gp_dist_init(&pd->d, NULL, NULL, err);
+    if (rc) {
+        free(pd);
+        return rc;
+    }
+    pd->rank = gp_dist_rank(pd->d);
+    pd->size = gp_dist_size(pd->d);
+    pd->workers = 1;
+    if (pd->size > 1 && pd->rank == 0) {
+        int bad = put_num(&pd->argv0, argc);
+        for (int i = 0; i < argc && !bad; i++)
+            bad = put_item(&pd->argv0, argv[i], strlen(argv[i]) + 1);
+        if (bad) {
+            gp_profile_dist_free(pd);
+            return gp_err(err, GP_ENOMEM, "out of memory copying the command line");
+        }
+    }
+    *out = pd;
+    return 0;
+}
+
+int gp_profile_dist_rank(const struct gp_profile_dist *pd) { return pd ? pd->rank : 0; }
+int gp_profile_dist_size(const struct gp_profile_dist *pd) { return pd ? pd->size : 1; }
+
+static int pack_setup(struct gp_profile_dist *pd, int status, int cont, const struct profile_config *cfg,
+                      const struct gp_client_body *bodies, size_t n_bodies, struct gp_buf *b)
+{
+    if (put_num(b, status))
+        return -1;
+    if (status != cont)
+        return 0;
+    if (put_num(b, cfg->workers) || gp_buf_append(b, pd->argv0.data, pd->argv0.len) ||
+        put_num(b, (int64_t)cfg->n_headers))
+        return -1;
+    for (size_t i = 0; i < cfg->n_headers; i++)
+        if (put_item(b, cfg->headers[i], strlen(cfg->headers[i]) + 1))
+            return -1;
+    if (put_num(b, (int64_t)n_bodies))
+        return -1;
+    for (size_t i = 0; i < n_bodies; i++)
+        if (put_item(b, bodies[i].data, bodies[i].len))
+            return -1;
+    return 0;
+}
+
+/* Ranks > 0: the config rank 0 parsed, from the same argv; the headers are
+ * rank 0's final ones (--api-key-file and $GENPERF_API_KEY were read there). */
+static int unpack_setup(struct gp_profile_dist *pd, struct reader *rd, struct profile_config *cfg,
+                        const char *prog, struct gp_client_body **bodies, size_t *n_bodies, struct gp_error *err)
+{
+    pd->workers = (long)get_num(rd);
+    int64_t argc = get_num(rd);
+    if (rd->bad || argc < 1 || argc > 1 << 20 || !(pd->argv = calloc((size_t)argc + 1, sizeof *pd->argv)))
+        return gp_err(err, GP_EIO, "malformed setup from rank 0 (command line)");
+    for (int64_t i = 0; i < argc; i++)
+        pd->argv[i] = (char *)get_str(rd);
+    if (rd->bad)
+        return gp_err(err, GP_EIO, "malformed setup from rank 0 (command line)");
+    cfg->skip_file_checks = 1;
+    if (gp_profile_parse(cfg, (int)argc, pd->argv, prog, err) < 0)
+        return gp_err_prefix(err, "parsing rank 0's command line: ");
+    cfg->workers = pd->workers;
+    int64_t nh = get_num(rd);
+    if (rd->bad || nh < 0 || nh > 1 << 20)
+        return gp_err(err, GP_EIO, "malformed setup from rank 0 (headers)");
+    const char **h = calloc((size_t)nh + 1, sizeof *h);
+    if (!h)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    for (int64_t i = 0; i < nh; i++)
+        h[i] = get_str(rd);
+    free(cfg->headers);
+    cfg->headers = h;
+    cfg->n_headers = (size_t)nh;
+    if (!cfg->cacert) {
+        /* curl's own variables, read on this host as rank 0 read them on its own */
+        const char *env = getenv("SSL_CERT_FILE");
+        if (!env || !*env)
+            env = getenv("CURL_CA_BUNDLE");
+        if (env && *env)
+            cfg->cacert = env;
+    }
+    int64_t nb = get_num(rd);
+    if (rd->bad || nb < 1 || (uint64_t)nb > SIZE_MAX / sizeof **bodies)
+        return gp_err(err, GP_EIO, "malformed setup from rank 0 (bodies)");
+    if (!(*bodies = calloc((size_t)nb, sizeof **bodies)))
+        return gp_err(err, GP_ENOMEM, "out of memory for %lld request bodies", (long long)nb);
+    for (int64_t i = 0; i < nb; i++)
+        (*bodies)[i].data = get_item(rd, &(*bodies)[i].len);
+    *n_bodies = (size_t)nb;
+    if (rd->bad)
+        return gp_err(err, GP_EIO, "malformed setup from rank 0 (bodies)");
+    return 0;
+}
+
+int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, struct profile_config *cfg,
+                          const char *prog, struct gp_client_body **bodies, size_t *n_bodies,
+                          struct gp_error *err)
+{
+    if (pd->size < 2)
+        return 0;
+    struct gp_buf b = {0};
+    void *data = NULL;
+    size_t len = 0;
+    if (pd->rank == 0) {
+        pd->workers = cfg->workers;
+        if (pack_setup(pd, *status, cont, cfg, *bodies, *n_bodies, &b)) {
+            /* the others still need rank 0's word: send the bare status */
+            gp_buf_reset(&b);
+            *status = 1;
+            fprintf(stderr, "%s: error: out of memory packing the setup for %d ranks\n", prog, pd->size);
+            if (put_num(&b, *status)) {
+                gp_buf_free(&b);
+                return gp_err(err, GP_ENOMEM, "out of memory");
+            }
+        }
+        data = b.data;
+        len = b.len;
+    }
+    int rc = gp_dist_bcast(pd->d, &data, &len, err);
+    if (pd->rank == 0)
+        gp_buf_free(&b);
+    if (rc)
+        return rc;
+    if (pd->rank == 0 && *status != cont)
+        return 0; /* the others stop too, without another collective */
+    struct gp_error local = {0};
+    if (pd->rank != 0) {
+        pd->blob = data;
+        pd->blob_len = len;
+        struct reader rd = {pd->blob, len, 0, 0};
+        int64_t st = get_num(&rd);
+        if (rd.bad)
+            return gp_err(err, GP_EIO, "malformed setup from rank 0");
+        *status = (int)st;
+        if (*status != cont)
+            return 0; /* rank 0 stopped and said why */
+        if (unpack_setup(pd, &rd, cfg, prog, bodies, n_bodies, &local) < 0 && local.code == GP_ENET)
+            local.code = GP_EIO;
+    }
+    return gp_dist_check(pd->d, &local, err);
+}
+
+/* ---- the run ---- */
+
+int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct gp_client_opts *co,
+                               struct gp_error *err)
+{
+    if (pd->size < 2)
+        return 0;
+    if (pd->rank == 0 && !(pd->clocks = calloc((size_t)pd->size, sizeof *pd->clocks)))
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    int rc = gp_dist_clock_sync(pd->d, GP_PROFILE_DIST_CLOCK_ROUNDS, &pd->mine, pd->clocks, err);
+    if (rc)
+        return rc;
+    /* every rank computes the same verdict: no collective needed */
+    if (co->plan)
+        return gp_err(err, GP_EINVAL, "--fixed-schedule and --num-sessions run on one event loop of one process; "
+                      "start them without mpirun (%d ranks)", pd->size);
+    uint64_t S = (uint64_t)pd->size * (uint64_t)workers;
+    co->share_index = pd->rank * (int)workers;
+    co->share_count = (int)S;
+    if (co->request_rate > 0 && co->max_inflight > 0 && (uint64_t)co->max_inflight < S)
+        return gp_err(err, GP_EINVAL, "--max-concurrency %ld is below the number of event loops (%d ranks x %ld "
+                      "workers); lower --workers or the rank count, or raise --max-concurrency",
+                      co->max_inflight, pd->size, workers);
+    /* client_workers.c splits the cap among its loops itself; one loop takes
+     * its share here */
+    if (workers == 1 && co->max_inflight > 0)
+        co->max_inflight = (long)gp_dist_share((uint64_t)co->max_inflight, S, (uint64_t)co->share_index);
+    return gp_dist_barrier(pd->d, err);
+}
+
+static uint64_t to_rank0(const struct gp_profile_dist *pd, uint64_t t)
+{
+    return t ? (uint64_t)gp_dist_to_rank0_ns(&pd->mine, t) : 0;
+}
+
+static void stats_to_rank0(const struct gp_profile_dist *pd, struct gp_client_stats *s)
+{
+    s->start_ns = to_rank0(pd, s->start_ns);
+    s->end_ns = to_rank0(pd, s->end_ns);
+}
+
+/* gp_dist_next_fn on ranks > 0: first the stats, then every record. */
+static int next_record(void *ctx, const void **rec, size_t *len, struct gp_error *err)
+{
+    struct gp_profile_dist *pd = ctx;
+    struct gp_buf *b = &pd->out;
+    gp_buf_reset(b);
+    uint32_t kind;
+    int bad = 0;
+    if (!pd->stats_sent) {
+        kind = KIND_STATS;
+        int32_t w = (int32_t)pd->workers;
+        struct gp_client_stats s = *pd->cs;
+        stats_to_rank0(pd, &s);
+        bad = gp_buf_append(b, &kind, sizeof kind) || gp_buf_append(b, &w, sizeof w) ||
+              gp_buf_append(b, &s, sizeof s);
+        for (long i = 0; i < pd->workers && !bad; i++) {
+            s = pd->per_worker[i];
+            stats_to_rank0(pd, &s);
+            bad = gp_buf_append(b, &s, sizeof s);
+        }
+        pd->stats_sent = 1;
+    } else {
+        const struct gp_record_store *st = pd->st;
+        if (pd->next_rec >= st->n)
+            return 0;
+        const struct gp_record *src = &st->recs[pd->next_rec++];
+        struct gp_record r = *src;
+        r.t_start_ns = to_rank0(pd, r.t_start_ns);
+        r.t_end_ns = to_rank0(pd, r.t_end_ns);
+        r.t_send_ns = to_rank0(pd, r.t_send_ns);
+        r.chunk_first = 0;
+        r.err_off = 0;
+        kind = KIND_REC;
+        bad = gp_buf_append(b, &kind, sizeof kind) || gp_buf_append(b, &r, sizeof r);
+        for (uint32_t i = 0; i < r.n_chunks && !bad; i++) {
+            const struct gp_chunk *c = gp_record_chunk(st, src, i);
+            struct wire_chunk w = {to_rank0(pd, c->t_ns), c->len, 0};
+            bad = gp_buf_append(b, &w, sizeof w);
+        }
+        for (uint32_t i = 0; i < r.n_chunks && !bad; i++) {
+            const struct gp_chunk *c = gp_record_chunk(st, src, i);
+            bad = gp_buf_append(b, gp_record_bytes(st, c), c->len);
+        }
+        if (!bad && r.err_len)
+            bad = gp_buf_append(b, st->bytes.data + src->err_off, r.err_len);
+    }
+    if (bad)
+        return gp_err(err, GP_ENOMEM, "out of memory packing records for rank 0");
+    *rec = b->data;
+    *len = b->len;
+    return 1;
+}
+
+static int take_stats(struct gp_profile_dist *pd, int src, const char *p, size_t n, struct gp_error *err)
+{
+    int32_t w = 0;
+    if (n < sizeof w)
+        return gp_err(err, GP_EIO, "malformed stats from rank %d", src);
+    memcpy(&w, p, sizeof w);
+    if (w != pd->workers || n != sizeof w + (size_t)(w + 1) * sizeof(struct gp_client_stats))
+        return gp_err(err, GP_EIO, "malformed stats from rank %d (%d workers, expected %ld)", src, (int)w,
+                      pd->workers);
+    p += sizeof w;
+    memcpy(&pd->rank_stats[src], p, sizeof pd->rank_stats[src]);
+    memcpy(&pd->loop_stats[(size_t)src * (size_t)w], p + sizeof(struct gp_client_stats),
+           (size_t)w * sizeof(struct gp_client_stats));
+    return 0;
+}
+
+static int take_record(struct gp_profile_dist *pd, int src, const char *p, size_t n, struct gp_error *err)
+{
+    struct gp_record r;
+    if (n < sizeof r)
+        return gp_err(err, GP_EIO, "malformed record from rank %d", src);
+    memcpy(&r, p, sizeof r);
+    p += sizeof r;
+    n -= sizeof r;
+    if (r.n_chunks > n / sizeof(struct wire_chunk))
+        return gp_err(err, GP_EIO, "malformed record from rank %d (chunks)", src);
+    if (r.n_chunks > pd->chunks_cap) {
+        size_t cap = r.n_chunks * 2u;
+        struct gp_chunk *c = realloc(pd->chunks, cap * sizeof *c);
+        if (!c)
+            return gp_err(err, GP_ENOMEM, "out of memory for %u chunks", r.n_chunks);
+        pd->chunks = c;
+        pd->chunks_cap = cap;
+    }
+    size_t off = 0;
+    for (uint32_t i = 0; i < r.n_chunks; i++) {
+        struct wire_chunk w;
+        memcpy(&w, p + (size_t)i * sizeof w, sizeof w);
+        pd->chunks[i] = (struct gp_chunk){.t_ns = w.t_ns, .off = off, .len = w.len};
+        off += w.len;
+    }
+    const char *bytes = p + (size_t)r.n_chunks * sizeof(struct wire_chunk);
+    size_t rest = n - (size_t)r.n_chunks * sizeof(struct wire_chunk);
+    if (off > rest || rest - off != r.err_len)
+        return gp_err(err, GP_EIO, "malformed record from rank %d (bytes)", src);
+    if (gp_record_append(pd->st_rw, &r, pd->chunks, r.n_chunks, bytes, off, r.err_len ? bytes + off : NULL,
+                         r.err_len) < 0)
+        return gp_err(err, GP_ENOMEM, "out of memory storing rank %d's records", src);
+    return 0;
+}
+
+/* gp_dist_chunk_fn on rank 0 */
+static int on_chunk(void *ctx, int src, const void *chunk, size_t len, struct gp_error *err)
+{
+    struct gp_profile_dist *pd = ctx;
+    size_t pos = 0, n = 0;
+    const void *rec;
+    int more;
+    while ((more = gp_dist_chunk_next(chunk, len, &pos, &rec, &n)) == 1) {
+        uint32_t kind = 0;
+        if (n < sizeof kind)
+            return gp_err(err, GP_EIO, "malformed chunk from rank %d", src);
+        memcpy(&kind, rec, sizeof kind);
+        const char *p = (const char *)rec + sizeof kind;
+        int rc = kind == KIND_STATS ? take_stats(pd, src, p, n - sizeof kind, err)
+                 : kind == KIND_REC ? take_record(pd, src, p, n - sizeof kind, err)
+                                    : gp_err(err, GP_EIO, "malformed chunk from rank %d (kind)", src);
+        if (rc)
+            return rc;
+    }
+    return more < 0 ? gp_err(err, GP_EIO, "malformed chunk from rank %d", src) : 0;
+}
+
+struct order {
+    uint64_t t;
+    size_t i;
+};
+
+static int order_cmp(const void *a, const void *b)
+{
+    const struct order *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The records arrived rank by rank, each rank's in start order: one stable
+ * sort by start time (ties: the lower rank) gives the job's start order. Only
+ * recs moves; chunk and byte offsets stay valid. */
+static int sort_by_start(struct gp_record_store *st)
+{
+    struct order *o = malloc((st->n ? st->n : 1) * sizeof *o);
+    struct gp_record *recs = malloc((st->n ? st->n : 1) * sizeof *recs);
+    if (!o || !recs) {
+        free(o);
+        free(recs);
+        return -1;
+    }
+    for (size_t i = 0; i < st->n; i++)
+        o[i] = (struct order){st->recs[i].t_start_ns, i};
+    qsort(o, st->n, sizeof *o, order_cmp);
+    for (size_t i = 0; i < st->n; i++)
+        recs[i] = st->recs[o[i].i];
+    memcpy(st->recs, recs, st->n * sizeof *recs);
+    free(recs);
+    free(o);
+    return 0;
+}
+
+/* What makes a rank fail the job: its client could not run, or every one of
+ * its requests failed (typically: its host cannot reach the server). */
+static void local_verdict(const struct gp_profile_dist *pd, int crc, const struct gp_error *run_err,
+                          const struct gp_client_stats *cs, struct gp_error *local)
+{
+    if (crc < 0)
+        /* GP_ENET is kept for MPI's own failures (see the header) */
+        gp_err(local, run_err->code == GP_ENET ? GP_EIO : run_err->code ? run_err->code : GP_EIO, "%s",
+               run_err->msg);
+    else if (pd->size > 1 && cs->n_ok == 0 && cs->n_failed > 0)
+        gp_err(local, GP_EIO, "every one of its %llu requests failed: %s", (unsigned long long)cs->n_failed,
+               cs->first_error);
+}
+
+int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct gp_error *run_err, long workers,
+                              struct gp_record_store *st, struct gp_client_stats *cs,
+                              const struct gp_client_stats *per_worker, struct gp_error *err)
+{
+    if (pd->size < 2)
+        return 0;
+    struct gp_error local = {0};
+    local_verdict(pd, crc, run_err, cs, &local);
+    size_t nloops = (size_t)pd->size * (size_t)workers;
+    if (!local.code && pd->rank == 0 &&
+        (!(pd->rank_stats = calloc((size_t)pd->size, sizeof *pd->rank_stats)) ||
+         !(pd->loop_stats = calloc(nloops, sizeof *pd->loop_stats))))
+        gp_err(&local, GP_ENOMEM, "out of memory for %zu loops' stats", nloops);
+    int rc = gp_dist_check(pd->d, &local, err);
+    if (rc)
+        return rc;
+    pd->workers = workers;
+    pd->st = st;
+    pd->st_rw = st;
+    pd->cs = cs;
+    pd->per_worker = per_worker;
+    if (pd->rank == 0) {
+        pd->rank_stats[0] = *cs;
+        memcpy(pd->loop_stats, per_worker, (size_t)workers * sizeof *per_worker);
+    }
+    /* rank 0's own records are already in st: it sends none */
+    rc = gp_dist_gather(pd->d, GP_PROFILE_DIST_CHUNK, pd->rank ? next_record : NULL, pd, pd->rank ? NULL : on_chunk,
+                        pd, err);
+    gp_buf_free(&pd->out);
+    if (rc || pd->rank != 0)
+        return rc;
+    if (sort_by_start(st))
+        return gp_err(err, GP_ENOMEM, "out of memory sorting %zu records", st->n);
+    for (int r = 0; r < pd->size; r++)
+        gp_client_stats_sum(cs, &pd->rank_stats[r], r == 0);
+    return 0;
+}
+
+/* ---- what rank 0 reports ---- */
+
+static json_t *loop_json(const struct gp_client_stats *s, long index, int rank)
+{
+    json_t *w = json_object();
+    json_object_set_new(w, "worker", json_integer(index));
+    json_object_set_new(w, "rank", json_integer(rank));
+    json_object_set_new(w, "requests", json_integer((json_int_t)(s->n_ok + s->n_failed)));
+    json_object_set_new(w, "failed", json_integer((json_int_t)s->n_failed));
+    json_object_set_new(w, "busy_fraction", json_real(s->busy_fraction));
+    json_object_set_new(w, "max_send_lag_ms", json_real((double)s->max_lag_ns / 1e6));
+    return w;
+}
+
+json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
+{
+    if (pd->size < 2 || pd->rank != 0 || !pd->rank_stats)
+        return NULL;
+    json_t *o = json_object(), *ws = json_array(), *rs = json_array();
+    json_object_set_new(o, "workers", json_integer(pd->workers));
+    json_object_set_new(o, "ranks", json_integer(pd->size));
+    for (int r = 0; r < pd->size; r++)
+        for (long w = 0; w < pd->workers; w++)
+            json_array_append_new(ws, loop_json(&pd->loop_stats[(size_t)r * (size_t)pd->workers + (size_t)w],
+                                                r * pd->workers + w, r));
+    for (int r = 0; r < pd->size; r++) {
+        const struct gp_client_stats *s = &pd->rank_stats[r];
+        const struct gp_dist_clock *c = &pd->clocks[r];
+        json_t *j = json_object();
+        json_object_set_new(j, "rank", json_integer(r));
+        json_object_set_new(j, "host", json_string(gp_dist_hostname(pd->d, r)));
+        json_object_set_new(j, "offset_ns", json_integer(c->offset_ns));
+        json_object_set_new(j, "uncertainty_ns", json_integer(c->uncertainty_ns));
+        json_object_set_new(j, "rtt_ns", json_integer(c->rtt_ns));
+        json_object_set_new(j, "clock_rounds", json_integer(c->rounds));
+        json_object_set_new(j, "requests", json_integer((json_int_t)(s->n_ok + s->n_failed)));
+        json_object_set_new(j, "failed", json_integer((json_int_t)s->n_failed));
+        json_object_set_new(j, "busy_fraction", json_real(s->busy_fraction));
+        json_array_append_new(rs, j);
+    }
+    json_object_set_new(o, "per_worker", ws);
+    json_object_set_new(o, "per_rank", rs);
+    return o;
+}
+
+void gp_profile_dist_clock_warning(const struct gp_profile_dist *pd, const struct gp_metrics_result *mr)
+{
+    if (pd->size < 2 || pd->rank != 0 || !pd->clocks)
+        return;
+    const struct gp_stats *m = &mr->stats[GP_M_TTFT];
+    const char *what = "TTFT";
+    if (!m->present) {
+        m = &mr->stats[GP_M_REQUEST_LATENCY];
+        what = "request latency";
+    }
+    if (!m->present)
+        return;
+    double median_ms = m->p[4]; /* p50 */
+    int worst = 0;
+    for (int r = 1; r < pd->size; r++)
+        if (pd->clocks[r].uncertainty_ns > pd->clocks[worst].uncertainty_ns)
+            worst = r;
+    double unc_ms = (double)pd->clocks[worst].uncertainty_ns / 1e6;
+    if (unc_ms > 0.01 * median_ms)
+        fprintf(stderr, "genperf: warning: the clock of rank %d on host %s is known to within +-%.3f ms, more than "
+                        "1%% of the median %s (%.3f ms): intervals across ranks (the run window, throughput) are less "
+                        "exact than the per-request metrics\n",
+                worst, gp_dist_hostname(pd->d, worst), unc_ms, what, median_ms);
+}
+
+void gp_profile_dist_abort(struct gp_profile_dist *pd, int code)
+{
+    if (pd)
+        gp_dist_abort(pd->d, code);
+}
+
+void gp_profile_dist_free(struct gp_profile_dist *pd)
+{
+    if (!pd)
+        return;
+    gp_dist_finalize(pd->d);
+    gp_buf_free(&pd->argv0);
+    gp_buf_free(&pd->out);
+    free(pd->blob);
+    free(pd->argv);
+    free(pd->clocks);
+    free(pd->rank_stats);
+    free(pd->loop_stats);
+    free(pd->chunks);
+    free(pd);
+}

@@ -1,0 +1,95 @@
+/* profile/profile_dist.h — scale-out in the profile driver: `mpirun -n K genperf
+ * profile` (profile_dist.c; dist/ does the talking) and several --url
+ * (profile_endpoints.c).
+ *
+ * Owns: struct gp_profile_dist — the dist job, rank 0's copy of the command
+ * line taken before secrets are scrubbed from argv, and on the other ranks the
+ * broadcast setup that their config strings, headers and request bodies point
+ * into (so free it only after the config and the bodies array), rank 0's table
+ * of every rank's clock offset and client stats. Free with
+ * gp_profile_dist_free (NULL is fine).
+ *
+ * The sequence (docs/scale-out.md), every call collective when size > 1:
+ *   join        every rank: joins the MPI job (or is a job of one)
+ *   setup       rank 0 has parsed and built the dataset: its exit status (or
+ *               CONTINUE), argv, final headers, --workers and the request
+ *               bodies reach every rank; the others parse the same argv
+ *               (without rank 0's file checks) and never load a tokenizer
+ *   before_run  clock ping-pong, this rank's share of the job's slots
+ *               (share_index = rank x W + w of K x W), one barrier
+ *   after_run   a rank that failed (or whose every request failed) fails the
+ *               run on every rank with "rank R on host H: ..."; otherwise the
+ *               records travel to rank 0 in chunks of 4 MiB, converted to
+ *               rank 0's clock, and are merged into rank 0's store by start
+ *               time; the stats are summed into rank 0's
+ * Only rank 0 goes on to metrics and export. A returned GP_ENET error means
+ * MPI itself broke: other ranks may be stuck in a collective, the caller
+ * then prints and calls gp_profile_dist_abort.
+ */
+#ifndef GP_PROFILE_PROFILE_DIST_H
+#define GP_PROFILE_PROFILE_DIST_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct gp_error;
+struct gp_profile_dist;
+struct profile_config;
+struct gp_client_body;
+struct gp_client_opts;
+struct gp_client_stats;
+struct gp_record_store;
+struct gp_metrics_result;
+
+#define GP_PROFILE_DIST_CHUNK (4u << 20) /* bytes per gathered chunk of records */
+#define GP_PROFILE_DIST_CLOCK_ROUNDS 50
+
+/* Joins the job; argv is copied on rank 0 of a job of several. Fails
+ * (GP_ENOTSUP) in a build without MPI started as one of several ranks. */
+int gp_profile_dist_join(struct gp_profile_dist **out, int argc, char **argv, struct gp_error *err);
+int gp_profile_dist_rank(const struct gp_profile_dist *pd);
+int gp_profile_dist_size(const struct gp_profile_dist *pd);
+
+/* *status: rank 0's result of load + dataset (cont = "go on", anything else
+ * an exit status it has already explained); on the other ranks it becomes
+ * rank 0's. Rank 0 passes its config and bodies; the others get cfg parsed
+ * (initialised by the caller), *bodies (a malloc'd array the caller frees,
+ * pointing into pd) and *n_bodies. Returns 0, or -code with err (every rank
+ * the same). */
+int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, struct profile_config *cfg,
+                          const char *prog, struct gp_client_body **bodies, size_t *n_bodies,
+                          struct gp_error *err);
+
+/* Clock sync, this rank's share into *co (share_index/share_count, and
+ * max_inflight for one worker), barrier. 0 or -code. */
+int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct gp_client_opts *co,
+                               struct gp_error *err);
+
+/* crc/run_err: this rank's gp_client_run_workers result. On rank 0, st and cs
+ * become the job's (merged records, summed stats); per_worker: this rank's
+ * `workers` entries. 0 or -code (every rank the same). */
+int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct gp_error *run_err, long workers,
+                              struct gp_record_store *st, struct gp_client_stats *cs,
+                              const struct gp_client_stats *per_worker, struct gp_error *err);
+
+/* Rank 0 after after_run: "scale_out" of <stem>_genperf.json (workers, ranks,
+ * per_worker, per_rank with host and clock). New reference or NULL. */
+json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd);
+
+/* Rank 0: a warning line when a rank's clock uncertainty exceeds 1 % of the
+ * median TTFT (request latency when there is no TTFT). */
+void gp_profile_dist_clock_warning(const struct gp_profile_dist *pd, const struct gp_metrics_result *mr);
+
+/* Ends every rank now (MPI_Abort) when the job has several; else returns. */
+void gp_profile_dist_abort(struct gp_profile_dist *pd, int code);
+
+void gp_profile_dist_free(struct gp_profile_dist *pd);
+
+/* profile_endpoints.c — several --url: one object per endpoint (url,
+ * requests, failed, request and output token throughput over the benchmark
+ * window, TTFT and ITL p50/p99 in ms) from the measured requests. New
+ * reference or NULL. */
+json_t *gp_profile_endpoints_json(const struct gp_record_store *st, const struct gp_metrics_result *mr,
+                                  const char *const *urls, size_t n_urls);
+
+#endif

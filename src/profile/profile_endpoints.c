@@ -1,0 +1,78 @@
+/* profile/profile_endpoints.c — several --url (replicas): the per-endpoint
+ * breakdown of <stem>_genperf.json ("scale_out"."endpoints"). The aggregate
+ * artifacts stay GenAI-Perf's; this only splits the measured requests by the
+ * endpoint that served them (gp_record.endpoint). */
+#include "profile/profile_dist.h"
+
+#include "client/record.h"
+#include "core/stats.h"
+#include "metrics/metrics.h"
+
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* {"p50": .., "p99": ..} in ms of v[0..n) (sorted here); null when n == 0 */
+static json_t *p50_p99(double *v, size_t n)
+{
+    if (!n)
+        return json_null();
+    qsort(v, n, sizeof *v, cmp_double);
+    json_t *o = json_object();
+    json_object_set_new(o, "p50", json_real(gp_percentile_sorted(v, n, 50) / 1e6));
+    json_object_set_new(o, "p99", json_real(gp_percentile_sorted(v, n, 99) / 1e6));
+    return o;
+}
+
+json_t *gp_profile_endpoints_json(const struct gp_record_store *st, const struct gp_metrics_result *mr,
+                                  const char *const *urls, size_t n_urls)
+{
+    size_t n = mr->n_reqs ? mr->n_reqs : 1;
+    double *ttft = malloc(n * sizeof *ttft), *itl = malloc(n * sizeof *itl);
+    json_t *arr = json_array();
+    if (!ttft || !itl || !arr) {
+        free(ttft);
+        free(itl);
+        json_decref(arr);
+        return NULL;
+    }
+    double secs = mr->duration_s > 0 ? mr->duration_s : 0;
+    for (size_t e = 0; e < n_urls; e++) {
+        size_t count = 0, failed = 0, nt = 0, ni = 0;
+        double tokens = 0;
+        for (size_t i = 0; i < mr->n_reqs; i++) {
+            const struct gp_req_metrics *q = &mr->reqs[i];
+            if (st->recs[q->rec].endpoint != e)
+                continue;
+            count++;
+            if (q->fail != GP_FAIL_NONE) {
+                failed++;
+                continue;
+            }
+            if (q->osl > 0)
+                tokens += q->osl;
+            if (q->ttft_ns >= 0)
+                ttft[nt++] = (double)q->ttft_ns;
+            if (q->itl_ns >= 0)
+                itl[ni++] = (double)q->itl_ns;
+        }
+        json_t *o = json_object();
+        json_object_set_new(o, "endpoint", json_integer((json_int_t)e));
+        json_object_set_new(o, "url", json_string(urls[e]));
+        json_object_set_new(o, "requests", json_integer((json_int_t)count));
+        json_object_set_new(o, "failed", json_integer((json_int_t)failed));
+        /* over the benchmark's window, like GenAI-Perf's aggregate throughput */
+        json_object_set_new(o, "request_throughput", json_real(secs > 0 ? (double)(count - failed) / secs : 0));
+        json_object_set_new(o, "output_token_throughput", json_real(secs > 0 ? tokens / secs : 0));
+        json_object_set_new(o, "time_to_first_token_ms", p50_p99(ttft, nt));
+        json_object_set_new(o, "inter_token_latency_ms", p50_p99(itl, ni));
+        json_array_append_new(arr, o);
+    }
+    free(ttft);
+    free(itl);
+    return arr;
+}
