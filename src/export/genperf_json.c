@@ -168,7 +168,8 @@ static int cmp_long(const void *a, const void *b)
  * response carried usage). ISL: the server also counts the chat template,
  * so the overhead is measured as the median of prompt_tokens - ISL, and a
  * request disagrees when its difference is not that overhead. OSL: the
- * client's tokenizer count against usage.completion_tokens. NULL when no
+ * client's tokenizer count (content + reasoning text, as completion_tokens
+ * counts both) against usage.completion_tokens. NULL when no
  * request carried usage (GenAI-Perf's default body asks for none). */
 static json_t *token_accounting(const struct gp_metrics_result *m)
 {
@@ -184,7 +185,8 @@ static json_t *token_accounting(const struct gp_metrics_result *m)
             continue;
         d[n++] = (long)r->server_prompt_tokens - r->isl;
         if (r->server_completion_tokens >= 0 && !(r->flags & GP_RQ_OSL_FROM_SERVER) && r->osl >= 0) {
-            long od = (long)r->server_completion_tokens - r->osl;
+            /* OpenAI's completion_tokens include the reasoning tokens; OSL is content only */
+            long od = (long)r->server_completion_tokens - r->osl - r->reasoning_tokens;
             no++;
             osl_sum += (double)od;
             if (od) {

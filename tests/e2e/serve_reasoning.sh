@@ -32,6 +32,8 @@ rs = g["reasoning"]
 assert rs["requests"] == 6 and rs["requests_with_reasoning"] == 6, rs
 t = rs["reasoning_tokens_per_request"]
 assert t["min"] == t["max"] == N and rs["reasoning_tokens_total"] == 6 * N, t
+# completion_tokens count reasoning too: content OSL + reasoning tokens agree with them
+assert g["token_accounting"]["osl_vs_completion_tokens"]["disagree"] == 0, g["token_accounting"]
 for r, e in zip(recs, log):
     c = [ns for ns, k in zip(e["chunks_ns"], [k for k in e["kinds"] if k != "K"]) if k == "C"]
     assert e["completion_tokens"] == 8 and len(c) == 8, e
