@@ -168,7 +168,8 @@ static int cmp_long(const void *a, const void *b)
  * response carried usage). ISL: the server also counts the chat template,
  * so the overhead is measured as the median of prompt_tokens - ISL, and a
  * request disagrees when its difference is not that overhead. OSL: the
- * client's tokenizer count against usage.completion_tokens. NULL when no
+ * client's tokenizer count (content + reasoning text, as completion_tokens
+ * counts both) against usage.completion_tokens. NULL when no
  * request carried usage (GenAI-Perf's default body asks for none). */
 static json_t *token_accounting(const struct gp_metrics_result *m)
 {
@@ -184,7 +185,8 @@ static json_t *token_accounting(const struct gp_metrics_result *m)
             continue;
         d[n++] = (long)r->server_prompt_tokens - r->isl;
         if (r->server_completion_tokens >= 0 && !(r->flags & GP_RQ_OSL_FROM_SERVER) && r->osl >= 0) {
-            long od = (long)r->server_completion_tokens - r->osl;
+            /* OpenAI's completion_tokens include the reasoning tokens; OSL is content only */
+            long od = (long)r->server_completion_tokens - r->osl - r->reasoning_tokens;
             no++;
             osl_sum += (double)od;
             if (od) {
@@ -224,6 +226,29 @@ static json_t *token_accounting(const struct gp_metrics_result *m)
     return o;
 }
 
+/* Reasoning models: our figures beside GenAI-Perf's content-only TTFT/OSL
+ * (which do not change). Absent when no request carried reasoning text. */
+static json_t *reasoning_json(const struct gp_metrics_result *m)
+{
+    const struct gp_reasoning_summary *rs = &m->reasoning;
+    if (!rs->present)
+        return NULL;
+    json_t *o = json_object();
+    json_object_set_new(o, "requests", json_integer((json_int_t)rs->n_requests));
+    json_object_set_new(o, "requests_with_reasoning", json_integer((json_int_t)rs->n_with_reasoning));
+    json_object_set_new(o, "time_to_first_reasoning_token", stats_json(&rs->ttfr, "ms"));
+    json_object_set_new(o, "reasoning_tokens_per_request", stats_json(&rs->tokens, "tokens"));
+    json_object_set_new(o, "reasoning_tokens_total", json_integer((json_int_t)rs->reasoning_tokens_total));
+    json_object_set_new(o, "reasoning_token_throughput", num_or_null(rs->reasoning_token_throughput));
+    json_object_set_new(o, "total_output_token_throughput", num_or_null(rs->total_output_token_throughput));
+    json_object_set_new(o, "definitions",
+                        json_string("TTFR = first reasoning chunk - request start; reasoning tokens = client "
+                                    "tokenizer on the reasoning text; total output throughput = (OSL + reasoning "
+                                    "tokens) / benchmark window. time_to_first_token and output_sequence_length "
+                                    "stay GenAI-Perf's (content only)"));
+    return o;
+}
+
 int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
 {
     const struct gp_metrics_result *m = ctx->m;
@@ -237,6 +262,9 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_t *ta = token_accounting(m);
     if (ta)
         json_object_set_new(o, "token_accounting", ta);
+    json_t *rj = reasoning_json(m);
+    if (rj)
+        json_object_set_new(o, "reasoning", rj);
     json_object_set_new(o, "inter_chunk_latency", stats_json(&m->inter_chunk, "ms"));
     json_t *win = json_object();
     if (m->window_end_ns) {

@@ -229,6 +229,10 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
             }
             r |= gp_buf_putc(&s.b, ']');
             r |= OPT(&s.b, "reasoning_tokens", q->reasoning_tokens);
+            if (q->reasoning_chunks) { /* reasoning runs only: other runs' lines stay as they were */
+                r |= OPT(&s.b, "reasoning_chunks", q->reasoning_chunks);
+                r |= OPT(&s.b, "ttfr_ns", q->ttfr_ns);
+            }
             r |= OPT(&s.b, "events", q->events);
             r |= OPT(&s.b, "bad_events", q->bad_events);
             r |= (q->flags & GP_RQ_STREAMED) ? PUTS(&s.b, ",\"streamed\":true") : PUTS(&s.b, ",\"streamed\":false");

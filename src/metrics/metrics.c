@@ -9,7 +9,7 @@
  * events never move TTFT or latency.
  */
 #include "metrics/metrics.h"
-#include "metrics/sse.h"
+#include "metrics/metrics_int.h"
 #include "client/record.h"
 #include "core/buf.h"
 #include "core/error.h"
@@ -23,7 +23,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static const char *const metric_names[GP_M__COUNT] = {
     "request_throughput", "request_latency", "request_goodput", "request_count",
@@ -44,158 +43,6 @@ const char *gp_metric_unit(enum gp_metric m) { return (unsigned)m < GP_M__COUNT 
 const char *gp_fail_kind_name(enum gp_fail_kind k)
 {
     return (unsigned)k < GP_FAIL__COUNT ? fail_names[k] : "?";
-}
-
-/* Per-pass scratch: reused for every request. */
-struct scratch {
-    struct gp_sse sse;
-    struct gp_buf content, reasoning, errtext, first_err, body;
-    uint64_t *ct;          /* content chunk times of the current request */
-    size_t nct, ctcap;
-    int done, has_error, has_usage, finish;
-    long prompt_tokens, completion_tokens;
-    uint32_t events, bad_events;
-};
-
-static int on_event(void *vctx, const char *data, size_t len, const char *event_type)
-{
-    struct scratch *s = vctx;
-    struct gp_event_info info;
-    s->events++;
-    if (event_type[0] && strcasestr(event_type, "error")) {
-        /* `event: error` (GenAI-Perf counts it as an error event too) */
-        if (!s->has_error) {
-            gp_buf_reset(&s->first_err);
-            gp_buf_append(&s->first_err, data, len > 2000 ? 2000 : len);
-        }
-        s->has_error = 1;
-        return 0;
-    }
-    gp_event_parse(data, len, &s->content, &s->reasoning, &s->errtext, &info);
-    switch (info.kind) {
-    case GP_EV_DONE:
-        s->done = 1;
-        break;
-    case GP_EV_ERROR:
-        if (!s->has_error) {
-            gp_buf_reset(&s->first_err);
-            if (info.error_code)
-                gp_buf_printf(&s->first_err, "in-stream error (code %d): ", info.error_code);
-            else
-                gp_buf_puts(&s->first_err, "in-stream error: ");
-            if (s->errtext.len)
-                gp_buf_append(&s->first_err, s->errtext.data, s->errtext.len > 2000 ? 2000 : s->errtext.len);
-            else
-                gp_buf_append(&s->first_err, data, len > 2000 ? 2000 : len);
-        }
-        s->has_error = 1;
-        break;
-    case GP_EV_CHUNK:
-        if (info.has_finish)
-            s->finish = 1;
-        if (info.has_usage) {
-            s->has_usage = 1;
-            if (info.prompt_tokens >= 0)
-                s->prompt_tokens = info.prompt_tokens;
-            if (info.completion_tokens >= 0)
-                s->completion_tokens = info.completion_tokens;
-        }
-        break;
-    case GP_EV_BAD:
-        s->bad_events++; /* GenAI-Perf drops these too; we count them */
-        break;
-    }
-    return 0;
-}
-
-static int push_ct(struct scratch *s, uint64_t t)
-{
-    if (s->nct == s->ctcap) {
-        size_t nc = s->ctcap ? s->ctcap * 2 : 256;
-        uint64_t *p = realloc(s->ct, nc * sizeof *p);
-        if (!p)
-            return -GP_ENOMEM;
-        s->ct = p;
-        s->ctcap = nc;
-    }
-    s->ct[s->nct++] = t;
-    return 0;
-}
-
-static int looks_like_sse(const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
-        i++;
-    return (n - i >= 5 && memcmp(p + i, "data:", 5) == 0) || (i < n && p[i] == ':') ||
-           (n - i >= 6 && memcmp(p + i, "event:", 6) == 0);
-}
-
-/* Parses one record's response into s (content, times, usage, error). */
-static int scan_response(const struct gp_record_store *st, const struct gp_record *r, struct scratch *s,
-                         int *streamed, int requests_only)
-{
-    gp_sse_reset(&s->sse);
-    gp_buf_reset(&s->content);
-    gp_buf_reset(&s->reasoning);
-    gp_buf_reset(&s->first_err);
-    s->nct = 0;
-    s->done = s->has_error = s->has_usage = s->finish = 0;
-    s->prompt_tokens = s->completion_tokens = -1;
-    s->events = s->bad_events = 0;
-    int sse = (r->flags & GP_REC_STREAMING) != 0;
-    if (!sse && r->n_chunks) {
-        const struct gp_chunk *c0 = gp_record_chunk(st, r, 0);
-        sse = looks_like_sse(gp_record_bytes(st, c0), c0->len);
-    }
-    *streamed = sse;
-    if (sse) {
-        for (uint32_t i = 0; i < r->n_chunks; i++) {
-            const struct gp_chunk *c = gp_record_chunk(st, r, i);
-            size_t before = s->content.len;
-            int rc = gp_sse_feed(&s->sse, gp_record_bytes(st, c), c->len, on_event, s);
-            if (rc < 0)
-                return rc;
-            if (s->content.len > before && push_ct(s, c->t_ns))
-                return -GP_ENOMEM;
-        }
-        size_t before = s->content.len;
-        int rc = gp_sse_finish(&s->sse, on_event, s);
-        if (rc < 0)
-            return rc;
-        if (s->content.len > before) {
-            uint64_t t = r->n_chunks ? gp_record_chunk(st, r, r->n_chunks - 1)->t_ns : r->t_end_ns;
-            if (push_ct(s, t))
-                return -GP_ENOMEM;
-        }
-        return 0;
-    }
-    /* non-streaming: one response at transfer completion (PA delivers the body once) */
-    gp_buf_reset(&s->body);
-    for (uint32_t i = 0; i < r->n_chunks; i++) {
-        const struct gp_chunk *c = gp_record_chunk(st, r, i);
-        if (gp_buf_append(&s->body, gp_record_bytes(st, c), c->len))
-            return -GP_ENOMEM;
-    }
-    if (s->body.len && requests_only) {
-        /* embeddings/rankings: the response is one JSON document whose
-         * arrival ends the request; nothing in it is content */
-        s->events = 1;
-        s->done = 1;
-        uint64_t t = r->t_end_ns ? r->t_end_ns : gp_record_chunk(st, r, r->n_chunks - 1)->t_ns;
-        return push_ct(s, t) ? -GP_ENOMEM : 0;
-    }
-    if (s->body.len) {
-        s->events = 1;
-        on_event(s, s->body.data, s->body.len, "");
-        s->done = 1;
-        if (s->content.len) {
-            uint64_t t = r->t_end_ns ? r->t_end_ns : gp_record_chunk(st, r, r->n_chunks - 1)->t_ns;
-            if (push_ct(s, t))
-                return -GP_ENOMEM;
-        }
-    }
-    return 0;
 }
 
 /* GenAI-Perf ISL of a sent body (dataset's reader: message contents and
@@ -290,7 +137,7 @@ struct worker {
     const uint32_t *idx;           /* record index of each measured request */
     struct gp_req_metrics *reqs;
     size_t k0, k1;                 /* this worker's range of reqs */
-    struct scratch s;
+    struct gp_scan s;
     struct gp_buf text;            /* err_off of its reqs are relative to this */
     struct arrays icl;             /* only icl/nicl/icl_cap used */
     uint64_t *cts;                 /* content chunk times of its requests */
@@ -339,11 +186,11 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
 {
     const struct gp_record_store *st = w->st;
     const struct gp_record *r = &st->recs[i];
-    struct scratch *s = &w->s;
+    struct gp_scan *s = &w->s;
     int rc;
     rm->rec = (uint32_t)i;
     rm->http_status = r->http_status;
-    rm->ttft_ns = rm->ttst_ns = rm->latency_ns = rm->itl_ns = -1;
+    rm->ttft_ns = rm->ttst_ns = rm->latency_ns = rm->itl_ns = rm->ttfr_ns = -1;
     rm->tps_user = -1;
     rm->isl = rm->osl = -1;
     rm->osl_asked = -1;
@@ -355,7 +202,7 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
     }
 
     int streamed = 0;
-    if ((rc = scan_response(st, r, s, &streamed, w->requests_only)) < 0)
+    if ((rc = gp_scan_response(st, r, s, &streamed, w->requests_only)) < 0)
         return -GP_ENOMEM;
     rm->events = s->events;
     rm->bad_events = s->bad_events;
@@ -452,6 +299,11 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
         long n = tcount(w, s->reasoning.data, s->reasoning.len);
         rm->reasoning_tokens = n < 0 ? 0 : (int32_t)n;
     }
+    rm->reasoning_chunks = s->reasoning_chunks;
+    if (s->reasoning_chunks) {
+        rm->first_reasoning_ns = s->first_reasoning_ns;
+        rm->ttfr_ns = (int64_t)(s->first_reasoning_ns - r->t_start_ns);
+    }
 
     /* timings for every request that got content, failed ones included
      * (diagnostics in records.jsonl); only ok ones reach the statistics */
@@ -497,13 +349,7 @@ static void *worker_run(void *arg)
 
 static void worker_free(struct worker *w)
 {
-    gp_sse_free(&w->s.sse);
-    gp_buf_free(&w->s.content);
-    gp_buf_free(&w->s.reasoning);
-    gp_buf_free(&w->s.errtext);
-    gp_buf_free(&w->s.first_err);
-    gp_buf_free(&w->s.body);
-    free(w->s.ct);
+    gp_scan_free(&w->s);
     gp_buf_free(&w->text);
     free(w->icl.icl);
     free(w->cts);
@@ -797,7 +643,9 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
     out->isl_client_avg = a.nlat ? isl_client_sum / (double)a.nlat : -1;
     out->isl_server_avg = n_isl_server ? isl_server_sum / (double)n_isl_server : -1;
     out->osl_server_avg = n_isl_server ? osl_server_sum / (double)n_isl_server : -1;
-    rc = 0;
+    rc = opts->requests_only ? 0 : gp_reasoning_summarize(out);
+    if (rc)
+        rc = gp_err(err, GP_ENOMEM, "out of memory summarizing reasoning for %zu requests", nmeas);
 
 done:
     for (int t = 0; t < nw; t++)

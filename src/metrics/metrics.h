@@ -16,6 +16,12 @@
  *   TPS/user = 1e9 / ITL (from the rounded ITL)
  *   inter-chunk latency = gaps between consecutive content chunks, pooled over
  *             requests (== vLLM/SGLang "ITL", AIPerf "ICL"); reported only by us.
+ * Reasoning models (reported only by us, beside the content-only metrics
+ * above, which they never change): a reasoning chunk is a read that completed
+ * reasoning_content/reasoning text;
+ *   TTFR    = first reasoning chunk - request start (time to first reasoning token)
+ *   reasoning tokens = client tokenizer on the concatenated reasoning text
+ *   total output throughput = (sum OSL + sum reasoning tokens) / benchmark window
  * A content chunk's timestamp is the time of the network read that completed
  * its SSE event (several events completed by one read share that time and
  * count as one chunk, exactly as GenAI-Perf merges them).
@@ -94,6 +100,9 @@ struct gp_req_metrics {
     int32_t server_prompt_tokens;     /* usage.prompt_tokens, -1 when absent */
     int32_t server_completion_tokens; /* usage.completion_tokens, -1 when absent */
     int32_t reasoning_tokens;     /* client tokenizer on reasoning/reasoning_content text */
+    uint32_t reasoning_chunks;    /* reads that carried reasoning text */
+    uint64_t first_reasoning_ns;  /* first reasoning chunk, 0 when none */
+    int64_t ttfr_ns;              /* first reasoning chunk - request start, -1 when none */
     uint32_t content_chunks;      /* chunks that carried non-empty content */
     uint32_t events;              /* SSE data events seen */
     uint32_t bad_events;          /* events that were not JSON / had an unexpected shape (ignored) */
@@ -115,6 +124,20 @@ struct gp_metrics_opts {
     int requests_only;             /* embeddings/rankings: a 2xx response ends its request and
                                       carries no content; only request latency, throughput,
                                       goodput and count are reported (GenAI-Perf's Metrics) */
+};
+
+/* Reasoning figures over the requests in the content statistics (ok, >= 1
+ * content chunk). present = 0 when no such request carried reasoning text,
+ * then nothing below is meaningful and exporters leave the block out. */
+struct gp_reasoning_summary {
+    int present;
+    size_t n_requests;             /* requests in the statistics */
+    size_t n_with_reasoning;       /* of those, with >= 1 reasoning chunk */
+    struct gp_stats ttfr;          /* ms, over requests with reasoning */
+    struct gp_stats tokens;        /* reasoning tokens per request, over all n_requests */
+    double reasoning_tokens_total;
+    double reasoning_token_throughput;    /* tokens/sec over the window, < 0 without one */
+    double total_output_token_throughput; /* (OSL + reasoning) tokens/sec, < 0 without a window */
 };
 
 struct gp_metrics_result {
@@ -140,6 +163,7 @@ struct gp_metrics_result {
     double isl_server_avg;         /* over ok requests with usage; < 0 when none */
     double osl_server_avg;         /* usage.completion_tokens avg; < 0 when none */
     int goodput_invalid;           /* an unknown SLO name: goodput = -1.0 as GenAI-Perf */
+    struct gp_reasoning_summary reasoning;
 
     char *text;                    /* error texts, back to back (owned) */
     size_t text_len;

@@ -141,6 +141,8 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
     const json_t *busy = json_is_object(cl) ? json_object_get(cl, "busy_fraction") : NULL;
     if (json_is_number(busy) && ig_add_mval(j, "client_busy_fraction", "avg", 0, json_number_value(busy)))
         goto oom;
+    if ((r = ig_parse_accounting(j, m, path, err)))
+        goto done;
     free(j->genperf_summary);
     j->genperf_summary = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER);
     goto done;

@@ -133,6 +133,9 @@ int ig_parse_genai_perf_csv(struct ig_job *j, struct gp_error *err);
 /* ingest_extras.c */
 int ig_parse_run_meta(struct ig_job *j, struct gp_error *err);
 int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err);
+/* ingest_accounting.c: token_accounting and reasoning of a parsed
+ * <stem>_genperf.json as metric rows (absent blocks add none). */
+int ig_parse_accounting(struct ig_job *j, const json_t *summary, const char *path, struct gp_error *err);
 int ig_parse_profile_export(struct ig_job *j, struct gp_error *err);
 
 /* ingest_jsonl.c: validation pass (before the transaction) and insert pass

@@ -224,9 +224,29 @@ static const char m2_genperf_metrics[] =
     "  ('client_busy_fraction', 'Client Busy Fraction', 'fraction', 'lower', 'client', 130)\n"
     "ON CONFLICT (code) DO NOTHING;\n";
 
+/* Token accounting (client vs server counts) and reasoning figures from
+ * <stem>_genperf.json (store/ingest_accounting.c). Counts are stored as avg;
+ * a largest deviation as max. */
+static const char m3_accounting_reasoning[] =
+    "INSERT INTO metric_templates (code, display_name, unit, better, category, sort_order) VALUES\n"
+    "  ('time_to_first_reasoning_token', 'Time To First Reasoning Token', 'ms', 'lower', 'latency', 55),\n"
+    "  ('total_output_token_throughput', 'Total Output Token Throughput (incl. reasoning)', 'tokens/sec', "
+    "'higher', 'throughput', 85),\n"
+    "  ('reasoning_token_throughput', 'Reasoning Token Throughput', 'tokens/sec', 'higher', 'throughput', 86),\n"
+    "  ('reasoning_tokens_per_request', 'Reasoning Tokens Per Request', 'tokens', 'higher', 'tokens', 105),\n"
+    "  ('requests_with_server_usage', 'Requests With Server Usage', 'count', 'higher', 'accounting', 140),\n"
+    "  ('isl_template_overhead_tokens', 'Chat Template Overhead', 'tokens', 'lower', 'accounting', 141),\n"
+    "  ('isl_server_disagree_count', 'ISL vs prompt_tokens Disagreements', 'count', 'lower', 'accounting', 142),\n"
+    "  ('isl_server_deviation', 'prompt_tokens - ISL - Overhead', 'tokens', 'lower', 'accounting', 145),\n"
+    "  ('osl_server_disagree_count', 'OSL vs completion_tokens Disagreements', 'count', 'lower', 'accounting', "
+    "143),\n"
+    "  ('osl_server_difference', 'completion_tokens - OSL', 'tokens', 'lower', 'accounting', 144)\n"
+    "ON CONFLICT (code) DO NOTHING;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
+    {3, "metric templates for token accounting and reasoning figures", m3_accounting_reasoning},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

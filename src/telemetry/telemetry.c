@@ -30,6 +30,11 @@ struct tm_src {
     int quiet;          /* a default guess: drop silently when it does not work */
     int on;             /* answered the probe with known names */
     int has_server, has_dcgm;
+    int ngpu;           /* GPUs the probe found on a DCGM exporter */
+    int use_server;     /* sampled as device "server" / "server<server_idx>" */
+    int server_idx;
+    int use_dcgm;       /* no NVML: its GPUs are gpu<gpu_base + label order> */
+    int gpu_base;
     CURL *curl;
     struct gp_buf body;
     unsigned failures;
@@ -105,7 +110,13 @@ const char *gp_telemetry_device_name(int kind, int index, char *buf, size_t bufs
     case GP_TD_HOST: snprintf(buf, bufsz, "host"); break;
     case GP_TD_CPU: snprintf(buf, bufsz, "cpu%d", index); break;
     case GP_TD_GENPERF: snprintf(buf, bufsz, "genperf"); break;
-    case GP_TD_SERVER: snprintf(buf, bufsz, "server"); break;
+    case GP_TD_SERVER:
+        /* the first server source keeps the plain name every reader knows */
+        if (index)
+            snprintf(buf, bufsz, "server%d", index);
+        else
+            snprintf(buf, bufsz, "server");
+        break;
     default: snprintf(buf, bufsz, "unknown"); break;
     }
     return buf;
@@ -185,12 +196,14 @@ static int scrape(struct tm_src *src, long timeout_ms, char *reason, size_t reas
     return 0;
 }
 
-static void sample_dcgm(struct gp_telemetry *t, uint64_t now, const struct gp_prom_scan *sc)
+static void sample_dcgm(struct gp_telemetry *t, uint64_t now, const struct gp_prom_scan *sc, int base, int ngpu)
 {
-    for (int g = 0; g < sc->ngpu; g++)
+    /* an exporter that grew GPUs after the probe keeps its probed count, so
+     * indices never run into the next exporter's */
+    for (int g = 0; g < sc->ngpu && g < ngpu; g++)
         for (int m = 0; m <= GP_TM_SM_CLOCK_MHZ; m++)
             if (sc->gpu[g].has & (1u << m))
-                add(t, now, GP_TD_GPU, g, m, sc->gpu[g].v[m]);
+                add(t, now, GP_TD_GPU, base + g, m, sc->gpu[g].v[m]);
 }
 
 static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
@@ -199,31 +212,36 @@ static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
     char reason[512];
     if (scrape(src, t->scrape_timeout_ms, reason, sizeof reason) != 0) {
         /* A busy server may miss one scrape; keep trying, report the first. */
+        char dev[16];
         if (src->failures++ == 0)
-            add_event(t, now, i == t->primary ? "server" : "gpu", 1, reason);
+            add_event(t, now,
+                      src->use_server ? gp_telemetry_device_name(GP_TD_SERVER, src->server_idx, dev, sizeof dev)
+                                      : "gpu",
+                      1, reason);
         return;
     }
     /* the scan is 5 KB on the stack: fine for the sampler thread */
     struct gp_prom_scan sc;
     gp_prom_scan(src->body.data ? src->body.data : "", src->body.len, &sc);
-    if (i == t->dcgm_src)
-        sample_dcgm(t, now, &sc);
-    if (i != t->primary)
+    if (src->use_dcgm)
+        sample_dcgm(t, now, &sc, src->gpu_base, src->ngpu);
+    if (!src->use_server)
         return;
+    int k = src->server_idx;
     if (sc.has_running)
-        add(t, now, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_RUNNING, sc.running);
+        add(t, now, GP_TD_SERVER, k, GP_TM_NUM_REQUESTS_RUNNING, sc.running);
     if (sc.has_waiting)
-        add(t, now, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_WAITING, sc.waiting);
+        add(t, now, GP_TD_SERVER, k, GP_TM_NUM_REQUESTS_WAITING, sc.waiting);
     if (sc.kv_n)
-        add(t, now, GP_TD_SERVER, 0, GP_TM_KV_CACHE_USAGE_PCT, sc.kv_sum / sc.kv_n);
+        add(t, now, GP_TD_SERVER, k, GP_TM_KV_CACHE_USAGE_PCT, sc.kv_sum / sc.kv_n);
     if (sc.hit_n) {
-        add(t, now, GP_TD_SERVER, 0, GP_TM_PREFIX_CACHE_HIT_RATE, sc.hit_sum / sc.hit_n);
+        add(t, now, GP_TD_SERVER, k, GP_TM_PREFIX_CACHE_HIT_RATE, sc.hit_sum / sc.hit_n);
     } else if (sc.has_pc_counters == 3) {
         /* vLLM exports counters: the hit rate of this interval is the ratio
          * of their increments (none when no prefix lookups happened). */
         if (src->have_pc_prev && sc.pc_queries > src->pc_queries_prev &&
             sc.pc_hits >= src->pc_hits_prev)
-            add(t, now, GP_TD_SERVER, 0, GP_TM_PREFIX_CACHE_HIT_RATE,
+            add(t, now, GP_TD_SERVER, k, GP_TM_PREFIX_CACHE_HIT_RATE,
                 (sc.pc_hits - src->pc_hits_prev) / (sc.pc_queries - src->pc_queries_prev));
         src->pc_hits_prev = sc.pc_hits;
         src->pc_queries_prev = sc.pc_queries;
@@ -288,7 +306,7 @@ int gp_telemetry_tick(struct gp_telemetry *t)
         gp_host_sample(&t->host, now, host_emit, &hc);
     }
     for (int i = 0; i < t->nsrc; i++)
-        if (i == t->primary || i == t->dcgm_src)
+        if (t->src[i].use_server || t->src[i].use_dcgm)
             sample_source(t, i, now);
     return (int)(t->n - before);
 }
@@ -320,12 +338,14 @@ static void probe_source(struct gp_telemetry *t, struct tm_src *src)
     }
     src->on = 1;
     src->has_dcgm = sc.ngpu > 0;
+    src->ngpu = sc.ngpu;
     src->has_server = sc.known > 0 && (sc.has_running || sc.has_waiting || sc.kv_n || sc.hit_n ||
                                        sc.has_pc_counters);
     (void)t;
     snprintf(src->status, sizeof src->status, "available");
 }
 
+/* 0, 1 out of memory, 2 more URLs than TM_MAX_SRC (the caller ORs them). */
 static int add_source(struct gp_telemetry *t, const char *url, int quiet)
 {
     if (!url || !*url)
@@ -334,42 +354,48 @@ static int add_source(struct gp_telemetry *t, const char *url, int quiet)
         if (strcmp(t->src[i].url, url) == 0)
             return 0;
     if (t->nsrc >= TM_MAX_SRC)
-        return 0;
+        return quiet ? 0 : 2; /* a guess past the limit is dropped; a URL the user gave is not */
     struct tm_src *src = &t->src[t->nsrc];
     if (!(src->url = strdup(url)))
-        return -1;
+        return 1;
     src->quiet = quiet;
     t->nsrc++;
     return 0;
 }
 
-/* Probes every source and picks the server one (first with server names)
- * and, without NVML, the DCGM one (first with DCGM names). */
+/* Probes every source; every one with server names is sampled (device
+ * "server", "server1", ... in the order given) and, without NVML, every DCGM
+ * exporter's GPUs (numbered on from the previous exporter's). primary and
+ * dcgm_src name the first of each for the summary. */
 static void open_sources(struct gp_telemetry *t)
 {
     /* the scrape must finish well inside one interval */
     long ms = (long)(t->interval_s * 800.0);
     t->scrape_timeout_ms = ms < 200 ? 200 : (ms > 2000 ? 2000 : ms);
     t->primary = t->dcgm_src = -1;
+    int nserver = 0;
     for (int i = 0; i < t->nsrc; i++) {
         struct tm_src *src = &t->src[i];
         probe_source(t, src);
-        if (src->on && src->has_server && t->primary < 0)
-            t->primary = i;
-        if (src->on && src->has_dcgm && !t->nv && t->dcgm_src < 0) {
-            t->dcgm_src = i;
+        if (src->on && src->has_server) {
+            src->use_server = 1;
+            src->server_idx = nserver++;
+            if (t->primary < 0)
+                t->primary = i;
+        }
+        if (src->on && src->has_dcgm && !t->nv && t->ngpu + src->ngpu <= GP_NVML_MAX_DEV) {
+            src->use_dcgm = 1;
+            src->gpu_base = t->ngpu;
+            t->ngpu += src->ngpu;
+            if (t->dcgm_src < 0)
+                t->dcgm_src = i;
             t->gpu_from_dcgm = 1;
         }
         if (!src->on && !src->quiet)
             add_event(t, t->mono0, "server", 0, src->status);
     }
-    if (t->gpu_from_dcgm) {
-        struct gp_prom_scan sc;
-        struct tm_src *d = &t->src[t->dcgm_src];
-        gp_prom_scan(d->body.data ? d->body.data : "", d->body.len, &sc);
-        t->ngpu = sc.ngpu;
+    if (t->gpu_from_dcgm)
         snprintf(t->gpu_status, sizeof t->gpu_status, "available");
-    }
     const struct tm_src *why = NULL;
     for (int i = 0; i < t->nsrc && !why; i++)
         if (!t->src[i].quiet && !t->src[i].on)
@@ -431,6 +457,12 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     if (!np || !*np)
         np = "libnvidia-ml.so.1";
     t->nvml_path = strdup(np);
+    if (bad == 2) {
+        gp_telemetry_free(t);
+        return gp_err(err, GP_EINVAL,
+                      "--server-metrics-url(s): more than %d metrics URLs given; genperf scrapes at most %d, "
+                      "give fewer", TM_MAX_SRC, TM_MAX_SRC);
+    }
     if (!t->nvml_path || bad) {
         gp_telemetry_free(t);
         return gp_err(err, GP_ENOMEM, "out of memory starting telemetry");
@@ -754,10 +786,10 @@ json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
         json_object_set_new(e, "status", json_string(x->status));
         json_object_set_new(e, "default", json_boolean(x->quiet));
         json_object_set_new(e, "used_for",
-                            json_string(i == t->primary && i == t->dcgm_src ? "server+gpu"
-                                        : i == t->primary                  ? "server"
-                                        : i == t->dcgm_src                 ? "gpu"
-                                                                           : "none"));
+                            json_string(x->use_server && x->use_dcgm ? "server+gpu"
+                                        : x->use_server                 ? "server"
+                                        : x->use_dcgm                   ? "gpu"
+                                                                        : "none"));
         json_object_set_new(e, "failed_scrapes", json_integer(x->failures));
         json_array_append_new(srcs, e);
     }

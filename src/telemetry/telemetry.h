@@ -28,7 +28,7 @@
  * GENPERF_NVML_LIB at build/tests-lib/libfake_nvml.so.
  *
  * Time-series file (<stem>_telemetry.jsonl), one JSON object per line:
- *   {"t_ns":<CLOCK_MONOTONIC ns>,"wall_ns":<unix ns>,"device":"gpu0"|"host"|"cpu3"|"genperf"|"server",
+ *   {"t_ns":<CLOCK_MONOTONIC ns>,"wall_ns":<unix ns>,"device":"gpu0"|"host"|"cpu3"|"genperf"|"server"|"server1",
  *    "metric":"<name>","value":<number>}
  * preceded by status lines (no "value"; readers skip them, see docs/telemetry.md):
  *   {"t_ns":..,"wall_ns":..,"device":"gpu"|"server"|"host","metric":"unavailable","reason":"..."}
@@ -61,10 +61,12 @@ struct gp_telemetry_opts {
     const char *const *default_metrics_urls;
     int n_default_metrics_urls;
 };
-/* Every URL is probed once at start (2 s timeout). Server metrics come from
- * the first URL, in the order above, that has vLLM/SGLang/TRT-LLM names; GPU
- * metrics come from NVML, or without NVML from the first URL that is a DCGM
- * exporter. Other URLs are not scraped further. */
+/* Every URL is probed once at start (2 s timeout); at most 8 URLs (more
+ * explicit ones fail open/start with an error naming the flag). Every URL
+ * with vLLM/SGLang/TRT-LLM names is scraped each tick, as device "server"
+ * (the first, in the order above), "server1", "server2", ...; GPU metrics come
+ * from NVML, or without NVML from every URL that is a DCGM exporter (the
+ * second exporter's GPUs numbered on from the first's). */
 
 /* Derives "<scheme>://host[:port]/metrics" from a target URL as given to
  * --url ("localhost:8000", "http://h:8000/v1/chat/completions"). 0, or -1 if

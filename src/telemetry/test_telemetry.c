@@ -461,6 +461,53 @@ static void test_server_scrape(void)
         json_decref(sum);
         gp_telemetry_free(t);
     }
+    /* every URL given is scraped: two servers (server, server1) and two DCGM
+     * exporters (gpu0 from the first, gpu1 from the second) */
+    char u_m2[128], u_d2[128];
+    snprintf(u_m2, sizeof u_m2, "http://127.0.0.1:%d/metrics?replica=2", port);
+    snprintf(u_d2, sizeof u_d2, "http://127.0.0.1:%d/dcgm?node=2", port);
+    const char *all[] = {u_d, u_m2, u_d2};
+    struct gp_telemetry_opts oa = {.interval_s = 0.05, .server_metrics_url = u_m, .metrics_urls = all,
+                                   .n_metrics_urls = 3, .nvml_path = "/nonexistent/libnvml.so"};
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&oa, &t, NULL), 0);
+    if (t) {
+        CHECK_INT(gp_telemetry_gpu_count(t), 2);
+        gp_telemetry_tick(t);
+        gp_telemetry_tick(t);
+        double v[4];
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_WAITING, v, 4), 2);
+        CHECK_INT(values(t, GP_TD_SERVER, 1, GP_TM_NUM_REQUESTS_WAITING, v, 4), 2);
+        CHECK_INT(values(t, GP_TD_GPU, 0, GP_TM_POWER_W, v, 4), 2);
+        CHECK_INT(values(t, GP_TD_GPU, 1, GP_TM_POWER_W, v, 4), 2);
+        char dev[16];
+        CHECK_STR(gp_telemetry_device_name(GP_TD_SERVER, 1, dev, sizeof dev), "server1");
+        json_t *sum = gp_telemetry_summary_json(t);
+        json_t *srcs = json_object_get(json_object_get(sum, "server"), "sources");
+        CHECK_INT(json_array_size(srcs), 4);
+        CHECK_STR(json_string_value(json_object_get(json_array_get(srcs, 2), "used_for")), "server");
+        CHECK_STR(json_string_value(json_object_get(json_array_get(srcs, 3), "used_for")), "gpu");
+        CHECK(json_object_get(json_object_get(sum, "metrics"), "server1.num_requests_waiting") != NULL);
+        json_decref(sum);
+        gp_telemetry_free(t);
+    }
+    /* more URLs than genperf scrapes: an error naming the flag, not a silent drop */
+    char many[9][128];
+    const char *manyp[9];
+    for (int i = 0; i < 9; i++) {
+        snprintf(many[i], sizeof many[i], "http://127.0.0.1:%d/metrics?n=%d", port, i);
+        manyp[i] = many[i];
+    }
+    struct gp_telemetry_opts ob = {.interval_s = 0.05, .metrics_urls = manyp, .n_metrics_urls = 9,
+                                   .nvml_path = "/nonexistent/libnvml.so"};
+    struct gp_error e9 = {0};
+    t = NULL;
+    CHECK(gp_telemetry_open(&ob, &t, &e9) < 0);
+    CHECK(t == NULL);
+    CHECK(strstr(e9.msg, "--server-metrics-url") != NULL && strstr(e9.msg, "at most 8") != NULL);
+    ob.n_metrics_urls = 8; /* exactly the limit works */
+    CHECK_INT(gp_telemetry_open(&ob, &t, NULL), 0);
+    gp_telemetry_free(t);
     MHD_stop_daemon(d);
 
     /* nothing listens any more: unreachable, reported, and start still works */

@@ -131,6 +131,11 @@ async function canvasInk(page, sel) {
       const hw = await page.$$eval('#gp-hardware .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
       check(hw.length >= 2, `Hardware tab draws telemetry charts (${hw.join('; ')})`);
       check((await canvasInk(page, '#gp-hardware')) > 500, 'Hardware charts have ink on their canvases');
+      // GPU charts hold GPU series only (the host's memory once appeared as "GPU memory used")
+      const gpuSeries = await page.$$eval('#gp-hardware .gp-chart[data-chart^="GPU "]', (c) => c.map((x) =>
+        [x.dataset.chart, [...x.querySelectorAll('.u-legend .u-series .u-label')].slice(1).map((l) => l.textContent)]));
+      const bad = gpuSeries.filter(([, ls]) => ls.some((l) => !/^gpu/.test(l)));
+      check(bad.length === 0, `GPU charts draw only GPU devices (${JSON.stringify(bad)})`);
     } else {
       await page.waitForSelector('#gp-no-telemetry', { timeout: 10000 }).catch(() => {});
       check(!!(await page.$('#gp-no-telemetry')), 'Hardware tab says there is no telemetry');

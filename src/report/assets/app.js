@@ -347,7 +347,12 @@
       const series = t.series || [];
       if (!series.length) { add(cbox, el('p', { class: 'gp-note', id: 'gp-no-telemetry' }, 'no telemetry samples stored for this job')); return; }
       const byMetric = {};
-      series.forEach(function (s) { (byMetric[s.metric] = byMetric[s.metric] || []).push(s); });
+      // a GPU-labelled metric name (mem_used_bytes) is also what the host sampler writes:
+      // only GPU samples are drawn under the GPU label, other devices get their own chart
+      series.forEach(function (s) {
+        const k = !/^gpu/.test(String(s.device)) && /^GPU /.test(telLabel[s.metric] || '') ? s.device + ':' + s.metric : s.metric;
+        (byMetric[k] = byMetric[k] || []).push(s);
+      });
       const names = Object.keys(byMetric).sort(function (a, b) {
         const x = telOrder.indexOf(a), y = telOrder.indexOf(b);
         return (x < 0 ? 99 : x) - (y < 0 ? 99 : y) || (a < b ? -1 : a > b ? 1 : 0);
@@ -363,7 +368,8 @@
           return [xs, ys];
         });
         const data = tables.length === 1 ? tables[0] : uPlot.join(tables);
-        chart(cbox, telLabel[m] || m, null, {
+        const dm = m.split(':');
+        chart(cbox, telLabel[m] || (dm.length > 1 ? dm[0] + ' ' + (telLabel[dm[1]] || dm[1]).replace(/^GPU /, '') : m), null, {
           scales: { x: { time: false } }, axes: [{ label: 's since job start' }, {}],
           series: [{ label: 's' }].concat(ss.map(function (s, i) {
             return { label: String(s.device), stroke: palette[i % palette.length], spanGaps: true, points: { show: false } };

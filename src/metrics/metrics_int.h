@@ -1,0 +1,46 @@
+/* metrics/metrics_int.h — what metrics.c, scan.c and reasoning.c share (not
+ * part of the metrics API).
+ *
+ * Owns: struct gp_scan, the per-pass scratch one worker reuses for every
+ * request (its buffers grow once and are freed by gp_scan_free; nothing is
+ * allocated per event). gp_scan_response reads a record from the store
+ * (borrowed) and leaves the request's text, content chunk times, first
+ * reasoning chunk time, usage and error state in the scratch.
+ */
+#ifndef GP_METRICS_METRICS_INT_H
+#define GP_METRICS_METRICS_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "metrics/sse.h"
+
+struct gp_record_store;
+struct gp_record;
+struct gp_metrics_result;
+
+struct gp_scan {
+    struct gp_sse sse;
+    struct gp_buf content, reasoning, errtext, first_err, body;
+    uint64_t *ct;          /* content chunk times of the current request */
+    size_t nct, ctcap;
+    uint64_t first_reasoning_ns; /* read that completed the first reasoning text; 0 = none */
+    uint32_t reasoning_chunks;   /* reads that carried reasoning text */
+    int done, has_error, has_usage, finish;
+    long prompt_tokens, completion_tokens;
+    uint32_t events, bad_events;
+};
+
+/* Re-frames and scans one record's response into s (reset first).
+ * *streamed = it was an event stream. requests_only: embeddings/rankings
+ * (a 2xx body ends the request and is not content). 0 or -GP_ENOMEM. */
+int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r, struct gp_scan *s,
+                     int *streamed, int requests_only);
+void gp_scan_free(struct gp_scan *s);
+
+/* reasoning.c: fills result->reasoning from result->reqs (after the window
+ * and the content statistics are known). 0 or -GP_ENOMEM. */
+int gp_reasoning_summarize(struct gp_metrics_result *r);
+
+#endif

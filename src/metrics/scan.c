@@ -1,0 +1,180 @@
+/* metrics/scan.c — one record's raw chunks re-framed (SSE) and scanned into
+ * a worker's scratch: content text and content chunk times (GenAI-Perf's
+ * timing source), the first reasoning chunk, usage, [DONE] and errors.
+ * Split out of metrics.c, which turns these into per-request metrics.
+ * A read that completed an event carrying reasoning text is a reasoning
+ * chunk; the first one stamps time to first reasoning token (reasoning.c).
+ * Reasoning never moves GenAI-Perf's content-only TTFT or latency.
+ */
+#include "metrics/metrics_int.h"
+#include "client/record.h"
+#include "core/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int on_event(void *vctx, const char *data, size_t len, const char *event_type)
+{
+    struct gp_scan *s = vctx;
+    struct gp_event_info info;
+    s->events++;
+    if (event_type[0] && strcasestr(event_type, "error")) {
+        /* `event: error` (GenAI-Perf counts it as an error event too) */
+        if (!s->has_error) {
+            gp_buf_reset(&s->first_err);
+            gp_buf_append(&s->first_err, data, len > 2000 ? 2000 : len);
+        }
+        s->has_error = 1;
+        return 0;
+    }
+    gp_event_parse(data, len, &s->content, &s->reasoning, &s->errtext, &info);
+    switch (info.kind) {
+    case GP_EV_DONE:
+        s->done = 1;
+        break;
+    case GP_EV_ERROR:
+        if (!s->has_error) {
+            gp_buf_reset(&s->first_err);
+            if (info.error_code)
+                gp_buf_printf(&s->first_err, "in-stream error (code %d): ", info.error_code);
+            else
+                gp_buf_puts(&s->first_err, "in-stream error: ");
+            if (s->errtext.len)
+                gp_buf_append(&s->first_err, s->errtext.data, s->errtext.len > 2000 ? 2000 : s->errtext.len);
+            else
+                gp_buf_append(&s->first_err, data, len > 2000 ? 2000 : len);
+        }
+        s->has_error = 1;
+        break;
+    case GP_EV_CHUNK:
+        if (info.has_finish)
+            s->finish = 1;
+        if (info.has_usage) {
+            s->has_usage = 1;
+            if (info.prompt_tokens >= 0)
+                s->prompt_tokens = info.prompt_tokens;
+            if (info.completion_tokens >= 0)
+                s->completion_tokens = info.completion_tokens;
+        }
+        break;
+    case GP_EV_BAD:
+        s->bad_events++; /* GenAI-Perf drops these too; we count them */
+        break;
+    }
+    return 0;
+}
+
+static int push_ct(struct gp_scan *s, uint64_t t)
+{
+    if (s->nct == s->ctcap) {
+        size_t nc = s->ctcap ? s->ctcap * 2 : 256;
+        uint64_t *p = realloc(s->ct, nc * sizeof *p);
+        if (!p)
+            return -GP_ENOMEM;
+        s->ct = p;
+        s->ctcap = nc;
+    }
+    s->ct[s->nct++] = t;
+    return 0;
+}
+
+static int looks_like_sse(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        i++;
+    return (n - i >= 5 && memcmp(p + i, "data:", 5) == 0) || (i < n && p[i] == ':') ||
+           (n - i >= 6 && memcmp(p + i, "event:", 6) == 0);
+}
+
+/* A read that completed reasoning text (the first one is the time to first
+ * reasoning token); no allocation: only a time and a count. */
+static void note_reasoning(struct gp_scan *s, uint64_t t)
+{
+    if (!s->reasoning_chunks)
+        s->first_reasoning_ns = t;
+    s->reasoning_chunks++;
+}
+
+/* Parses one record's response into s (content, times, usage, error). */
+int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r, struct gp_scan *s,
+                     int *streamed, int requests_only)
+{
+    gp_sse_reset(&s->sse);
+    gp_buf_reset(&s->content);
+    gp_buf_reset(&s->reasoning);
+    gp_buf_reset(&s->first_err);
+    s->nct = 0;
+    s->done = s->has_error = s->has_usage = s->finish = 0;
+    s->prompt_tokens = s->completion_tokens = -1;
+    s->events = s->bad_events = 0;
+    s->first_reasoning_ns = 0;
+    s->reasoning_chunks = 0;
+    int sse = (r->flags & GP_REC_STREAMING) != 0;
+    if (!sse && r->n_chunks) {
+        const struct gp_chunk *c0 = gp_record_chunk(st, r, 0);
+        sse = looks_like_sse(gp_record_bytes(st, c0), c0->len);
+    }
+    *streamed = sse;
+    if (sse) {
+        for (uint32_t i = 0; i < r->n_chunks; i++) {
+            const struct gp_chunk *c = gp_record_chunk(st, r, i);
+            size_t before = s->content.len, rbefore = s->reasoning.len;
+            int rc = gp_sse_feed(&s->sse, gp_record_bytes(st, c), c->len, on_event, s);
+            if (rc < 0)
+                return rc;
+            if (s->content.len > before && push_ct(s, c->t_ns))
+                return -GP_ENOMEM;
+            if (s->reasoning.len > rbefore)
+                note_reasoning(s, c->t_ns);
+        }
+        size_t before = s->content.len, rbefore = s->reasoning.len;
+        int rc = gp_sse_finish(&s->sse, on_event, s);
+        if (rc < 0)
+            return rc;
+        uint64_t t = r->n_chunks ? gp_record_chunk(st, r, r->n_chunks - 1)->t_ns : r->t_end_ns;
+        if (s->content.len > before && push_ct(s, t))
+            return -GP_ENOMEM;
+        if (s->reasoning.len > rbefore)
+            note_reasoning(s, t);
+        return 0;
+    }
+    /* non-streaming: one response at transfer completion (PA delivers the body once) */
+    gp_buf_reset(&s->body);
+    for (uint32_t i = 0; i < r->n_chunks; i++) {
+        const struct gp_chunk *c = gp_record_chunk(st, r, i);
+        if (gp_buf_append(&s->body, gp_record_bytes(st, c), c->len))
+            return -GP_ENOMEM;
+    }
+    if (s->body.len && requests_only) {
+        /* embeddings/rankings: the response is one JSON document whose
+         * arrival ends the request; nothing in it is content */
+        s->events = 1;
+        s->done = 1;
+        uint64_t t = r->t_end_ns ? r->t_end_ns : gp_record_chunk(st, r, r->n_chunks - 1)->t_ns;
+        return push_ct(s, t) ? -GP_ENOMEM : 0;
+    }
+    if (s->body.len) {
+        s->events = 1;
+        on_event(s, s->body.data, s->body.len, "");
+        s->done = 1;
+        uint64_t t = r->t_end_ns ? r->t_end_ns : gp_record_chunk(st, r, r->n_chunks - 1)->t_ns;
+        if (s->content.len && push_ct(s, t))
+            return -GP_ENOMEM;
+        if (s->reasoning.len)
+            note_reasoning(s, t);
+    }
+    return 0;
+}
+
+void gp_scan_free(struct gp_scan *s)
+{
+    gp_sse_free(&s->sse);
+    gp_buf_free(&s->content);
+    gp_buf_free(&s->reasoning);
+    gp_buf_free(&s->errtext);
+    gp_buf_free(&s->first_err);
+    gp_buf_free(&s->body);
+    free(s->ct);
+}
