@@ -487,6 +487,7 @@ static void stage_export(struct profile_run *r)
         .n_lost = r->cs.n_lost,
         .start_wall_ns = r->wall_start,
         .end_wall_ns = r->wall_end,
+        .ramp_s = cfg->ramp_s,
         .console = stdout,
         .console_width = 0,
     };

@@ -4,7 +4,8 @@
 # client) is ingested; schedule_lag p50/p99/max/avg, the late and cap-delayed counts and the
 # from-schedule latency / TTFT p50/p99 read back equal to the artifact's values. An artifact
 # without the block (genperf before issue 16) and one with "schedule": null (closed loop) still
-# ingest, with no schedule rows; a block of the wrong type is rejected naming the field.
+# ingest, with no schedule rows (a top-level "ramp" block gives ramp_excluded_requests); a block
+# of the wrong type is rejected naming the field.
 set -u
 source "$(dirname "$0")/shape_common.inc"
 shape_run cap --request-rate 40 --request-rate-mode constant --max-concurrency 2 --request-count 40 \
@@ -58,7 +59,8 @@ for kind in absent null; do
 import glob, json, sys
 p = glob.glob(sys.argv[1] + "/*_genperf.json")[0]
 m = json.load(open(p))
-if sys.argv[2] == "absent": del m["schedule"]
+if sys.argv[2] == "absent":  # and a closed-loop --concurrency ramp's block
+    del m["schedule"]; m["ramp"] = {"seconds": 1.0, "excluded_requests": 7}
 else: m["schedule"] = None
 m["host"] = "old-" + sys.argv[2]  # a different artifact hash than the first ingest
 json.dump(m, open(p, "w"))
@@ -72,6 +74,10 @@ PY
          WHERE j.host = 'old-$kind' AND v.metric_code LIKE 'schedule%'")
   [ "$n" = 0 ] || fail "schedule block $kind: expected no schedule rows, got $n"
   echo "ok   schedule block $kind: ingested, no schedule rows"
+  r=$(q "SELECT v.value FROM metric_values v JOIN jobs j ON j.id = v.job_id
+         WHERE j.host = 'old-$kind' AND v.metric_code = 'ramp_excluded_requests' AND v.stat = 'avg'")
+  want=; [ $kind = absent ] && want=7
+  [ "$r" = "$want" ] || fail "ramp_excluded_requests of the $kind copy: expected '$want', got '$r'"
 done
 [ "$(q "SELECT COUNT(*) FROM jobs")" = 3 ] || fail "expected 3 jobs, got $(q "SELECT COUNT(*) FROM jobs")"
 
