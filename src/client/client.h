@@ -65,7 +65,11 @@ struct gp_client_opts {
     double request_rate;             /* > 0: open loop (concurrency ignored) */
     int poisson;
     struct gp_sched_load load;       /* request_rate > 0: the arrival process (client/schedule.h); load.rate
-                                      * 0 = constant (or poisson) at request_rate, seeded with seed */
+                                      * 0 = constant (or poisson) at request_rate, seeded with seed.
+                                      * load.ramp_s > 0 also ramps a closed loop: slot k opens at
+                                      * gp_sched_ramp_slot_time(concurrency, ramp_s, k); either way the
+                                      * measured phase's requests started in the ramp are flagged
+                                      * GP_REC_RAMP | GP_REC_WARMUP (left out of the metrics) */
     const struct gp_client_plan *plan; /* open loop over planned jobs (trace rows, session turns), borrowed;
                                       * its measured phase sends every job; warmup runs closed loop */
     long max_inflight;               /* open-loop cap (rate or plan), 0 = none; a due request waits for a

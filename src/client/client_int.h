@@ -128,6 +128,8 @@ struct sched {
     long first;              /* concurrency mode: job-wide number of this loop's first slot */
     long mine;               /* concurrency mode: slots this loop runs (first .. first+mine-1) */
     uint64_t share_index, share_count; /* this loop's job slot and the job's slots (>= 1) */
+    long ramp_next;          /* concurrency ramp: this loop's next slot still closed (= mine: none) */
+    size_t rec0;             /* records before this phase: the ramp flags only this phase's */
     struct gp_csched q;      /* open loop: the schedule (freed by gp_cl_sched_end) */
 };
 

@@ -64,15 +64,35 @@ static int open_loop_begin(struct loop *L, struct sched *S, const struct phase *
     return 0;
 }
 
+/* --ramp-up-duration on a closed loop (measured phase only): job-wide slot
+ * s (0-based) opens at t0 + gp_sched_ramp_slot_time(C, ramp, s + 1). Open
+ * times grow with s, so this loop's closed slots are a suffix of its share. */
+static uint64_t ramp_open_at(const struct loop *L, const struct sched *S, long j)
+{
+    return L->phase_start + (uint64_t)gp_sched_ramp_slot_time(S->nconc, L->o->load.ramp_s, S->first + j + 1);
+}
+
+static int ramp_start_due(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err)
+{
+    for (; S->ramp_next < S->mine && !L->stopping && ramp_open_at(L, S, S->ramp_next) <= now; S->ramp_next++) {
+        struct slot *sl = L->slots[S->ramp_next];
+        int rc;
+        if (sl->quota != 0 && (rc = gp_cl_slot_start(L, sl, (uint32_t)(sl->gid % L->o->n_bodies), err)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
 /* Closed loop: the job's nconc slots get their quotas (count/C, +1 for
  * s < count%C, as perf_analyzer's threads) and start at entries 0..nconc-1;
- * this loop runs its contiguous share of them. */
+ * this loop runs its contiguous share of them (a ramp opens them later). */
 int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;
     size_t nb = o->n_bodies;
     memset(S, 0, sizeof *S);
     S->ph = ph;
+    S->rec0 = L->st->n;
     S->rate_mode = o->request_rate > 0 || (o->plan && !ph->warmup);
     S->share_count = o->share_count > 1 ? (uint64_t)o->share_count : 1;
     S->share_index = S->share_count > 1 ? (uint64_t)o->share_index : 0;
@@ -95,17 +115,41 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
         sl->waiting = 0;
         sl->quota = ph->count < 0 ? -1 : ph->count / nconc + (s < ph->count % nconc ? 1 : 0);
     }
+    if (ph->warmup || !(o->load.ramp_s > 0))
+        S->ramp_next = S->mine; /* no ramp: all open now */
     for (long j = 0; j < S->mine && !L->stopping; j++) {
+        if (j >= S->ramp_next && ramp_open_at(L, S, j) > L->phase_start)
+            break; /* the rest open in gp_cl_sched_start_due */
         struct slot *sl = L->slots[j];
         int rc;
         if (sl->quota != 0 && (rc = gp_cl_slot_start(L, sl, (uint32_t)(sl->gid % nb), err)) < 0)
             return rc;
+        if (j >= S->ramp_next)
+            S->ramp_next = j + 1;
     }
     return 0;
 }
 
+/* The ramp is not measured: this phase's requests that started before
+ * t0 + ramp (rate or concurrency) become warmup, marked GP_REC_RAMP so the
+ * export can say how many were left out. Done once at the end, so the hot
+ * path never looks at it. */
+static void ramp_exclude(struct loop *L, const struct sched *S)
+{
+    double ramp_s = L->o->load.ramp_s;
+    if (S->ph->warmup || !(ramp_s > 0))
+        return;
+    uint64_t end = L->phase_start + (uint64_t)(ramp_s * 1e9);
+    for (size_t i = S->rec0; i < L->st->n; i++) {
+        struct gp_record *r = &L->st->recs[i];
+        if (!(r->flags & GP_REC_WARMUP) && r->t_start_ns < end)
+            r->flags |= GP_REC_WARMUP | GP_REC_RAMP;
+    }
+}
+
 void gp_cl_sched_end(struct loop *L, struct sched *S)
 {
+    ramp_exclude(L, S);
     if (L->q == &S->q) {
         L->q = NULL;
         gp_csched_free(&S->q);
@@ -114,6 +158,8 @@ void gp_cl_sched_end(struct loop *L, struct sched *S)
 
 int gp_cl_sched_more(const struct loop *L, const struct sched *S)
 {
+    if (!S->rate_mode)
+        return !L->stopping && S->ramp_next < S->mine; /* slots a ramp has not opened yet */
     return S->rate_mode && L->q && !L->stopping && gp_csched_more(L->q);
 }
 
@@ -121,6 +167,8 @@ int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct 
 {
     const struct gp_client_opts *o = L->o;
     const struct phase *ph = S->ph;
+    if (!S->rate_mode)
+        return ramp_start_due(L, S, now, err);
     while (gp_cl_sched_more(L, S)) {
         uint64_t due = gp_csched_due(L->q); /* UINT64_MAX: a turn waits for its previous one */
         if (due > now)
@@ -159,6 +207,13 @@ void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now,
 {
     if (!gp_cl_sched_more(L, S))
         return;
+    if (!S->rate_mode) {
+        uint64_t at = ramp_open_at(L, S, S->ramp_next);
+        uint64_t d = at > now ? at - now : 0;
+        if (d < *wait_ns)
+            *wait_ns = d;
+        return;
+    }
     uint64_t due = gp_csched_due(L->q);
     uint64_t d = due > now ? due - now : 0;
     if (L->o->max_inflight > 0 && (long)L->inflight >= L->o->max_inflight)

@@ -207,7 +207,30 @@ static int indent(struct gp_buf *b, int depth)
     return 0;
 }
 
+/* ,\n  "key": [\n    value\n  ] at entry depth 3 (Python's indent=2 layout). */
+static int meta_list(struct gp_buf *b, const char *key, const char *str, long long num)
+{
+    if (gp_buf_putc(b, ',') || indent(b, 3) || gp_buf_printf(b, "\"%s\": [", key) || indent(b, 4))
+        return -1;
+    if (str) {
+        json_t *s = json_string(str);
+        int bad = !s || gp_json_dump(b, s, 2, 4, GP_JSON_PYTHON);
+        json_decref(s);
+        if (bad)
+            return -1;
+    } else if (gp_buf_printf(b, "%lld", num)) {
+        return -1;
+    }
+    return indent(b, 3) || gp_buf_putc(b, ']') ? -1 : 0;
+}
+
 int gp_dataset_write_inputs_json(const struct gp_dataset *ds, const char *path, struct gp_error *err)
+{
+    return gp_dataset_write_inputs_json_meta(ds, NULL, path, err);
+}
+
+int gp_dataset_write_inputs_json_meta(const struct gp_dataset *ds, const struct gp_inputs_meta *meta,
+                                      const char *path, struct gp_error *err)
 {
     struct gp_buf b = {0};
     int rc = 0;
@@ -221,7 +244,12 @@ int gp_dataset_write_inputs_json(const struct gp_dataset *ds, const char *path, 
             return gp_buf_free(&b), gp_err(err, GP_EINVAL, "dataset entry %zu is not valid JSON: %s", i, jerr.text);
         int bad = (i && gp_buf_putc(&b, ',')) || indent(&b, 2) || gp_buf_putc(&b, '{') || indent(&b, 3) ||
                   gp_buf_puts(&b, "\"payload\": [") || indent(&b, 4) || gp_json_dump(&b, body, 2, 4, GP_JSON_PYTHON) ||
-                  indent(&b, 3) || gp_buf_putc(&b, ']') || indent(&b, 2) || gp_buf_putc(&b, '}');
+                  indent(&b, 3) || gp_buf_putc(&b, ']');
+        if (!bad && meta && meta[i].session_id)
+            bad = meta_list(&b, "session_id", meta[i].session_id, 0);
+        if (!bad && meta && meta[i].delay_ms >= 0)
+            bad = meta_list(&b, "delay", NULL, meta[i].delay_ms);
+        bad = bad || indent(&b, 2) || gp_buf_putc(&b, '}');
         json_decref(body);
         if (bad)
             goto oom;

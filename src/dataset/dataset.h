@@ -85,6 +85,17 @@ int gp_dataset_build(const struct gp_dataset_opts *opts, struct gp_tokenizer *to
                      struct gp_dataset **out, struct gp_error *err);
 /* Writes GenAI-Perf's inputs.json ({"data":[{"payload":[...]}...]}) atomically. */
 int gp_dataset_write_inputs_json(const struct gp_dataset *ds, const char *path, struct gp_error *err);
+
+/* GenAI-Perf's per-entry metadata (DataRow.payload_metadata), written after
+ * "payload" as one-element lists: {"payload": [..], "session_id": [".."],
+ * "delay": [ms]}. Borrowed strings; session_id NULL / delay_ms < 0 = absent. */
+struct gp_inputs_meta {
+    const char *session_id;
+    long long delay_ms;
+};
+/* The same file with meta[i] for entry i (meta NULL = plain). */
+int gp_dataset_write_inputs_json_meta(const struct gp_dataset *ds, const struct gp_inputs_meta *meta,
+                                      const char *path, struct gp_error *err);
 void gp_dataset_free(struct gp_dataset *ds);
 
 /* GenAI-Perf's ISL of one request body: the tokens of its messages' string

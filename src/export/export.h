@@ -62,6 +62,7 @@ struct gp_export_ctx {
     uint64_t n_backoff;              /* reconnect back-offs (client.backoff; written only when > 0) */
     uint64_t backoff_ns;             /* their total */
     uint64_t start_wall_ns, end_wall_ns;   /* run start/end (CLOCK_REALTIME ns); 0 = from store */
+    double ramp_s;                   /* --ramp-up-duration; > 0 writes "ramp" (records flagged GP_REC_RAMP) */
 
     FILE *console;                   /* table destination (stdout); NULL = no table */
     int console_width;               /* 0 = $COLUMNS or 80 */

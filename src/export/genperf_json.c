@@ -292,6 +292,17 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
         json_object_set(o, "scale_out", (json_t *)ctx->scale_out);
     json_t *sched = gp_export_schedule_json(ctx);
     json_object_set_new(o, "schedule", sched ? sched : json_null());
+    if (ctx->ramp_s > 0) { /* only then: runs without a ramp keep their bytes */
+        size_t nr = 0;
+        for (size_t i = 0; i < st->n; i++)
+            nr += (st->recs[i].flags & GP_REC_RAMP) != 0;
+        json_t *ramp = json_object();
+        json_object_set_new(ramp, "seconds", json_real(ctx->ramp_s));
+        json_object_set_new(ramp, "excluded_requests", json_integer((json_int_t)nr));
+        json_object_set_new(ramp, "note", json_string("requests started during the ramp are left out of every "
+                                                      "metric (as warmup)"));
+        json_object_set_new(o, "ramp", ramp);
+    }
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();

@@ -230,6 +230,34 @@ static int stage_load(struct profile_run *r, int argc, char **argv)
 }
 
 /* Stage 2: the request bodies, inputs.json, a clean run directory. */
+/* inputs.json; for synthetic sessions with GenAI-Perf's per-turn metadata:
+ * "session_id" on every turn, "delay" (ms after this turn's response) on all
+ * but a session's last turn. */
+static int write_inputs(struct profile_run *r, const struct gp_session_plan *sp, const char *path)
+{
+    if (!sp || sp->nturns != r->ds->n)
+        return gp_dataset_write_inputs_json(r->ds, path, &r->err);
+    struct gp_inputs_meta *meta = calloc(sp->nturns, sizeof *meta);
+    char (*ids)[37] = calloc(sp->nsessions ? sp->nsessions : 1, sizeof *ids);
+    int rc = -GP_ENOMEM;
+    if (meta && ids) {
+        for (size_t s = 0; s < sp->nsessions; s++) {
+            gp_session_id(r->cfg.seed, s, ids[s]);
+            for (uint32_t k = 0; k < sp->turns[s]; k++) {
+                size_t i = sp->first[s] + k;
+                meta[i].session_id = ids[s];
+                meta[i].delay_ms = k + 1 < sp->turns[s] ? (long long)(sp->delay_ns[i + 1] / 1000000) : -1;
+            }
+        }
+        rc = gp_dataset_write_inputs_json_meta(r->ds, meta, path, &r->err);
+    } else {
+        gp_err(&r->err, GP_ENOMEM, "out of memory writing %s", path);
+    }
+    free(meta);
+    free(ids);
+    return rc;
+}
+
 static int stage_dataset(struct profile_run *r)
 {
     const struct profile_config *cfg = &r->cfg;
@@ -256,20 +284,30 @@ static int stage_dataset(struct profile_run *r)
         .batch_size_audio = cfg->batch_size_audio,
     };
     gp_profile_media_opts(cfg, &dopts.image, &dopts.audio);
-    if (gp_dataset_build(&dopts, r->tok, &r->ds, &r->err) < 0)
+    /* Synthetic sessions: one dataset entry per turn, as GenAI-Perf's
+     * synthetic retriever makes them (turn k of session s is entry first[s]+k). */
+    struct gp_session_plan *sp = NULL;
+    if (cfg->sessions.num_sessions > 0) {
+        if (gp_session_plan_build(&cfg->sessions, &sp, &r->err) < 0)
+            return fail(r, NULL);
+        dopts.num_entries = (long)sp->nturns;
+    }
+    int brc = gp_dataset_build(&dopts, r->tok, &r->ds, &r->err);
+    if (brc < 0) {
+        gp_session_plan_free(sp);
         return fail(r, NULL);
+    }
     if (!r->ds->n) {
+        gp_session_plan_free(sp);
         fprintf(stderr, "%s: error: the dataset has no entries (check --input-file)\n", r->prog);
         return 1;
     }
-    if (check_signal(r->sfd))
-        return 130;
-    if (gp_mkdir_p(r->run_dir, &r->err) < 0)
-        return fail(r, NULL);
     char path[8192];
     gp_path_join(path, sizeof path, r->run_dir, "inputs.json");
-    if (gp_dataset_write_inputs_json(r->ds, path, &r->err) < 0)
-        return fail(r, NULL);
+    brc = check_signal(r->sfd) ? 130 : gp_mkdir_p(r->run_dir, &r->err) < 0 ? -1 : write_inputs(r, sp, path);
+    gp_session_plan_free(sp);
+    if (brc)
+        return brc == 130 ? 130 : fail(r, NULL);
     /* GenAI-Perf deletes a stale export before running (subcommand.py:96). */
     gp_path_join(path, sizeof path, r->run_dir, cfg->profile_export_file);
     unlink(path);
@@ -549,7 +587,7 @@ static void stage_export(struct profile_run *r)
         .run_dir = r->run_dir,
         .profile_export_file = cfg->profile_export_file,
         .mode = gp_profile_mode(cfg),
-        .value = cfg->request_rate > 0 ? cfg->request_rate : (double)cfg->concurrency,
+        .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
         .service_kind = "openai",
         .endpoint = cfg->endpoint,
         .endpoint_type = (int)cfg->endpoint_type,
@@ -575,6 +613,7 @@ static void stage_export(struct profile_run *r)
         .backoff_ns = r->cs.backoff_ns,
         .start_wall_ns = r->wall_start,
         .end_wall_ns = r->wall_end,
+        .ramp_s = cfg->ramp_s,
         .console = stdout,
         .console_width = 0,
     };

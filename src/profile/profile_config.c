@@ -430,9 +430,23 @@ const char *gp_profile_output_format(const struct profile_config *cfg)
     }
 }
 
+/* GenAI-Perf's stimulus, in its order of precedence (create_config.py
+ * _convert_args_to_stimulus): session concurrency, concurrency, request
+ * rate, fixed schedule. 1 = session concurrency, 2 = fixed schedule (genperf
+ * refuses --concurrency with both, so only --request-rate can outrank the
+ * fixed schedule), 0 = neither. */
+static int schedule_stimulus(const struct profile_config *cfg)
+{
+    if (cfg->sessions.num_sessions > 0 && cfg->sessions.session_concurrency > 0)
+        return 1;
+    return cfg->fixed_schedule && !(cfg->request_rate > 0) ? 2 : 0;
+}
+
 const char *gp_profile_mode(const struct profile_config *cfg)
 {
-    return cfg->request_rate > 0 ? "request_rate" : "concurrency";
+    /* perf_analyzer's export has only concurrency and request_rate; GenAI-Perf
+     * reads a session or fixed-schedule run as request_rate 0.0 (subcommand.py) */
+    return cfg->request_rate > 0 || schedule_stimulus(cfg) ? "request_rate" : "concurrency";
 }
 
 int gp_profile_run_name(const struct profile_config *cfg, char *out, size_t outsz)
@@ -442,7 +456,12 @@ int gp_profile_run_name(const struct profile_config *cfg, char *out, size_t outs
     for (char *c = name; *c; c++)
         if (*c == '/')
             *c = '_';
-    if (cfg->request_rate > 0) {
+    int ss = schedule_stimulus(cfg);
+    if (ss == 1) {
+        snprintf(stim, sizeof stim, "session_concurrency%ld", cfg->sessions.session_concurrency);
+    } else if (ss == 2) {
+        snprintf(stim, sizeof stim, "fixed_schedule");
+    } else if (cfg->request_rate > 0) {
         char r[64];
         gp_py_float_repr(cfg->request_rate, r, sizeof r);
         snprintf(stim, sizeof stim, "request_rate%s", r);

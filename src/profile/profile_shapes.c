@@ -59,9 +59,9 @@ int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err)
         return shape_err(cfg, err, "--burstiness only applies with --request-rate-mode gamma");
     if (cfg->burstiness > 1e6)
         return shape_err(cfg, err, "--burstiness %g: at most 1000000", cfg->burstiness);
-    if (cfg->ramp_s > 0 && cfg->request_rate == 0)
-        return shape_err(cfg, err,
-                         "--ramp-up-duration applies to --request-rate (a --concurrency ramp is not implemented yet)");
+    if (cfg->ramp_s > 0 && (cfg->fixed_schedule || cfg->sessions.num_sessions > 0))
+        return shape_err(cfg, err, "--ramp-up-duration ramps --request-rate or --concurrency; a trace or sessions "
+                                   "keep their own timing: drop it");
     if (cfg->ramp_s > 1e7)
         return shape_err(cfg, err, "--ramp-up-duration: at most 10000000 seconds");
     if (cfg->trace_speedup != 1.0 && !cfg->fixed_schedule)

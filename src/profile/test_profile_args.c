@@ -628,8 +628,11 @@ static void test_shapes(void)
     CHECK(parse(&c, &e, "-m", "m", "--burstiness", "2", NULL) < 0);
     CHECK(strstr(e.msg, "--burstiness only applies with --request-rate-mode gamma") != NULL);
     gp_profile_config_free(&c);
-    CHECK(parse(&c, &e, "-m", "m", "--concurrency", "4", "--ramp-up-duration", "2", NULL) < 0);
-    CHECK(strstr(e.msg, "--concurrency ramp is not implemented") != NULL);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--concurrency", "4", "--ramp-up-duration", "2", NULL), 0);
+    CHECK_NEAR(c.ramp_s, 2, 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--num-sessions", "2", "--ramp-up-duration", "2", NULL) < 0);
+    CHECK(strstr(e.msg, "a trace or sessions keep their own timing") != NULL);
     gp_profile_config_free(&c);
     CHECK(parse(&c, &e, "-m", "m", "--trace-speedup", "2", NULL) < 0);
     CHECK(strstr(e.msg, "--trace-speedup only applies with --fixed-schedule") != NULL);

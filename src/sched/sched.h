@@ -39,6 +39,7 @@ struct gp_promptgen;
 #define GP_SCHED_RNG_ARRIVAL 101u /* inter-arrival gap i (index = i) */
 #define GP_SCHED_RNG_TURNS 102u   /* number of turns of session s */
 #define GP_SCHED_RNG_DELAY 103u   /* turn delays of session s */
+#define GP_SCHED_RNG_SESSION_ID 104u /* the id of session s */
 
 /* ---- arrivals: open-loop request times -------------------------------- */
 
@@ -186,6 +187,11 @@ struct gp_session_plan {
  * genperf's seeded streams instead of Python's random). */
 int gp_session_plan_build(const struct gp_session_opts *o, struct gp_session_plan **out, struct gp_error *err);
 void gp_session_plan_free(struct gp_session_plan *p);
+
+/* Session s's id in inputs.json / profile_export.json: UUID version 4 text
+ * (GenAI-Perf writes str(uuid.uuid4())), drawn from (seed, 104, s) so that
+ * runs are reproducible. out gets 36 characters and a NUL. */
+void gp_session_id(uint64_t seed, size_t s, char out[37]);
 
 /* ---- schedule lateness ------------------------------------------------- */
 

@@ -8,6 +8,7 @@
 #include "core/rng.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* A plan this big (64 Mi turns) is a typo, not a benchmark. */
@@ -125,4 +126,15 @@ int gp_session_plan_build(const struct gp_session_opts *o, struct gp_session_pla
 nomem:
     gp_session_plan_free(p);
     return gp_err(err, GP_ENOMEM, "out of memory planning %zu sessions", ns);
+}
+
+void gp_session_id(uint64_t seed, size_t s, char out[37])
+{
+    struct gp_rng r;
+    gp_rng_seed_stream(&r, seed, GP_SCHED_RNG_SESSION_ID, (uint64_t)s);
+    uint64_t hi = gp_rng_next(&r), lo = gp_rng_next(&r);
+    hi = (hi & ~0xf000ull) | 0x4000ull;                       /* version 4 */
+    lo = (lo & 0x3fffffffffffffffull) | 0x8000000000000000ull; /* RFC 4122 variant */
+    snprintf(out, 37, "%08x-%04x-%04x-%04x-%012llx", (unsigned)(hi >> 32), (unsigned)(hi >> 16) & 0xffffu,
+             (unsigned)hi & 0xffffu, (unsigned)(lo >> 48), (unsigned long long)(lo & 0xffffffffffffull));
 }

@@ -308,6 +308,26 @@ static void test_lag(void)
     CHECK_INT(g.n, 0);
 }
 
+/* Session ids: UUID4 text, the same for the same (seed, s), distinct across
+ * sessions and seeds. */
+static void test_session_id(void)
+{
+    char a[37], b[37], c[37], d[37];
+    gp_session_id(7, 0, a);
+    gp_session_id(7, 0, b);
+    gp_session_id(7, 1, c);
+    gp_session_id(8, 0, d);
+    CHECK_STR(a, b);
+    CHECK(strcmp(a, c) != 0);
+    CHECK(strcmp(a, d) != 0);
+    CHECK_INT((long)strlen(a), 36);
+    CHECK(a[8] == '-' && a[13] == '-' && a[18] == '-' && a[23] == '-');
+    CHECK(a[14] == '4');                            /* version 4 */
+    CHECK(strchr("89ab", c[19]) != NULL);           /* RFC 4122 variant */
+    for (int i = 0; i < 36; i++)
+        CHECK(a[i] == '-' || strchr("0123456789abcdef", a[i]) != NULL);
+}
+
 int main(void)
 {
     GP_RUN(test_constant);
@@ -320,5 +340,6 @@ int main(void)
     GP_RUN(test_session_plan);
     GP_RUN(test_session_check);
     GP_RUN(test_lag);
+    GP_RUN(test_session_id);
     return gp_test_summary();
 }

@@ -89,6 +89,66 @@ done:
     return r;
 }
 
+/* One number of the "schedule" block: absent or null stores nothing (an
+ * older genperf, a metric with no sample), anything else but a number is an
+ * error naming the field. 1 = stored or skipped, 0 = out of memory, -1 = bad. */
+static int sched_num(struct ig_job *j, const json_t *o, const char *key, const char *metric, const char *stat,
+                     const char *path, const char *where, struct gp_error *err)
+{
+    const json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
+    if (!v || json_is_null(v))
+        return 1;
+    if (!json_is_number(v)) {
+        gp_err(err, GP_EINVAL, "%s: field '%s%s': expected a number, got %s", path, where, key, ig_jtype(v));
+        return -1;
+    }
+    return ig_add_mval(j, metric, stat, 0, json_number_value(v)) ? 0 : 1;
+}
+
+/* The "schedule" block (export/schedule_json.c) as metric rows: lag
+ * p50/p99/max/avg (ms), late and cap-delayed counts (stat avg, as GenAI-Perf
+ * writes request_count), from-schedule latency / TTFT p50/p99, and the
+ * requests a ramp excluded (the top-level "ramp" block, closed loop too).
+ * "schedule": null (closed loop) or no block at all (artifacts from before
+ * issue 16) stores nothing. */
+static int parse_schedule_block(struct ig_job *j, const json_t *m, const char *path, struct gp_error *err)
+{
+    const json_t *s = json_object_get(m, "schedule");
+    const json_t *ramp = json_object_get(m, "ramp");
+    if (!s || json_is_null(s))
+        s = NULL; /* closed loop; a concurrency ramp may still be there */
+    else if (!json_is_object(s))
+        return gp_err(err, GP_EINVAL, "%s: field 'schedule': expected an object or null, got %s", path, ig_jtype(s));
+    const json_t *lag = s ? json_object_get(s, "lag") : NULL;
+    const json_t *fs = s ? json_object_get(s, "from_schedule") : NULL;
+    const json_t *lat = json_is_object(fs) ? json_object_get(fs, "request_latency_ms") : NULL;
+    const json_t *ttft = json_is_object(fs) ? json_object_get(fs, "time_to_first_token_ms") : NULL;
+    const struct {
+        const json_t *o;
+        const char *key, *metric, *stat, *where;
+    } f[] = {
+        {lag, "p50_ms", "schedule_lag", "p50", "schedule.lag."},
+        {lag, "p99_ms", "schedule_lag", "p99", "schedule.lag."},
+        {lag, "max_ms", "schedule_lag", "max", "schedule.lag."},
+        {lag, "avg_ms", "schedule_lag", "avg", "schedule.lag."},
+        {s, "late_over_1ms", "schedule_late_requests", "avg", "schedule."},
+        {s, "cap_delayed", "schedule_cap_delayed", "avg", "schedule."},
+        {lat, "p50", "request_latency_from_schedule", "p50", "schedule.from_schedule.request_latency_ms."},
+        {lat, "p99", "request_latency_from_schedule", "p99", "schedule.from_schedule.request_latency_ms."},
+        {ttft, "p50", "time_to_first_token_from_schedule", "p50", "schedule.from_schedule.time_to_first_token_ms."},
+        {ttft, "p99", "time_to_first_token_from_schedule", "p99", "schedule.from_schedule.time_to_first_token_ms."},
+        {ramp, "excluded_requests", "ramp_excluded_requests", "avg", "ramp."},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        int r = sched_num(j, f[i].o, f[i].key, f[i].metric, f[i].stat, path, f[i].where, err);
+        if (r < 0)
+            return -GP_EINVAL;
+        if (r == 0)
+            return gp_err(err, GP_ENOMEM, "out of memory reading %s", path);
+    }
+    return 0;
+}
+
 int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
 {
     const char *path = j->genperf_path;
@@ -142,6 +202,8 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
     if (json_is_number(busy) && ig_add_mval(j, "client_busy_fraction", "avg", 0, json_number_value(busy)))
         goto oom;
     if ((r = ig_parse_accounting(j, m, path, err)))
+        goto done;
+    if ((r = parse_schedule_block(j, m, path, err)))
         goto done;
     free(j->genperf_summary);
     j->genperf_summary = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -243,10 +243,26 @@ static const char m3_accounting_reasoning[] =
     "  ('osl_server_difference', 'completion_tokens - OSL', 'tokens', 'lower', 'accounting', 144)\n"
     "ON CONFLICT (code) DO NOTHING;\n";
 
+/* The "schedule" block of <stem>_genperf.json (open-loop runs: rate, trace,
+ * sessions): schedule lateness, how many requests were late or waited for the
+ * --max-concurrency cap, and latency / TTFT measured from the scheduled send.
+ * Plain metric rows, so closed-loop jobs (no block) simply have none. */
+static const char m4_schedule_metrics[] =
+    "INSERT INTO metric_templates (code, display_name, unit, better, category, sort_order) VALUES\n"
+    "  ('schedule_lag', 'Schedule Lag', 'ms', 'lower', 'schedule', 140),\n"
+    "  ('schedule_late_requests', 'Requests Sent Over 1 ms Late', 'count', 'lower', 'schedule', 141),\n"
+    "  ('schedule_cap_delayed', 'Requests Delayed By The Concurrency Cap', 'count', 'lower', 'schedule', 142),\n"
+    "  ('request_latency_from_schedule', 'Request Latency From Schedule', 'ms', 'lower', 'schedule', 143),\n"
+    "  ('time_to_first_token_from_schedule', 'Time To First Token From Schedule', 'ms', 'lower', 'schedule', 144),\n"
+    "  ('ramp_excluded_requests', 'Requests Excluded As Ramp-Up', 'count', 'lower', 'schedule', 145)\n"
+    "ON CONFLICT (code) DO NOTHING;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
     {3, "metric templates for token accounting and reasoning figures", m3_accounting_reasoning},
+    {4, "metric templates for the schedule block: lag, late, cap-delayed, from-schedule latency/TTFT, ramp",
+     m4_schedule_metrics},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)
