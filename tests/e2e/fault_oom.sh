@@ -7,6 +7,7 @@
 # in *_genperf.json, every artifact parses, and the exit status is 4.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 cd "$TMPDIR"
+has_asan && { echo "skip: an ASan build cannot run under ulimit -v (it reserves terabytes of shadow memory)"; exit 77; }
 start_stub --body-bytes 8388608
 # 80 x 8 MiB = 640 MiB of bodies cannot fit in 400 MB of address space
 ( ulimit -v 400000; "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --tokenizer builtin --isl 8 \
