@@ -49,6 +49,29 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
                            const char *url, const char *cell_dir, struct gp_argv *a)
 {
     char buf[1024];
+    size_t i;
+    json_t *x;
+    if (gp_scenario_uses_mpirun(sc)) {
+        /* "mpirun" as the shell would find it: run_child execs through PATH,
+         * so the printed word is the one that runs. K defaults to one rank
+         * per listed host. */
+        gp_argv_push(a, "mpirun");
+        gp_argv_push(a, "-n");
+        push_num(a, sc->ranks ? sc->ranks : sc->hosts ? (long)json_array_size(sc->hosts) : 1);
+        if (sc->hosts) {
+            struct gp_buf h = {0};
+            json_array_foreach(sc->hosts, i, x) gp_buf_printf(&h, "%s%s", i ? "," : "", json_string_value(x));
+            gp_argv_push(a, "--host");
+            gp_argv_push(a, h.data);
+            gp_buf_free(&h);
+        }
+        /* Open MPI hands remote ranks only the environment named with -x */
+        if (sc->api_key) {
+            gp_argv_push(a, "-x");
+            gp_argv_push(a, "GENPERF_API_KEY");
+        }
+        json_array_foreach(sc->mpirun_args, i, x) gp_argv_push(a, json_string_value(x));
+    }
     gp_argv_push(a, self_exe);
     gp_argv_push(a, "profile");
     gp_argv_push(a, "-m");
@@ -83,13 +106,18 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
     push_num(a, c->concurrency);
     gp_argv_push(a, "--random-seed");
     push_num(a, sc->seed);
+    if (sc->workers) {
+        gp_argv_push(a, "--workers");
+        if (sc->workers < 0)
+            gp_argv_push(a, "auto");
+        else
+            push_num(a, sc->workers);
+    }
     snprintf(buf, sizeof buf, "profile_export_c%ld_isl%ld_osl%ld.json", c->concurrency, c->isl, c->osl);
     gp_argv_push(a, "--profile-export-file");
     gp_argv_push(a, buf);
     gp_argv_push(a, "--artifact-dir");
     gp_argv_push(a, cell_dir);
-    size_t i;
-    json_t *x;
     json_array_foreach(sc->profile_args, i, x) gp_argv_push(a, json_string_value(x));
     return 0;
 }
@@ -226,7 +254,7 @@ static int run_child(const struct gp_argv *argv, volatile sig_atomic_t *stop)
     if (pid == 0) {
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
-        execv(argv->v[0], argv->v);
+        execvp(argv->v[0], argv->v); /* PATH only for "mpirun": the rest are paths */
         fprintf(stderr, "genperf run: cannot execute %s: %s\n", argv->v[0], strerror(errno));
         _exit(127);
     }
@@ -339,7 +367,22 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     else
         snprintf(db_url, sizeof db_url, "%s/genperf.db", sc->artifact_dir);
 
+    /* Checked before any server starts: a sweep that cannot launch its
+     * profiles should not first wait 15 minutes for vLLM. */
+    char mpirun[4096];
+    int no_mpirun = gp_scenario_uses_mpirun(sc) && !gp_find_executable("mpirun", mpirun, sizeof mpirun);
+    if (no_mpirun && !o->dry_run) {
+        rc = gp_err(err, GP_ENOENT,
+                    "%s: load asks for mpirun (ranks %ld%s) but mpirun is not on PATH; install Open MPI "
+                    "(apt-get install openmpi-bin) or put its bin directory on PATH, or drop load.ranks/hosts/"
+                    "mpirun_args to run one profile process",
+                    sc->path ? sc->path : sc->name, sc->ranks ? sc->ranks : 1, sc->hosts ? ", hosts" : "");
+        goto done;
+    }
+
     if (o->dry_run) {
+        if (no_mpirun)
+            fprintf(out, "# warning: mpirun is not on PATH; a real run needs Open MPI (apt-get install openmpi-bin)\n");
         if (attach)
             fprintf(out, "# attach: no server is started; target %s\n", url);
         else

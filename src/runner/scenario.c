@@ -9,6 +9,7 @@ static const char *const known_keys[] = {
     "name", "model", "tokenizer", "framework", "url", "engine_args", "hardware", "gpus",
     "concurrency", "isl", "osl", "requests", "streaming", "seed", "api_key", "artifact_dir",
     "host", "port", "ready_timeout_s", "stop_timeout_s", "telemetry_interval", "db", "profile_args",
+    "load",
     NULL,
 };
 
@@ -84,6 +85,67 @@ static const char *const seed_aliases[][2] = {
 
 static int scenario_from_json(json_t *root, const char *name_hint, struct gp_scenario *sc, struct gp_error *err);
 
+/* load: {workers, ranks, hosts, mpirun_args}; every rejection one line
+ * naming load.KEY and what it must be. */
+static int get_strings(json_t *load, const char *key, json_t **out, int host_names, const char *nm,
+                       struct gp_error *err)
+{
+    json_t *v = json_object_get(load, key), *x;
+    size_t i;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_array(v) || (host_names && json_array_size(v) == 0))
+        return gp_err(err, GP_EINVAL, "%s: 'load.%s' must be a %slist of strings%s", nm, key,
+                      host_names ? "non-empty " : "", host_names ? " (e.g. hosts: [node1, node2])" : "");
+    json_array_foreach(v, i, x)
+    {
+        const char *t = json_string_value(x);
+        if (!t || !*t || (host_names && strpbrk(t, ", \t")))
+            return gp_err(err, GP_EINVAL, "%s: 'load.%s' must be a list of %s (item %zu is not)", nm, key,
+                          host_names ? "host names without commas or spaces" : "non-empty strings", i + 1);
+    }
+    *out = json_incref(v);
+    return 0;
+}
+
+static int parse_load(json_t *root, struct gp_scenario *sc, const char *nm, struct gp_error *err)
+{
+    json_t *load = json_object_get(root, "load"), *v;
+    const char *key;
+    if (!load || json_is_null(load))
+        return 0;
+    if (!json_is_object(load))
+        return gp_err(err, GP_EINVAL, "%s: 'load' must be a mapping like {workers: 2, ranks: 2, hosts: [h1, h2]}", nm);
+    json_object_foreach(load, key, v)
+    {
+        if (strcmp(key, "workers") && strcmp(key, "ranks") && strcmp(key, "hosts") && strcmp(key, "mpirun_args"))
+            return gp_err(err, GP_EINVAL, "%s: unknown key 'load.%s' (known: workers, ranks, hosts, mpirun_args)",
+                          nm, key);
+    }
+    v = json_object_get(load, "workers");
+    if (json_is_string(v) && !strcmp(json_string_value(v), "auto"))
+        sc->workers = -1;
+    else if (v && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 1)
+            return gp_err(err, GP_EINVAL, "%s: 'load.workers' must be an integer >= 1 or auto (event-loop threads "
+                          "per profile process)", nm);
+        sc->workers = (long)json_integer_value(v);
+    }
+    v = json_object_get(load, "ranks");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 1)
+            return gp_err(err, GP_EINVAL, "%s: 'load.ranks' must be an integer >= 1 (mpirun -n K)", nm);
+        sc->ranks = (long)json_integer_value(v);
+    }
+    int r = get_strings(load, "hosts", &sc->hosts, 1, nm, err);
+    return r ? r : get_strings(load, "mpirun_args", &sc->mpirun_args, 0, nm, err);
+}
+
+int gp_scenario_uses_mpirun(const struct gp_scenario *sc)
+{
+    return sc->ranks > 1 || sc->hosts || sc->mpirun_args;
+}
+
 int gp_scenario_from_json(json_t *root, const char *name_hint, struct gp_scenario *sc,
                           struct gp_error *err)
 {
@@ -131,7 +193,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
             return gp_err(err, GP_EINVAL,
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
-                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args; the seed's "
+                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load; the seed's "
                           "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
@@ -230,6 +292,8 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
         }
         sc->profile_args = json_incref(pa);
     }
+    if ((r = parse_load(root, sc, nm, err)))
+        goto fail;
     return 0;
 fail:
     gp_scenario_free(sc);
@@ -275,6 +339,8 @@ void gp_scenario_free(struct gp_scenario *sc)
     free(sc->db);
     json_decref(sc->engine_args);
     json_decref(sc->profile_args);
+    json_decref(sc->hosts);
+    json_decref(sc->mpirun_args);
     memset(sc, 0, sizeof *sc);
 }
 

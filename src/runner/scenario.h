@@ -44,6 +44,13 @@ struct gp_scenario {
     double telemetry_interval_s; /* default 1 */
     char *db;              /* results store URL; default <artifact_dir>/genperf.db */
     json_t *profile_args;  /* array of extra strings appended to every profile command, or NULL */
+    /* load: {workers, ranks, hosts, mpirun_args} — how each cell's profile
+     * scales out (docs/runner.md "Scale-out"). mpirun is used when ranks > 1
+     * or hosts / mpirun_args are given (gp_scenario_uses_mpirun). */
+    long workers;          /* --workers N on the profile; 0 = not given, -1 = auto */
+    long ranks;            /* mpirun -n K; 0 = not given */
+    json_t *hosts;         /* array of host names (mpirun --host h1,h2), or NULL */
+    json_t *mpirun_args;   /* array of extra mpirun words before the profile, or NULL */
 };
 
 struct gp_cell {
@@ -55,6 +62,10 @@ int gp_scenario_load(const char *path, struct gp_scenario *sc, struct gp_error *
 int gp_scenario_from_json(json_t *root, const char *name_hint, struct gp_scenario *sc,
                           struct gp_error *err);
 void gp_scenario_free(struct gp_scenario *sc);
+
+/* 1 when each cell's profile runs under mpirun (load.ranks > 1, load.hosts
+ * or load.mpirun_args given). */
+int gp_scenario_uses_mpirun(const struct gp_scenario *sc);
 
 size_t gp_scenario_n_cells(const struct gp_scenario *sc);
 struct gp_cell gp_scenario_cell(const struct gp_scenario *sc, size_t i);

@@ -209,6 +209,55 @@ static void test_profile_argv(void)
     json_decref(j);
 }
 
+/* load: {...} wraps the profile in mpirun and adds --workers (issue 17). */
+static void test_profile_argv_load(void)
+{
+    json_t *j = yaml("model: m\nframework: attach\nurl: http://h:1\nconcurrency: 4\nisl: 8\nosl: 2\nrequests: 6\n"
+                     "streaming: false\napi_key: KEY\n"
+                     "load: {workers: 2, hosts: [a, b], mpirun_args: [--oversubscribe]}\n");
+    struct gp_scenario sc;
+    struct gp_error err = {0};
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    CHECK(gp_scenario_uses_mpirun(&sc));
+    struct gp_cell c = gp_scenario_cell(&sc, 0);
+    struct gp_argv a = {0};
+    struct gp_buf b = {0};
+    gp_runner_profile_argv(&sc, &c, "/g", "http://h:1", "o", &a);
+    gp_argv_to_shell(&a, &b);
+    CHECK_STR(b.data,
+              "mpirun -n 2 --host a,b -x GENPERF_API_KEY --oversubscribe /g profile -m m --url http://h:1 "
+              "--tokenizer m --endpoint-type chat --synthetic-input-tokens-mean 8 --synthetic-input-tokens-stddev 0 "
+              "--output-tokens-mean 2 --output-tokens-stddev 0 --request-count 6 --num-dataset-entries 6 "
+              "--concurrency 4 --random-seed 0 --workers 2 --profile-export-file profile_export_c4_isl8_osl2.json "
+              "--artifact-dir o");
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+    gp_scenario_free(&sc);
+    json_decref(j);
+    /* ranks: 1 and workers alone stay one plain process */
+    j = yaml("model: m\nframework: attach\nurl: u\nconcurrency: 1\nisl: 1\nosl: 1\nload: {ranks: 1, workers: auto}\n");
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    CHECK(!gp_scenario_uses_mpirun(&sc));
+    CHECK_INT(sc.workers, -1);
+    gp_scenario_free(&sc);
+    json_decref(j);
+    const char *base = "model: m\nframework: attach\nurl: u\nconcurrency: 1\nisl: 1\nosl: 1\n";
+    char text[512];
+    static const char *const bad[][2] = {
+        {"load: {ranks: 0}", "'load.ranks' must be an integer >= 1"},
+        {"load: {ranks: 1.5}", "'load.ranks' must be an integer >= 1"},
+        {"load: {workers: -3}", "'load.workers' must be an integer >= 1 or auto"},
+        {"load: {hostz: [a]}", "unknown key 'load.hostz'"},
+        {"load: {hosts: [a, '']}", "'load.hosts' must be a list of host names without commas or spaces (item 2"},
+        {"load: {mpirun_args: [1]}", "'load.mpirun_args' must be a list of non-empty strings (item 1"},
+        {"load: 3", "'load' must be a mapping"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\n", base, bad[i][0]);
+        expect_reject(text, bad[i][1]);
+    }
+}
+
 int main(void)
 {
     GP_RUN(test_yaml_types);
@@ -221,5 +270,6 @@ int main(void)
     GP_RUN(test_recipe_unknown);
     GP_RUN(test_shell_quoting);
     GP_RUN(test_profile_argv);
+    GP_RUN(test_profile_argv_load);
     return gp_test_summary();
 }
