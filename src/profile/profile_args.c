@@ -146,18 +146,6 @@ static int usage_err(struct profile_config *cfg, struct gp_error *err, const cha
     return -GP_EINVAL;
 }
 
-static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    gp_verr(err, code, fmt, ap);
-    va_end(ap);
-    cfg->usage_error = 0;
-    return -code;
-}
-
 static int push_str(const char ***arr, size_t *n, const char *s)
 {
     const char **na = realloc(*arr, (*n + 1) * sizeof *na);
@@ -379,7 +367,7 @@ static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *
             break;
         case C_LONG0:
             if (rv->i < 0)
-                return config_err(cfg, err, GP_EINVAL, "User Config: %ld exceeds lower bounds ({'lower': 0})", rv->i);
+                return gp_profile_config_err(cfg, err, GP_EINVAL, "User Config: %ld exceeds lower bounds ({'lower': 0})", rv->i);
             /* fall through */
         case C_LONG:
             if (rv->i)
@@ -389,7 +377,7 @@ static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *
             if (rv->f < 0) {
                 char r[64];
                 gp_py_float_repr(rv->f, r, sizeof r);
-                return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 0})", r);
+                return gp_profile_config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 0})", r);
             }
             if (rv->f != 0)
                 *FIELD(cfg, o->off, double) = rv->f;
@@ -400,13 +388,13 @@ static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *
             break;
         case C_LONG_MIN1:
             if (rv->seen && rv->i < 1)
-                return config_err(cfg, err, GP_EINVAL, "%s %ld: must be >= 1", o->names[0], rv->i);
+                return gp_profile_config_err(cfg, err, GP_EINVAL, "%s %ld: must be >= 1", o->names[0], rv->i);
             if (rv->seen)
                 *FIELD(cfg, o->off, long) = rv->i;
             break;
         case C_SECS:
             if (rv->seen && !(rv->f > 0))
-                return config_err(cfg, err, GP_EINVAL, "%s %s: must be a positive number of seconds", o->names[0],
+                return gp_profile_config_err(cfg, err, GP_EINVAL, "%s %s: must be a positive number of seconds", o->names[0],
                                   rv->s);
             if (rv->seen)
                 *FIELD(cfg, o->off, double) = rv->f;
@@ -439,13 +427,13 @@ static int check_headers(struct profile_config *cfg, struct gp_error *err)
         if (nl > 64)
             nl = 64;
         if (!colon)
-            return config_err(cfg, err, GP_EINVAL,
+            return gp_profile_config_err(cfg, err, GP_EINVAL,
                               "-H '%.*s': a header must be 'Name: value' (no ':' found; perf_analyzer aborts on it)",
                               nl, h);
         if (colon == h)
-            return config_err(cfg, err, GP_EINVAL, "-H '%.*s': the header has no name before ':'", nl, h);
+            return gp_profile_config_err(cfg, err, GP_EINVAL, "-H '%.*s': the header has no name before ':'", nl, h);
         if (strpbrk(h, "\r\n"))
-            return config_err(cfg, err, GP_EINVAL,
+            return gp_profile_config_err(cfg, err, GP_EINVAL,
                               "-H '%.*s': the header contains a CR or LF (header injection); pass one header "
                               "per -H", nl, h);
     }
@@ -457,52 +445,52 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
 {
     int rc;
     if (cfg->n_models == 0)
-        return config_err(cfg, err, GP_EINVAL, "Required field model_names is not set (pass -m MODEL)");
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "Required field model_names is not set (pass -m MODEL)");
     if (!cfg->tokenizer)
         cfg->tokenizer = cfg->models[0];
     if (raw[O_OSL_STD].i && cfg->osl_mean < 0)
-        return config_err(cfg, err, GP_EINVAL, "User Config: If output tokens stddev is set, mean must also be set");
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "User Config: If output tokens stddev is set, mean must also be set");
     if (cfg->osl_deterministic && cfg->osl_mean < 0)
-        return config_err(cfg, err, GP_EINVAL,
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
                           "User Config: If output tokens deterministic is set, mean must also be set");
     if (strchr(cfg->profile_export_file, '/'))
-        return config_err(cfg, err, GP_EINVAL,
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
                           "Please use artifact_directory option to define intermediary paths to the "
                           "profile_export_file.");
     if (cfg->backend_given)
-        return config_err(cfg, err, GP_EINVAL,
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
                           "The backend should only be used with the following combination: 'service_kind: triton' & "
                           "'type: kserve'");
     if (cfg->batch_size != 1 && (cfg->endpoint_type == GP_ENDPOINT_CHAT || cfg->endpoint_type == GP_ENDPOINT_MULTIMODAL))
-        return config_err(cfg, err, GP_EINVAL, "The --batch-size-text flag is not supported for %s.",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "The --batch-size-text flag is not supported for %s.",
                           gp_profile_output_format(cfg));
     if (cfg->streaming && (cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS))
-        return config_err(cfg, err, GP_EINVAL, "The --streaming option is not supported for %s.",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "The --streaming option is not supported for %s.",
                           gp_profile_output_format(cfg));
     if (cfg->concurrency < 0 || (raw[O_CONCURRENCY].seen && raw[O_CONCURRENCY].i == 0))
-        return config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", raw[O_CONCURRENCY].i);
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", raw[O_CONCURRENCY].i);
     if (raw[O_STABILITY].seen && raw[O_STABILITY].f == 0)
-        return config_err(cfg, err, GP_EINVAL, "-s/--stability-percentage 0: must be 1..999");
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "-s/--stability-percentage 0: must be 1..999");
     if ((rc = check_headers(cfg, err)) < 0)
         return rc;
     if (cfg->request_rate != 0 && cfg->request_rate < 1e-6)
-        return config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be at least 0.000001 requests per second",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be at least 0.000001 requests per second",
                           raw[O_RATE].s);
     if (cfg->request_timeout_s > 1e7 || cfg->duration_s > 1e7 || cfg->telemetry_interval_s > 1e7)
-        return config_err(cfg, err, GP_EINVAL,
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
                           "--request-timeout / --duration / --telemetry-interval: at most 10000000 seconds");
     if (cfg->measurement_interval_ms > 1000000000L)
-        return config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: at most 1000000000 ms",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: at most 1000000000 ms",
                           cfg->measurement_interval_ms);
     if (cfg->request_rate < 0 || !isfinite(cfg->request_rate))
-        return config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be a positive number of requests per second",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be a positive number of requests per second",
                           raw[O_RATE].s);
     if (cfg->max_concurrency && cfg->request_rate == 0 && !cfg->fixed_schedule)
-        return config_err(cfg, err, GP_EINVAL, "--max-concurrency only applies with --request-rate or --fixed-schedule; use --concurrency");
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--max-concurrency only applies with --request-rate or --fixed-schedule; use --concurrency");
     if (cfg->poisson && cfg->request_rate == 0)
-        return config_err(cfg, err, GP_EINVAL, "--request-distribution only applies with --request-rate");
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--request-distribution only applies with --request-rate");
     if (cfg->measurement_interval_ms < 0)
-        return config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: must be a positive number of ms",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: must be a positive number of ms",
                           cfg->measurement_interval_ms);
     if ((rc = gp_profile_check_shapes(cfg, err)) < 0) {
         cfg->usage_error = 0;
@@ -510,7 +498,7 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
     }
     if (raw[O_REQ_COUNT].i) {
         if (raw[O_REQ_COUNT].i < 0)
-            return config_err(cfg, err, GP_EINVAL, "--request-count %ld: must be >= 1", raw[O_REQ_COUNT].i);
+            return gp_profile_config_err(cfg, err, GP_EINVAL, "--request-count %ld: must be >= 1", raw[O_REQ_COUNT].i);
         cfg->request_count = raw[O_REQ_COUNT].i;
         cfg->request_count_given = 1;
     } else {
@@ -520,13 +508,13 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
     if (!cfg->measurement_interval_ms && cfg->duration_s == 0) {
         /* perf_analyzer's own checks (command_line_parser.cc:2129-2150) */
         if (cfg->request_rate == 0 && cfg->request_count < cfg->concurrency)
-            return config_err(cfg, err, GP_EINVAL,
+            return gp_profile_config_err(cfg, err, GP_EINVAL,
                               "--request-count can not be less than concurrency (%ld < %ld); raise --request-count",
                               cfg->request_count, cfg->concurrency);
         if (cfg->request_rate > 0 && (double)cfg->request_count < cfg->request_rate) {
             char r[64];
             gp_py_float_repr(cfg->request_rate, r, sizeof r);
-            return config_err(cfg, err, GP_EINVAL,
+            return gp_profile_config_err(cfg, err, GP_EINVAL,
                               "--request-count can not be less than request_rate (%ld < %s); pass --request-count N "
                               "with N >= the rate (GenAI-Perf's default count is 10)",
                               cfg->request_count, r);

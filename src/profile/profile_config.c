@@ -4,6 +4,7 @@
  * See profile_config.h for ownership.
  */
 #include "profile/profile_config.h"
+#include "profile/profile_int.h"
 
 #include "core/pytext.h"
 #include "core/error.h"
@@ -20,9 +21,7 @@
 #include <unistd.h>
 
 /* GenAI-Perf reports these as config errors (exit 1): usage_error stays 0. */
-static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
+int gp_profile_config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -110,7 +109,7 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
         if (!obj || !json_is_object(obj)) {
             if (obj)
                 json_decref(obj);
-            return config_err(cfg, err, GP_EINVAL,
+            return gp_profile_config_err(cfg, err, GP_EINVAL,
                               "--extra-inputs %s: not a valid JSON object (%s); pass a JSON object or name:value", s,
                               je.text);
         }
@@ -119,7 +118,7 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
         json_object_foreach(obj, k, v) {
             if (json_object_get(cfg->extra_inputs, k)) {
                 json_decref(obj);
-                return config_err(cfg, err, GP_EINVAL, "Input name already exists in request_inputs dictionary: %s", k);
+                return gp_profile_config_err(cfg, err, GP_EINVAL, "Input name already exists in request_inputs dictionary: %s", k);
             }
             json_object_set(cfg->extra_inputs, k, v);
         }
@@ -131,16 +130,16 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
     json_t *val;
     if (!colon) {
         if (!*s)
-            return config_err(cfg, err, GP_EINVAL, "Input name or value is empty in --extra-inputs: %s\n%s", s, hint);
+            return gp_profile_config_err(cfg, err, GP_EINVAL, "Input name or value is empty in --extra-inputs: %s\n%s", s, hint);
         snprintf(name, sizeof name, "%s", s);
         val = json_null();
     } else {
         if (strchr(colon + 1, ':'))
-            return config_err(cfg, err, GP_EINVAL, "Invalid input format for --extra-inputs: %s\n%s", s, hint);
+            return gp_profile_config_err(cfg, err, GP_EINVAL, "Invalid input format for --extra-inputs: %s\n%s", s, hint);
         size_t nl = (size_t)(colon - s);
         const char *v = colon + 1;
         if (nl == 0 || !*v)
-            return config_err(cfg, err, GP_EINVAL, "Input name or value is empty in --extra-inputs: %s\n%s", s, hint);
+            return gp_profile_config_err(cfg, err, GP_EINVAL, "Input name or value is empty in --extra-inputs: %s\n%s", s, hint);
         if (nl >= sizeof name)
             nl = sizeof name - 1;
         memcpy(name, s, nl);
@@ -167,7 +166,7 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
     }
     if (json_object_get(cfg->extra_inputs, name)) {
         json_decref(val);
-        return config_err(cfg, err, GP_EINVAL, "Input name already exists in request_inputs dictionary: %s", name);
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "Input name already exists in request_inputs dictionary: %s", name);
     }
     json_object_set_new(cfg->extra_inputs, name, val);
     return 0;
@@ -179,7 +178,7 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
     double v;
     if (!colon || colon == s || strchr(colon + 1, ':') || gp_profile_parse_double(colon + 1, &v) < 0 ||
         (size_t)(colon - s) >= sizeof cfg->slos[0].namebuf)
-        return config_err(cfg, err, GP_EINVAL,
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
                           "Invalid format found for goodput constraints. The expected format is 'key:value' pairs. The "
                           "key should be a service level objective name (e.g. request_latency). The value should be a "
                           "number representing either milliseconds or a throughput value per second.");
@@ -194,7 +193,7 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
     if (v < 0) {
         char r[64];
         gp_py_float_repr(v, r, sizeof r);
-        return config_err(cfg, err, GP_EINVAL,
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
                           "Invalid value found, %s: %s. The goodput constraint value should be non-negative. ",
                           slo->namebuf, r);
     }
@@ -248,7 +247,7 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
     /* kserve, triton, tensorrtllm_engine, dynamic_grpc, template, generate,
      * huggingface_generate, image_retrieval, nvclip: gRPC/Triton or formats
      * genperf has no body or response parser for */
-    return config_err(cfg, err, GP_ENOTSUP,
+    return gp_profile_config_err(cfg, err, GP_ENOTSUP,
                       "--endpoint-type %s is not supported by genperf; it speaks chat, completions, embeddings, "
                       "rankings, multimodal and vision (OpenAI-compatible HTTP)",
                       rv->s);
@@ -287,9 +286,9 @@ int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profil
     char r[64];
     gp_py_float_repr(s, r, sizeof r);
     if (!(s >= 1))
-        return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 1, 'upper': 999})", r);
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds lower bounds ({'lower': 1, 'upper': 999})", r);
     if (s > 999)
-        return config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds upper bounds ({'lower': 1, 'upper': 999})", r);
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "User Config: %s exceeds upper bounds ({'lower': 1, 'upper': 999})", r);
     cfg->stability = s;
     cfg->stability_given = 1;
     return 0;
@@ -309,7 +308,7 @@ int gp_profile_copy_workers(struct profile_config *cfg, const struct gp_profile_
     errno = 0;
     long n = strtol(rv->s, &end, 10);
     if (errno || end == rv->s || *end || n < 1 || n > 1024)
-        return config_err(cfg, err, GP_EINVAL, "--workers '%s': pass a number of threads from 1 to 1024, or auto",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--workers '%s': pass a number of threads from 1 to 1024, or auto",
                           rv->s);
     cfg->workers = n;
     return 0;
@@ -326,7 +325,7 @@ int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_pro
     if (!rv->seen)
         return 0;
     if (!(rv->f >= 0 && rv->f <= 1))
-        return config_err(cfg, err, GP_EINVAL, "--max-failure-rate %s: must be a share between 0 and 1 (e.g. 0.05)",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--max-failure-rate %s: must be a share between 0 and 1 (e.g. 0.05)",
                           rv->s);
     cfg->max_failure_rate = rv->f;
     return 0;
@@ -343,7 +342,7 @@ static int read_key_file(struct profile_config *cfg, const char *path, char *key
 {
     FILE *fp = fopen(path, "r");
     if (!fp)
-        return config_err(cfg, err, GP_EIO, "--api-key-file %s: %s", path, strerror(errno));
+        return gp_profile_config_err(cfg, err, GP_EIO, "--api-key-file %s: %s", path, strerror(errno));
     if (!fgets(key, (int)keysz, fp))
         key[0] = '\0';
     fclose(fp);
@@ -378,10 +377,10 @@ int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, 
     for (size_t n = strlen(k); n > 0 && (k[n - 1] == ' ' || k[n - 1] == '\t'); n--)
         k[n - 1] = '\0';
     if (cfg->api_key_file && !*k)
-        return config_err(cfg, err, GP_EINVAL, "--api-key-file %s: the file is empty; put the key on its first line",
+        return gp_profile_config_err(cfg, err, GP_EINVAL, "--api-key-file %s: the file is empty; put the key on its first line",
                           cfg->api_key_file);
     if (from && have_auth && cfg->api_key_file)
-        return config_err(cfg, err, GP_EINVAL,
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
                           "--api-key-file and -H 'Authorization: ...' both give the key; pass only one");
     if (from && !have_auth) {
         size_t n = strlen(k) + 32;
@@ -389,7 +388,7 @@ int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, 
         if (!na || !(cfg->auth_header = malloc(n))) {
             if (na)
                 cfg->headers = na;
-            return config_err(cfg, err, GP_ENOMEM, "out of memory");
+            return gp_profile_config_err(cfg, err, GP_ENOMEM, "out of memory");
         }
         snprintf(cfg->auth_header, n, "Authorization: Bearer %s", k);
         cfg->headers = na;
@@ -404,10 +403,10 @@ int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, 
             continue;
         char **nc = realloc(cfg->secret_copies, (cfg->n_secret_copies + 1) * sizeof *nc);
         if (!nc)
-            return config_err(cfg, err, GP_ENOMEM, "out of memory");
+            return gp_profile_config_err(cfg, err, GP_ENOMEM, "out of memory");
         cfg->secret_copies = nc;
         if (!(nc[cfg->n_secret_copies] = strdup(h)))
-            return config_err(cfg, err, GP_ENOMEM, "out of memory");
+            return gp_profile_config_err(cfg, err, GP_ENOMEM, "out of memory");
         cfg->headers[i] = nc[cfg->n_secret_copies++];
         gp_redact_scrub_in_place(&red, (char *)h); /* h points into argv (profile_config.h) */
     }

@@ -79,6 +79,11 @@ struct opt {
 #define F(field) offsetof(struct profile_config, field)
 #define FIELD(cfg, off, type) ((type *)(void *)((char *)(cfg) + (off)))
 
+/* GenAI-Perf reports these as config errors (exit 1): cfg->usage_error = 0;
+ * returns -code with err filled (profile_config.c). */
+int gp_profile_config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 extern const struct opt gp_profile_opts[];
 extern const size_t gp_profile_n_opts;
 
