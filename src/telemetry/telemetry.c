@@ -23,11 +23,17 @@
 static const char *const metric_names[GP_TM__COUNT] = {
     "power_w", "power_limit_w", "energy_j", "gpu_util_pct", "mem_util_pct",
     "mem_used_bytes", "mem_total_bytes", "temp_c", "sm_clock_mhz",
+    "sm_active_pct", "enc_util_pct", "dec_util_pct", "mem_free_bytes", "mem_clock_mhz", "mem_temp_c",
+    "ecc_sbe_volatile", "ecc_dbe_volatile", "ecc_sbe_aggregate", "ecc_dbe_aggregate", "xid_last_error",
+    "power_violation_us", "thermal_violation_us", "retired_pages_sbe", "retired_pages_dbe",
+    "nvlink_crc_flit_errors", "nvlink_crc_data_errors", "pcie_tx_bytes_per_s", "pcie_rx_bytes_per_s",
+    "pcie_replay_count",
     "cpu_util_pct", "load1", "mem_used_bytes", "mem_available_bytes",
     "cpu_pct",
     "num_requests_running", "num_requests_waiting", "kv_cache_usage_pct",
     "prefix_cache_hit_rate",
 };
+_Static_assert(GP_TM_GPU__COUNT <= 64, "GPU metrics use a 64-bit has mask");
 
 const char *gp_telemetry_metric_name(int metric)
 {
@@ -132,8 +138,8 @@ static void sample_dcgm(struct gp_telemetry *t, uint64_t now, const struct gp_pr
     /* an exporter that grew GPUs after the probe keeps its probed count, so
      * indices never run into the next exporter's */
     for (int g = 0; g < sc->ngpu && g < ngpu; g++)
-        for (int m = 0; m <= GP_TM_SM_CLOCK_MHZ; m++)
-            if (sc->gpu[g].has & (1u << m))
+        for (int m = 0; m < GP_TM_GPU__COUNT; m++)
+            if (sc->gpu[g].has & (UINT64_C(1) << m))
                 add(t, now, GP_TD_GPU, base + g, m, sc->gpu[g].v[m]);
 }
 
@@ -207,19 +213,9 @@ static void sample_gpus(struct gp_telemetry *t, uint64_t now)
             }
             continue;
         }
-        if (r.has_power) add(t, now, GP_TD_GPU, g, GP_TM_POWER_W, r.power_w);
-        if (r.has_power_limit) add(t, now, GP_TD_GPU, g, GP_TM_POWER_LIMIT_W, r.power_limit_w);
-        if (r.has_energy) add(t, now, GP_TD_GPU, g, GP_TM_ENERGY_J, r.energy_j);
-        if (r.has_util) {
-            add(t, now, GP_TD_GPU, g, GP_TM_GPU_UTIL_PCT, r.gpu_util_pct);
-            add(t, now, GP_TD_GPU, g, GP_TM_MEM_UTIL_PCT, r.mem_util_pct);
-        }
-        if (r.has_mem) {
-            add(t, now, GP_TD_GPU, g, GP_TM_GPU_MEM_USED_BYTES, r.mem_used_bytes);
-            add(t, now, GP_TD_GPU, g, GP_TM_GPU_MEM_TOTAL_BYTES, r.mem_total_bytes);
-        }
-        if (r.has_temp) add(t, now, GP_TD_GPU, g, GP_TM_TEMP_C, r.temp_c);
-        if (r.has_clock) add(t, now, GP_TD_GPU, g, GP_TM_SM_CLOCK_MHZ, r.sm_clock_mhz);
+        for (int m = 0; m < GP_TM_GPU__COUNT; m++)
+            if (r.has & (UINT64_C(1) << m))
+                add(t, now, GP_TD_GPU, g, m, r.v[m]);
     }
 }
 
@@ -413,7 +409,7 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     if (!t->nv && !t->gpu_from_dcgm)
         add_event(t, t->mono0, "gpu", 0, t->gpu_status);
     /* room for one minute of samples up front, so a short run never grows */
-    size_t per_tick = 8 + (size_t)t->host.maxcpu + 9u * (size_t)t->ngpu;
+    size_t per_tick = 8 + (size_t)t->host.maxcpu + (size_t)GP_TM_GPU__COUNT * (size_t)t->ngpu;
     size_t ticks = (size_t)(60.0 / iv) + 2;
     t->cap = per_tick * (ticks > 6000 ? 6000 : ticks);
     t->s = malloc(t->cap * sizeof *t->s);

@@ -80,19 +80,42 @@ static size_t collect(const struct gp_telemetry *t, int kind, int index, int met
 
 struct gp_stat_export { const char *name; const char *unit; int metric; double scale; int constant; };
 
-/* GenAI-Perf's metric order (power, memory, utilisation, clock, temperature)
- * and units; our units are W, J, bytes, %, MHz, C. */
+/* GenAI-Perf's names, order (its TELEMETRY_METRICS: power, memory,
+ * utilisation, clock, temperature, ECC/errors, PCIe) and units; the scale
+ * takes ours (W, J, bytes, %, MHz, C, counts, us, bytes/s) to its. */
 static const struct gp_stat_export gp_exports[] = {
     {"gpu_power_usage", "W", GP_TM_POWER_W, 1.0, 0},
     {"gpu_power_limit", "W", GP_TM_POWER_LIMIT_W, 1.0, 1},
     {"energy_consumption", "MJ", GP_TM_ENERGY_J, 1e-6, 0},
     {"total_gpu_memory", "GB", GP_TM_GPU_MEM_TOTAL_BYTES, 1e-9, 1},
     {"gpu_memory_used", "GB", GP_TM_GPU_MEM_USED_BYTES, 1e-9, 0},
+    {"gpu_memory_free", "GB", GP_TM_GPU_MEM_FREE_BYTES, 1e-9, 0},
     {"gpu_utilization", "%", GP_TM_GPU_UTIL_PCT, 1.0, 0},
+    {"sm_utilization", "%", GP_TM_SM_ACTIVE_PCT, 1.0, 0},
     {"memory_copy_utilization", "%", GP_TM_MEM_UTIL_PCT, 1.0, 0},
+    {"video_encoder_utilization", "%", GP_TM_ENC_UTIL_PCT, 1.0, 0},
+    {"video_decoder_utilization", "%", GP_TM_DEC_UTIL_PCT, 1.0, 0},
     {"gpu_clock_sm", "MHz", GP_TM_SM_CLOCK_MHZ, 1.0, 0},
+    {"gpu_clock_memory", "MHz", GP_TM_MEM_CLOCK_MHZ, 1.0, 0},
     {"gpu_temperature", "C", GP_TM_TEMP_C, 1.0, 0},
+    {"gpu_memory_temperature", "C", GP_TM_MEM_TEMP_C, 1.0, 0},
+    {"total_ecc_sbe_volatile", "errors", GP_TM_ECC_SBE_VOL, 1.0, 0},
+    {"total_ecc_dbe_volatile", "errors", GP_TM_ECC_DBE_VOL, 1.0, 0},
+    {"total_ecc_sbe_aggregate", "errors", GP_TM_ECC_SBE_AGG, 1.0, 0},
+    {"total_ecc_dbe_aggregate", "errors", GP_TM_ECC_DBE_AGG, 1.0, 0},
+    {"xid_last_error", "errors", GP_TM_XID_LAST, 1.0, 0},
+    {"power_throttle_duration", "us", GP_TM_POWER_VIOLATION_US, 1.0, 0},
+    {"thermal_throttle_duration", "us", GP_TM_THERMAL_VIOLATION_US, 1.0, 0},
+    {"retired_pages_sbe", "pages", GP_TM_RETIRED_SBE, 1.0, 0},
+    {"retired_pages_dbe", "pages", GP_TM_RETIRED_DBE, 1.0, 0},
+    {"total_nvlink_crc_flit_errors", "errors", GP_TM_NVLINK_CRC_FLIT, 1.0, 0},
+    {"total_nvlink_crc_data_errors", "errors", GP_TM_NVLINK_CRC_DATA, 1.0, 0},
+    {"pcie_transmit_throughput", "KB/s", GP_TM_PCIE_TX_BPS, 1.0 / 1024, 0},
+    {"pcie_receive_throughput", "KB/s", GP_TM_PCIE_RX_BPS, 1.0 / 1024, 0},
+    {"pcie_replay_counter", "retries", GP_TM_PCIE_REPLAY, 1.0, 0},
 };
+_Static_assert(sizeof gp_exports / sizeof gp_exports[0] == GP_TM_GPU__COUNT,
+               "every GPU metric has a GenAI-Perf name");
 
 /* NumPy-exact stats (core/stats.c), then scaled to GenAI-Perf's unit the
  * way its scale_data does: every stat multiplied after the fact. */
