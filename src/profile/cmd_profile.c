@@ -577,6 +577,7 @@ static void stage_export(struct profile_run *r)
         .end_wall_ns = r->wall_end,
         .console = stdout,
         .console_width = 0,
+        .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
     };
     if (gp_export_all(&ctx, &r->err) < 0) {
         fprintf(stderr, "%s: error: writing artifacts: %s\n", r->prog, r->err.msg);

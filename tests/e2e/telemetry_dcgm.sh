@@ -126,4 +126,23 @@ for row in ("Sm Utilization (%),0,62.50,", "Pcie Receive Throughput (KB/s),0,\"4
     assert row in text, row
 print("csv ok")
 PY
+# -v prints GenAI-Perf's GPU telemetry tables after the metrics table; without it, none
+! grep -q "Power Metrics" "$TMPDIR/out" || { echo "FAIL: telemetry tables without -v"; exit 1; }
+"$GENPERF" profile -m m --url "$url" --endpoint-type chat --streaming --concurrency 2 --request-count 4 \
+    --output-tokens-mean 5 --tokenizer builtin --server-metrics-url "$durl" -v \
+    --artifact-dir "$TMPDIR/art2" >"$TMPDIR/outv" 2>"$TMPDIR/errv" || { cat "$TMPDIR/errv"; echo "FAIL: profile -v"; exit 1; }
+python3 - "$TMPDIR/outv" <<'PY'
+import sys
+out = open(sys.argv[1]).read()
+i = out.index("NVIDIA GenAI-Perf | LLM Metrics")
+titles = [out.index(f"NVIDIA GenAI-Perf | {g} Metrics") for g in ("Power", "Memory", "Utilization")]
+assert i < titles[0] < titles[1] < titles[2], titles
+for sub in ("GPU Power Usage (W)", "GPU Power Limit (W)", "Energy Consumption (MJ)", "GPU Memory Used (GB)",
+            "Total GPU Memory (GB)", "GPU Utilization (%)"):
+    assert sub in out, sub
+# the constant rows: avg then N/A; utilisation as int(round(v)); both GPUs
+assert "│ │         0 │ 700.00 │ N/A │ N/A │ N/A │ N/A │ N/A │" in out, out[titles[0]:titles[1]]
+assert "│ │         1 │  88 │  88 │  88 │  88 │  88 │  88 │ │" in out, out[titles[2]:]
+print("verbose tables ok")
+PY
 echo ok
