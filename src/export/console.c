@@ -341,7 +341,8 @@ int gp_export_console(const struct gp_export_ctx *ctx, struct gp_error *err)
             width = 80;
     }
     struct gp_buf b = {0};
-    if (gp_export_console_buf(ctx, width, &b)) {
+    if (gp_export_console_buf(ctx, width, &b) ||
+        (ctx->verbose && gp_export_console_telemetry_buf(ctx->telemetry_stats, &b))) {
         gp_buf_free(&b);
         return gp_err(err, GP_ENOMEM, "out of memory building the console table");
     }

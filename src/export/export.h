@@ -65,6 +65,7 @@ struct gp_export_ctx {
     double ramp_s;                   /* --ramp-up-duration; > 0 writes "ramp" (records flagged GP_REC_RAMP) */
 
     FILE *console;                   /* table destination (stdout); NULL = no table */
+    int verbose;                     /* -v: GenAI-Perf's GPU telemetry tables follow the table */
     int console_width;               /* 0 = $COLUMNS or 80 */
 
     /* borrowed, optional: gp_telemetry_summary_json(), written as "telemetry"
@@ -94,6 +95,10 @@ int gp_export_csv_buf(const struct gp_export_ctx *ctx, struct gp_buf *out);
 /* Console table "NVIDIA GenAI-Perf | LLM Metrics" (§8), plain box drawing. */
 int gp_export_console_buf(const struct gp_export_ctx *ctx, int width, struct gp_buf *out);
 int gp_export_console(const struct gp_export_ctx *ctx, struct gp_error *err);
+/* GenAI-Perf's -v GPU telemetry tables (Power, Memory, Utilization groups of
+ * nested tables) from a telemetry_stats block; appends nothing when no
+ * group has data. 0 or -GP_ENOMEM. */
+int gp_export_console_telemetry_buf(const json_t *telemetry_stats, struct gp_buf *out);
 
 /* Schedule lateness over the measured records that had a due time
  * (t_sched_ns), and how many waited for the --max-concurrency cap; present

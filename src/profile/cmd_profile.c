@@ -616,6 +616,7 @@ static void stage_export(struct profile_run *r)
         .ramp_s = cfg->ramp_s,
         .console = stdout,
         .console_width = 0,
+        .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
     };
     if (gp_export_all(&ctx, &r->err) < 0) {
         fprintf(stderr, "%s: error: writing artifacts: %s\n", r->prog, r->err.msg);

@@ -12,7 +12,34 @@ typedef int gp_nvmlReturn;
 typedef struct gp_nvmlDevice_st *gp_nvmlDevice;
 struct gp_nvmlUtilization { unsigned int gpu, memory; };
 struct gp_nvmlMemory { unsigned long long total, free, used; };
-enum { GP_NVML_TEMPERATURE_GPU = 0, GP_NVML_CLOCK_SM = 1 };
+struct gp_nvmlViolationTime { unsigned long long reference_time, violation_time; };  /* us, ns */
+/* nvmlFieldValue_t: 40 bytes; value is a union read as valueType says. */
+struct gp_nvmlFieldValue {
+    unsigned int field_id, scope_id;
+    long long timestamp, latency_us;
+    int value_type;   /* 0 double, 1 uint, 2 ulong, 3 ull, 4 sll, 5 int, 6 ushort */
+    gp_nvmlReturn nvml_return;
+    union { double d; unsigned int ui; unsigned long ul; unsigned long long ull; long long sll;
+            int si; unsigned short us; } value;
+};
+enum { GP_NVML_TEMPERATURE_GPU = 0, GP_NVML_CLOCK_SM = 1, GP_NVML_CLOCK_MEM = 2,
+       GP_NVML_PERF_POLICY_POWER = 0, GP_NVML_PERF_POLICY_THERMAL = 1,
+       GP_NVML_PCIE_UTIL_TX_BYTES = 0, GP_NVML_PCIE_UTIL_RX_BYTES = 1 };
+
+/* nvmlDeviceGetFieldValues ids (NVML_FI_DEV_*) and the metric each feeds. */
+static const struct { unsigned int id; int metric; } nv_fields[] = {
+    {82, GP_TM_MEM_TEMP_C},        /* MEMORY_TEMP */
+    {3, GP_TM_ECC_SBE_VOL},        /* ECC_SBE_VOL_TOTAL */
+    {4, GP_TM_ECC_DBE_VOL},        /* ECC_DBE_VOL_TOTAL */
+    {5, GP_TM_ECC_SBE_AGG},        /* ECC_SBE_AGG_TOTAL */
+    {6, GP_TM_ECC_DBE_AGG},        /* ECC_DBE_AGG_TOTAL */
+    {29, GP_TM_RETIRED_SBE},       /* RETIRED_SBE */
+    {30, GP_TM_RETIRED_DBE},       /* RETIRED_DBE */
+    {38, GP_TM_NVLINK_CRC_FLIT},   /* NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL */
+    {45, GP_TM_NVLINK_CRC_DATA},   /* NVLINK_CRC_DATA_ERROR_COUNT_TOTAL */
+    {94, GP_TM_PCIE_REPLAY},       /* PCIE_REPLAY_COUNTER */
+};
+#define NV_NFIELDS (sizeof nv_fields / sizeof nv_fields[0])
 
 struct gp_nvml {
     void *dl;
@@ -29,6 +56,11 @@ struct gp_nvml {
     gp_nvmlReturn (*memory)(gp_nvmlDevice, struct gp_nvmlMemory *);
     gp_nvmlReturn (*temperature)(gp_nvmlDevice, int, unsigned int *);
     gp_nvmlReturn (*clock)(gp_nvmlDevice, int, unsigned int *);
+    gp_nvmlReturn (*enc_util)(gp_nvmlDevice, unsigned int *, unsigned int *);
+    gp_nvmlReturn (*dec_util)(gp_nvmlDevice, unsigned int *, unsigned int *);
+    gp_nvmlReturn (*violation)(gp_nvmlDevice, int, struct gp_nvmlViolationTime *);
+    gp_nvmlReturn (*pcie_tput)(gp_nvmlDevice, int, unsigned int *);
+    gp_nvmlReturn (*fields)(gp_nvmlDevice, int, struct gp_nvmlFieldValue *);
     int ndev;
     gp_nvmlDevice dev[GP_NVML_MAX_DEV];
     char names[GP_NVML_MAX_DEV][96];
@@ -81,6 +113,11 @@ int gp_nvml_open(const char *path, struct gp_nvml **out, char *reason, size_t re
         {"nvmlDeviceGetMemoryInfo", &nv->memory, 0},
         {"nvmlDeviceGetTemperature", &nv->temperature, 0},
         {"nvmlDeviceGetClockInfo", &nv->clock, 0},
+        {"nvmlDeviceGetEncoderUtilization", &nv->enc_util, 0},
+        {"nvmlDeviceGetDecoderUtilization", &nv->dec_util, 0},
+        {"nvmlDeviceGetViolationStatus", &nv->violation, 0},
+        {"nvmlDeviceGetPcieThroughput", &nv->pcie_tput, 0},
+        {"nvmlDeviceGetFieldValues", &nv->fields, 0},
     };
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
         if (sym(nv->dl, syms[i].name, syms[i].slot) != 0 && syms[i].required) {
@@ -167,6 +204,54 @@ static int check(const struct gp_nvml *nv, gp_nvmlReturn rc, const char *fn, cha
     return -2;
 }
 
+static void put(struct gp_nvml_reading *r, int metric, double v)
+{
+    r->v[metric] = v;
+    r->has |= UINT64_C(1) << metric;
+}
+
+/* One query of an optional function: a negative check() ends the reading
+ * with that code, except a retryable error (-2) of a "soft" query (the
+ * extras beyond GenAI-Perf's first nine), which only drops that value, so a
+ * query a driver answers oddly never costs the core readings. The statement
+ * after the macro runs when the value is valid (c == 1). */
+#define NV_Q(fnp, call, name, soft)                                                 \
+    if ((fnp) && (c = check(nv, (call), (name), reason, reasonsz)) < 0 &&           \
+        !((soft) && c == -2))                                                       \
+        return c;                                                                   \
+    else if ((fnp) && c == 1)
+
+/* The field-value batch: one call; each field has its own return code, and
+ * one a device lacks (no ECC, no NVLink) is simply absent. */
+static int read_fields(struct gp_nvml *nv, gp_nvmlDevice d, struct gp_nvml_reading *r,
+                       char *reason, size_t reasonsz)
+{
+    struct gp_nvmlFieldValue fv[NV_NFIELDS];
+    memset(fv, 0, sizeof fv);
+    for (size_t i = 0; i < NV_NFIELDS; i++)
+        fv[i].field_id = nv_fields[i].id;
+    int c = check(nv, nv->fields(d, (int)NV_NFIELDS, fv), "nvmlDeviceGetFieldValues", reason, reasonsz);
+    if (c <= 0)
+        return c;
+    for (size_t i = 0; i < NV_NFIELDS; i++) {
+        double v;
+        if (fv[i].nvml_return != GP_NVML_SUCCESS)
+            continue;
+        switch (fv[i].value_type) {
+        case 0: v = fv[i].value.d; break;
+        case 1: v = fv[i].value.ui; break;
+        case 2: v = (double)fv[i].value.ul; break;
+        case 3: v = (double)fv[i].value.ull; break;
+        case 4: v = (double)fv[i].value.sll; break;
+        case 5: v = fv[i].value.si; break;
+        case 6: v = fv[i].value.us; break;
+        default: continue;
+        }
+        put(r, nv_fields[i].metric, v);
+    }
+    return 0;
+}
+
 int gp_nvml_read(struct gp_nvml *nv, int dev, struct gp_nvml_reading *r, char *reason,
                  size_t reasonsz)
 {
@@ -176,48 +261,45 @@ int gp_nvml_read(struct gp_nvml *nv, int dev, struct gp_nvml_reading *r, char *r
         return -1;
     }
     gp_nvmlDevice d = nv->dev[dev];
-    int c;
-    if (nv->power_usage) {
-        unsigned int mw = 0;
-        if ((c = check(nv, nv->power_usage(d, &mw), "nvmlDeviceGetPowerUsage", reason, reasonsz)) < 0)
-            return c;
-        if (c) { r->power_w = mw / 1000.0; r->has_power = 1; }
+    int c = 0;
+    unsigned int u = 0, per = 0;
+    unsigned long long ull = 0;
+    struct gp_nvmlUtilization ut = {0, 0};
+    struct gp_nvmlMemory m = {0, 0, 0};
+    struct gp_nvmlViolationTime vt = {0, 0};
+    NV_Q(nv->power_usage, nv->power_usage(d, &u), "nvmlDeviceGetPowerUsage", 0) put(r, GP_TM_POWER_W, u / 1000.0);
+    NV_Q(nv->power_limit, nv->power_limit(d, &u), "nvmlDeviceGetEnforcedPowerLimit", 0)
+        put(r, GP_TM_POWER_LIMIT_W, u / 1000.0);
+    NV_Q(nv->energy, nv->energy(d, &ull), "nvmlDeviceGetTotalEnergyConsumption", 0)
+        put(r, GP_TM_ENERGY_J, (double)ull / 1000.0);
+    NV_Q(nv->utilization, nv->utilization(d, &ut), "nvmlDeviceGetUtilizationRates", 0) {
+        put(r, GP_TM_GPU_UTIL_PCT, ut.gpu);
+        put(r, GP_TM_MEM_UTIL_PCT, ut.memory);
     }
-    if (nv->power_limit) {
-        unsigned int mw = 0;
-        if ((c = check(nv, nv->power_limit(d, &mw), "nvmlDeviceGetEnforcedPowerLimit", reason, reasonsz)) < 0)
-            return c;
-        if (c) { r->power_limit_w = mw / 1000.0; r->has_power_limit = 1; }
+    NV_Q(nv->memory, nv->memory(d, &m), "nvmlDeviceGetMemoryInfo", 0) {
+        put(r, GP_TM_GPU_MEM_USED_BYTES, (double)m.used);
+        put(r, GP_TM_GPU_MEM_TOTAL_BYTES, (double)m.total);
+        put(r, GP_TM_GPU_MEM_FREE_BYTES, (double)m.free);
     }
-    if (nv->energy) {
-        unsigned long long mj = 0;
-        if ((c = check(nv, nv->energy(d, &mj), "nvmlDeviceGetTotalEnergyConsumption", reason, reasonsz)) < 0)
-            return c;
-        if (c) { r->energy_j = (double)mj / 1000.0; r->has_energy = 1; }
-    }
-    if (nv->utilization) {
-        struct gp_nvmlUtilization u = {0, 0};
-        if ((c = check(nv, nv->utilization(d, &u), "nvmlDeviceGetUtilizationRates", reason, reasonsz)) < 0)
-            return c;
-        if (c) { r->gpu_util_pct = u.gpu; r->mem_util_pct = u.memory; r->has_util = 1; }
-    }
-    if (nv->memory) {
-        struct gp_nvmlMemory m = {0, 0, 0};
-        if ((c = check(nv, nv->memory(d, &m), "nvmlDeviceGetMemoryInfo", reason, reasonsz)) < 0)
-            return c;
-        if (c) { r->mem_used_bytes = (double)m.used; r->mem_total_bytes = (double)m.total; r->has_mem = 1; }
-    }
-    if (nv->temperature) {
-        unsigned int tc = 0;
-        if ((c = check(nv, nv->temperature(d, GP_NVML_TEMPERATURE_GPU, &tc), "nvmlDeviceGetTemperature", reason, reasonsz)) < 0)
-            return c;
-        if (c) { r->temp_c = tc; r->has_temp = 1; }
-    }
-    if (nv->clock) {
-        unsigned int mhz = 0;
-        if ((c = check(nv, nv->clock(d, GP_NVML_CLOCK_SM, &mhz), "nvmlDeviceGetClockInfo(SM)", reason, reasonsz)) < 0)
-            return c;
-        if (c) { r->sm_clock_mhz = mhz; r->has_clock = 1; }
-    }
+    NV_Q(nv->temperature, nv->temperature(d, GP_NVML_TEMPERATURE_GPU, &u), "nvmlDeviceGetTemperature", 0)
+        put(r, GP_TM_TEMP_C, u);
+    NV_Q(nv->clock, nv->clock(d, GP_NVML_CLOCK_SM, &u), "nvmlDeviceGetClockInfo(SM)", 0) put(r, GP_TM_SM_CLOCK_MHZ, u);
+    NV_Q(nv->clock, nv->clock(d, GP_NVML_CLOCK_MEM, &u), "nvmlDeviceGetClockInfo(MEM)", 1)
+        put(r, GP_TM_MEM_CLOCK_MHZ, u);
+    NV_Q(nv->enc_util, nv->enc_util(d, &u, &per), "nvmlDeviceGetEncoderUtilization", 1) put(r, GP_TM_ENC_UTIL_PCT, u);
+    NV_Q(nv->dec_util, nv->dec_util(d, &u, &per), "nvmlDeviceGetDecoderUtilization", 1) put(r, GP_TM_DEC_UTIL_PCT, u);
+    /* violation time is in ns; DCGM's *_VIOLATION fields (and GenAI-Perf) use us */
+    NV_Q(nv->violation, nv->violation(d, GP_NVML_PERF_POLICY_POWER, &vt), "nvmlDeviceGetViolationStatus(POWER)", 1)
+        put(r, GP_TM_POWER_VIOLATION_US, (double)vt.violation_time / 1000.0);
+    NV_Q(nv->violation, nv->violation(d, GP_NVML_PERF_POLICY_THERMAL, &vt),
+         "nvmlDeviceGetViolationStatus(THERMAL)", 1)
+        put(r, GP_TM_THERMAL_VIOLATION_US, (double)vt.violation_time / 1000.0);
+    /* PCIe throughput comes in KB/s (1 KB = 1024 bytes, DCGM's divisor) */
+    NV_Q(nv->pcie_tput, nv->pcie_tput(d, GP_NVML_PCIE_UTIL_TX_BYTES, &u), "nvmlDeviceGetPcieThroughput(TX)", 1)
+        put(r, GP_TM_PCIE_TX_BPS, u * 1024.0);
+    NV_Q(nv->pcie_tput, nv->pcie_tput(d, GP_NVML_PCIE_UTIL_RX_BYTES, &u), "nvmlDeviceGetPcieThroughput(RX)", 1)
+        put(r, GP_TM_PCIE_RX_BPS, u * 1024.0);
+    if (nv->fields && (c = read_fields(nv, d, r, reason, reasonsz)) == -1)
+        return c;
     return 0;
 }

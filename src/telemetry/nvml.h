@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "telemetry/telemetry.h"
+
 #define GP_NVML_MAX_DEV 64
 
 /* NVML return codes we treat specially (values from NVML's nvmlReturn_t). */
@@ -23,13 +25,14 @@ enum {
 
 struct gp_nvml;
 
-/* One reading of one device; has_* says which fields were read (a device
- * may not support every query, e.g. no energy counter before Volta). */
+/* One reading of one device, indexed by the gp_tm_metric GPU block, in our
+ * units; bit m of has says v[m] was read (a device may not support every
+ * query, e.g. no energy counter before Volta, no ECC on consumer boards).
+ * NVML has no SM-active ratio (a DCGM profiling field) and reports XIDs only
+ * as events, so GP_TM_SM_ACTIVE_PCT and GP_TM_XID_LAST never come from here. */
 struct gp_nvml_reading {
-    double power_w, power_limit_w, energy_j, gpu_util_pct, mem_util_pct;
-    double mem_used_bytes, mem_total_bytes, temp_c, sm_clock_mhz;
-    unsigned has_power : 1, has_power_limit : 1, has_energy : 1, has_util : 1, has_mem : 1,
-        has_temp : 1, has_clock : 1;
+    double v[GP_TM_GPU__COUNT];
+    uint64_t has;
 };
 
 /* Loads path (dlopen), resolves the symbols and calls nvmlInit_v2 and

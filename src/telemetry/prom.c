@@ -190,7 +190,9 @@ static const struct name_map server_names[] = {
     {"trtllm_kv_cache_hit_rate", S_HIT_FRAC},
 };
 
-/* DCGM exporter names -> our GPU metric and the factor to our unit. */
+/* DCGM exporter names -> our GPU metric and the factor to our unit: every
+ * field GenAI-Perf's DCGM collector reads (its DCGM_TO_INTERNAL_METRIC_NAME),
+ * see docs/telemetry.md for its names. */
 struct dcgm_map { const char *name; int metric; double scale; };
 static const struct dcgm_map dcgm_names[] = {
     {"DCGM_FI_DEV_POWER_USAGE", GP_TM_POWER_W, 1.0},
@@ -198,10 +200,30 @@ static const struct dcgm_map dcgm_names[] = {
     {"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", GP_TM_ENERGY_J, 1e-3},  /* mJ */
     {"DCGM_FI_DEV_GPU_UTIL", GP_TM_GPU_UTIL_PCT, 1.0},
     {"DCGM_FI_DEV_MEM_COPY_UTIL", GP_TM_MEM_UTIL_PCT, 1.0},
+    {"DCGM_FI_DEV_ENC_UTIL", GP_TM_ENC_UTIL_PCT, 1.0},
+    {"DCGM_FI_DEV_DEC_UTIL", GP_TM_DEC_UTIL_PCT, 1.0},
+    {"DCGM_FI_PROF_SM_ACTIVE", GP_TM_SM_ACTIVE_PCT, 100.0},         /* ratio */
+    {"DCGM_FI_DEV_SM_CLOCK", GP_TM_SM_CLOCK_MHZ, 1.0},
+    {"DCGM_FI_DEV_MEM_CLOCK", GP_TM_MEM_CLOCK_MHZ, 1.0},
     {"DCGM_FI_DEV_FB_USED", GP_TM_GPU_MEM_USED_BYTES, 1048576.0},   /* MiB */
     {"DCGM_FI_DEV_FB_TOTAL", GP_TM_GPU_MEM_TOTAL_BYTES, 1048576.0},
+    {"DCGM_FI_DEV_FB_FREE", GP_TM_GPU_MEM_FREE_BYTES, 1048576.0},
+    {"DCGM_FI_DEV_MEMORY_TEMP", GP_TM_MEM_TEMP_C, 1.0},
     {"DCGM_FI_DEV_GPU_TEMP", GP_TM_TEMP_C, 1.0},
-    {"DCGM_FI_DEV_SM_CLOCK", GP_TM_SM_CLOCK_MHZ, 1.0},
+    {"DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", GP_TM_ECC_SBE_VOL, 1.0},
+    {"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", GP_TM_ECC_DBE_VOL, 1.0},
+    {"DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", GP_TM_ECC_SBE_AGG, 1.0},
+    {"DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", GP_TM_ECC_DBE_AGG, 1.0},
+    {"DCGM_FI_DEV_XID_ERRORS", GP_TM_XID_LAST, 1.0},
+    {"DCGM_FI_DEV_POWER_VIOLATION", GP_TM_POWER_VIOLATION_US, 1.0},
+    {"DCGM_FI_DEV_THERMAL_VIOLATION", GP_TM_THERMAL_VIOLATION_US, 1.0},
+    {"DCGM_FI_DEV_RETIRED_SBE", GP_TM_RETIRED_SBE, 1.0},
+    {"DCGM_FI_DEV_RETIRED_DBE", GP_TM_RETIRED_DBE, 1.0},
+    {"DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", GP_TM_NVLINK_CRC_FLIT, 1.0},
+    {"DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", GP_TM_NVLINK_CRC_DATA, 1.0},
+    {"DCGM_FI_PROF_PCIE_TX_BYTES", GP_TM_PCIE_TX_BPS, 1.0},          /* bytes/s */
+    {"DCGM_FI_PROF_PCIE_RX_BYTES", GP_TM_PCIE_RX_BPS, 1.0},
+    {"DCGM_FI_DEV_PCIE_REPLAY_COUNTER", GP_TM_PCIE_REPLAY, 1.0},
 };
 
 static int scan_cb(void *ctx, const char *name, size_t nlen, const char *labels, size_t llen,
@@ -219,19 +241,14 @@ static int scan_cb(void *ctx, const char *name, size_t nlen, const char *labels,
         if (e == gpu || *e || idx < 0 || idx >= GP_PROM_MAX_GPU)
             return 0;
         struct gp_prom_gpu *g = &s->gpu[idx];
-        if (name_is(name, nlen, "DCGM_FI_DEV_FB_FREE")) {
-            g->fb_free_bytes = v * 1048576.0;
-            g->has_fb_free = 1;
-        } else {
-            size_t i;
-            for (i = 0; i < sizeof dcgm_names / sizeof dcgm_names[0]; i++)
-                if (name_is(name, nlen, dcgm_names[i].name))
-                    break;
-            if (i == sizeof dcgm_names / sizeof dcgm_names[0])
-                return 0;
-            g->v[dcgm_names[i].metric] = v * dcgm_names[i].scale;
-            g->has |= 1u << dcgm_names[i].metric;
-        }
+        size_t i;
+        for (i = 0; i < sizeof dcgm_names / sizeof dcgm_names[0]; i++)
+            if (name_is(name, nlen, dcgm_names[i].name))
+                break;
+        if (i == sizeof dcgm_names / sizeof dcgm_names[0])
+            return 0;
+        g->v[dcgm_names[i].metric] = v * dcgm_names[i].scale;
+        g->has |= UINT64_C(1) << dcgm_names[i].metric;
         if (idx + 1 > s->ngpu)
             s->ngpu = (int)idx + 1;
         s->known++;
@@ -261,9 +278,10 @@ void gp_prom_scan(const char *text, size_t len, struct gp_prom_scan *out)
     /* fill total from used+free when the exporter omits FB_TOTAL */
     for (int i = 0; i < out->ngpu; i++) {
         struct gp_prom_gpu *g = &out->gpu[i];
-        unsigned ub = 1u << GP_TM_GPU_MEM_USED_BYTES, tb = 1u << GP_TM_GPU_MEM_TOTAL_BYTES;
-        if ((g->has & ub) && !(g->has & tb) && g->has_fb_free) {
-            g->v[GP_TM_GPU_MEM_TOTAL_BYTES] = g->v[GP_TM_GPU_MEM_USED_BYTES] + g->fb_free_bytes;
+        uint64_t ub = UINT64_C(1) << GP_TM_GPU_MEM_USED_BYTES, tb = UINT64_C(1) << GP_TM_GPU_MEM_TOTAL_BYTES,
+                 fb = UINT64_C(1) << GP_TM_GPU_MEM_FREE_BYTES;
+        if ((g->has & ub) && !(g->has & tb) && (g->has & fb)) {
+            g->v[GP_TM_GPU_MEM_TOTAL_BYTES] = g->v[GP_TM_GPU_MEM_USED_BYTES] + g->v[GP_TM_GPU_MEM_FREE_BYTES];
             g->has |= tb;
         }
     }

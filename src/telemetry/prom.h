@@ -9,6 +9,9 @@
 #define GP_TELEMETRY_PROM_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "telemetry/telemetry.h"
 
 #define GP_PROM_MAX_GPU 64
 
@@ -25,10 +28,10 @@ int gp_prom_parse(const char *text, size_t len, gp_prom_fn fn, void *ctx);
  * into out (truncated to outsz-1). Returns 1 if found, 0 otherwise. */
 int gp_prom_label(const char *labels, size_t llen, const char *key, char *out, size_t outsz);
 
-/* Bits of struct gp_prom_gpu.has, indexed like gp_tm_metric GPU entries. */
+/* One GPU of a DCGM exporter, indexed by the gp_tm_metric GPU block. */
 struct gp_prom_gpu {
-    double v[9];   /* GP_TM_POWER_W .. GP_TM_SM_CLOCK_MHZ, in our units */
-    unsigned has;  /* bit i set when v[i] was seen */
+    double v[GP_TM_GPU__COUNT];   /* in our units (telemetry.h) */
+    uint64_t has;                 /* bit i set when v[i] was seen */
     double fb_free_bytes;
     int has_fb_free;
 };

@@ -1,11 +1,11 @@
-/* telemetry/telemetry.c — the sampler: thread, storage, outputs (see telemetry.h). */
+/* telemetry/telemetry.c — the sampler: thread, sources, sampling (see telemetry.h).
+ * The written outputs (JSONL, stats, summary) are in telemetry_json.c. */
 #include "telemetry/telemetry.h"
+#include "telemetry/telemetry_int.h"
 
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/error.h"
-#include "core/fsutil.h"
-#include "core/stats.h"
 #include "telemetry/host.h"
 #include "telemetry/nvml.h"
 #include "telemetry/prom.h"
@@ -20,83 +20,20 @@
 #include <string.h>
 #include <strings.h>
 
-#define TM_MAX_EVENTS 64
-#define TM_MAX_SRC 8
-
-/* One scraped /metrics URL, with its own curl easy handle (the client's
- * event loop never sees it). */
-struct tm_src {
-    char *url;
-    int quiet;          /* a default guess: drop silently when it does not work */
-    int on;             /* answered the probe with known names */
-    int has_server, has_dcgm;
-    int ngpu;           /* GPUs the probe found on a DCGM exporter */
-    int use_server;     /* sampled as device "server" / "server<server_idx>" */
-    int server_idx;
-    int use_dcgm;       /* no NVML: its GPUs are gpu<gpu_base + label order> */
-    int gpu_base;
-    CURL *curl;
-    struct gp_buf body;
-    unsigned failures;
-    int have_pc_prev;
-    double pc_hits_prev, pc_queries_prev;
-    char status[512];
-    char curl_err[CURL_ERROR_SIZE];
-};
-
-/* A source that became (or was) unavailable, written as a status line. */
-struct tm_event {
-    uint64_t t_ns;
-    char device[16];
-    int mid_run;      /* 0: never worked; 1: failed during the run (from t_ns on) */
-    char reason[400];
-};
-
-struct gp_telemetry {
-    double interval_s;
-    char *nvml_path;
-    uint64_t mono0, wall0;
-
-    struct gp_nvml *nv;
-    int ngpu;
-    int gpu_dead[GP_NVML_MAX_DEV];
-    unsigned gpu_soft_errors[GP_NVML_MAX_DEV];
-    int gpu_from_dcgm;   /* no NVML, but the metrics URL is a DCGM exporter */
-    char gpu_status[512];
-
-    struct gp_host host;
-    int host_ok;
-
-    struct tm_src src[TM_MAX_SRC];
-    int nsrc;
-    int primary;       /* source of the server metrics, -1 = none */
-    int dcgm_src;      /* source of DCGM GPU metrics when NVML is missing, -1 = none */
-    long scrape_timeout_ms;
-    char server_status[512];
-
-    struct gp_telemetry_sample *s;
-    size_t n, cap;
-    struct tm_event ev[TM_MAX_EVENTS];
-    int nev;
-    uint64_t t_first, t_last;
-    unsigned ticks;
-
-    pthread_t th;
-    int thread_started;
-    int stopping;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int sync_ok;
-};
-
 static const char *const metric_names[GP_TM__COUNT] = {
     "power_w", "power_limit_w", "energy_j", "gpu_util_pct", "mem_util_pct",
     "mem_used_bytes", "mem_total_bytes", "temp_c", "sm_clock_mhz",
+    "sm_active_pct", "enc_util_pct", "dec_util_pct", "mem_free_bytes", "mem_clock_mhz", "mem_temp_c",
+    "ecc_sbe_volatile", "ecc_dbe_volatile", "ecc_sbe_aggregate", "ecc_dbe_aggregate", "xid_last_error",
+    "power_violation_us", "thermal_violation_us", "retired_pages_sbe", "retired_pages_dbe",
+    "nvlink_crc_flit_errors", "nvlink_crc_data_errors", "pcie_tx_bytes_per_s", "pcie_rx_bytes_per_s",
+    "pcie_replay_count",
     "cpu_util_pct", "load1", "mem_used_bytes", "mem_available_bytes",
     "cpu_pct",
     "num_requests_running", "num_requests_waiting", "kv_cache_usage_pct",
     "prefix_cache_hit_rate",
 };
+_Static_assert(GP_TM_GPU__COUNT <= 64, "GPU metrics use a 64-bit has mask");
 
 const char *gp_telemetry_metric_name(int metric)
 {
@@ -201,8 +138,8 @@ static void sample_dcgm(struct gp_telemetry *t, uint64_t now, const struct gp_pr
     /* an exporter that grew GPUs after the probe keeps its probed count, so
      * indices never run into the next exporter's */
     for (int g = 0; g < sc->ngpu && g < ngpu; g++)
-        for (int m = 0; m <= GP_TM_SM_CLOCK_MHZ; m++)
-            if (sc->gpu[g].has & (1u << m))
+        for (int m = 0; m < GP_TM_GPU__COUNT; m++)
+            if (sc->gpu[g].has & (UINT64_C(1) << m))
                 add(t, now, GP_TD_GPU, base + g, m, sc->gpu[g].v[m]);
 }
 
@@ -276,19 +213,9 @@ static void sample_gpus(struct gp_telemetry *t, uint64_t now)
             }
             continue;
         }
-        if (r.has_power) add(t, now, GP_TD_GPU, g, GP_TM_POWER_W, r.power_w);
-        if (r.has_power_limit) add(t, now, GP_TD_GPU, g, GP_TM_POWER_LIMIT_W, r.power_limit_w);
-        if (r.has_energy) add(t, now, GP_TD_GPU, g, GP_TM_ENERGY_J, r.energy_j);
-        if (r.has_util) {
-            add(t, now, GP_TD_GPU, g, GP_TM_GPU_UTIL_PCT, r.gpu_util_pct);
-            add(t, now, GP_TD_GPU, g, GP_TM_MEM_UTIL_PCT, r.mem_util_pct);
-        }
-        if (r.has_mem) {
-            add(t, now, GP_TD_GPU, g, GP_TM_GPU_MEM_USED_BYTES, r.mem_used_bytes);
-            add(t, now, GP_TD_GPU, g, GP_TM_GPU_MEM_TOTAL_BYTES, r.mem_total_bytes);
-        }
-        if (r.has_temp) add(t, now, GP_TD_GPU, g, GP_TM_TEMP_C, r.temp_c);
-        if (r.has_clock) add(t, now, GP_TD_GPU, g, GP_TM_SM_CLOCK_MHZ, r.sm_clock_mhz);
+        for (int m = 0; m < GP_TM_GPU__COUNT; m++)
+            if (r.has & (UINT64_C(1) << m))
+                add(t, now, GP_TD_GPU, g, m, r.v[m]);
     }
 }
 
@@ -482,7 +409,7 @@ int gp_telemetry_open(const struct gp_telemetry_opts *o, struct gp_telemetry **o
     if (!t->nv && !t->gpu_from_dcgm)
         add_event(t, t->mono0, "gpu", 0, t->gpu_status);
     /* room for one minute of samples up front, so a short run never grows */
-    size_t per_tick = 8 + (size_t)t->host.maxcpu + 9u * (size_t)t->ngpu;
+    size_t per_tick = 8 + (size_t)t->host.maxcpu + (size_t)GP_TM_GPU__COUNT * (size_t)t->ngpu;
     size_t ticks = (size_t)(60.0 / iv) + 2;
     t->cap = per_tick * (ticks > 6000 ? 6000 : ticks);
     t->s = malloc(t->cap * sizeof *t->s);
@@ -618,230 +545,4 @@ const struct gp_telemetry_sample *gp_telemetry_samples(const struct gp_telemetry
 uint64_t gp_telemetry_wall_ns(const struct gp_telemetry *t, uint64_t t_ns)
 {
     return t->wall0 + (t_ns - t->mono0);
-}
-
-/* Shortest "%.*g" that reads back to the same double (like Python's repr). */
-static int put_num(struct gp_buf *b, double v)
-{
-    char tmp[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
-    return gp_buf_puts(b, tmp);
-}
-
-int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, struct gp_error *err)
-{
-    struct gp_atomic_file af;
-    int r = gp_atomic_open(&af, path, err);
-    if (r)
-        return r;
-    struct gp_buf b = {0};
-    char dev[16];
-    for (int i = 0; i < t->nev; i++) {
-        const struct tm_event *e = &t->ev[i];
-        gp_buf_reset(&b);
-        gp_buf_printf(&b, "{\"t_ns\":%llu,\"wall_ns\":%llu,\"device\":", (unsigned long long)e->t_ns,
-                      (unsigned long long)gp_telemetry_wall_ns(t, e->t_ns));
-        gp_buf_json_str(&b, e->device, strlen(e->device));
-        gp_buf_printf(&b, ",\"metric\":\"unavailable\",%s\"reason\":", e->mid_run ? "\"mid_run\":true," : "");
-        gp_buf_json_str(&b, e->reason, strlen(e->reason));
-        gp_buf_puts(&b, "}\n");
-        fwrite(b.data, 1, b.len, af.fp);
-    }
-    for (size_t i = 0; i < t->n; i++) {
-        const struct gp_telemetry_sample *s = &t->s[i];
-        gp_buf_reset(&b);
-        gp_buf_printf(&b, "{\"t_ns\":%llu,\"wall_ns\":%llu,\"device\":\"%s\",\"metric\":\"%s\",\"value\":",
-                      (unsigned long long)s->t_ns,
-                      (unsigned long long)gp_telemetry_wall_ns(t, s->t_ns),
-                      gp_telemetry_device_name(s->device_kind, s->device_index, dev, sizeof dev),
-                      gp_telemetry_metric_name(s->metric));
-        put_num(&b, s->value);
-        if (gp_buf_puts(&b, "}\n") != 0) {
-            gp_buf_free(&b);
-            gp_atomic_abort(&af);
-            return gp_err(err, GP_ENOMEM, "out of memory writing '%s'", path);
-        }
-        fwrite(b.data, 1, b.len, af.fp);
-    }
-    gp_buf_free(&b);
-    return gp_atomic_commit(&af, err);
-}
-
-/* ---- statistics ---------------------------------------------------------- */
-
-/* Collects the values of (kind,index,metric) into buf (caller's, size >= t->n). */
-static size_t collect(const struct gp_telemetry *t, int kind, int index, int metric, double *buf)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        const struct gp_telemetry_sample *s = &t->s[i];
-        if (s->device_kind == kind && s->device_index == index && s->metric == metric)
-            buf[k++] = s->value;
-    }
-    return k;
-}
-
-struct gp_stat_export { const char *name; const char *unit; int metric; double scale; int constant; };
-
-/* GenAI-Perf's metric order (power, memory, utilisation, clock, temperature)
- * and units; our units are W, J, bytes, %, MHz, C. */
-static const struct gp_stat_export gp_exports[] = {
-    {"gpu_power_usage", "W", GP_TM_POWER_W, 1.0, 0},
-    {"gpu_power_limit", "W", GP_TM_POWER_LIMIT_W, 1.0, 1},
-    {"energy_consumption", "MJ", GP_TM_ENERGY_J, 1e-6, 0},
-    {"total_gpu_memory", "GB", GP_TM_GPU_MEM_TOTAL_BYTES, 1e-9, 1},
-    {"gpu_memory_used", "GB", GP_TM_GPU_MEM_USED_BYTES, 1e-9, 0},
-    {"gpu_utilization", "%", GP_TM_GPU_UTIL_PCT, 1.0, 0},
-    {"memory_copy_utilization", "%", GP_TM_MEM_UTIL_PCT, 1.0, 0},
-    {"gpu_clock_sm", "MHz", GP_TM_SM_CLOCK_MHZ, 1.0, 0},
-    {"gpu_temperature", "C", GP_TM_TEMP_C, 1.0, 0},
-};
-
-/* NumPy-exact stats (core/stats.c), then scaled to GenAI-Perf's unit the
- * way its scale_data does: every stat multiplied after the fact. */
-static json_t *stats_obj(double *x, size_t n, double scale, int constant)
-{
-    struct gp_stats st;
-    gp_stats_compute(x, n, &st);
-    gp_stats_scale(&st, scale);
-    json_t *o = json_object();
-    json_object_set_new(o, "avg", json_real(st.avg));
-    if (constant)
-        return o;
-    for (int i = 0; i < GP_NPCT; i++) {
-        char key[8];
-        snprintf(key, sizeof key, "p%d", gp_pct_levels[i]);
-        json_object_set_new(o, key, json_real(st.p[i]));
-    }
-    json_object_set_new(o, "min", json_real(st.min));
-    json_object_set_new(o, "max", json_real(st.max));
-    json_object_set_new(o, "std", json_real(st.std));
-    return o;
-}
-
-json_t *gp_telemetry_stats_json(const struct gp_telemetry *t)
-{
-    if (!t || t->n == 0 || t->ngpu == 0)
-        return NULL;
-    double *buf = malloc(t->n * sizeof *buf);
-    if (!buf)
-        return NULL;
-    json_t *root = json_object();
-    for (size_t m = 0; m < sizeof gp_exports / sizeof gp_exports[0]; m++) {
-        json_t *mo = NULL;
-        for (int g = 0; g < t->ngpu; g++) {
-            size_t k = collect(t, GP_TD_GPU, g, gp_exports[m].metric, buf);
-            if (!k)
-                continue;
-            if (!mo) {
-                mo = json_object();
-                json_object_set_new(mo, "unit", json_string(gp_exports[m].unit));
-            }
-            char key[16];
-            snprintf(key, sizeof key, "%d", g);  /* GenAI-Perf keys by DCGM's gpu label */
-            json_object_set_new(mo, key, stats_obj(buf, k, gp_exports[m].scale, gp_exports[m].constant));
-        }
-        if (mo)
-            json_object_set_new(root, gp_exports[m].name, mo);
-    }
-    free(buf);
-    if (json_object_size(root) == 0) {
-        json_decref(root);
-        return NULL;
-    }
-    return root;
-}
-
-json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
-{
-    json_t *root = json_object();
-    json_object_set_new(root, "interval_s", json_real(t->interval_s));
-    json_object_set_new(root, "duration_s",
-                        json_real(t->ticks ? (double)(t->t_last - t->t_first) / 1e9 : 0.0));
-    json_object_set_new(root, "ticks", json_integer(t->ticks));
-    json_object_set_new(root, "samples", json_integer((json_int_t)t->n));
-    json_t *gpu = json_object();
-    json_object_set_new(gpu, "status", json_string(t->gpu_status));
-    json_object_set_new(gpu, "source", json_string(t->nv ? "nvml" : t->gpu_from_dcgm ? "dcgm" : "none"));
-    json_object_set_new(gpu, "count", json_integer(t->ngpu));
-    json_t *names = json_array();
-    for (int g = 0; t->nv && g < t->ngpu; g++)
-        json_array_append_new(names, json_string(gp_nvml_name(t->nv, g)));
-    json_object_set_new(gpu, "names", names);
-    json_object_set_new(root, "gpu", gpu);
-    json_t *srv = json_object();
-    json_object_set_new(srv, "status", json_string(t->server_status));
-    const struct tm_src *ps = t->primary >= 0 ? &t->src[t->primary] : t->nsrc ? &t->src[0] : NULL;
-    json_object_set_new(srv, "url", ps ? json_string(ps->url) : json_null());
-    json_object_set_new(srv, "failed_scrapes", json_integer(ps ? ps->failures : 0));
-    json_t *srcs = json_array();
-    for (int i = 0; i < t->nsrc; i++) {
-        const struct tm_src *x = &t->src[i];
-        json_t *e = json_object();
-        json_object_set_new(e, "url", json_string(x->url));
-        json_object_set_new(e, "status", json_string(x->status));
-        json_object_set_new(e, "default", json_boolean(x->quiet));
-        json_object_set_new(e, "used_for",
-                            json_string(x->use_server && x->use_dcgm ? "server+gpu"
-                                        : x->use_server                 ? "server"
-                                        : x->use_dcgm                   ? "gpu"
-                                                                        : "none"));
-        json_object_set_new(e, "failed_scrapes", json_integer(x->failures));
-        json_array_append_new(srcs, e);
-    }
-    json_object_set_new(srv, "sources", srcs);
-    json_object_set_new(root, "server", srv);
-    json_t *ev = json_array();
-    for (int i = 0; i < t->nev; i++) {
-        json_t *e = json_object();
-        json_object_set_new(e, "device", json_string(t->ev[i].device));
-        json_object_set_new(e, "metric", json_string("unavailable"));
-        json_object_set_new(e, "mid_run", json_boolean(t->ev[i].mid_run));
-        json_object_set_new(e, "reason", json_string(t->ev[i].reason));
-        json_array_append_new(ev, e);
-    }
-    json_object_set_new(root, "events", ev);
-
-    /* per (device, metric): avg/min/max/last/n, in first-seen order; host
-     * per-core series are summarised by "cpu*" only through host.cpu_util_pct */
-    json_t *mets = json_object();
-    char dev[16], key[64];
-    for (size_t i = 0; i < t->n; i++) {
-        const struct gp_telemetry_sample *s = &t->s[i];
-        if (s->device_kind == GP_TD_CPU)
-            continue;
-        snprintf(key, sizeof key, "%s.%s",
-                 gp_telemetry_device_name(s->device_kind, s->device_index, dev, sizeof dev),
-                 gp_telemetry_metric_name(s->metric));
-        json_t *o = json_object_get(mets, key);
-        if (!o) {
-            o = json_object();
-            json_object_set_new(o, "sum", json_real(0));
-            json_object_set_new(o, "min", json_real(s->value));
-            json_object_set_new(o, "max", json_real(s->value));
-            json_object_set_new(o, "n", json_integer(0));
-            json_object_set_new(mets, key, o);
-        }
-        json_real_set(json_object_get(o, "sum"), json_real_value(json_object_get(o, "sum")) + s->value);
-        if (s->value < json_real_value(json_object_get(o, "min")))
-            json_real_set(json_object_get(o, "min"), s->value);
-        if (s->value > json_real_value(json_object_get(o, "max")))
-            json_real_set(json_object_get(o, "max"), s->value);
-        json_integer_set(json_object_get(o, "n"), json_integer_value(json_object_get(o, "n")) + 1);
-        json_object_set_new(o, "last", json_real(s->value));
-    }
-    const char *k;
-    json_t *o;
-    json_object_foreach(mets, k, o) {
-        double sum = json_real_value(json_object_get(o, "sum"));
-        json_int_t n = json_integer_value(json_object_get(o, "n"));
-        json_object_set_new(o, "avg", json_real(n ? sum / (double)n : 0.0));
-        json_object_del(o, "sum");
-    }
-    json_object_set_new(root, "metrics", mets);
-    return root;
 }

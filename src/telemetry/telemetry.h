@@ -82,20 +82,45 @@ enum gp_tm_device_kind {
     GP_TD_SERVER = 4,   /* "server" (scraped /metrics) */
 };
 
-/* Every metric name that can appear in the time series. */
+/* Every metric name that can appear in the time series. The GPU metrics are
+ * one contiguous block [0, GP_TM_GPU__COUNT): NVML readings and DCGM scans
+ * are arrays indexed by them with a 64-bit "has" mask (so at most 64). Units
+ * are ours (W, J, bytes, %, MHz, C, counts, us, bytes/s); telemetry_json.c
+ * scales them to GenAI-Perf's on export. */
 enum gp_tm_metric {
-    /* gpu */
+    /* gpu (NVML or DCGM exporter; DCGM names in prom.c) */
     GP_TM_POWER_W = 0,
     GP_TM_POWER_LIMIT_W,
     GP_TM_ENERGY_J,          /* NVML total energy counter (since driver load), joules */
     GP_TM_GPU_UTIL_PCT,
-    GP_TM_MEM_UTIL_PCT,
+    GP_TM_MEM_UTIL_PCT,      /* memory copy utilisation */
     GP_TM_GPU_MEM_USED_BYTES,   /* written as "mem_used_bytes" */
     GP_TM_GPU_MEM_TOTAL_BYTES,  /* written as "mem_total_bytes" */
     GP_TM_TEMP_C,
     GP_TM_SM_CLOCK_MHZ,
+    GP_TM_SM_ACTIVE_PCT,     /* DCGM_FI_PROF_SM_ACTIVE x 100 (DCGM only) */
+    GP_TM_ENC_UTIL_PCT,
+    GP_TM_DEC_UTIL_PCT,
+    GP_TM_GPU_MEM_FREE_BYTES,   /* written as "mem_free_bytes" */
+    GP_TM_MEM_CLOCK_MHZ,
+    GP_TM_MEM_TEMP_C,
+    GP_TM_ECC_SBE_VOL,       /* ECC error counts: single/double bit, volatile/aggregate */
+    GP_TM_ECC_DBE_VOL,
+    GP_TM_ECC_SBE_AGG,
+    GP_TM_ECC_DBE_AGG,
+    GP_TM_XID_LAST,          /* last XID error code (DCGM only) */
+    GP_TM_POWER_VIOLATION_US,   /* cumulative time throttled for power, us */
+    GP_TM_THERMAL_VIOLATION_US, /* ... for temperature, us */
+    GP_TM_RETIRED_SBE,       /* retired pages */
+    GP_TM_RETIRED_DBE,
+    GP_TM_NVLINK_CRC_FLIT,   /* NVLink CRC error counts, all links */
+    GP_TM_NVLINK_CRC_DATA,
+    GP_TM_PCIE_TX_BPS,       /* PCIe throughput, bytes/s */
+    GP_TM_PCIE_RX_BPS,
+    GP_TM_PCIE_REPLAY,       /* PCIe replay counter */
+    GP_TM_GPU__COUNT,
     /* host */
-    GP_TM_CPU_UTIL_PCT,      /* host (all cores) and cpuN */
+    GP_TM_CPU_UTIL_PCT = GP_TM_GPU__COUNT,  /* host (all cores) and cpuN */
     GP_TM_LOAD1,
     GP_TM_HOST_MEM_USED_BYTES,      /* written as "mem_used_bytes" */
     GP_TM_HOST_MEM_AVAILABLE_BYTES, /* written as "mem_available_bytes" */

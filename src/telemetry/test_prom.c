@@ -135,17 +135,71 @@ static void test_scan_dcgm(void)
     struct gp_prom_scan sc;
     gp_prom_scan(txt, strlen(txt), &sc);
     CHECK_INT(sc.ngpu, 2);
-    CHECK_INT(sc.known, 7);
+    CHECK_INT(sc.known, 8);
     const struct gp_prom_gpu *g = &sc.gpu[0];
-    CHECK(g->has & (1u << GP_TM_POWER_W));
+    CHECK(g->has & (UINT64_C(1) << GP_TM_POWER_W));
     CHECK_NEAR(g->v[GP_TM_POWER_W], 312.5, 0);
     CHECK_NEAR(g->v[GP_TM_ENERGY_J], 5000.0, 1e-9);
     CHECK_NEAR(g->v[GP_TM_GPU_MEM_USED_BYTES], 1024.0 * 1048576, 0);
     CHECK_NEAR(g->v[GP_TM_GPU_MEM_TOTAL_BYTES], 4096.0 * 1048576, 0);
     CHECK_NEAR(g->v[GP_TM_GPU_UTIL_PCT], 87, 0);
     CHECK_NEAR(g->v[GP_TM_SM_CLOCK_MHZ], 1755, 0);
-    CHECK(!(g->has & (1u << GP_TM_TEMP_C)));
+    CHECK(!(g->has & (UINT64_C(1) << GP_TM_TEMP_C)));
     CHECK_NEAR(sc.gpu[1].v[GP_TM_POWER_W], 100, 0);
+    CHECK_NEAR(g->v[GP_TM_GPU_MEM_FREE_BYTES], 3072.0 * 1048576, 0);
+    CHECK_NEAR(g->v[GP_TM_XID_LAST], 0, 0);
+    CHECK(g->has & (UINT64_C(1) << GP_TM_XID_LAST));
+}
+
+/* Every DCGM field GenAI-Perf's collector maps, with its unit conversion. */
+static void test_scan_dcgm_every_field(void)
+{
+    static const struct { const char *name; double raw; int metric; double want; } f[] = {
+        {"DCGM_FI_DEV_POWER_USAGE", 250.5, GP_TM_POWER_W, 250.5},
+        {"DCGM_FI_DEV_POWER_MGMT_LIMIT", 700, GP_TM_POWER_LIMIT_W, 700},
+        {"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 123456789, GP_TM_ENERGY_J, 123456.789},
+        {"DCGM_FI_DEV_GPU_UTIL", 91, GP_TM_GPU_UTIL_PCT, 91},
+        {"DCGM_FI_DEV_MEM_COPY_UTIL", 44, GP_TM_MEM_UTIL_PCT, 44},
+        {"DCGM_FI_DEV_ENC_UTIL", 3, GP_TM_ENC_UTIL_PCT, 3},
+        {"DCGM_FI_DEV_DEC_UTIL", 2, GP_TM_DEC_UTIL_PCT, 2},
+        {"DCGM_FI_PROF_SM_ACTIVE", 0.625, GP_TM_SM_ACTIVE_PCT, 62.5},
+        {"DCGM_FI_DEV_SM_CLOCK", 1980, GP_TM_SM_CLOCK_MHZ, 1980},
+        {"DCGM_FI_DEV_MEM_CLOCK", 2619, GP_TM_MEM_CLOCK_MHZ, 2619},
+        {"DCGM_FI_DEV_FB_USED", 1000, GP_TM_GPU_MEM_USED_BYTES, 1000.0 * 1048576},
+        {"DCGM_FI_DEV_FB_TOTAL", 143771, GP_TM_GPU_MEM_TOTAL_BYTES, 143771.0 * 1048576},
+        {"DCGM_FI_DEV_FB_FREE", 142771, GP_TM_GPU_MEM_FREE_BYTES, 142771.0 * 1048576},
+        {"DCGM_FI_DEV_MEMORY_TEMP", 41, GP_TM_MEM_TEMP_C, 41},
+        {"DCGM_FI_DEV_GPU_TEMP", 35, GP_TM_TEMP_C, 35},
+        {"DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", 11, GP_TM_ECC_SBE_VOL, 11},
+        {"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", 12, GP_TM_ECC_DBE_VOL, 12},
+        {"DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", 13, GP_TM_ECC_SBE_AGG, 13},
+        {"DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", 14, GP_TM_ECC_DBE_AGG, 14},
+        {"DCGM_FI_DEV_XID_ERRORS", 79, GP_TM_XID_LAST, 79},
+        {"DCGM_FI_DEV_POWER_VIOLATION", 5000, GP_TM_POWER_VIOLATION_US, 5000},
+        {"DCGM_FI_DEV_THERMAL_VIOLATION", 6000, GP_TM_THERMAL_VIOLATION_US, 6000},
+        {"DCGM_FI_DEV_RETIRED_SBE", 15, GP_TM_RETIRED_SBE, 15},
+        {"DCGM_FI_DEV_RETIRED_DBE", 16, GP_TM_RETIRED_DBE, 16},
+        {"DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", 17, GP_TM_NVLINK_CRC_FLIT, 17},
+        {"DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", 18, GP_TM_NVLINK_CRC_DATA, 18},
+        {"DCGM_FI_PROF_PCIE_TX_BYTES", 2048000, GP_TM_PCIE_TX_BPS, 2048000},
+        {"DCGM_FI_PROF_PCIE_RX_BYTES", 4096000, GP_TM_PCIE_RX_BPS, 4096000},
+        {"DCGM_FI_DEV_PCIE_REPLAY_COUNTER", 19, GP_TM_PCIE_REPLAY, 19},
+    };
+    CHECK_INT(sizeof f / sizeof f[0], GP_TM_GPU__COUNT);
+    char txt[8192];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        n += (size_t)snprintf(txt + n, sizeof txt - n, "%s{gpu=\"2\",UUID=\"GPU-x\"} %.17g\n", f[i].name,
+                              f[i].raw);
+    struct gp_prom_scan sc;
+    gp_prom_scan(txt, n, &sc);
+    CHECK_INT(sc.ngpu, 3);
+    CHECK_INT(sc.known, GP_TM_GPU__COUNT);
+    const struct gp_prom_gpu *g = &sc.gpu[2];
+    CHECK(g->has == (UINT64_C(1) << GP_TM_GPU__COUNT) - 1);
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        CHECK_NEAR(g->v[f[i].metric], f[i].want, 1e-9 * fabs(f[i].want));
+    CHECK(sc.gpu[0].has == 0);
 }
 
 static void test_names(void)
@@ -168,6 +222,7 @@ int main(void)
     GP_RUN(test_scan_vllm);
     GP_RUN(test_scan_sglang_trtllm);
     GP_RUN(test_scan_dcgm);
+    GP_RUN(test_scan_dcgm_every_field);
     GP_RUN(test_names);
     return gp_test_summary();
 }

@@ -96,11 +96,22 @@ static void test_values_and_units(void)
     CHECK(ts != NULL);
     if (ts) {
         /* GenAI-Perf order, units and scaling */
+        /* every GenAI-Perf field NVML has: all but sm_utilization (a DCGM
+         * profiling field) and xid_last_error (NVML events only) */
         const char *order[] = {"gpu_power_usage", "gpu_power_limit", "energy_consumption",
-                               "total_gpu_memory", "gpu_memory_used", "gpu_utilization",
-                               "memory_copy_utilization", "gpu_clock_sm", "gpu_temperature"};
+                               "total_gpu_memory", "gpu_memory_used", "gpu_memory_free", "gpu_utilization",
+                               "memory_copy_utilization", "video_encoder_utilization",
+                               "video_decoder_utilization", "gpu_clock_sm", "gpu_clock_memory",
+                               "gpu_temperature", "gpu_memory_temperature", "total_ecc_sbe_volatile",
+                               "total_ecc_dbe_volatile", "total_ecc_sbe_aggregate", "total_ecc_dbe_aggregate",
+                               "power_throttle_duration", "thermal_throttle_duration", "retired_pages_sbe",
+                               "retired_pages_dbe", "total_nvlink_crc_flit_errors",
+                               "total_nvlink_crc_data_errors", "pcie_transmit_throughput",
+                               "pcie_receive_throughput", "pcie_replay_counter"};
+        size_t norder = sizeof order / sizeof order[0];
+        CHECK_INT(json_object_size(ts), norder);
         void *it = json_object_iter(ts);
-        for (size_t i = 0; i < 9; i++, it = json_object_iter_next(ts, it)) {
+        for (size_t i = 0; i < norder; i++, it = json_object_iter_next(ts, it)) {
             CHECK(it != NULL);
             if (!it)
                 break;
@@ -127,6 +138,34 @@ static void test_values_and_units(void)
         json_t *en = json_object_get(ts, "energy_consumption");
         CHECK_STR(json_string_value(json_object_get(en, "unit")), "MJ");
         CHECK_NEAR(json_real_value(json_object_get(json_object_get(en, "0"), "min")), 1.0, 1e-12);
+        /* the extras: unit and a scaled value each (fake_nvml.c's script) */
+        struct { const char *name, *unit, *gpu, *stat; double want; } ex[] = {
+            {"gpu_memory_free", "GB", "0", "max", 79.0 * 1.073741824},
+            {"video_encoder_utilization", "%", "1", "avg", 6},
+            {"video_decoder_utilization", "%", "0", "avg", 7},
+            {"gpu_clock_memory", "MHz", "1", "avg", 2618},
+            {"gpu_memory_temperature", "C", "1", "max", 53},
+            {"total_ecc_sbe_volatile", "errors", "1", "avg", 4},
+            {"total_ecc_dbe_volatile", "errors", "0", "avg", 1},
+            {"total_ecc_sbe_aggregate", "errors", "0", "avg", 30},
+            {"total_ecc_dbe_aggregate", "errors", "0", "avg", 2},
+            {"power_throttle_duration", "us", "0", "max", 1200},
+            {"thermal_throttle_duration", "us", "0", "avg", 200},
+            {"retired_pages_sbe", "pages", "0", "avg", 4},
+            {"retired_pages_dbe", "pages", "0", "avg", 5},
+            {"total_nvlink_crc_flit_errors", "errors", "0", "avg", 6},
+            {"total_nvlink_crc_data_errors", "errors", "0", "avg", 7},
+            {"pcie_transmit_throughput", "KB/s", "0", "min", 1000},
+            {"pcie_receive_throughput", "KB/s", "1", "avg", 2001},
+            {"pcie_replay_counter", "retries", "0", "max", 10},
+        };
+        for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+            json_t *mo = json_object_get(ts, ex[i].name);
+            CHECK_STR(json_string_value(json_object_get(mo, "unit")), ex[i].unit);
+            CHECK_NEAR(json_real_value(json_object_get(json_object_get(mo, ex[i].gpu), ex[i].stat)), ex[i].want,
+                       1e-9);
+            CHECK_INT(json_object_size(json_object_get(mo, ex[i].gpu)), 13);
+        }
         json_decref(ts);
     }
     json_t *sum = gp_telemetry_summary_json(t);
@@ -533,6 +572,30 @@ static void test_metrics_url_for(void)
     CHECK_INT(gp_telemetry_metrics_url_for("localhost:8000", b, 10), -1);
 }
 
+/* An old driver (or a board without ECC, NVLink, encoders): the extra
+ * queries answer NOT_SUPPORTED and only the extras are absent. */
+static void test_basic_driver(void)
+{
+    fake_env("1", NULL, NULL, NULL, NULL);
+    setenv("GENPERF_FAKE_NVML_BASIC", "1", 1);
+    struct gp_telemetry *t = open_fake();
+    unsetenv("GENPERF_FAKE_NVML_BASIC");
+    if (!t)
+        return;
+    gp_telemetry_tick(t);
+    gp_telemetry_tick(t);
+    double v[4];
+    for (int m = 0; m < GP_TM_GPU__COUNT; m++) {
+        int core = m <= GP_TM_SM_CLOCK_MHZ || m == GP_TM_GPU_MEM_FREE_BYTES;
+        CHECK_INT(values(t, GP_TD_GPU, 0, m, v, 4), core ? 2 : 0);
+    }
+    json_t *ts = gp_telemetry_stats_json(t);
+    CHECK_INT(json_object_size(ts), 10);
+    CHECK(json_object_get(ts, "gpu_memory_free") != NULL);
+    json_decref(ts);
+    gp_telemetry_free(t);
+}
+
 int main(void)
 {
     const char *b = getenv("BUILD");
@@ -542,6 +605,7 @@ int main(void)
         return 1;
     }
     GP_RUN(test_values_and_units);
+    GP_RUN(test_basic_driver);
     GP_RUN(test_no_library);
     GP_RUN(test_init_fails);
     GP_RUN(test_no_devices);

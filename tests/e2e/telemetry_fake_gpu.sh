@@ -29,9 +29,31 @@ err = [l for l in lines if l.get("mid_run")]
 assert all(l["metric"] == "unavailable" and "value" not in l for l in err)
 assert len(err) == 1 and err[0]["device"] == "gpu1" and "GPU is lost" in err[0]["reason"], err
 ts = s["telemetry_stats"]
+# every GenAI-Perf field NVML has, in GenAI-Perf's order (no sm_utilization,
+# xid_last_error: DCGM only)
 assert list(ts) == ["gpu_power_usage", "gpu_power_limit", "energy_consumption", "total_gpu_memory",
-                    "gpu_memory_used", "gpu_utilization", "memory_copy_utilization", "gpu_clock_sm",
-                    "gpu_temperature"], list(ts)
+                    "gpu_memory_used", "gpu_memory_free", "gpu_utilization", "memory_copy_utilization",
+                    "video_encoder_utilization", "video_decoder_utilization", "gpu_clock_sm",
+                    "gpu_clock_memory", "gpu_temperature", "gpu_memory_temperature",
+                    "total_ecc_sbe_volatile", "total_ecc_dbe_volatile", "total_ecc_sbe_aggregate",
+                    "total_ecc_dbe_aggregate", "power_throttle_duration", "thermal_throttle_duration",
+                    "retired_pages_sbe", "retired_pages_dbe", "total_nvlink_crc_flit_errors",
+                    "total_nvlink_crc_data_errors", "pcie_transmit_throughput", "pcie_receive_throughput",
+                    "pcie_replay_counter"], list(ts)
+# the extras' time series, in our units (fake_nvml.c's script)
+assert by[("gpu1", "mem_clock_mhz")][0] == 2618 and by[("gpu0", "enc_util_pct")][0] == 5
+assert by[("gpu0", "dec_util_pct")][0] == 7 and by[("gpu0", "mem_free_bytes")][0] == 79 * 2**30
+assert by[("gpu1", "mem_temp_c")] == [51, 52, 53]
+assert by[("gpu0", "power_violation_us")][:2] == [1000, 1100] and by[("gpu0", "thermal_violation_us")][1] == 200
+assert by[("gpu0", "pcie_tx_bytes_per_s")][1] == 1010 * 1024 and by[("gpu1", "pcie_rx_bytes_per_s")][0] == 2001 * 1024
+assert by[("gpu1", "ecc_sbe_volatile")][0] == 4 and by[("gpu0", "ecc_dbe_volatile")][0] == 1
+assert by[("gpu0", "ecc_sbe_aggregate")][0] == 30 and by[("gpu0", "ecc_dbe_aggregate")][0] == 2
+assert by[("gpu0", "retired_pages_sbe")][0] == 4 and by[("gpu0", "retired_pages_dbe")][0] == 5
+assert by[("gpu0", "nvlink_crc_flit_errors")][0] == 6 and by[("gpu0", "nvlink_crc_data_errors")][0] == 7
+assert by[("gpu0", "pcie_replay_count")][:3] == [8, 9, 10]
+assert ts["pcie_transmit_throughput"]["unit"] == "KB/s" and ts["pcie_transmit_throughput"]["0"]["min"] == 1000
+assert ts["power_throttle_duration"]["unit"] == "us" and ts["retired_pages_sbe"]["unit"] == "pages"
+assert ts["pcie_replay_counter"]["unit"] == "retries" and ts["total_ecc_sbe_volatile"]["unit"] == "errors"
 p = ts["gpu_power_usage"]
 assert p["unit"] == "W" and abs(p["0"]["avg"] - 125) < 1e-9 and abs(p["1"]["avg"] - 160) < 1e-9
 assert list(p["0"]) == ["avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "min", "max", "std"]

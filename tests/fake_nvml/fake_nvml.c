@@ -13,7 +13,16 @@
  *                                   once (the sample index k does not advance)
  * Values for device d at its k-th sample (k = power reads so far, from 0):
  *   power 100+50d+10k W, limit 700 W, energy 1e6+500k J, gpu util min(100,20+10k) %,
- *   mem util 30+d %, memory 80 GiB total, (1+k) GiB used, temp 40+d+k C, SM clock 1980-10d MHz.
+ *   mem util 30+d %, memory 80 GiB total, (1+k) GiB used, temp 40+d+k C, SM clock 1980-10d MHz,
+ *   memory clock 2619-d MHz, encoder util 5+d %, decoder util 7+d %,
+ *   power violation 1000+100k us (answered in ns), thermal violation 200k us,
+ *   PCIe TX 1000+10k KB/s, RX 2000+d KB/s; field values (nvmlDeviceGetFieldValues):
+ *   memory temp (82) 50+d+k C as uint, ECC SBE/DBE volatile (3,4) 3+d / 1 and
+ *   aggregate (5,6) 30+d / 2 as ull, retired pages SBE/DBE (29,30) 4 / 5 as uint,
+ *   NVLink CRC flit/data totals (38,45) 6 / 7 as ull, PCIe replay (94) 8+k as uint;
+ *   any other field id answers NOT_SUPPORTED in its own nvmlReturn.
+ *   GENPERF_FAKE_NVML_BASIC=1 leaves out every query past the first nine metrics
+ *   (like an old driver), so the extras must simply be absent.
  * The static counters are this fake's own state, like the real library's.
  */
 #include <stdio.h>
@@ -27,7 +36,7 @@ struct fake_dev { unsigned long key; int idx; };
 
 static struct fake_dev devs[FAKE_MAX];
 static unsigned calls[FAKE_MAX];
-static int ndev = 1, inited, fail_dev = -1, no_energy;
+static int ndev = 1, inited, fail_dev = -1, no_energy, basic;
 static long fail_after = -1, glitch_at = -1;
 static int glitched[FAKE_MAX];
 
@@ -52,6 +61,18 @@ struct fake_mem { unsigned long long total, free, used; };
 int nvmlDeviceGetMemoryInfo(struct fake_dev *d, struct fake_mem *m);
 int nvmlDeviceGetTemperature(struct fake_dev *d, int sensor, unsigned int *t);
 int nvmlDeviceGetClockInfo(struct fake_dev *d, int type, unsigned int *mhz);
+int nvmlDeviceGetEncoderUtilization(struct fake_dev *d, unsigned int *u, unsigned int *period_us);
+int nvmlDeviceGetDecoderUtilization(struct fake_dev *d, unsigned int *u, unsigned int *period_us);
+struct fake_violation { unsigned long long reference_time, violation_time; };
+int nvmlDeviceGetViolationStatus(struct fake_dev *d, int policy, struct fake_violation *v);
+int nvmlDeviceGetPcieThroughput(struct fake_dev *d, int counter, unsigned int *kbps);
+struct fake_field {
+    unsigned int field_id, scope_id;
+    long long timestamp, latency_us;
+    int value_type, nvml_return;
+    union { double d; unsigned int ui; unsigned long long ull; } value;
+};
+int nvmlDeviceGetFieldValues(struct fake_dev *d, int count, struct fake_field *f);
 
 int nvmlInit_v2(void)
 {
@@ -63,6 +84,7 @@ int nvmlInit_v2(void)
     fail_dev = (int)env_long("GENPERF_FAKE_NVML_FAIL_DEV", -1);
     fail_after = env_long("GENPERF_FAKE_NVML_FAIL_AFTER", -1);
     no_energy = (int)env_long("GENPERF_FAKE_NVML_NO_ENERGY", 0);
+    basic = (int)env_long("GENPERF_FAKE_NVML_BASIC", 0);
     glitch_at = env_long("GENPERF_FAKE_NVML_GLITCH_AT", -1);
     for (int i = 0; i < FAKE_MAX; i++) {
         devs[i].key = FAKE_KEY;
@@ -181,7 +203,69 @@ int nvmlDeviceGetTemperature(struct fake_dev *d, int sensor, unsigned int *t)
 
 int nvmlDeviceGetClockInfo(struct fake_dev *d, int type, unsigned int *mhz)
 {
-    if (!valid(d) || type != 1) return 2;
-    *mhz = 1980 - 10 * (unsigned)d->idx;
+    if (!valid(d) || (type != 1 && type != 2)) return 2;
+    if (type == 2 && basic) return 3;
+    *mhz = type == 1 ? 1980 - 10 * (unsigned)d->idx : 2619 - (unsigned)d->idx;
+    return 0;
+}
+
+/* The extras below answer NOT_SUPPORTED under GENPERF_FAKE_NVML_BASIC. */
+int nvmlDeviceGetEncoderUtilization(struct fake_dev *d, unsigned int *u, unsigned int *period_us)
+{
+    if (!valid(d)) return 2;
+    if (basic) return 3;
+    *u = 5 + (unsigned)d->idx;
+    *period_us = 167000;
+    return 0;
+}
+
+int nvmlDeviceGetDecoderUtilization(struct fake_dev *d, unsigned int *u, unsigned int *period_us)
+{
+    if (!valid(d)) return 2;
+    if (basic) return 3;
+    *u = 7 + (unsigned)d->idx;
+    *period_us = 167000;
+    return 0;
+}
+
+int nvmlDeviceGetViolationStatus(struct fake_dev *d, int policy, struct fake_violation *v)
+{
+    if (!valid(d) || (policy != 0 && policy != 1)) return 2;
+    if (basic) return 3;
+    v->reference_time = 1700000000000000ull;
+    v->violation_time = policy == 0 ? (1000ull + 100ull * k_of(d)) * 1000ull : 200ull * k_of(d) * 1000ull;
+    return 0;
+}
+
+int nvmlDeviceGetPcieThroughput(struct fake_dev *d, int counter, unsigned int *kbps)
+{
+    if (!valid(d) || (counter != 0 && counter != 1)) return 2;
+    if (basic) return 3;
+    *kbps = counter == 0 ? 1000 + 10 * k_of(d) : 2000 + (unsigned)d->idx;
+    return 0;
+}
+
+int nvmlDeviceGetFieldValues(struct fake_dev *d, int count, struct fake_field *f)
+{
+    if (!valid(d) || count < 0 || (count && !f)) return 2;
+    if (basic) return 3;
+    unsigned di = (unsigned)d->idx, k = k_of(d);
+    for (int i = 0; i < count; i++) {
+        f[i].nvml_return = 0;
+        f[i].value_type = 1; /* unsigned int */
+        switch (f[i].field_id) {
+        case 82: f[i].value.ui = 50 + di + k; break;
+        case 3: f[i].value_type = 3; f[i].value.ull = 3 + di; break;
+        case 4: f[i].value_type = 3; f[i].value.ull = 1; break;
+        case 5: f[i].value_type = 3; f[i].value.ull = 30 + di; break;
+        case 6: f[i].value_type = 3; f[i].value.ull = 2; break;
+        case 29: f[i].value.ui = 4; break;
+        case 30: f[i].value.ui = 5; break;
+        case 38: f[i].value_type = 3; f[i].value.ull = 6; break;
+        case 45: f[i].value_type = 3; f[i].value.ull = 7; break;
+        case 94: f[i].value.ui = 8 + k; break;
+        default: f[i].nvml_return = 3; break;
+        }
+    }
     return 0;
 }
