@@ -1,0 +1,186 @@
+/* profile/profile_report.c — the last stages of `genperf profile`: metrics
+ * from the recorded bytes, every artifact and the console table, then the
+ * closing lines and the exit status (listed in cmd_profile.c's header).
+ * Owns nothing beyond each call; struct profile_run is cmd_profile()'s.
+ */
+#include "profile/profile_run.h"
+
+#include "core/fsutil.h"
+#include "export/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Stage 4: per-request and benchmark metrics from the recorded bytes. A
+ * failure here still lets the run report its client counts. */
+void gp_profile_stage_metrics(struct profile_run *r)
+{
+    const struct profile_config *cfg = &r->cfg;
+    struct gp_slo *slos = NULL;
+    if (cfg->n_slos) {
+        slos = calloc(cfg->n_slos, sizeof *slos);
+        for (size_t i = 0; slos && i < cfg->n_slos; i++) {
+            slos[i].name = cfg->slos[i].namebuf;
+            slos[i].value = cfg->slos[i].value;
+        }
+    }
+    struct gp_metrics_opts mo = {
+        .slos = slos,
+        .n_slos = slos ? cfg->n_slos : 0,
+        .inter_chunk = 1,
+        .requests_only = cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS,
+    };
+    if (gp_metrics_compute(&r->st, r->ds, r->tok, &mo, &r->mr, &r->err) < 0) {
+        fprintf(stderr, "%s: error: computing metrics: %s\n", r->prog, r->err.msg);
+        r->export_ok = 0;
+    } else {
+        const struct gp_metrics_result *mr = &r->mr;
+        r->metrics_ok = 1;
+        r->n_ok = mr->n_ok;
+        r->n_failed = mr->n_failed;
+        if (!r->first_error[0])
+            for (size_t i = 0; i < mr->n_reqs; i++)
+                if (mr->reqs[i].fail != GP_FAIL_NONE && mr->reqs[i].err_len) {
+                    int l = mr->reqs[i].err_len < 400 ? (int)mr->reqs[i].err_len : 400;
+                    snprintf(r->first_error, sizeof r->first_error, "%.*s", l, mr->text + mr->reqs[i].err_off);
+                    break;
+                }
+    }
+    free(slos);
+}
+
+static void write_telemetry_jsonl(const struct profile_run *r)
+{
+    char stem[1024], tp[8192], fn[1100];
+    gp_export_stem(r->cfg.profile_export_file, stem, sizeof stem);
+    snprintf(fn, sizeof fn, "%s_telemetry.jsonl", stem);
+    gp_path_join(tp, sizeof tp, r->run_dir, fn);
+    struct gp_error terr = {0};
+    if (gp_telemetry_write_jsonl(r->tel, tp, &terr) < 0)
+        fprintf(stderr, "genperf: warning: %s\n", terr.msg);
+}
+
+/* Stage 5: every artifact GenAI-Perf writes, the console table, telemetry. */
+void gp_profile_stage_export(struct profile_run *r)
+{
+    const struct profile_config *cfg = &r->cfg;
+    json_t *tstats = NULL, *tsummary = NULL;
+    if (r->tel) {
+        tstats = gp_telemetry_stats_json(r->tel);
+        tsummary = gp_telemetry_summary_json(r->tel);
+    }
+    struct gp_export_ctx ctx = {
+        .run_dir = r->run_dir,
+        .profile_export_file = cfg->profile_export_file,
+        .mode = gp_profile_mode(cfg),
+        .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
+        .service_kind = "openai",
+        .endpoint = cfg->endpoint,
+        .endpoint_type = (int)cfg->endpoint_type,
+        .endpoint_type_name = gp_profile_endpoint_type_name(cfg),
+        .streaming = cfg->streaming,
+        .goodput = cfg->n_slos > 0,
+        .input_config = r->input_config,
+        .telemetry_stats = tstats,
+        .telemetry_summary = tsummary,
+        .scale_out = r->scale_out,
+        .store = &r->st,
+        .ds = r->ds,
+        .m = &r->mr,
+        .tokenizer_source = gp_tokenizer_source(r->tok),
+        .client_busy_fraction = r->cs.busy_fraction,
+        .client_busy_warn = BUSY_WARN,
+        .n_sent = r->cs.n_sent,
+        .n_retried = r->cs.n_retried,
+        .n_warmup = r->cs.n_warmup,
+        .incomplete = r->cs.incomplete,
+        .n_lost = r->cs.n_lost,
+        .n_backoff = r->cs.n_backoff,
+        .backoff_ns = r->cs.backoff_ns,
+        .start_wall_ns = r->wall_start,
+        .end_wall_ns = r->wall_end,
+        .ramp_s = cfg->ramp_s,
+        .console = stdout,
+        .console_width = 0,
+        .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
+    };
+    if (gp_export_all(&ctx, &r->err) < 0) {
+        fprintf(stderr, "%s: error: writing artifacts: %s\n", r->prog, r->err.msg);
+        r->export_ok = 0;
+    }
+    if (r->tel)
+        write_telemetry_jsonl(r);
+    if (tstats)
+        json_decref(tstats);
+    json_decref(tsummary);
+}
+
+/* The closing lines on stderr and the exit status. */
+int gp_profile_finish(struct profile_run *r)
+{
+    const struct profile_config *cfg = &r->cfg;
+    const struct gp_client_stats *cs = &r->cs;
+    uint64_t measured = cs->n_ok + cs->n_failed;
+    for (char *c = r->first_error; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    if (r->n_failed && r->n_ok)
+        fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)r->n_failed,
+                (unsigned long long)(r->n_ok + r->n_failed), r->first_error);
+    fprintf(stderr,
+            "genperf: client: %llu requests sent (%llu warmup, %llu stale keep-alive resends not counted); "
+            "measured phase %.2f s, event loop busy %.1f%% of one core\n",
+            (unsigned long long)cs->n_sent, (unsigned long long)cs->n_warmup, (unsigned long long)cs->n_retried,
+            (double)(cs->end_ns - cs->start_ns) / 1e9, cs->busy_fraction * 100);
+    if (cfg->request_rate > 0 || r->shape.has_plan)
+        fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
+                (double)cs->max_lag_ns / 1e6, (unsigned long long)cs->n_delayed);
+    struct gp_export_sched sch;
+    if (gp_export_schedule_summary(&r->st, &sch) == 0 && sch.present && (sch.lag.p99_ms > 1.0 || sch.cap_delayed))
+        fprintf(stderr,
+                "genperf: warning: schedule lag p99 %.2f ms (max %.2f ms, %zu of %zu sends > 1 ms late); %zu requests "
+                "waited for the --max-concurrency cap: latency from the scheduled time is in *_genperf.json "
+                "\"schedule\"\n",
+                sch.lag.p99_ms, sch.lag.max_ms, sch.lag.late_1ms, sch.lag.n, sch.cap_delayed);
+    if (cs->n_backoff)
+        fprintf(stderr, "genperf: client: backed off %llu times (%.2f s in all) before reconnecting after "
+                        "refused or reset connections\n",
+                (unsigned long long)cs->n_backoff, (double)cs->backoff_ns / 1e9);
+    if (cs->n_dropped)
+        fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
+                (unsigned long long)cs->n_dropped);
+
+    if (cs->interrupted) {
+        fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", r->run_dir);
+        return 130;
+    }
+    if (!r->export_ok)
+        return 1;
+    if (cs->incomplete) {
+        fprintf(stderr, "%s: error: out of memory storing request records: the run stopped early (%llu finished "
+                        "requests not recorded); the %llu records kept are written to %s, marked incomplete\n",
+                r->prog, (unsigned long long)cs->n_lost, (unsigned long long)r->st.n, r->run_dir);
+        return 4;
+    }
+    if (measured == 0) {
+        fprintf(stderr, "%s: error: no request completed during the measurement; nothing was measured%s\n", r->prog,
+                cfg->duration_s > 0 || cfg->measurement_interval_ms > 0 ? " (raise --duration / --measurement-interval)"
+                                                                         : "");
+        return 1;
+    }
+    if (r->n_ok == 0) {
+        fprintf(stderr, "%s: error: all %llu requests to %s failed: %s%s\n", r->prog, (unsigned long long)measured,
+                r->req_url, r->first_error,
+                cfg->http2 ? " (--http2 speaks HTTP/2 with prior knowledge: the server must support it)" : "");
+        return 1;
+    }
+    if (cfg->max_failure_rate >= 0 && (double)r->n_failed > cfg->max_failure_rate * (double)(r->n_ok + r->n_failed)) {
+        fprintf(stderr, "%s: error: %llu of %llu requests failed (%.1f%%), more than --max-failure-rate %g allows\n",
+                r->prog, (unsigned long long)r->n_failed, (unsigned long long)(r->n_ok + r->n_failed),
+                100.0 * (double)r->n_failed / (double)(r->n_ok + r->n_failed), cfg->max_failure_rate);
+        return 3;
+    }
+    return 0;
+}
+

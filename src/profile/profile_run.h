@@ -1,0 +1,62 @@
+/* profile/profile_run.h — private to src/profile/: the state of one
+ * `genperf profile` run that its stages share (cmd_profile.c: load, dataset,
+ * run; profile_report.c: metrics, export, the closing lines and the exit
+ * status). cmd_profile() owns the struct and frees everything in it.
+ */
+#ifndef GP_PROFILE_RUN_H
+#define GP_PROFILE_RUN_H
+
+#include "client/client.h"
+#include "client/record.h"
+#include "core/error.h"
+#include "dataset/dataset.h"
+#include "metrics/metrics.h"
+#include "profile/profile_config.h"
+#include "profile/profile_dist.h"
+#include "telemetry/telemetry.h"
+#include "tokenizer/tokenizer.h"
+
+#include <jansson.h>
+#include <stdint.h>
+
+#define BUSY_WARN 0.8
+
+struct profile_run {
+    struct profile_config cfg;
+    const char *prog;
+    struct gp_error err;
+    int sfd;                        /* SIGINT/SIGTERM signalfd, -1 if none */
+    char req_url[8192];
+    char run_dir[4096];
+    struct gp_tokenizer *tok;
+    struct gp_dataset *ds;
+    struct gp_client_body *bodies;  /* views into ds (MPI ranks > 0: into dist) */
+    size_t n_bodies;
+    char **req_urls;                /* several --url: base + endpoint of each (owned), else NULL */
+    struct gp_profile_dist *dist;   /* the MPI job (a job of one without mpirun) */
+    json_t *input_config;
+    struct gp_record_store st;
+    struct gp_telemetry *tel;
+    struct gp_client_stats cs;
+    struct gp_client_stats *per_worker; /* cfg.workers entries */
+    json_t *scale_out;              /* <stem>_genperf.json "scale_out", NULL = one loop */
+    struct profile_shape shape;     /* rate arrivals, trace / session plan (profile_shapes.c) */
+    uint64_t wall_start, wall_end;
+    struct gp_metrics_result mr;
+    int metrics_ok, export_ok;
+    /* The client sees transport and HTTP failures; metrics also sees the
+     * ones inside a 200 stream (error events, truncation), so its counts
+     * are the ones reported and used for the exit status. */
+    uint64_t n_ok, n_failed;
+    char first_error[512];
+};
+
+/* Stage 4: per-request and benchmark metrics from the recorded bytes. */
+void gp_profile_stage_metrics(struct profile_run *r);
+/* Stage 5: every artifact, the console table, telemetry. */
+void gp_profile_stage_export(struct profile_run *r);
+/* The closing lines on stderr and the exit status (cmd_profile.c's header
+ * lists the codes). */
+int gp_profile_finish(struct profile_run *r);
+
+#endif
