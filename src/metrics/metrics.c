@@ -404,132 +404,153 @@ static void stats_parallel(struct stat_job *jobs, size_t nj, int nw)
         gp_stats_compute(jobs[j].x, jobs[j].n, jobs[j].out);
 }
 
-int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset *ds,
-                       struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,
-                       struct gp_metrics_result *out, struct gp_error *err)
+/* One gp_metrics_compute call: its inputs, the worker threads and the
+ * per-metric arrays, which the steps below fill in order. */
+struct compute {
+    const struct gp_record_store *st;
+    const struct gp_dataset *ds;
+    struct gp_tokenizer *tok;
+    const struct gp_metrics_opts *opts;
+    struct gp_metrics_result *out;
+    size_t nmeas;            /* non-warmup records */
+    uint32_t *idx;           /* their store indices, in store order */
+    struct arrays a;
+    struct worker wk[MAX_WORKERS];
+    int nw;
+    pthread_mutex_t lock;    /* the tokenizer is shared by the workers */
+    int have_lock;
+    /* accumulated over the successful requests (accumulate) */
+    uint64_t wmin, wmax;
+    double isl_client_sum, isl_server_sum, osl_server_sum, osl_sum;
+    size_t n_isl_server, n_good, n_throughput;
+    int goodput_invalid;
+};
+
+static int alloc_arrays(struct compute *c, struct gp_error *err)
 {
-    static const struct gp_metrics_opts defaults = {.inter_chunk = 1};
-    if (!opts)
-        opts = &defaults;
-    memset(out, 0, sizeof *out);
-    size_t nmeas = 0;
+    const struct gp_record_store *st = c->st;
     for (size_t i = 0; i < st->n; i++)
         if (!(st->recs[i].flags & GP_REC_WARMUP))
-            nmeas++;
-    struct arrays a;
-    memset(&a, 0, sizeof a);
-    struct worker wk[MAX_WORKERS];
-    memset(wk, 0, sizeof wk);
-    int nw = 0, rc = 0;
-    uint32_t *idx = NULL;
-    size_t alloc_n = nmeas ? nmeas : 1;
-    pthread_mutex_t lock;
-    int have_lock = 0;
-    out->reqs = calloc(alloc_n, sizeof *out->reqs);
-    idx = malloc(alloc_n * sizeof *idx);
-    a.lat = malloc(alloc_n * sizeof(double));
-    a.ttft = malloc(alloc_n * sizeof(double));
-    a.ttst = malloc(alloc_n * sizeof(double));
-    a.itl = malloc(alloc_n * sizeof(double));
-    a.tps = malloc(alloc_n * sizeof(double));
-    a.osl = malloc(alloc_n * sizeof(double));
-    a.isl = malloc(alloc_n * sizeof(double));
-    if (!out->reqs || !idx || !a.lat || !a.ttft || !a.ttst || !a.itl || !a.tps || !a.osl || !a.isl) {
-        rc = gp_err(err, GP_ENOMEM, "out of memory computing metrics for %zu requests", nmeas);
-        goto done;
-    }
+            c->nmeas++;
+    size_t n = c->nmeas ? c->nmeas : 1;
+    struct arrays *a = &c->a;
+    c->out->reqs = calloc(n, sizeof *c->out->reqs);
+    c->idx = malloc(n * sizeof *c->idx);
+    a->lat = malloc(n * sizeof(double));
+    a->ttft = malloc(n * sizeof(double));
+    a->ttst = malloc(n * sizeof(double));
+    a->itl = malloc(n * sizeof(double));
+    a->tps = malloc(n * sizeof(double));
+    a->osl = malloc(n * sizeof(double));
+    a->isl = malloc(n * sizeof(double));
+    if (!c->out->reqs || !c->idx || !a->lat || !a->ttft || !a->ttst || !a->itl || !a->tps || !a->osl || !a->isl)
+        return gp_err(err, GP_ENOMEM, "out of memory computing metrics for %zu requests", c->nmeas);
     for (size_t i = 0, k = 0; i < st->n; i++)
         if (!(st->recs[i].flags & GP_REC_WARMUP))
-            idx[k++] = (uint32_t)i;
+            c->idx[k++] = (uint32_t)i;
+    return 0;
+}
 
-    /* parse responses on up to MAX_WORKERS threads: a million requests'
-     * SSE scanning is the bulk of post-processing, and requests are independent */
+/* Parses the responses on up to MAX_WORKERS threads: a million requests'
+ * SSE scanning is the bulk of post-processing, and requests are
+ * independent; each worker takes a contiguous range of them. */
+static int parse_parallel(struct compute *c, struct gp_error *err)
+{
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    nw = nmeas >= 20000 && ncpu > 1 ? (int)(ncpu < MAX_WORKERS ? ncpu : MAX_WORKERS) : 1;
-    if (nw > 1) {
-        if (pthread_mutex_init(&lock, NULL) == 0)
-            have_lock = 1;
+    c->nw = c->nmeas >= 20000 && ncpu > 1 ? (int)(ncpu < MAX_WORKERS ? ncpu : MAX_WORKERS) : 1;
+    if (c->nw > 1) {
+        if (pthread_mutex_init(&c->lock, NULL) == 0)
+            c->have_lock = 1;
         else
-            nw = 1;
+            c->nw = 1;
     }
     pthread_t th[MAX_WORKERS];
     int started[MAX_WORKERS] = {0};
-    for (int t = 0; t < nw; t++) {
-        struct worker *w = &wk[t];
-        w->st = st;
-        w->ds = ds;
-        w->tok = tok;
-        w->tok_lock = have_lock ? &lock : NULL;
-        w->inter_chunk = opts->inter_chunk;
-        w->requests_only = opts->requests_only;
-        w->idx = idx;
-        w->reqs = out->reqs;
-        w->k0 = nmeas * (size_t)t / (size_t)nw;
-        w->k1 = nmeas * (size_t)(t + 1) / (size_t)nw;
+    for (int t = 0; t < c->nw; t++) {
+        struct worker *w = &c->wk[t];
+        w->st = c->st;
+        w->ds = c->ds;
+        w->tok = c->tok;
+        w->tok_lock = c->have_lock ? &c->lock : NULL;
+        w->inter_chunk = c->opts->inter_chunk;
+        w->requests_only = c->opts->requests_only;
+        w->idx = c->idx;
+        w->reqs = c->out->reqs;
+        w->k0 = c->nmeas * (size_t)t / (size_t)c->nw;
+        w->k1 = c->nmeas * (size_t)(t + 1) / (size_t)c->nw;
         gp_sse_init(&w->s.sse);
         if (t > 0 && pthread_create(&th[t], NULL, worker_run, w) == 0)
             started[t] = 1;
     }
-    worker_run(&wk[0]);
-    for (int t = 1; t < nw; t++) {
+    worker_run(&c->wk[0]);
+    for (int t = 1; t < c->nw; t++) {
         if (started[t])
             pthread_join(th[t], NULL);
         else
-            worker_run(&wk[t]); /* could not start a thread: do its share here */
+            worker_run(&c->wk[t]); /* could not start a thread: do its share here */
     }
-    for (int t = 0; t < nw; t++)
-        if (wk[t].rc) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory parsing responses");
-            goto done;
-        }
+    for (int t = 0; t < c->nw; t++)
+        if (c->wk[t].rc)
+            return gp_err(err, GP_ENOMEM, "out of memory parsing responses");
+    return 0;
+}
 
-    /* error texts and inter-chunk gaps back into request order */
+/* The workers' error texts, content times and inter-chunk gaps, back into
+ * request order in one buffer each. */
+static int gather_workers(struct compute *c, struct gp_error *err)
+{
+    struct gp_metrics_result *out = c->out;
     size_t tlen = 0, nicl = 0, ncts = 0;
-    for (int t = 0; t < nw; t++) {
-        tlen += wk[t].text.len;
-        nicl += wk[t].icl.nicl;
-        ncts += wk[t].ncts;
+    for (int t = 0; t < c->nw; t++) {
+        tlen += c->wk[t].text.len;
+        nicl += c->wk[t].icl.nicl;
+        ncts += c->wk[t].ncts;
     }
     out->text = malloc(tlen + 1);
-    a.icl = malloc((nicl ? nicl : 1) * sizeof(double));
+    c->a.icl = malloc((nicl ? nicl : 1) * sizeof(double));
     out->content_ns = malloc((ncts ? ncts : 1) * sizeof *out->content_ns);
-    if (!out->text || !a.icl || !out->content_ns) {
-        rc = gp_err(err, GP_ENOMEM, "out of memory collecting error texts");
-        goto done;
-    }
+    if (!out->text || !c->a.icl || !out->content_ns)
+        return gp_err(err, GP_ENOMEM, "out of memory collecting error texts");
     size_t base = 0, cbase = 0;
-    for (int t = 0; t < nw; t++) {
-        if (wk[t].text.len)
-            memcpy(out->text + base, wk[t].text.data, wk[t].text.len);
-        if (wk[t].ncts)
-            memcpy(out->content_ns + cbase, wk[t].cts, wk[t].ncts * sizeof *wk[t].cts);
-        for (size_t k = wk[t].k0; k < wk[t].k1; k++) {
+    for (int t = 0; t < c->nw; t++) {
+        const struct worker *w = &c->wk[t];
+        if (w->text.len)
+            memcpy(out->text + base, w->text.data, w->text.len);
+        if (w->ncts)
+            memcpy(out->content_ns + cbase, w->cts, w->ncts * sizeof *w->cts);
+        for (size_t k = w->k0; k < w->k1; k++) {
             if (out->reqs[k].err_len)
                 out->reqs[k].err_off += base;
             out->reqs[k].ct_first += cbase;
         }
-        base += wk[t].text.len;
-        cbase += wk[t].ncts;
-        if (wk[t].icl.nicl)
-            memcpy(a.icl + a.nicl, wk[t].icl.icl, wk[t].icl.nicl * sizeof(double));
-        a.nicl += wk[t].icl.nicl;
+        base += w->text.len;
+        cbase += w->ncts;
+        if (w->icl.nicl)
+            memcpy(c->a.icl + c->a.nicl, w->icl.icl, w->icl.nicl * sizeof(double));
+        c->a.nicl += w->icl.nicl;
     }
     out->text[tlen] = '\0';
     out->text_len = tlen;
     out->n_content_ns = ncts;
+    return 0;
+}
 
-    uint64_t wmin = UINT64_MAX, wmax = 0;
-    double isl_client_sum = 0, isl_server_sum = 0, osl_server_sum = 0;
-    size_t n_isl_server = 0, n_good = 0, n_throughput = 0;
-    int goodput_invalid = 0;
+/* Counts every request's outcome and fills the per-metric arrays with the
+ * successful ones that carried content (GenAI-Perf skips the others for
+ * per-request metrics but keeps them in throughput). */
+static void accumulate(struct compute *c)
+{
+    struct gp_metrics_result *out = c->out;
+    const struct gp_metrics_opts *opts = c->opts;
+    struct arrays *a = &c->a;
+    c->wmin = UINT64_MAX;
     for (size_t i = 0; i < opts->n_slos; i++)
         if (!slo_kind(opts->slos[i].name))
-            goodput_invalid = 1;
-
-    out->n_reqs = nmeas;
-    for (size_t k = 0; k < nmeas; k++) {
+            c->goodput_invalid = 1;
+    out->n_reqs = c->nmeas;
+    for (size_t k = 0; k < c->nmeas; k++) {
         struct gp_req_metrics *rm = &out->reqs[k];
-        const struct gp_record *r = &st->recs[rm->rec];
+        const struct gp_record *r = &c->st->recs[rm->rec];
         out->n_bad_events += rm->bad_events;
         if (rm->flags & GP_RQ_NO_DONE)
             out->n_no_done++;
@@ -541,94 +562,105 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
             continue;
         }
         out->n_ok++;
-        n_throughput++;
+        c->n_throughput++;
         if (rm->flags & GP_RQ_OSL_MISMATCH)
             out->n_osl_mismatch++;
         if (rm->content_chunks == 0) {
             out->n_no_content++;
-            continue; /* GenAI-Perf: skipped for per-request metrics, still in throughput */
+            continue;
         }
-        if (r->t_start_ns < wmin)
-            wmin = r->t_start_ns;
-        if (rm->last_content_ns > wmax)
-            wmax = rm->last_content_ns;
-        a.lat[a.nlat] = (double)rm->latency_ns;
-        a.ttft[a.nlat] = (double)rm->ttft_ns;
-        a.osl[a.nlat] = (double)rm->osl;
-        a.isl[a.nlat] = (double)rm->isl;
-        a.nlat++;
+        if (r->t_start_ns < c->wmin)
+            c->wmin = r->t_start_ns;
+        if (rm->last_content_ns > c->wmax)
+            c->wmax = rm->last_content_ns;
+        a->lat[a->nlat] = (double)rm->latency_ns;
+        a->ttft[a->nlat] = (double)rm->ttft_ns;
+        a->osl[a->nlat] = (double)rm->osl;
+        a->isl[a->nlat] = (double)rm->isl;
+        a->nlat++;
         if (rm->ttst_ns >= 0)
-            a.ttst[a.nttst++] = (double)rm->ttst_ns;
+            a->ttst[a->nttst++] = (double)rm->ttst_ns;
         if (rm->itl_ns >= 0)
-            a.itl[a.nitl++] = (double)rm->itl_ns;
-        isl_client_sum += rm->isl;
+            a->itl[a->nitl++] = (double)rm->itl_ns;
+        c->isl_client_sum += rm->isl;
         if (rm->server_prompt_tokens >= 0) {
-            isl_server_sum += (double)rm->server_prompt_tokens;
-            osl_server_sum += (double)(rm->server_completion_tokens >= 0 ? rm->server_completion_tokens : 0);
-            n_isl_server++;
+            c->isl_server_sum += (double)rm->server_prompt_tokens;
+            c->osl_server_sum += (double)(rm->server_completion_tokens >= 0 ? rm->server_completion_tokens : 0);
+            c->n_isl_server++;
         }
-        if (opts->n_slos && !goodput_invalid && is_good(rm, opts))
-            n_good++;
+        if (opts->n_slos && !c->goodput_invalid && is_good(rm, opts))
+            c->n_good++;
     }
-    /* statistics (time metrics in ns, then x 1/1e6 as GenAI-Perf exports them) */
+}
+
+/* Statistics of every per-request metric (time metrics in ns, then x 1/1e6
+ * as GenAI-Perf exports them), one sort each, on the workers' threads. */
+static void statistics(struct compute *c)
+{
+    struct gp_metrics_result *out = c->out;
+    struct arrays *a = &c->a;
     const double ms = 1 / 1e6;
     struct stat_job jobs[8];
     size_t nj = 0;
     /* the pooled inter-chunk gaps first: the largest array */
-    jobs[nj++] = (struct stat_job){a.icl, a.nicl, &out->inter_chunk};
-    jobs[nj++] = (struct stat_job){a.lat, a.nlat, &out->stats[GP_M_REQUEST_LATENCY]};
-    jobs[nj++] = (struct stat_job){a.ttft, a.nlat, &out->stats[GP_M_TTFT]};
-    jobs[nj++] = (struct stat_job){a.ttst, a.nttst, &out->stats[GP_M_TTST]};
-    {
-        double sum = 0;
-        for (size_t i = 0; i < a.nitl; i++)
-            sum += a.itl[i];
-        /* GenAI-Perf skips inter_token_latency (and so TPS/user's source) when it sums to 0 */
-        if (sum != 0)
-            jobs[nj++] = (struct stat_job){a.itl, a.nitl, &out->stats[GP_M_ITL]};
-    }
-    {
-        size_t ntps = 0;
-        for (size_t i = 0; i < out->n_reqs; i++)
-            if ((out->reqs[i].flags & GP_RQ_OK) && out->reqs[i].tps_user >= 0)
-                a.tps[ntps++] = out->reqs[i].tps_user;
-        jobs[nj++] = (struct stat_job){a.tps, ntps, &out->stats[GP_M_TPS_PER_USER]};
-    }
-    double osl_sum = 0; /* before the sort: the sum's order is the requests' */
-    for (size_t i = 0; i < a.nlat; i++)
-        osl_sum += a.osl[i];
-    jobs[nj++] = (struct stat_job){a.osl, a.nlat, &out->stats[GP_M_OSL]};
-    jobs[nj++] = (struct stat_job){a.isl, a.nlat, &out->stats[GP_M_ISL]};
-    stats_parallel(jobs, nj, nw);
+    jobs[nj++] = (struct stat_job){a->icl, a->nicl, &out->inter_chunk};
+    jobs[nj++] = (struct stat_job){a->lat, a->nlat, &out->stats[GP_M_REQUEST_LATENCY]};
+    jobs[nj++] = (struct stat_job){a->ttft, a->nlat, &out->stats[GP_M_TTFT]};
+    jobs[nj++] = (struct stat_job){a->ttst, a->nttst, &out->stats[GP_M_TTST]};
+    double sum = 0;
+    for (size_t i = 0; i < a->nitl; i++)
+        sum += a->itl[i];
+    /* GenAI-Perf skips inter_token_latency (and so TPS/user's source) when it sums to 0 */
+    if (sum != 0)
+        jobs[nj++] = (struct stat_job){a->itl, a->nitl, &out->stats[GP_M_ITL]};
+    size_t ntps = 0;
+    for (size_t i = 0; i < out->n_reqs; i++)
+        if ((out->reqs[i].flags & GP_RQ_OK) && out->reqs[i].tps_user >= 0)
+            a->tps[ntps++] = out->reqs[i].tps_user;
+    jobs[nj++] = (struct stat_job){a->tps, ntps, &out->stats[GP_M_TPS_PER_USER]};
+    c->osl_sum = 0; /* before the sort: the sum's order is the requests' */
+    for (size_t i = 0; i < a->nlat; i++)
+        c->osl_sum += a->osl[i];
+    jobs[nj++] = (struct stat_job){a->osl, a->nlat, &out->stats[GP_M_OSL]};
+    jobs[nj++] = (struct stat_job){a->isl, a->nlat, &out->stats[GP_M_ISL]};
+    stats_parallel(jobs, nj, c->nw);
     gp_stats_scale(&out->stats[GP_M_REQUEST_LATENCY], ms);
     gp_stats_scale(&out->stats[GP_M_TTFT], ms);
     gp_stats_scale(&out->stats[GP_M_TTST], ms);
     gp_stats_scale(&out->stats[GP_M_ITL], ms);
     gp_stats_scale(&out->inter_chunk, ms);
+}
 
-    if (a.nlat) {
-        out->window_start_ns = wmin;
-        out->window_end_ns = wmax;
-        out->duration_s = (double)(wmax - wmin) / 1e9;
+/* Throughputs, goodput and count over the benchmark window (first start to
+ * last content), and the token-count averages. */
+static void system_metrics(struct compute *c)
+{
+    struct gp_metrics_result *out = c->out;
+    const struct gp_metrics_opts *opts = c->opts;
+    size_t nlat = c->a.nlat;
+    if (nlat) {
+        out->window_start_ns = c->wmin;
+        out->window_end_ns = c->wmax;
+        out->duration_s = (double)(c->wmax - c->wmin) / 1e9;
         /* a zero window crashes GenAI-Perf (ZeroDivisionError); we report no throughput */
         if (out->duration_s > 0) {
             struct gp_stats *sys;
             sys = &out->stats[GP_M_REQUEST_THROUGHPUT];
             sys->present = sys->system = 1;
-            sys->avg = (double)n_throughput / out->duration_s;
+            sys->avg = (double)c->n_throughput / out->duration_s;
             sys = &out->stats[GP_M_OUTPUT_TOKEN_THROUGHPUT];
             sys->present = sys->system = 1;
-            sys->avg = osl_sum / out->duration_s;
+            sys->avg = c->osl_sum / out->duration_s;
             if (opts->n_slos) {
                 sys = &out->stats[GP_M_REQUEST_GOODPUT];
                 sys->present = sys->system = 1;
-                sys->avg = goodput_invalid ? -1.0 : (double)n_good / out->duration_s;
+                sys->avg = c->goodput_invalid ? -1.0 : (double)c->n_good / out->duration_s;
             }
         }
-        struct gp_stats *c = &out->stats[GP_M_REQUEST_COUNT];
-        c->present = c->system = 1;
-        c->avg = (double)a.nlat;
-        c->n = a.nlat;
+        struct gp_stats *cnt = &out->stats[GP_M_REQUEST_COUNT];
+        cnt->present = cnt->system = 1;
+        cnt->avg = (double)nlat;
+        cnt->n = nlat;
     }
     if (opts->requests_only) {
         /* GenAI-Perf's ProfileDataParser (embeddings, rankings): request
@@ -639,28 +671,57 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
             memset(&out->stats[token_metrics[i]], 0, sizeof out->stats[token_metrics[i]]);
         memset(&out->inter_chunk, 0, sizeof out->inter_chunk);
     }
-    out->goodput_invalid = goodput_invalid;
-    out->isl_client_avg = a.nlat ? isl_client_sum / (double)a.nlat : -1;
-    out->isl_server_avg = n_isl_server ? isl_server_sum / (double)n_isl_server : -1;
-    out->osl_server_avg = n_isl_server ? osl_server_sum / (double)n_isl_server : -1;
-    rc = opts->requests_only ? 0 : gp_reasoning_summarize(out);
-    if (rc)
-        rc = gp_err(err, GP_ENOMEM, "out of memory summarizing reasoning for %zu requests", nmeas);
+    out->goodput_invalid = c->goodput_invalid;
+    out->isl_client_avg = nlat ? c->isl_client_sum / (double)nlat : -1;
+    out->isl_server_avg = c->n_isl_server ? c->isl_server_sum / (double)c->n_isl_server : -1;
+    out->osl_server_avg = c->n_isl_server ? c->osl_server_sum / (double)c->n_isl_server : -1;
+}
 
-done:
-    for (int t = 0; t < nw; t++)
-        worker_free(&wk[t]);
-    if (have_lock)
-        pthread_mutex_destroy(&lock);
-    free(idx);
-    free(a.lat);
-    free(a.ttft);
-    free(a.ttst);
-    free(a.itl);
-    free(a.tps);
-    free(a.osl);
-    free(a.isl);
-    free(a.icl);
+static void compute_free(struct compute *c)
+{
+    for (int t = 0; t < c->nw; t++)
+        worker_free(&c->wk[t]);
+    if (c->have_lock)
+        pthread_mutex_destroy(&c->lock);
+    free(c->idx);
+    free(c->a.lat);
+    free(c->a.ttft);
+    free(c->a.ttst);
+    free(c->a.itl);
+    free(c->a.tps);
+    free(c->a.osl);
+    free(c->a.isl);
+    free(c->a.icl);
+}
+
+int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset *ds,
+                       struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,
+                       struct gp_metrics_result *out, struct gp_error *err)
+{
+    static const struct gp_metrics_opts defaults = {.inter_chunk = 1};
+    memset(out, 0, sizeof *out);
+    struct compute *c = calloc(1, sizeof *c);
+    if (!c)
+        return gp_err(err, GP_ENOMEM, "out of memory computing metrics");
+    c->st = st;
+    c->ds = ds;
+    c->tok = tok;
+    c->opts = opts ? opts : &defaults;
+    c->out = out;
+    int rc = alloc_arrays(c, err);
+    if (!rc)
+        rc = parse_parallel(c, err);
+    if (!rc)
+        rc = gather_workers(c, err);
+    if (!rc) {
+        accumulate(c);
+        statistics(c);
+        system_metrics(c);
+        if (!c->opts->requests_only && gp_reasoning_summarize(out))
+            rc = gp_err(err, GP_ENOMEM, "out of memory summarizing reasoning for %zu requests", c->nmeas);
+    }
+    compute_free(c);
+    free(c);
     if (rc)
         gp_metrics_result_free(out);
     return rc;
