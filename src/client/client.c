@@ -166,6 +166,12 @@ int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_e
     mc = curl_multi_socket_action(s->sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
     if (mc != CURLM_OK)
         return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
+    /* no pre-request callback yet: a connection is being opened */
+    if (!s->t_send) {
+        int rc = gp_cl_drive_now(L, err);
+        if (rc < 0)
+            return rc;
+    }
     s->busy = 1;
     s->sent++;
     L->inflight++;
