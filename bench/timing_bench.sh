@@ -15,7 +15,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 bench_boost_session "$@"
 ulimit -n 16384 2>/dev/null || true
-make -s -j2 "$BUILD/bench/timing_floor" >/dev/null || { echo "cannot build $BUILD/bench/timing_floor"; exit 1; }
+make -s -j2 -C "$GP_ROOT" "$BUILD/bench/timing_floor" >/dev/null || { echo "cannot build $BUILD/bench/timing_floor"; exit 1; }
 FLOOR_BIN="$GP_ROOT/$BUILD/bench/timing_floor"
 SERVE_PREFIX=("${PRIO[@]}")
 echo "priority: $BOOST (load average $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -11,12 +11,12 @@
 # Figure: genperf's excess / the floor's, median and p90 (goal <= 1.2x at
 # c = 8 and 256). GENPERF_BASE=/path/to/older/genperf adds that binary's rows
 # (before/after in one run). Both clients connect lazily: the first request of
-# each connection includes connect().
+# each connection includes connect(). TTFT_N overrides the request count (a smoke run).
 set -u
 source "$(dirname "$0")/lib.sh"
 bench_boost_session "$@"
 ulimit -n 16384 2>/dev/null || true
-make -s -j2 "$BUILD/bench/timing_floor" >/dev/null || { echo "cannot build $BUILD/bench/timing_floor"; exit 1; }
+make -s -j2 -C "$GP_ROOT" "$BUILD/bench/timing_floor" >/dev/null || { echo "cannot build $BUILD/bench/timing_floor"; exit 1; }
 FLOOR_BIN="$GP_ROOT/$BUILD/bench/timing_floor"
 SERVE_PREFIX=("${PRIO[@]}")
 OSL=16
@@ -48,6 +48,7 @@ run_floor() {
 
 for c in ${TTFT_CONC:-1 8 256}; do
   case $c in 1) n=60 ;; 8) n=240 ;; *) n=$(( c * 4 )) ;; esac
+  n=${TTFT_N:-$n}
   fr=$(run_floor f$c "$c" "$n")
   gr=$(run_genperf g$c "$GENPERF" "$c" "$n")
   [ -n "$fr" ] && [ -n "$gr" ] || { echo "c=$c: no result"; continue; }
