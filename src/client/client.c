@@ -21,9 +21,11 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -183,6 +185,12 @@ int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_e
     mc = curl_multi_socket_action(s->sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
     if (mc != CURLM_OK)
         return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
+    /* no pre-request callback yet: a connection is being opened */
+    if (!s->t_send) {
+        int rc = gp_cl_drive_now(L, err);
+        if (rc < 0)
+            return rc;
+    }
     s->busy = 1;
     s->sent++;
     L->inflight++;
@@ -377,6 +385,27 @@ oom:
     return gp_err(err, GP_ENOMEM, "out of memory building request headers");
 }
 
+/* Grows the process's fd table now to hold every connection the run may
+ * open. The kernel doubles the table when an fd number passes its size, and
+ * in a multi-threaded process (the prefault helper, workers, telemetry) that
+ * waits for an RCU grace period: socket() blocked 11-17 ms at fd 256 and 512,
+ * and every open stream's chunks arrived that much late. F_DUPFD takes the
+ * lowest free fd >= the target, so it never clobbers one in use. Best effort. */
+static void reserve_fd_table(const struct gp_client_opts *o)
+{
+    long per = o->request_rate > 0 ? (o->max_inflight > 0 ? o->max_inflight : o->request_count) : o->concurrency;
+    long want = per * (o->share_count > 1 ? o->share_count : 1) + 64;
+    struct rlimit rl;
+    if (per <= 0 || getrlimit(RLIMIT_NOFILE, &rl))
+        return;
+    if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)want >= rl.rlim_cur)
+        want = (long)rl.rlim_cur - 1;
+    int fd = want > 64 ? fcntl(0, F_DUPFD_CLOEXEC, (int)want) : -1;
+    if (fd >= 0)
+        close(fd);
+}
+
+
 static int check_url(const char *url, struct gp_error *err)
 {
     CURLU *u = curl_url();
@@ -439,6 +468,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         L.stop_in_epoll = 1; /* nothing to check */
     }
 
+    reserve_fd_table(o);
     /* page faults of the growing record store off this thread (best effort) */
     gp_record_store_prefault_start(st);
     if (!st->mono0_ns) {

@@ -144,6 +144,9 @@ int gp_cl_is_stale_connection(struct slot *s, CURLcode res);
 struct shard *gp_cl_shard_for(struct loop *L, uint32_t id, struct gp_error *err);
 int gp_cl_abandon_inflight(struct loop *L, int record, struct gp_error *err);
 int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err);
+/* One zero-timeout epoll_wait, ready sockets handed to curl (a new
+ * connection's request goes out without waiting for the next turn). */
+int gp_cl_drive_now(struct loop *L, struct gp_error *err);
 
 /* ---- client_sched.c: the scheduler ----
  * begin: sizes the slots for the phase and starts the closed loop's first

@@ -23,6 +23,12 @@ v=$(cut -d'|' -f4 <<<"$r")
 grep -q '^RESULT|capacity|python-aiohttp tokens per client CPU-second, c=1|[1-9]' <<<"$out" || fail "no python figure: $out"
 grep -q '^RESULT|capacity|failed requests genperf/python, c=1|0/0|' <<<"$out" || fail "failed requests: $out"
 
+# TTFT start: genperf and the C floor client (bench/timing_floor.c) side by side, numeric ratios
+out=$(cd "$TMPDIR" && TTFT_CONC=8 TTFT_N=16 timeout 60 bash "$GP_ROOT/bench/ttft_start_bench.sh" 2>&1) \
+  || fail "ttft_start_bench exit $?: $(tail -5 <<<"$out")"
+grep -q '^RESULT|ttft_start|floor (C epoll client) TTFT excess median / p90 / max, c=8|[0-9]' <<<"$out" || fail "no floor figure: $out"
+grep -q '^RESULT|ttft_start|genperf / floor TTFT excess, median, c=8|[0-9.]*|x|' <<<"$out" || fail "no ratio: $out"
+
 # the nginx canned-stream bench: nginx started and stopped by the script, all three clients
 if command -v nginx >/dev/null && command -v wrk >/dev/null; then
   out=$(cd "$TMPDIR" && NGX_QUICK=1 NGX_CONC=1 NGX_MIN_REQUESTS=50 NGX_PY_MIN_REQUESTS=10 timeout 90 \
