@@ -9,7 +9,7 @@ static const char *const known_keys[] = {
     "name", "model", "tokenizer", "framework", "url", "engine_args", "hardware", "gpus",
     "concurrency", "isl", "osl", "requests", "streaming", "seed", "api_key", "artifact_dir",
     "host", "port", "ready_timeout_s", "stop_timeout_s", "telemetry_interval", "db", "profile_args",
-    NULL,
+    "tool", NULL,
 };
 
 static int get_str(json_t *root, const char *key, char **out, const char *name, struct gp_error *err)
@@ -40,6 +40,33 @@ static int get_num(json_t *root, const char *key, double *out, double lo, const 
     if (d < lo)
         return gp_err(err, GP_EINVAL, "%s: '%s' must be >= %g (got %g)", name, key, lo, d);
     *out = d;
+    return 0;
+}
+
+/* tool: genperf | genai-perf | {command: [non-empty strings]} (runner/tool.h). */
+static int get_tool(json_t *root, struct gp_scenario *sc, const char *name, struct gp_error *err)
+{
+    json_t *v = json_object_get(root, "tool");
+    if (!v || json_is_null(v))
+        return 0;
+    if (json_is_string(v)) {
+        const char *t = json_string_value(v);
+        if (strcmp(t, "genperf") != 0 && strcmp(t, "genai-perf") != 0)
+            return gp_err(err, GP_EINVAL, "%s: tool '%s': use genperf, genai-perf, or {command: [PROGRAM, ARGS...]}",
+                          name, t);
+        sc->tool = strdup(t);
+        return 0;
+    }
+    json_t *cmd = json_object_get(v, "command");
+    int ok = json_is_object(v) && json_object_size(v) == 1 && json_is_array(cmd) && json_array_size(cmd) > 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(cmd, i, x) ok &= json_is_string(x) && json_string_length(x) > 0;
+    if (!ok)
+        return gp_err(err, GP_EINVAL, "%s: 'tool' must be genperf, genai-perf, or {command: [PROGRAM, ARGS...]} "
+                                      "(a list of strings that takes the place of `genperf profile`)", name);
+    sc->tool = strdup("command");
+    sc->tool_command = json_incref(cmd);
     return 0;
 }
 
@@ -131,7 +158,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
             return gp_err(err, GP_EINVAL,
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
-                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args; the seed's "
+                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, tool; the seed's "
                           "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
@@ -230,6 +257,8 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
         }
         sc->profile_args = json_incref(pa);
     }
+    if ((r = get_tool(root, sc, nm, err)))
+        goto fail;
     return 0;
 fail:
     gp_scenario_free(sc);
@@ -275,6 +304,8 @@ void gp_scenario_free(struct gp_scenario *sc)
     free(sc->db);
     json_decref(sc->engine_args);
     json_decref(sc->profile_args);
+    free(sc->tool);
+    json_decref(sc->tool_command);
     memset(sc, 0, sizeof *sc);
 }
 

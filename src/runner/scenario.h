@@ -44,6 +44,8 @@ struct gp_scenario {
     double telemetry_interval_s; /* default 1 */
     char *db;              /* results store URL; default <artifact_dir>/genperf.db */
     json_t *profile_args;  /* array of extra strings appended to every profile command, or NULL */
+    char *tool;            /* NULL/"genperf" (default), "genai-perf" or "command" (runner/tool.h) */
+    json_t *tool_command;  /* tool: {command: [...]}: the argv prefix in place of `genperf profile` */
 };
 
 struct gp_cell {
