@@ -237,7 +237,7 @@ static void test_tool(void)
     struct gp_buf b = {0};
     gp_runner_profile_argv(&sc, &c, "genperf", "http://h:1", "out/c2", &a);
     gp_argv_to_shell(&a, &b);
-    CHECK(!strncmp(b.data, "/opt/gap/bin/genai-perf profile -m m --url http://h:1 -H 'Authorization: Bearer KEY' ", 84));
+    CHECK(!strncmp(b.data, "/opt/gap/bin/genai-perf profile -m m --url http://h:1 -H 'Authorization: Bearer KEY' ", 85));
     CHECK(strstr(b.data, "--concurrency 2 --random-seed 0") != NULL);
     gp_argv_free(&a);
     gp_buf_free(&b);
