@@ -278,6 +278,36 @@ static void cell_cmdline(const struct gp_scenario *sc, const struct gp_argv *pa,
     }
 }
 
+/* A scenario's search: block: `genperf search` per (ISL, OSL) cell in place
+ * of the sweep (the search picks the loads; it ingests its own cells under
+ * the scenario's name). The first n_isl x n_osl cells are those pairs. */
+static int run_searches(const struct gp_scenario *sc, const struct gp_run_opts *o, const char *url, const char *dir,
+                        const char *db_url, FILE *out, struct gp_error *err)
+{
+    size_t n = sc->n_isl * sc->n_osl;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct gp_cell c = gp_scenario_cell(sc, i);
+        struct gp_argv pa = {0};
+        struct gp_buf pl = {0};
+        gp_runner_search_argv(sc, &c, o->self_exe, url, dir, db_url, &pa);
+        cell_cmdline(sc, &pa, &pl);
+        fprintf(out, "%ssearch %zu/%zu: ISL %ld, OSL %ld -> %s/search_isl%ld_osl%ld/search_export_genperf.csv\n%s%s%s",
+                o->dry_run ? "# " : "genperf run: ", i + 1, n, c.isl, c.osl, dir, c.isl, c.osl,
+                o->dry_run ? "" : "  ", pl.data, "\n");
+        if (!o->dry_run) {
+            int st = run_child(&pa, o->stop);
+            if (st == 130 || (o->stop && *o->stop))
+                rc = gp_err(err, GP_EINTR, "interrupted during search %zu", i + 1);
+            else if (st != 0)
+                fprintf(stderr, "genperf run: search %zu exited with status %d (see its output above)\n", i + 1, st);
+        }
+        gp_argv_free(&pa);
+        gp_buf_free(&pl);
+    }
+    return rc;
+}
+
 int gp_runner_ingest_cell(const char *db_url, const char *run_dir, const struct gp_scenario *sc,
                           const struct gp_cell *c, int tp, const char *self_exe, FILE *out,
                           struct gp_error *err);
@@ -387,7 +417,9 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         else
             fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
                     recipe.framework, tp, url, recipe.readiness, cmdline.data);
-        for (size_t i = 0; i < ncells; i++) {
+        if (sc->search)
+            run_searches(sc, o, url, dir, db_url, out, NULL);
+        for (size_t i = 0; i < ncells && !sc->search; i++) {
             struct gp_cell c = gp_scenario_cell(sc, i);
             char cell_dir[4096];
             cell_dir_of(cell_dir, sizeof cell_dir, dir, sc, &c);
@@ -434,6 +466,11 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
 
     if (sc->api_key)
         setenv("GENPERF_API_KEY", sc->api_key, 1); /* after the server started: only the profiles get it */
+    if (sc->search) {
+        rc = run_searches(sc, o, url, dir, db_url, out, err);
+        fprintf(out, "\nartifacts: %s\nresults store: %s (label \"%s\")\n", dir, db_url, sc->name);
+        goto done;
+    }
     for (size_t i = 0; i < ncells; i++) {
         struct gp_cell c = gp_scenario_cell(sc, i);
         cs[i].c = c;

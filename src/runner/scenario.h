@@ -46,6 +46,8 @@ struct gp_scenario {
     json_t *profile_args;  /* array of extra strings appended to every profile command, or NULL */
     char *tool;            /* NULL/"genperf" (default), "genai-perf" or "command" (runner/tool.h) */
     json_t *tool_command;  /* tool: {command: [...]}: the argv prefix in place of `genperf profile` */
+    json_t *search;        /* search: {slo: {metric: value}, goodput_target, type, start, max, max_cells,
+                            * max_time}, validated; NULL = run the sweep cells (docs/runner.md) */
 };
 
 struct gp_cell {
