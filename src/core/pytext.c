@@ -428,3 +428,45 @@ int gp_fmt_2f_commas(struct gp_buf *b, double v)
     }
     return dot ? gp_buf_puts(b, dot) : 0;
 }
+
+/* What csv.reader reads back from csv.writer rows (see pytext.h). */
+int gp_csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        if (n == max)
+            return -1;
+        char *out = p;
+        fields[n++] = out;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (!*p)
+                    return -1;
+                if (*p == '"') {
+                    if (p[1] == '"') {
+                        *out++ = '"';
+                        p += 2;
+                        continue;
+                    }
+                    p++;
+                    break;
+                }
+                *out++ = *p++;
+            }
+            if (*p && *p != ',')
+                return -1;
+        } else {
+            while (*p && *p != ',')
+                *out++ = *p++;
+        }
+        int more = *p == ',';
+        if (*p)
+            p++;
+        *out = '\0';
+        if (!more)
+            break;
+    }
+    return n;
+}

@@ -56,4 +56,10 @@ int gp_py_float(struct gp_buf *b, double x);
 /* f"{v:,.2f}" ("1,915.41", "-1.00", "nan", "inf"). */
 int gp_fmt_2f_commas(struct gp_buf *b, double v);
 
+/* One CSV record (excel dialect, as Python's csv module writes it: quotes,
+ * "" escapes; no line break inside a field). fields point into line, which
+ * is modified in place. Returns the field count, or -1 when the record is
+ * malformed or has more than max fields. */
+int gp_csv_split(char *line, char **fields, int max);
+
 #endif

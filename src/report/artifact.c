@@ -496,12 +496,30 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
         {"time_to_first_token_p50", "time_to_first_token.p50"},
         {"request_latency_p50", "request_latency.p50"},
         {"request_latency_p99", "request_latency.p99"},
+        {"time_to_first_token_p99", "time_to_first_token.p99"},
+        {"inter_token_latency_p50", "inter_token_latency.p50"},
+        {"inter_token_latency_p99", "inter_token_latency.p99"},
+        {"output_token_throughput_per_user", "output_token_throughput_per_user.avg"},
     };
     json_t *flatm = json_object_get(listrow, "metrics");
     for (size_t i = 0; i < sizeof pmap / sizeof pmap[0]; i++) {
         json_t *v = json_object_get(flatm, pmap[i][1]);
         json_object_set_new(pt, pmap[i][0], v ? json_incref(v) : json_null());
     }
+    /* The SLOs the run was judged by: 0.0.16 keeps goodput under input_config.input. */
+    json_t *slo = json_object_get(json_object_get(cfg, "input"), "goodput");
+    if (!json_is_object(slo))
+        slo = json_object_get(cfg, "goodput");
+    if (json_is_object(slo) && json_object_size(slo))
+        json_object_set_new(pt, "slos", json_deep_copy(slo));
+    json_object_set_new(pt, "artifact_dir", json_string(dir));
+    json_object_set(pt, "gpu_count", json_object_get(job, "gpu_count"));
+    /* Which tool wrote the run, as the store's producer column says it: genperf leaves <stem>_genperf.json. */
+    char gpf[1100];
+    snprintf(gpf, sizeof gpf, "%.*s_genperf.json", (int)stem_len, file);
+    json_object_set_new(pt, "tool", json_string(gp_path_join(epath, sizeof epath, dir, gpf) == 0 && gp_is_file(epath)
+                                                    ? "genperf"
+                                                    : "genai-perf"));
     json_array_append_new(points, pt);
 
     snprintf(k, sizeof k, "/api/job?id=%d", id);
@@ -618,6 +636,11 @@ int gp_artifact_bundle(const char *dir, json_t **out, struct gp_error *err)
     }
     gp_buf_free(&key);
     json_decref(w.points);
+    const char *ck;
+    json_t *cv;
+    json_object_foreach(w.api, ck, cv)
+        if (!strncmp(ck, "/api/compare?", 13))
+            gp_compare_decorate(cv);
     json_object_set_new(w.api, "/api/jobs", json_pack("{s:o}", "jobs", w.jobs));
     *out = json_pack("{s:s,s:o}", "start", w.id == 1 ? "#/job/1" : "#/", "api", w.api);
     return 0;

@@ -459,12 +459,19 @@ int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json
     gp_buf_printf(&q,
                   "SELECT job_id, metric_code AS metric, stat, value FROM metric_values WHERE job_id IN "
                   "(SELECT job_id FROM v_jobs WHERE %s) AND stat IN ('avg', 'p50', 'p99') AND metric_code IN "
-                  "('request_throughput', 'output_token_throughput', 'time_to_first_token', 'request_latency')",
+                  "('request_throughput', 'output_token_throughput', 'output_token_throughput_per_user', "
+                  "'time_to_first_token', 'inter_token_latency', 'request_latency')",
                   where.data);
     json_t *ms = jobs ? rows_of(db, q.data, params, np, err) : NULL;
+    /* goodput_slos is a JSON column v_jobs leaves out; artifact_dir finds a search's CSV. */
+    gp_buf_reset(&q);
+    gp_buf_printf(&q, "SELECT id, goodput_slos FROM jobs WHERE id IN (SELECT job_id FROM v_jobs WHERE %s)",
+                  where.data);
+    json_t *slos = ms ? rows_of(db, q.data, params, np, err) : NULL;
     gp_buf_free(&q);
-    if (!jobs || !ms) {
+    if (!jobs || !ms || !slos) {
         json_decref(jobs);
+        json_decref(ms);
         rc = -err->code;
         goto out;
     }
@@ -490,6 +497,18 @@ int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json
                                json_object_get(j, "model"), "framework", json_object_get(j, "framework"),
                                "hardware", json_object_get(j, "hardware"), "scenario",
                                json_object_get(j, "job_label"), "concurrency", conc, "request_rate", rate);
+        json_object_set(pt, "tool", json_object_get(j, "producer"));
+        json_object_set(pt, "gpu_count", json_object_get(j, "gpu_count"));
+        json_object_set(pt, "artifact_dir", json_object_get(j, "artifact_dir"));
+        json_array_foreach(slos, k, m) {
+            const char *txt = json_string_value(json_object_get(m, "goodput_slos"));
+            if (json_equal(json_object_get(m, "id"), jid) && txt) {
+                json_t *o = json_loads(txt, 0, NULL);
+                if (json_is_object(o))
+                    json_object_set(pt, "slos", o);
+                json_decref(o);
+            }
+        }
         json_array_foreach(ms, k, m) {
             if (!json_equal(json_object_get(m, "job_id"), jid))
                 continue;
@@ -499,10 +518,10 @@ int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json
             if (!code || !stat || !json_is_number(v))
                 continue;
             char key[128];
-            int thr = !strcmp(code, "request_throughput") || !strcmp(code, "output_token_throughput");
+            int thr = !strncmp(code, "request_throughput", 18) || !strncmp(code, "output_token_throughput", 23);
             if (thr && !strcmp(stat, "avg"))
                 snprintf(key, sizeof key, "%s", code);
-            else if (!thr && (!strcmp(stat, "p50") || (!strcmp(stat, "p99") && !strcmp(code, "request_latency"))))
+            else if (!thr && (!strcmp(stat, "p50") || !strcmp(stat, "p99")))
                 snprintf(key, sizeof key, "%s_%s", code, stat);
             else
                 continue;
@@ -512,7 +531,9 @@ int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json
     }
     json_decref(jobs);
     json_decref(ms);
+    json_decref(slos);
     *out = json_pack("{s:o}", "points", points);
+    gp_compare_decorate(*out);
 out:
     free(dup);
     free(params);

@@ -90,6 +90,20 @@ int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json
  * jobs, and their comparison (under /api/compare?ids=<ids as given>). */
 int gp_rdb_bundle(struct gp_db *db, const char *ids, json_t **out, struct gp_error *err);
 
+/* ---- sweeps and searches (sweep.c) --------------------------------------- */
+
+/* Parses a search_export_genperf.csv (docs/search.md) into {"search_type",
+ * "limit", "stopped", "reason", "goodput_target", "slos", "file", "cells":
+ * [{"cell", "search_type", "value", "meets", "good_share"}]}; NULL when the
+ * file is missing or is not one. The caller owns the result. */
+json_t *gp_search_csv_load(const char *path);
+
+/* Completes a /api/compare answer in place: "slos" (the first point's
+ * "slos" object, or null) and, when a search_export_genperf.csv sits in the
+ * parent of a point's "artifact_dir", "search" (as above, without "file")
+ * and per point "meets", "good_share" and "limit" (true for the limit). */
+void gp_compare_decorate(json_t *answer);
+
 /* ---- the same answers from GenAI-Perf artifact directories (artifact.c) -- */
 
 /* dir is one run directory (holding *_genai_perf.json and, optionally, the

@@ -425,6 +425,54 @@ static void test_rdb(void)
     unlink(path);
 }
 
+/* A search's CSV (as cmd_search writes it, CRLF, a quoted reason) marks the
+ * limit and the cells that missed; points are matched by value. */
+static void test_search_decorate(void)
+{
+    char dir[] = "/tmp/gp-search-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[512], cell[512];
+    snprintf(path, sizeof path, "%s/search_export_genperf.csv", dir);
+    snprintf(cell, sizeof cell, "%s/m-openai-chat-concurrency4", dir);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("Cell,Search Type,Value,Meets Target,Good Share,Requests,Good Requests\r\n"
+          "1,concurrency,2,yes,1.0000,10,10\r\n2,concurrency,4,yes,0.9500,20,19\r\n"
+          "3,concurrency,8,no,0.2500,16,4\r\n\r\nLimit,4\r\nStopped,converged\r\n"
+          "Reason,\"converged: concurrency 4 meets the target, 5 does not\"\r\nGoodput Target,0.9\r\n"
+          "SLOs,time_to_first_token:30\r\nCells,3\r\n", f);
+    fclose(f);
+    json_t *ans = json_pack("{s:[{s:i,s:s,s:{s:f}},{s:i,s:s},{s:i}]}", "points", "concurrency", 4, "artifact_dir",
+                            cell, "slos", "time_to_first_token", 30.0, "concurrency", 8, "artifact_dir", cell,
+                            "concurrency", 3);
+    gp_compare_decorate(ans);
+    json_t *s = json_object_get(ans, "search"), *pts = json_object_get(ans, "points");
+    CHECK(json_is_object(s));
+    CHECK(json_number_value(json_object_get(s, "limit")) == 4.0);
+    CHECK(json_number_value(json_object_get(s, "goodput_target")) == 0.9);
+    const char *reason = json_string_value(json_object_get(s, "reason"));
+    CHECK(reason && !strcmp(reason, "converged: concurrency 4 meets the target, 5 does not"));
+    CHECK(json_object_get(s, "file") == NULL); /* no server path in the answer */
+    CHECK_INT(json_array_size(json_object_get(s, "cells")), 3);
+    CHECK(json_is_true(json_object_get(json_array_get(pts, 0), "limit")));
+    CHECK(json_is_true(json_object_get(json_array_get(pts, 0), "meets")));
+    CHECK(json_is_false(json_object_get(json_array_get(pts, 1), "meets")));
+    CHECK(json_is_false(json_object_get(json_array_get(pts, 1), "limit")));
+    CHECK(json_object_get(json_array_get(pts, 2), "meets") == NULL); /* not a cell of the search */
+    CHECK(json_number_value(json_object_get(json_object_get(ans, "slos"), "time_to_first_token")) == 30.0);
+    json_decref(ans);
+    /* No CSV next to the cells: SLOs only, no search. */
+    unlink(path);
+    ans = json_pack("{s:[{s:i,s:s}]}", "points", "concurrency", 4, "artifact_dir", cell);
+    gp_compare_decorate(ans);
+    CHECK(json_object_get(ans, "search") == NULL && json_is_null(json_object_get(ans, "slos")));
+    json_decref(ans);
+    CHECK(gp_search_csv_load(path) == NULL);
+    rmdir(dir);
+}
+
 int main(void)
 {
     GP_RUN(test_html_escape);
@@ -435,5 +483,6 @@ int main(void)
     GP_RUN(test_downsample);
     GP_RUN(test_artifact_bundle);
     GP_RUN(test_rdb);
+    GP_RUN(test_search_decorate);
     return gp_test_summary();
 }

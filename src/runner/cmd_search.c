@@ -233,8 +233,13 @@ static int run_cell(struct search_run *r, double v, char *cell_dir, size_t sz)
 
 static void ingest_cell(struct search_run *r, const char *cell_dir)
 {
-    const char *iv[] = {r->self, "ingest", cell_dir, "--db", r->a->db, "--label", r->label, NULL};
+    /* The store keeps the directory as given: an absolute one lets the
+     * Benchmarks page find search_export_genperf.csv next to the cells
+     * whatever directory `genperf ui` runs in. */
+    char *abs = realpath(cell_dir, NULL);
+    const char *iv[] = {r->self, "ingest", abs ? abs : cell_dir, "--db", r->a->db, "--label", r->label, NULL};
     int st = gp_run_child((char *const *)iv);
+    free(abs);
     if (st != 0)
         fprintf(stderr, PROG ": warning: `genperf ingest %s --db %s` exited with status %d; the search goes on\n",
                 cell_dir, r->a->db, st);

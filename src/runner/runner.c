@@ -2,6 +2,7 @@
 #include "runner/launch.h"
 #include "runner/recipe.h"
 #include "runner/scenario.h"
+#include "runner/tool.h"
 #include "telemetry/telemetry.h"
 #include "core/buf.h"
 #include "core/error.h"
@@ -72,14 +73,21 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
         }
         json_array_foreach(sc->mpirun_args, i, x) gp_argv_push(a, json_string_value(x));
     }
-    gp_argv_push(a, self_exe);
-    gp_argv_push(a, "profile");
+    struct gp_tool_plan tp;
+    gp_tool_plan(sc, &tp);
+    gp_tool_push_head(sc, &tp, self_exe, a);
     gp_argv_push(a, "-m");
     gp_argv_push(a, sc->model);
     gp_argv_push(a, "--url");
     gp_argv_push(a, url);
-    /* sc->api_key reaches the profile as $GENPERF_API_KEY (gp_runner_run), so
-     * it is in no command line, printout or genperf_run.json. */
+    /* sc->api_key reaches genperf as $GENPERF_API_KEY (gp_runner_run), so it
+     * is in no command line, printout or genperf_run.json. Other tools only
+     * take it as a header; every printout masks it (print_cmd). */
+    if (sc->api_key && tp.how != GP_TOOL_SELF) {
+        snprintf(buf, sizeof buf, "Authorization: Bearer %s", sc->api_key);
+        gp_argv_push(a, "-H");
+        gp_argv_push(a, buf);
+    }
     if (sc->streaming) {
         gp_argv_push(a, "-H");
         gp_argv_push(a, "Accept: text/event-stream");
@@ -277,6 +285,57 @@ static int run_child(const struct gp_argv *argv, volatile sig_atomic_t *stop)
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+/* artifacts/<scenario>/c4_isl128_osl32, with "-<tool>" for a tool other
+ * than genperf, so both tools' runs of one cell sit side by side. */
+static void cell_dir_of(char *out, size_t n, const char *dir, const struct gp_scenario *sc, const struct gp_cell *c)
+{
+    const char *t = gp_tool_name(sc);
+    int other = strcmp(t, "genperf") != 0;
+    snprintf(out, n, "%s/c%ld_isl%ld_osl%ld%s%s", dir, c->concurrency, c->isl, c->osl, other ? "-" : "",
+             other ? t : "");
+}
+
+/* What is printed of a cell's command: the API key a non-genperf tool gets
+ * as a header is masked. */
+static void cell_cmdline(const struct gp_scenario *sc, const struct gp_argv *pa, struct gp_buf *pl)
+{
+    gp_argv_to_shell(pa, pl);
+    if (sc->api_key && pl->data) {
+        gp_redact_mask(pl->data, sc->api_key);
+        pl->len = strlen(pl->data);
+    }
+}
+
+/* A scenario's search: block: `genperf search` per (ISL, OSL) cell in place
+ * of the sweep (the search picks the loads; it ingests its own cells under
+ * the scenario's name). The first n_isl x n_osl cells are those pairs. */
+static int run_searches(const struct gp_scenario *sc, const struct gp_run_opts *o, const char *url, const char *dir,
+                        const char *db_url, FILE *out, struct gp_error *err)
+{
+    size_t n = sc->n_isl * sc->n_osl;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct gp_cell c = gp_scenario_cell(sc, i);
+        struct gp_argv pa = {0};
+        struct gp_buf pl = {0};
+        gp_runner_search_argv(sc, &c, o->self_exe, url, dir, db_url, &pa);
+        cell_cmdline(sc, &pa, &pl);
+        fprintf(out, "%ssearch %zu/%zu: ISL %ld, OSL %ld -> %s/search_isl%ld_osl%ld/search_export_genperf.csv\n%s%s%s",
+                o->dry_run ? "# " : "genperf run: ", i + 1, n, c.isl, c.osl, dir, c.isl, c.osl,
+                o->dry_run ? "" : "  ", pl.data, "\n");
+        if (!o->dry_run) {
+            int st = run_child(&pa, o->stop);
+            if (st == 130 || (o->stop && *o->stop))
+                rc = gp_err(err, GP_EINTR, "interrupted during search %zu", i + 1);
+            else if (st != 0)
+                fprintf(stderr, "genperf run: search %zu exited with status %d (see its output above)\n", i + 1, st);
+        }
+        gp_argv_free(&pa);
+        gp_buf_free(&pl);
+    }
+    return rc;
+}
+
 int gp_runner_ingest_cell(const char *db_url, const char *run_dir, const struct gp_scenario *sc,
                           const struct gp_cell *c, int tp, const char *self_exe, FILE *out,
                           struct gp_error *err);
@@ -292,6 +351,8 @@ static int write_run_meta(const char *cell_dir, const struct gp_scenario *sc, co
                           sc->hardware_name, "url", url, "server_command", server_cmd, "cell", "concurrency",
                           (int)c->concurrency, "isl", (int)c->isl, "osl", (int)c->osl, "requests",
                           (int)c->requests, "streaming", sc->streaming, "replicas", 1);
+    if (m)
+        json_object_set_new(m, "tool", json_string(gp_tool_name(sc)));
     if (!m)
         return gp_err(err, GP_ENOMEM, "cannot build run metadata");
     char *text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -380,33 +441,50 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         goto done;
     }
 
+    struct gp_tool_plan tplan;
+    gp_tool_plan(sc, &tplan);
     if (o->dry_run) {
         if (no_mpirun)
             fprintf(out, "# warning: mpirun is not on PATH; a real run needs Open MPI (apt-get install openmpi-bin)\n");
+        if (tplan.how == GP_TOOL_HOST)
+            fprintf(out, "# tool: genai-perf (%s)\n", tplan.path);
+        else if (tplan.how == GP_TOOL_CONTAINER)
+            fprintf(out, "# tool: genai-perf in the container %s (%s, host networking)\n", GP_GENAI_PERF_IMAGE,
+                    tplan.path);
+        else if (tplan.how == GP_TOOL_COMMAND)
+            fprintf(out, "# tool: the scenario's command (in place of `genperf profile`)\n");
+        else if (tplan.how == GP_TOOL_MISSING)
+            fprintf(out, "# %s; the commands it would run:\n", tplan.missing);
         if (attach)
             fprintf(out, "# attach: no server is started; target %s\n", url);
         else
             fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
                     recipe.framework, tp, url, recipe.readiness, cmdline.data);
-        for (size_t i = 0; i < ncells; i++) {
+        if (sc->search)
+            run_searches(sc, o, url, dir, db_url, out, NULL);
+        for (size_t i = 0; i < ncells && !sc->search; i++) {
             struct gp_cell c = gp_scenario_cell(sc, i);
             char cell_dir[4096];
-            snprintf(cell_dir, sizeof cell_dir, "%s/c%ld_isl%ld_osl%ld", dir, c.concurrency, c.isl, c.osl);
+            cell_dir_of(cell_dir, sizeof cell_dir, dir, sc, &c);
             struct gp_argv pa = {0};
             struct gp_buf pl = {0};
             gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
-            gp_argv_to_shell(&pa, &pl);
+            cell_cmdline(sc, &pa, &pl);
             fprintf(out, "# cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests\n%s\n", i + 1, ncells,
                     c.concurrency, c.isl, c.osl, c.requests, pl.data);
             gp_argv_free(&pa);
             gp_buf_free(&pl);
         }
-        if (sc->api_key)
+        if (sc->api_key && tplan.how == GP_TOOL_SELF)
             fprintf(out, "# api_key: each profile gets it as $GENPERF_API_KEY (sent as 'Authorization: Bearer ***')\n");
         fprintf(out, "# results store: %s\n", db_url);
         goto done;
     }
 
+    if (tplan.how == GP_TOOL_MISSING) {
+        rc = gp_err(err, GP_ENOENT, "%s (--dry-run prints the commands)", tplan.missing);
+        goto done;
+    }
     long max_c = 0;
     for (size_t i = 0; i < sc->n_concurrency; i++)
         if (sc->concurrency[i] > max_c)
@@ -431,6 +509,11 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
 
     if (sc->api_key)
         setenv("GENPERF_API_KEY", sc->api_key, 1); /* after the server started: only the profiles get it */
+    if (sc->search) {
+        rc = run_searches(sc, o, url, dir, db_url, out, err);
+        fprintf(out, "\nartifacts: %s\nresults store: %s (label \"%s\")\n", dir, db_url, sc->name);
+        goto done;
+    }
     for (size_t i = 0; i < ncells; i++) {
         struct gp_cell c = gp_scenario_cell(sc, i);
         cs[i].c = c;
@@ -439,13 +522,14 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
             break;
         }
         char cell_dir[4096], run_dir[4096];
-        snprintf(cell_dir, sizeof cell_dir, "%s/c%ld_isl%ld_osl%ld", dir, c.concurrency, c.isl, c.osl);
+        cell_dir_of(cell_dir, sizeof cell_dir, dir, sc, &c);
         if ((rc = gp_mkdir_p(cell_dir, err)))
             break;
         struct gp_argv pa = {0};
         gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
-        fprintf(out, "genperf run: cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests\n", i + 1,
-                ncells, c.concurrency, c.isl, c.osl, c.requests);
+        fprintf(out, "genperf run: cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests%s%s\n", i + 1,
+                ncells, c.concurrency, c.isl, c.osl, c.requests, tplan.how == GP_TOOL_SELF ? "" : ", tool ",
+                tplan.how == GP_TOOL_SELF ? "" : gp_tool_name(sc));
         fflush(out);
         int st = run_child(&pa, o->stop);
         gp_argv_free(&pa);

@@ -33,6 +33,12 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
 int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c, const char *self_exe,
                            const char *url, const char *cell_dir, struct gp_argv *argv);
 
+/* With a search: block, the `genperf search` command of one (ISL, OSL)
+ * cell: the cell's profile command as `search`, then the block's flags,
+ * --db and --label (the scenario's name). */
+int gp_runner_search_argv(const struct gp_scenario *sc, const struct gp_cell *c, const char *self_exe,
+                          const char *url, const char *dir, const char *db_url, struct gp_argv *argv);
+
 /* Raises RLIMIT_NOFILE to at least want (soft, and hard when allowed). */
 int gp_raise_nofile(unsigned long want, struct gp_error *err);
 

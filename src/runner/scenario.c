@@ -9,8 +9,7 @@ static const char *const known_keys[] = {
     "name", "model", "tokenizer", "framework", "url", "engine_args", "hardware", "gpus",
     "concurrency", "isl", "osl", "requests", "streaming", "seed", "api_key", "artifact_dir",
     "host", "port", "ready_timeout_s", "stop_timeout_s", "telemetry_interval", "db", "profile_args",
-    "load",
-    NULL,
+    "load", "tool", "search", NULL,
 };
 
 static int get_str(json_t *root, const char *key, char **out, const char *name, struct gp_error *err)
@@ -41,6 +40,71 @@ static int get_num(json_t *root, const char *key, double *out, double lo, const 
     if (d < lo)
         return gp_err(err, GP_EINVAL, "%s: '%s' must be >= %g (got %g)", name, key, lo, d);
     *out = d;
+    return 0;
+}
+
+/* tool: genperf | genai-perf | {command: [non-empty strings]} (runner/tool.h). */
+static int get_tool(json_t *root, struct gp_scenario *sc, const char *name, struct gp_error *err)
+{
+    json_t *v = json_object_get(root, "tool");
+    if (!v || json_is_null(v))
+        return 0;
+    if (json_is_string(v)) {
+        const char *t = json_string_value(v);
+        if (strcmp(t, "genperf") != 0 && strcmp(t, "genai-perf") != 0)
+            return gp_err(err, GP_EINVAL, "%s: tool '%s': use genperf, genai-perf, or {command: [PROGRAM, ARGS...]}",
+                          name, t);
+        sc->tool = strdup(t);
+        return 0;
+    }
+    json_t *cmd = json_object_get(v, "command");
+    int ok = json_is_object(v) && json_object_size(v) == 1 && json_is_array(cmd) && json_array_size(cmd) > 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(cmd, i, x) ok &= json_is_string(x) && json_string_length(x) > 0;
+    if (!ok)
+        return gp_err(err, GP_EINVAL, "%s: 'tool' must be genperf, genai-perf, or {command: [PROGRAM, ARGS...]} "
+                                      "(a list of strings that takes the place of `genperf profile`)", name);
+    sc->tool = strdup("command");
+    sc->tool_command = json_incref(cmd);
+    return 0;
+}
+
+/* search: {slo: {METRIC: VALUE}, goodput_target, type, start, max,
+ * max_cells, max_time}: `genperf search` per (ISL, OSL) cell, its flags
+ * (docs/search.md) checked again there. */
+static int get_search(json_t *root, struct gp_scenario *sc, const char *name, struct gp_error *err)
+{
+    json_t *v = json_object_get(root, "search");
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_object(v))
+        return gp_err(err, GP_EINVAL, "%s: 'search' must be a mapping (slo:, goodput_target:, type:, ...)", name);
+    static const char *const nums[] = {"goodput_target", "start", "max", "max_cells", "max_time"};
+    const char *k;
+    json_t *x;
+    json_object_foreach(v, k, x) {
+        int ok = 0;
+        for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+            ok |= !strcmp(k, nums[i]) && json_is_number(x) && json_number_value(x) > 0;
+        ok |= !strcmp(k, "type") && json_is_string(x) &&
+              (!strcmp(json_string_value(x), "concurrency") || !strcmp(json_string_value(x), "request_rate"));
+        if (!strcmp(k, "slo") && json_is_object(x)) {
+            const char *m;
+            json_t *y;
+            ok = 1;
+            json_object_foreach(x, m, y) ok &= json_is_number(y) && json_number_value(y) > 0;
+        }
+        if (!ok)
+            return gp_err(err, GP_EINVAL,
+                          "%s: search.%s: want slo: {METRIC: positive number}, goodput_target/start/max/max_cells/"
+                          "max_time: positive numbers, type: concurrency or request_rate (docs/runner.md)",
+                          name, k);
+    }
+    if (sc->tool && strcmp(sc->tool, "genperf") != 0)
+        return gp_err(err, GP_EINVAL, "%s: search: runs `genperf search`, which only genperf does; drop 'tool: %s' "
+                                      "or the search block", name, sc->tool);
+    sc->search = json_incref(v);
     return 0;
 }
 
@@ -193,7 +257,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
             return gp_err(err, GP_EINVAL,
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
-                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load; the seed's "
+                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search; the seed's "
                           "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
@@ -292,7 +356,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
         }
         sc->profile_args = json_incref(pa);
     }
-    if ((r = parse_load(root, sc, nm, err)))
+    if ((r = parse_load(root, sc, nm, err)) || (r = get_tool(root, sc, nm, err)) || (r = get_search(root, sc, nm, err)))
         goto fail;
     return 0;
 fail:
@@ -341,6 +405,9 @@ void gp_scenario_free(struct gp_scenario *sc)
     json_decref(sc->profile_args);
     json_decref(sc->hosts);
     json_decref(sc->mpirun_args);
+    free(sc->tool);
+    json_decref(sc->tool_command);
+    json_decref(sc->search);
     memset(sc, 0, sizeof *sc);
 }
 

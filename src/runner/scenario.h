@@ -51,6 +51,10 @@ struct gp_scenario {
     long ranks;            /* mpirun -n K; 0 = not given */
     json_t *hosts;         /* array of host names (mpirun --host h1,h2), or NULL */
     json_t *mpirun_args;   /* array of extra mpirun words before the profile, or NULL */
+    char *tool;            /* NULL/"genperf" (default), "genai-perf" or "command" (runner/tool.h) */
+    json_t *tool_command;  /* tool: {command: [...]}: the argv prefix in place of `genperf profile` */
+    json_t *search;        /* search: {slo: {metric: value}, goodput_target, type, start, max, max_cells,
+                            * max_time}, validated; NULL = run the sweep cells (docs/runner.md) */
 };
 
 struct gp_cell {

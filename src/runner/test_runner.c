@@ -258,6 +258,42 @@ static void test_profile_argv_load(void)
     }
 }
 
+/* tool: the choices, and a command that replaces `genperf profile` with the
+ * same flags; a non-genperf tool gets the API key as a header. */
+static void test_tool(void)
+{
+    static const char *const bad[] = {"tool: perf_analyzer\n", "tool: {command: []}\n", "tool: {command: [a, 1]}\n",
+                                      "tool: {command: [a], x: 1}\n", "tool: [genperf]\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "model: m\nframework: attach\nurl: http://h:1\nconcurrency: 1\nisl: 1\nosl: 1\n%s",
+                 bad[i]);
+        json_t *j = yaml(text);
+        struct gp_scenario sc;
+        struct gp_error err = {0};
+        CHECK(gp_scenario_from_json(j, "t.yaml", &sc, &err) < 0);
+        CHECK(strstr(err.msg, "tool") != NULL);
+        json_decref(j);
+    }
+    json_t *j = yaml("model: m\nframework: attach\nurl: http://h:1\nconcurrency: 2\nisl: 8\nosl: 4\napi_key: KEY\n"
+                     "tool: {command: [/opt/gap/bin/genai-perf, profile]}\n");
+    struct gp_scenario sc;
+    struct gp_error err = {0};
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    CHECK_STR(sc.tool, "command");
+    struct gp_cell c = gp_scenario_cell(&sc, 0);
+    struct gp_argv a = {0};
+    struct gp_buf b = {0};
+    gp_runner_profile_argv(&sc, &c, "genperf", "http://h:1", "out/c2", &a);
+    gp_argv_to_shell(&a, &b);
+    CHECK(!strncmp(b.data, "/opt/gap/bin/genai-perf profile -m m --url http://h:1 -H 'Authorization: Bearer KEY' ", 85));
+    CHECK(strstr(b.data, "--concurrency 2 --random-seed 0") != NULL);
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+    gp_scenario_free(&sc);
+    json_decref(j);
+}
+
 int main(void)
 {
     GP_RUN(test_yaml_types);
@@ -271,5 +307,6 @@ int main(void)
     GP_RUN(test_shell_quoting);
     GP_RUN(test_profile_argv);
     GP_RUN(test_profile_argv_load);
+    GP_RUN(test_tool);
     return gp_test_summary();
 }

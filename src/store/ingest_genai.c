@@ -12,6 +12,7 @@
 #include "store/ingest_internal.h"
 
 #include "core/error.h"
+#include "core/pytext.h"
 #include "core/fsutil.h"
 
 #include <ctype.h>
@@ -346,49 +347,6 @@ int ig_parse_genai_perf_json(struct ig_job *j, struct gp_error *err)
 
 /* ----------------------------------------------------------- the CSV file */
 
-/* One CSV record (excel dialect: quotes, "" escapes). fields point into
- * line, which is modified in place. */
-static int csv_split(char *line, char **fields, int max)
-{
-    int n = 0;
-    char *p = line;
-    for (;;) {
-        if (n == max)
-            return -1;
-        char *out = p;
-        fields[n++] = out;
-        if (*p == '"') {
-            p++;
-            for (;;) {
-                if (!*p)
-                    return -1;
-                if (*p == '"') {
-                    if (p[1] == '"') {
-                        *out++ = '"';
-                        p += 2;
-                        continue;
-                    }
-                    p++;
-                    break;
-                }
-                *out++ = *p++;
-            }
-            if (*p && *p != ',')
-                return -1;
-        } else {
-            while (*p && *p != ',')
-                *out++ = *p++;
-        }
-        int more = *p == ',';
-        if (*p)
-            p++;
-        *out = '\0';
-        if (!more)
-            break;
-    }
-    return n;
-}
-
 /* "Time To First Token (ms)" -> code time_to_first_token, unit ms. */
 static int csv_label(const char *label, char *code, size_t codesz, char *unit, size_t unitsz)
 {
@@ -448,7 +406,7 @@ struct csv_state {
 static int csv_header(struct csv_state *cs, const char *line, struct gp_error *err)
 {
     snprintf(cs->hdr, sizeof cs->hdr, "%s", line);
-    cs->ncols = csv_split(cs->hdr, cs->cols, 32);
+    cs->ncols = gp_csv_split(cs->hdr, cs->cols, 32);
     char **cols = cs->cols;
     if (cs->ncols >= 2 && !strcmp(cols[0], "Metric") && !strcmp(cols[1], "Value"))
         cs->sec = SEC_VALUES;
@@ -471,7 +429,7 @@ static int csv_header(struct csv_state *cs, const char *line, struct gp_error *e
 static int csv_row(struct ig_job *j, struct csv_state *cs, char *line, struct gp_error *err)
 {
     char *f[32];
-    int nf = csv_split(line, f, 32);
+    int nf = gp_csv_split(line, f, 32);
     if (nf != cs->ncols)
         return gp_err(err, GP_EINVAL, "%s: line %d: %d fields, the header has %d", cs->path, cs->lineno, nf,
                       cs->ncols);
