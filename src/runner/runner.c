@@ -364,6 +364,137 @@ static int write_run_meta(const char *cell_dir, const struct gp_scenario *sc, co
     return r;
 }
 
+/* What the dry run prints and the cell loop runs from: the scenario and the
+ * server, target and tool decided by gp_runner_run (borrowed). */
+struct run_view {
+    const struct gp_scenario *sc;
+    const struct gp_run_opts *o;
+    FILE *out;
+    int attach;
+    const char *url, *dir, *db_url;
+    const struct gp_recipe *recipe;
+    int tp;
+    const char *cmdline;
+    const struct gp_tool_plan *tplan;
+    int no_mpirun;
+    size_t ncells;
+};
+
+/* What `genperf run --dry-run` prints: the server command, each cell's
+ * profile command exactly as a real run would execute it, and where the
+ * results would go. */
+static void print_dry_run(const struct run_view *d)
+{
+    const struct gp_scenario *sc = d->sc;
+    const struct gp_run_opts *o = d->o;
+    const struct gp_tool_plan *tplan = d->tplan;
+    FILE *out = d->out;
+    const char *url = d->url, *dir = d->dir, *db_url = d->db_url;
+    size_t ncells = d->ncells;
+    if (d->no_mpirun)
+        fprintf(out, "# warning: mpirun is not on PATH; a real run needs Open MPI (apt-get install openmpi-bin)\n");
+    if (tplan->how == GP_TOOL_HOST)
+        fprintf(out, "# tool: genai-perf (%s)\n", tplan->path);
+    else if (tplan->how == GP_TOOL_CONTAINER)
+        fprintf(out, "# tool: genai-perf in the container %s (%s, host networking)\n", GP_GENAI_PERF_IMAGE,
+                tplan->path);
+    else if (tplan->how == GP_TOOL_COMMAND)
+        fprintf(out, "# tool: the scenario's command (in place of `genperf profile`)\n");
+    else if (tplan->how == GP_TOOL_MISSING)
+        fprintf(out, "# %s; the commands it would run:\n", tplan->missing);
+    if (d->attach)
+        fprintf(out, "# attach: no server is started; target %s\n", url);
+    else
+        fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
+                d->recipe->framework, d->tp, url, d->recipe->readiness, d->cmdline);
+    if (sc->search)
+        run_searches(sc, o, url, dir, db_url, out, NULL);
+    for (size_t i = 0; i < ncells && !sc->search; i++) {
+        struct gp_cell c = gp_scenario_cell(sc, i);
+        char cell_dir[4096];
+        cell_dir_of(cell_dir, sizeof cell_dir, dir, sc, &c);
+        struct gp_argv pa = {0};
+        struct gp_buf pl = {0};
+        gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
+        cell_cmdline(sc, &pa, &pl);
+        fprintf(out, "# cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests\n%s\n", i + 1, ncells,
+                c.concurrency, c.isl, c.osl, c.requests, pl.data);
+        gp_argv_free(&pa);
+        gp_buf_free(&pl);
+    }
+    if (sc->api_key && tplan->how == GP_TOOL_SELF)
+        fprintf(out, "# api_key: each profile gets it as $GENPERF_API_KEY (sent as 'Authorization: Bearer ***')\n");
+    fprintf(out, "# results store: %s\n", db_url);
+}
+
+/* TP = GPU count: ask NVML (the telemetry module's loader) when the
+ * scenario does not say; a host without a GPU gets the reason. */
+static int scenario_tp(const struct gp_scenario *sc, FILE *out, char *reason, size_t reasonsz)
+{
+    int tp = sc->gpus;
+    if (tp > 0)
+        return tp;
+    struct gp_telemetry_opts to = {0};
+    struct gp_telemetry *t = NULL;
+    if (gp_telemetry_open(&to, &t, NULL) == 0) {
+        tp = gp_telemetry_gpu_count(t);
+        snprintf(reason, reasonsz, "%s", gp_telemetry_gpu_status(t));
+        gp_telemetry_free(t);
+    }
+    if (tp > 0)
+        fprintf(out, "genperf run: %d GPU(s) detected through NVML: TP=%d\n", tp, tp);
+    return tp;
+}
+
+/* Each cell: its `genperf profile` (or the scenario's tool) as a child, its
+ * run metadata, its summary row and its ingest. Returns 0, or -GP_EINTR when
+ * a signal ended the sweep (what was measured stays on disk). */
+static int run_cells(const struct run_view *d, struct cell_summary *cs, struct gp_error *err)
+{
+    const struct gp_scenario *sc = d->sc;
+    const struct gp_run_opts *o = d->o;
+    FILE *out = d->out;
+    const char *url = d->url, *dir = d->dir, *db_url = d->db_url;
+    size_t ncells = d->ncells;
+    int tp = d->tp, rc = 0;
+    for (size_t i = 0; i < ncells; i++) {
+        struct gp_cell c = gp_scenario_cell(sc, i);
+        cs[i].c = c;
+        if (o->stop && *o->stop) {
+            rc = gp_err(err, GP_EINTR, "interrupted");
+            break;
+        }
+        char cell_dir[4096], run_dir[4096];
+        cell_dir_of(cell_dir, sizeof cell_dir, dir, sc, &c);
+        if ((rc = gp_mkdir_p(cell_dir, err)))
+            break;
+        struct gp_argv pa = {0};
+        gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
+        fprintf(out, "genperf run: cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests%s%s\n", i + 1,
+                ncells, c.concurrency, c.isl, c.osl, c.requests, d->tplan->how == GP_TOOL_SELF ? "" : ", tool ",
+                d->tplan->how == GP_TOOL_SELF ? "" : gp_tool_name(sc));
+        fflush(out);
+        int st = run_child(&pa, o->stop);
+        gp_argv_free(&pa);
+        if (find_run_dir(cell_dir, run_dir, sizeof run_dir) == 0) {
+            cs[i].ran = 1;
+            write_run_meta(run_dir, sc, &c, tp, url, d->attach ? NULL : d->cmdline, NULL);
+            summarise(run_dir, &cs[i]);
+            struct gp_error ierr = {0};
+            if (gp_runner_ingest_cell(db_url, run_dir, sc, &c, tp, o->self_exe, out, &ierr))
+                fprintf(stderr, "genperf run: cell %zu: ingest failed: %s\n", i + 1, ierr.msg);
+        }
+        if (st == 130 || (o->stop && *o->stop)) {
+            rc = gp_err(err, GP_EINTR, "interrupted during cell %zu; what was measured is in %s", i + 1, cell_dir);
+            break;
+        }
+        if (st != 0)
+            fprintf(stderr, "genperf run: cell %zu: profile exited with status %d (see its output above)\n",
+                    i + 1, st);
+    }
+    return rc;
+}
+
 int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, struct gp_error *err)
 {
     FILE *out = o->out ? o->out : stdout;
@@ -378,21 +509,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     struct cell_summary *cs = calloc(ncells, sizeof *cs);
     const char *recipes_dir = o->recipes_dir ? o->recipes_dir : getenv("GENPERF_RECIPES_DIR");
 
-    int tp = sc->gpus;
     char gpu_reason[256] = "";
-    if (tp <= 0) {
-        /* TP = GPU count: ask NVML (the telemetry module's loader) when the
-         * scenario does not say; a host without a GPU gets the reason. */
-        struct gp_telemetry_opts to = {0};
-        struct gp_telemetry *t = NULL;
-        if (gp_telemetry_open(&to, &t, NULL) == 0) {
-            tp = gp_telemetry_gpu_count(t);
-            snprintf(gpu_reason, sizeof gpu_reason, "%s", gp_telemetry_gpu_status(t));
-            gp_telemetry_free(t);
-        }
-        if (tp > 0)
-            fprintf(out, "genperf run: %d GPU(s) detected through NVML: TP=%d\n", tp, tp);
-    }
+    int tp = scenario_tp(sc, out, gpu_reason, sizeof gpu_reason);
     if (!attach) {
         if ((rc = gp_recipe_load(sc->framework, recipes_dir, &recipe, err)))
             goto done;
@@ -444,40 +562,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     struct gp_tool_plan tplan;
     gp_tool_plan(sc, &tplan);
     if (o->dry_run) {
-        if (no_mpirun)
-            fprintf(out, "# warning: mpirun is not on PATH; a real run needs Open MPI (apt-get install openmpi-bin)\n");
-        if (tplan.how == GP_TOOL_HOST)
-            fprintf(out, "# tool: genai-perf (%s)\n", tplan.path);
-        else if (tplan.how == GP_TOOL_CONTAINER)
-            fprintf(out, "# tool: genai-perf in the container %s (%s, host networking)\n", GP_GENAI_PERF_IMAGE,
-                    tplan.path);
-        else if (tplan.how == GP_TOOL_COMMAND)
-            fprintf(out, "# tool: the scenario's command (in place of `genperf profile`)\n");
-        else if (tplan.how == GP_TOOL_MISSING)
-            fprintf(out, "# %s; the commands it would run:\n", tplan.missing);
-        if (attach)
-            fprintf(out, "# attach: no server is started; target %s\n", url);
-        else
-            fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
-                    recipe.framework, tp, url, recipe.readiness, cmdline.data);
-        if (sc->search)
-            run_searches(sc, o, url, dir, db_url, out, NULL);
-        for (size_t i = 0; i < ncells && !sc->search; i++) {
-            struct gp_cell c = gp_scenario_cell(sc, i);
-            char cell_dir[4096];
-            cell_dir_of(cell_dir, sizeof cell_dir, dir, sc, &c);
-            struct gp_argv pa = {0};
-            struct gp_buf pl = {0};
-            gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
-            cell_cmdline(sc, &pa, &pl);
-            fprintf(out, "# cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests\n%s\n", i + 1, ncells,
-                    c.concurrency, c.isl, c.osl, c.requests, pl.data);
-            gp_argv_free(&pa);
-            gp_buf_free(&pl);
-        }
-        if (sc->api_key && tplan.how == GP_TOOL_SELF)
-            fprintf(out, "# api_key: each profile gets it as $GENPERF_API_KEY (sent as 'Authorization: Bearer ***')\n");
-        fprintf(out, "# results store: %s\n", db_url);
+        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, no_mpirun, ncells};
+        print_dry_run(&d);
         goto done;
     }
 
@@ -514,41 +600,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         fprintf(out, "\nartifacts: %s\nresults store: %s (label \"%s\")\n", dir, db_url, sc->name);
         goto done;
     }
-    for (size_t i = 0; i < ncells; i++) {
-        struct gp_cell c = gp_scenario_cell(sc, i);
-        cs[i].c = c;
-        if (o->stop && *o->stop) {
-            rc = gp_err(err, GP_EINTR, "interrupted");
-            break;
-        }
-        char cell_dir[4096], run_dir[4096];
-        cell_dir_of(cell_dir, sizeof cell_dir, dir, sc, &c);
-        if ((rc = gp_mkdir_p(cell_dir, err)))
-            break;
-        struct gp_argv pa = {0};
-        gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
-        fprintf(out, "genperf run: cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests%s%s\n", i + 1,
-                ncells, c.concurrency, c.isl, c.osl, c.requests, tplan.how == GP_TOOL_SELF ? "" : ", tool ",
-                tplan.how == GP_TOOL_SELF ? "" : gp_tool_name(sc));
-        fflush(out);
-        int st = run_child(&pa, o->stop);
-        gp_argv_free(&pa);
-        if (find_run_dir(cell_dir, run_dir, sizeof run_dir) == 0) {
-            cs[i].ran = 1;
-            write_run_meta(run_dir, sc, &c, tp, url, attach ? NULL : cmdline.data, NULL);
-            summarise(run_dir, &cs[i]);
-            struct gp_error ierr = {0};
-            if (gp_runner_ingest_cell(db_url, run_dir, sc, &c, tp, o->self_exe, out, &ierr))
-                fprintf(stderr, "genperf run: cell %zu: ingest failed: %s\n", i + 1, ierr.msg);
-        }
-        if (st == 130 || (o->stop && *o->stop)) {
-            rc = gp_err(err, GP_EINTR, "interrupted during cell %zu; what was measured is in %s", i + 1, cell_dir);
-            break;
-        }
-        if (st != 0)
-            fprintf(stderr, "genperf run: cell %zu: profile exited with status %d (see its output above)\n",
-                    i + 1, st);
-    }
+    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, 0, ncells};
+    rc = run_cells(&cells, cs, err);
     print_summary(out, cs, ncells);
     fprintf(out, "\nartifacts: %s\nresults store: %s\n", dir, db_url);
 
