@@ -91,22 +91,219 @@ static int trace_prompt(const struct gp_dataset_opts *o, struct gp_tokenizer *to
     return 0;
 }
 
+/* State shared by every row of one file: where errors point, the scratch
+ * buffers reused from row to row, and the prompt generator of trace rows
+ * (made on the first one). All freed by gp_ds_build_jsonl. */
+struct jsonl_ctx {
+    const struct gp_dataset_opts *o;
+    struct gp_tokenizer *tok;
+    struct gp_dataset *ds;
+    const char *path;  /* without its "payload:" prefix */
+    int trace;         /* payload:FILE: input_length/hash_ids rows allowed */
+    struct gp_buf scratch, tmp, ttext;
+    struct gp_promptgen *g;
+    double generated;  /* trace tokens made so far (verification budget) */
+    size_t cap;
+};
+
+/* One row on its way to an entry. row is owned until the row is done; the
+ * other json_t fields are borrowed from it; body is owned. */
+struct jsonl_row {
+    json_t *row, *body;
+    json_t *text, *text_input, *msgs, *payload;
+    long line, osl, isl, ilen;
+    double ts_ms;
+    size_t idx;
+    const char *model;
+};
+
+/* Trace rows (payload:FILE): input_length, output_length (the row's
+ * max_tokens) and timestamp. An input_length is a prompt of its own, so it
+ * counts in *kinds unless the row also has a text. */
+static int row_trace_fields(struct jsonl_ctx *c, struct jsonl_row *r, int *kinds, struct gp_error *err)
+{
+    int r1 = row_posint(r->row, "input_length", &r->ilen, c->path, r->line, err);
+    if (r1 == 1 && r->ilen > GP_DS_MAX_PROMPT_TOKENS)
+        r1 = row_err(err, c->path, r->line, "\"input_length\" must be at most 4194304%s", "");
+    long olen = -1;
+    int r2 = r1 < 0 ? 0 : row_posint(r->row, "output_length", &olen, c->path, r->line, err);
+    if (r1 < 0 || r2 < 0)
+        return -GP_EINVAL;
+    if (r2 == 1)
+        r->osl = olen;
+    *kinds += r1 == 1 && !(r->text || r->text_input);
+    json_t *jts = json_object_get(r->row, "timestamp");
+    if (jts && !json_is_null(jts)) {
+        if (!json_is_number(jts) || json_number_value(jts) < 0)
+            return row_err(err, c->path, r->line, "\"timestamp\" must be a number of milliseconds >= 0%s", "");
+        r->ts_ms = json_number_value(jts);
+    }
+    return 0;
+}
+
+/* A trace row without text: a synthetic prompt of exactly input_length
+ * tokens, so the isl is known without tokenizing it again. */
+static int body_trace(struct jsonl_ctx *c, struct jsonl_row *r, struct gp_error *err)
+{
+    if (r->osl < 0)
+        r->osl = gp_ds_osl(c->o, r->idx);
+    int rc = trace_prompt(c->o, c->tok, &c->g, &c->generated, r->row, r->ilen, r->idx, &c->ttext, c->path, r->line,
+                          err);
+    if (rc)
+        return rc;
+    r->body = gp_ds_text_body(c->o, r->model, c->ttext.data, c->ttext.len, 1, r->osl);
+    r->isl = r->ilen;
+    if (!r->body)
+        return gp_err(err, GP_ENOMEM, "out of memory reading '%s'", c->path);
+    return 0;
+}
+
+/* A "text" / "text_input" row (GenAI-Perf's file retriever). */
+static int body_text(struct jsonl_ctx *c, struct jsonl_row *r, struct gp_error *err)
+{
+    json_t *t = r->text ? r->text : r->text_input;
+    if (!json_is_string(t))
+        return row_err(err, c->path, r->line, "\"%s\" must be a string", r->text ? "text" : "text_input");
+    int rc = parse_max_tokens(r->row, &r->osl, c->path, r->line, err);
+    if (rc)
+        return rc;
+    /* GenAI-Perf strips the text (Python str.strip()). */
+    const char *ts = json_string_value(t);
+    size_t tl = json_string_length(t), a = 0;
+    while (a < tl && gp_ds_pyspace((unsigned char)ts[a]))
+        a++;
+    while (tl > a && gp_ds_pyspace((unsigned char)ts[tl - 1]))
+        tl--;
+    if (r->osl < 0)
+        r->osl = gp_ds_osl(c->o, r->idx);
+    r->body = gp_ds_text_body(c->o, r->model, ts + a, tl - a, 0, r->osl);
+    r->isl = gp_tokenizer_count(c->tok, ts + a, tl - a);
+    if (!r->body)
+        return gp_err(err, GP_ENOMEM, "out of memory reading '%s'", c->path);
+    return 0;
+}
+
+/* A "messages" row: a chat conversation sent as written, so only chat-style
+ * endpoints take it. */
+static int body_messages(struct jsonl_ctx *c, struct jsonl_row *r, struct gp_error *err)
+{
+    if (c->o->endpoint_type != GP_ENDPOINT_CHAT && c->o->endpoint_type != GP_ENDPOINT_MULTIMODAL)
+        return row_err(err, c->path, r->line,
+                       "\"messages\" rows need --endpoint-type chat; use \"text\" rows for other endpoints%s", "");
+    int rc;
+    if ((rc = check_messages(r->msgs, c->path, r->line, err)) ||
+        (rc = parse_max_tokens(r->row, &r->osl, c->path, r->line, err)))
+        return rc;
+    if (r->osl < 0)
+        r->osl = gp_ds_osl(c->o, r->idx);
+    r->body = json_object();
+    json_object_set_new(r->body, "model", json_string(r->model));
+    json_object_set_new(r->body, "messages", json_deep_copy(r->msgs));
+    r->isl = gp_dataset_payload_isl(c->tok, r->body, &c->tmp);
+    if (gp_ds_finish(c->o, r->body, r->osl))
+        return gp_err(err, GP_ENOMEM, "out of memory reading '%s'", c->path);
+    return 0;
+}
+
+/* A "payload" row, the raw body: sent as written (a missing "model" is
+ * filled in first); no flag rewrites it. */
+static int body_payload(struct jsonl_ctx *c, struct jsonl_row *r, struct gp_error *err)
+{
+    if (!json_is_object(r->payload))
+        return row_err(err, c->path, r->line, "\"payload\" must be a JSON object (the request body)%s", "");
+    r->body = json_object();
+    if (!json_object_get(r->payload, "model"))
+        json_object_set_new(r->body, "model", json_string(r->model));
+    json_object_update(r->body, r->payload);
+    json_t *mt = json_object_get(r->payload, "max_tokens");
+    if (!mt)
+        mt = json_object_get(r->payload, "max_completion_tokens");
+    if (json_is_integer(mt))
+        r->osl = (long)json_integer_value(mt);
+    r->isl = gp_dataset_payload_isl(c->tok, r->payload, &c->tmp);
+    return 0;
+}
+
+/* Checks that the row holds exactly one kind of prompt, then builds the body
+ * for that kind. */
+static int row_body(struct jsonl_ctx *c, struct jsonl_row *r, int kinds, struct gp_error *err)
+{
+    if (!json_is_object(r->row))
+        return row_err(err, c->path, r->line, "expected a JSON object such as {\"text\": \"...\"}%s", "");
+    if (r->text && r->text_input)
+        return row_err(err, c->path, r->line, "each row must have only one of 'text_input' or 'text'%s", "");
+    if (kinds == 0)
+        return row_err(err, c->path, r->line,
+                       c->trace ? "no prompt: give \"text\" or \"input_length\" (with optional \"hash_ids\")%s"
+                                : "no prompt: give \"text\", \"messages\" or \"payload\"%s",
+                       "");
+    if (kinds > 1)
+        return row_err(err, c->path, r->line, "give only one of \"text\", \"messages\" or \"payload\"%s", "");
+    if (r->ilen > 0 && !(r->text || r->text_input))
+        return body_trace(c, r, err);
+    if (r->text || r->text_input)
+        return body_text(c, r, err);
+    if (r->msgs)
+        return body_messages(c, r, err);
+    return body_payload(c, r, err);
+}
+
+/* Appends the row's entry to the dataset. */
+static int row_push(struct jsonl_ctx *c, const struct jsonl_row *r, struct gp_error *err)
+{
+    struct gp_dataset_entry *e = gp_ds_push(c->ds, &c->cap);
+    if (!e || gp_ds_emit(e, r->body, &c->scratch))
+        return gp_err(err, GP_ENOMEM, "out of memory reading '%s'", c->path);
+    e->isl = (int32_t)r->isl;
+    /* embeddings bodies carry no max_tokens */
+    e->osl_asked = (int32_t)(r->osl > 0 && c->o->endpoint_type != GP_ENDPOINT_EMBEDDINGS ? r->osl : -1);
+    e->timestamp_ms = r->ts_ms;
+    c->ds->n++;
+    return 0;
+}
+
+/* One non-blank line: parse it, build its body, add its entry. */
+static int jsonl_line(struct jsonl_ctx *c, const char *s, size_t n, long line, struct gp_error *err)
+{
+    json_error_t jerr;
+    struct jsonl_row r = {.line = line, .osl = -1, .isl = -1, .ts_ms = -1, .idx = c->ds->n};
+    r.row = json_loadb(s, n, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+    if (!r.row) {
+        char d[320];
+        snprintf(d, sizeof d, "%s (column %d)", jerr.text, jerr.column);
+        return row_err(err, c->path, line, "invalid JSON: %s; each line must be one JSON object such as {\"text\": \"...\"}", d);
+    }
+    r.model = gp_ds_model(c->o, r.idx);
+    r.text = json_object_get(r.row, "text");
+    r.text_input = json_object_get(r.row, "text_input");
+    r.msgs = json_object_get(r.row, "messages");
+    r.payload = json_object_get(r.row, "payload");
+    int kinds = (r.text || r.text_input) + !!r.msgs + !!r.payload;
+    int rc = 0;
+    if (c->trace && json_is_object(r.row))
+        rc = row_trace_fields(c, &r, &kinds, err);
+    if (!rc)
+        rc = row_body(c, &r, kinds, err);
+    json_decref(r.row);
+    if (!rc && r.isl < 0)
+        rc = row_err(err, c->path, line, "the tokenizer could not encode this prompt%s", "");
+    if (!rc)
+        rc = row_push(c, &r, err);
+    json_decref(r.body);
+    return rc;
+}
+
 int gp_ds_build_jsonl(const struct gp_dataset_opts *o, struct gp_tokenizer *tok, struct gp_dataset *ds,
                       struct gp_error *err)
 {
-    const char *path = o->input_file;
-    int trace = 0;
-    if (!strncmp(path, "payload:", 8)) {
-        path += 8;
-        trace = 1;
+    struct jsonl_ctx c = {.o = o, .tok = tok, .ds = ds, .path = o->input_file};
+    if (!strncmp(c.path, "payload:", 8)) {
+        c.path += 8;
+        c.trace = 1;
     }
     char *data = NULL;
     size_t len = 0;
-    struct gp_buf scratch = {0}, tmp = {0}, ttext = {0};
-    struct gp_promptgen *g = NULL;
-    double generated = 0;
-    size_t cap = 0;
-    int rc = gp_read_file(path, &data, &len, err);
+    int rc = gp_read_file(c.path, &data, &len, err);
     if (rc)
         return gp_err_prefix(err, "--input-file");
     long line = 0;
@@ -126,142 +323,15 @@ int gp_ds_build_jsonl(const struct gp_dataset_opts *o, struct gp_tokenizer *tok,
             k++;
         if (k == n)
             continue; /* blank lines carry no row */
-        json_error_t jerr;
-        json_t *row = json_loadb(s, n, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
-        if (!row) {
-            char d[320];
-            snprintf(d, sizeof d, "%s (column %d)", jerr.text, jerr.column);
-            rc = row_err(err, path, line, "invalid JSON: %s; each line must be one JSON object such as {\"text\": \"...\"}", d);
-            break;
-        }
-        json_t *body = NULL;
-        long osl = -1, isl = -1, ilen = 0;
-        double ts_ms = -1;
-        size_t idx = ds->n;
-        const char *model = gp_ds_model(o, idx);
-        json_t *text = json_object_get(row, "text"), *text_input = json_object_get(row, "text_input");
-        json_t *msgs = json_object_get(row, "messages"), *payload = json_object_get(row, "payload");
-        json_t *jts = json_object_get(row, "timestamp");
-        int kinds = (text || text_input) + !!msgs + !!payload;
-        if (trace && json_is_object(row)) {
-            /* trace rows: output_length is the row's max_tokens */
-            int r1 = row_posint(row, "input_length", &ilen, path, line, err);
-            if (r1 == 1 && ilen > GP_DS_MAX_PROMPT_TOKENS)
-                r1 = row_err(err, path, line, "\"input_length\" must be at most 4194304%s", "");
-            long olen = -1;
-            int r2 = r1 < 0 ? 0 : row_posint(row, "output_length", &olen, path, line, err);
-            if (r1 < 0 || r2 < 0) {
-                rc = -GP_EINVAL;
-                json_decref(row);
-                break;
-            }
-            if (r2 == 1)
-                osl = olen;
-            kinds += r1 == 1 && !(text || text_input);
-            if (jts && !json_is_null(jts)) {
-                if (!json_is_number(jts) || json_number_value(jts) < 0) {
-                    rc = row_err(err, path, line, "\"timestamp\" must be a number of milliseconds >= 0%s", "");
-                    json_decref(row);
-                    break;
-                }
-                ts_ms = json_number_value(jts);
-            }
-        }
-        if (!json_is_object(row)) {
-            rc = row_err(err, path, line, "expected a JSON object such as {\"text\": \"...\"}%s", "");
-        } else if (text && text_input) {
-            rc = row_err(err, path, line, "each row must have only one of 'text_input' or 'text'%s", "");
-        } else if (kinds == 0) {
-            rc = row_err(err, path, line,
-                         trace ? "no prompt: give \"text\" or \"input_length\" (with optional \"hash_ids\")%s"
-                               : "no prompt: give \"text\", \"messages\" or \"payload\"%s",
-                         "");
-        } else if (kinds > 1) {
-            rc = row_err(err, path, line, "give only one of \"text\", \"messages\" or \"payload\"%s", "");
-        } else if (ilen > 0 && !(text || text_input)) {
-            if (osl < 0)
-                osl = gp_ds_osl(o, idx);
-            if (!(rc = trace_prompt(o, tok, &g, &generated, row, ilen, idx, &ttext, path, line, err))) {
-                body = gp_ds_text_body(o, model, ttext.data, ttext.len, 1, osl);
-                isl = ilen;
-                if (!body)
-                    rc = gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
-            }
-        } else if (text || text_input) {
-            json_t *t = text ? text : text_input;
-            if (!json_is_string(t)) {
-                rc = row_err(err, path, line, "\"%s\" must be a string", text ? "text" : "text_input");
-            } else if (!(rc = parse_max_tokens(row, &osl, path, line, err))) {
-                /* GenAI-Perf strips the text (Python str.strip()). */
-                const char *ts = json_string_value(t);
-                size_t tl = json_string_length(t), a = 0;
-                while (a < tl && gp_ds_pyspace((unsigned char)ts[a]))
-                    a++;
-                while (tl > a && gp_ds_pyspace((unsigned char)ts[tl - 1]))
-                    tl--;
-                if (osl < 0)
-                    osl = gp_ds_osl(o, idx);
-                body = gp_ds_text_body(o, model, ts + a, tl - a, 0, osl);
-                isl = gp_tokenizer_count(tok, ts + a, tl - a);
-                if (!body)
-                    rc = gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
-            }
-        } else if (msgs) {
-            if (o->endpoint_type != GP_ENDPOINT_CHAT && o->endpoint_type != GP_ENDPOINT_MULTIMODAL) {
-                rc = row_err(err, path, line, "\"messages\" rows need --endpoint-type chat; use \"text\" rows for other endpoints%s", "");
-            } else if (!(rc = check_messages(msgs, path, line, err)) &&
-                       !(rc = parse_max_tokens(row, &osl, path, line, err))) {
-                if (osl < 0)
-                    osl = gp_ds_osl(o, idx);
-                body = json_object();
-                json_object_set_new(body, "model", json_string(model));
-                json_object_set_new(body, "messages", json_deep_copy(msgs));
-                isl = gp_dataset_payload_isl(tok, body, &tmp);
-                if (gp_ds_finish(o, body, osl))
-                    rc = gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
-            }
-        } else {
-            /* Raw body: sent as written (a missing "model" is filled in
-             * first); no flag rewrites it. */
-            if (!json_is_object(payload)) {
-                rc = row_err(err, path, line, "\"payload\" must be a JSON object (the request body)%s", "");
-            } else {
-                body = json_object();
-                if (!json_object_get(payload, "model"))
-                    json_object_set_new(body, "model", json_string(model));
-                json_object_update(body, payload);
-                json_t *mt = json_object_get(payload, "max_tokens");
-                if (!mt)
-                    mt = json_object_get(payload, "max_completion_tokens");
-                if (json_is_integer(mt))
-                    osl = (long)json_integer_value(mt);
-                isl = gp_dataset_payload_isl(tok, payload, &tmp);
-            }
-        }
-        json_decref(row);
-        if (!rc && isl < 0)
-            rc = row_err(err, path, line, "the tokenizer could not encode this prompt%s", "");
-        if (!rc) {
-            struct gp_dataset_entry *e = gp_ds_push(ds, &cap);
-            if (!e || gp_ds_emit(e, body, &scratch))
-                rc = gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
-            else {
-                e->isl = (int32_t)isl;
-                /* embeddings bodies carry no max_tokens */
-                e->osl_asked = (int32_t)(osl > 0 && o->endpoint_type != GP_ENDPOINT_EMBEDDINGS ? osl : -1);
-                e->timestamp_ms = ts_ms;
-                ds->n++;
-            }
-        }
-        json_decref(body);
+        rc = jsonl_line(&c, s, n, line, err);
     }
     if (!rc && ds->n == 0)
         rc = gp_err(err, GP_EINVAL,
-                    "input file '%s' has no rows; write one JSON object per line, e.g. {\"text\": \"Hello\"}", path);
+                    "input file '%s' has no rows; write one JSON object per line, e.g. {\"text\": \"Hello\"}", c.path);
     free(data);
-    gp_buf_free(&scratch);
-    gp_buf_free(&tmp);
-    gp_buf_free(&ttext);
-    gp_promptgen_free(g);
+    gp_buf_free(&c.scratch);
+    gp_buf_free(&c.tmp);
+    gp_buf_free(&c.ttext);
+    gp_promptgen_free(c.g);
     return rc;
 }

@@ -80,113 +80,139 @@ struct cand {
 
 static int calibrate(struct gp_promptgen *g, struct gp_error *err);
 
-int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct gp_error *err)
-{
-    *out = NULL;
-    const char *src = gp_tokenizer_source(tok);
-    struct gp_ids anchor = {0};
-    struct gp_buf dec = {0}, pool = {0}, probe = {0};
-    struct cand *c = NULL;
-    size_t nc = 0, capc = 0, nwords = 0, nchars = 0;
-    int rc = 0;
-    struct gp_error lerr = {0};
+/* The vocabulary scan's state, from the anchor probe to the candidate list.
+ * Everything in it is freed by scan_free; the pool is stolen by the
+ * generator when the scan succeeds. */
+struct vocab_scan {
+    struct gp_tokenizer *tok;
+    const char *src;          /* the tokenizer's name, for error messages */
+    char atext[64];           /* the anchor token's text */
+    size_t alen;
+    int use_anchor;
+    uint32_t ids[2];          /* [anchor,] id: what is decoded for each id */
+    long base;                /* tokens in "a" */
+    struct gp_buf dec, pool, probe;
+    struct cand *c;
+    size_t nc, capc, nwords, nchars;
+    int spanning;             /* ids whose text holds a letter followed by a space */
+};
 
-    if (gp_tokenizer_encode(tok, "a", 1, 0, &anchor, &lerr) < 0) {
+static void scan_free(struct vocab_scan *sc)
+{
+    free(sc->c);
+    gp_buf_free(&sc->dec);
+    gp_buf_free(&sc->pool);
+    gp_buf_free(&sc->probe);
+}
+
+/* Scan step 1: the anchor. With a one-token anchor in front, decoders that
+ * strip a leading space (SentencePiece's Strip / Metaspace) keep the piece's
+ * own space, so each id is decoded after it and the anchor's text cut off. */
+static int scan_anchor(struct vocab_scan *sc, struct gp_error *err)
+{
+    struct gp_ids anchor = {0};
+    struct gp_error lerr = {0};
+    int rc = 0;
+    if (gp_tokenizer_encode(sc->tok, "a", 1, 0, &anchor, &lerr) < 0) {
         rc = gp_err(err, lerr.code ? lerr.code : GP_EINVAL,
-                    "tokenizer '%s': cannot encode a probe text: %s", src, lerr.msg);
+                    "tokenizer '%s': cannot encode a probe text: %s", sc->src, lerr.msg);
         goto out;
     }
-    /* With a one-token anchor in front, decoders that strip a leading space
-     * (SentencePiece's Strip / Metaspace) keep the piece's own space. */
-    size_t alen = 0;
-    char atext[64] = "";
-    uint32_t ids[2];
-    int use_anchor = anchor.n == 1;
-    if (use_anchor) {
-        if (gp_tokenizer_decode(tok, anchor.v, 1, 0, &dec, &lerr) < 0) {
-            rc = gp_err(err, GP_EINVAL, "tokenizer '%s': cannot decode a probe token: %s", src, lerr.msg);
+    sc->use_anchor = anchor.n == 1;
+    if (sc->use_anchor) {
+        if (gp_tokenizer_decode(sc->tok, anchor.v, 1, 0, &sc->dec, &lerr) < 0) {
+            rc = gp_err(err, GP_EINVAL, "tokenizer '%s': cannot decode a probe token: %s", sc->src, lerr.msg);
             goto out;
         }
-        alen = dec.len < sizeof atext ? dec.len : 0;
-        memcpy(atext, dec.data, alen);
-        use_anchor = alen > 0;
-        ids[0] = anchor.v[0];
+        sc->alen = sc->dec.len < sizeof sc->atext ? sc->dec.len : 0;
+        memcpy(sc->atext, sc->dec.data, sc->alen);
+        sc->use_anchor = sc->alen > 0;
+        sc->ids[0] = anchor.v[0];
     }
-    long base = gp_tokenizer_count(tok, "a", 1);
-    size_t vocab = gp_tokenizer_vocab_size(tok);
-    int spanning = 0; /* ids whose text holds a letter followed by a space */
-    for (size_t id = 0; id < vocab; id++) {
-        gp_buf_reset(&dec);
-        ids[use_anchor] = (uint32_t)id;
-        if (gp_tokenizer_decode(tok, ids, use_anchor ? 2 : 1, 0, &dec, NULL) < 0)
-            continue;
-        if (use_anchor && (dec.len <= alen || memcmp(dec.data, atext, alen) != 0))
-            continue;
-        const char *s = dec.data + alen;
-        size_t n = dec.len - alen;
-        /* A token that could straddle the join of two word pieces ("x y")
-         * would make counts non-additive; special tokens included, since
-         * added-token matching ignores pre-token boundaries. */
-        for (size_t k = 0; k + 1 < n && !spanning; k++)
-            if (is_alpha((unsigned char)s[k]) && s[k + 1] == ' ')
-                spanning = 1;
-        if (gp_tokenizer_is_special(tok, (uint32_t)id))
-            continue;
-        int kind = classify(s, n);
-        if (!kind)
-            continue;
-        /* Context check: the piece adds exactly one token after "a". */
-        gp_buf_reset(&probe);
-        if (gp_buf_putc(&probe, 'a') || gp_buf_append(&probe, s, n)) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", src);
-            goto out;
-        }
-        if (gp_tokenizer_count(tok, probe.data, probe.len) != base + 1)
-            continue;
-        int first_ok = 0;
-        if (kind == 1)
-            first_ok = gp_tokenizer_count(tok, s + 1, n - 1) == 1;
-        else
-            first_ok = s[0] != ' ';
-        if (nc == capc) {
-            size_t ncap = capc ? capc * 2 : 1024;
-            struct cand *nn = realloc(c, ncap * sizeof *nn);
-            if (!nn) {
-                rc = gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", src);
-                goto out;
-            }
-            c = nn;
-            capc = ncap;
-        }
-        c[nc] = (struct cand){(uint32_t)pool.len, (uint8_t)n, (uint8_t)first_ok, (uint8_t)(s[0] == ' ' && n == 1),
-                              (uint8_t)kind};
-        if (gp_buf_append(&pool, s, n)) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", src);
-            goto out;
-        }
-        nc++;
-        if (kind == 1)
-            nwords++;
-        else
-            nchars++;
+out:
+    gp_ids_free(&anchor);
+    return rc;
+}
+
+/* Appends a candidate piece: its text goes to the pool, its facts to c. */
+static int scan_push(struct vocab_scan *sc, const char *s, size_t n, int kind, int first_ok, struct gp_error *err)
+{
+    if (sc->nc == sc->capc) {
+        size_t ncap = sc->capc ? sc->capc * 2 : 1024;
+        struct cand *nn = realloc(sc->c, ncap * sizeof *nn);
+        if (!nn)
+            return gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", sc->src);
+        sc->c = nn;
+        sc->capc = ncap;
     }
-    int want = nwords >= MIN_WORD_PIECES ? 1 : 2;
+    sc->c[sc->nc] = (struct cand){(uint32_t)sc->pool.len, (uint8_t)n, (uint8_t)first_ok,
+                                  (uint8_t)(s[0] == ' ' && n == 1), (uint8_t)kind};
+    if (gp_buf_append(&sc->pool, s, n))
+        return gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", sc->src);
+    sc->nc++;
+    if (kind == 1)
+        sc->nwords++;
+    else
+        sc->nchars++;
+    return 0;
+}
+
+/* Scan step 2, for one id: keeps it as a candidate if its text is a word
+ * piece or fallback char (classify) that adds exactly one token in context. */
+static int scan_id(struct vocab_scan *sc, size_t id, struct gp_error *err)
+{
+    gp_buf_reset(&sc->dec);
+    sc->ids[sc->use_anchor] = (uint32_t)id;
+    if (gp_tokenizer_decode(sc->tok, sc->ids, sc->use_anchor ? 2 : 1, 0, &sc->dec, NULL) < 0)
+        return 0;
+    if (sc->use_anchor && (sc->dec.len <= sc->alen || memcmp(sc->dec.data, sc->atext, sc->alen) != 0))
+        return 0;
+    const char *s = sc->dec.data + sc->alen;
+    size_t n = sc->dec.len - sc->alen;
+    /* A token that could straddle the join of two word pieces ("x y")
+     * would make counts non-additive; special tokens included, since
+     * added-token matching ignores pre-token boundaries. */
+    for (size_t k = 0; k + 1 < n && !sc->spanning; k++)
+        if (is_alpha((unsigned char)s[k]) && s[k + 1] == ' ')
+            sc->spanning = 1;
+    if (gp_tokenizer_is_special(sc->tok, (uint32_t)id))
+        return 0;
+    int kind = classify(s, n);
+    if (!kind)
+        return 0;
+    /* Context check: the piece adds exactly one token after "a". */
+    gp_buf_reset(&sc->probe);
+    if (gp_buf_putc(&sc->probe, 'a') || gp_buf_append(&sc->probe, s, n))
+        return gp_err(err, GP_ENOMEM, "out of memory scanning the vocabulary of '%s'", sc->src);
+    if (gp_tokenizer_count(sc->tok, sc->probe.data, sc->probe.len) != sc->base + 1)
+        return 0;
+    int first_ok = 0;
+    if (kind == 1)
+        first_ok = gp_tokenizer_count(sc->tok, s + 1, n - 1) == 1;
+    else
+        first_ok = s[0] != ' ';
+    return scan_push(sc, s, n, kind, first_ok, err);
+}
+
+/* Step 3: the generator, from word pieces when the vocabulary has enough of
+ * them, else from single characters. Refused when no prompt could start. */
+static int build_generator(struct vocab_scan *sc, struct gp_promptgen **out, struct gp_error *err)
+{
+    int want = sc->nwords >= MIN_WORD_PIECES ? 1 : 2;
     struct gp_promptgen *g = calloc(1, sizeof *g);
-    if (!g) {
-        rc = gp_err(err, GP_ENOMEM, "out of memory");
-        goto out;
-    }
-    size_t keep = want == 1 ? nwords : nchars;
-    g->tok = tok;
+    if (!g)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    size_t keep = want == 1 ? sc->nwords : sc->nchars;
+    g->tok = sc->tok;
     g->words = want == 1;
     g->p = malloc((keep ? keep : 1) * sizeof *g->p);
     g->first = malloc((keep ? keep : 1) * sizeof *g->first);
     if (!g->p || !g->first) {
         gp_promptgen_free(g);
-        rc = gp_err(err, GP_ENOMEM, "out of memory");
-        goto out;
+        return gp_err(err, GP_ENOMEM, "out of memory");
     }
-    for (size_t i = 0; i < nc; i++) {
+    const struct cand *c = sc->c;
+    for (size_t i = 0; i < sc->nc; i++) {
         if (c[i].kind != want)
             continue;
         if (c[i].first_ok)
@@ -197,29 +223,40 @@ int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct
     }
     if (g->nfirst == 0 || g->n < 2) {
         gp_promptgen_free(g);
-        rc = gp_err(err, GP_ENOTSUP,
-                    "tokenizer '%s': found no safe vocabulary for synthetic prompts (%zu word pieces, %zu "
-                    "letters); use --input-file with your own prompts",
-                    src, nwords, nchars);
-        goto out;
+        return gp_err(err, GP_ENOTSUP,
+                      "tokenizer '%s': found no safe vocabulary for synthetic prompts (%zu word pieces, %zu "
+                      "letters); use --input-file with your own prompts",
+                      sc->src, sc->nwords, sc->nchars);
     }
     /* 16 bytes of slack for place()'s fixed-size copies */
-    if (gp_buf_append(&pool, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)) {
+    if (gp_buf_append(&sc->pool, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)) {
         gp_promptgen_free(g);
-        rc = gp_err(err, GP_ENOMEM, "out of memory");
-        goto out;
+        return gp_err(err, GP_ENOMEM, "out of memory");
     }
-    g->pool = gp_buf_steal(&pool);
-    g->verify = GP_PROMPTGEN_VERIFY;
-    if (g->words && !spanning && calibrate(g, err) == 1)
-        g->additive = 1;
+    g->pool = gp_buf_steal(&sc->pool);
     *out = g;
-out:
-    free(c);
-    gp_ids_free(&anchor);
-    gp_buf_free(&dec);
-    gp_buf_free(&pool);
-    gp_buf_free(&probe);
+    return 0;
+}
+
+int gp_promptgen_new(struct gp_tokenizer *tok, struct gp_promptgen **out, struct gp_error *err)
+{
+    *out = NULL;
+    struct vocab_scan sc = {.tok = tok, .src = gp_tokenizer_source(tok)};
+    int rc = scan_anchor(&sc, err);
+    if (!rc) {
+        sc.base = gp_tokenizer_count(tok, "a", 1);
+        size_t vocab = gp_tokenizer_vocab_size(tok);
+        for (size_t id = 0; id < vocab && !rc; id++)
+            rc = scan_id(&sc, id, err);
+    }
+    struct gp_promptgen *g = NULL;
+    if (!rc && !(rc = build_generator(&sc, &g, err))) {
+        g->verify = GP_PROMPTGEN_VERIFY;
+        if (g->words && !sc.spanning && calibrate(g, err) == 1)
+            g->additive = 1;
+        *out = g;
+    }
+    scan_free(&sc);
     return rc;
 }
 

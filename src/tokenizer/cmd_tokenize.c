@@ -68,10 +68,120 @@ static int put_line(struct gp_buf *o)
     return 0;
 }
 
+/* How each stdin line is read and printed (the command's flags). */
+struct tok_mode {
+    int add_special, decode, jsonl, skip_special, count;
+};
+
+/* --decode: the line's JSON array of ids to one JSON string in out.
+ * Returns 0, or 1 after printing why the line failed. */
+static int decode_line(const struct tok_mode *m, struct gp_tokenizer *tok, json_t *j, long lineno,
+                       struct gp_ids *ids, struct gp_buf *out)
+{
+    for (size_t k = 0; k < json_array_size(j); k++) {
+        json_t *v = json_array_get(j, k);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 0xffffffffLL) {
+            fprintf(stderr, "genperf tokenize: stdin line %ld: ids must be non-negative integers\n", lineno);
+            return 1;
+        }
+        gp_ids_push(ids, (uint32_t)json_integer_value(v));
+    }
+    struct gp_error err = {0};
+    struct gp_buf txt = {0};
+    int r = gp_tokenizer_decode(tok, ids->v, ids->n, m->skip_special, &txt, &err);
+    if (!r)
+        gp_buf_json_str(out, txt.data ? txt.data : "", txt.len);
+    else
+        fprintf(stderr, "genperf tokenize: stdin line %ld: %s\n", lineno, err.msg);
+    gp_buf_free(&txt);
+    return r ? 1 : 0;
+}
+
+/* Encode: the text to a JSON array of ids (or, with --count, their number)
+ * in out. Returns 0, or 1 after printing why the line failed. */
+static int encode_line(const struct tok_mode *m, struct gp_tokenizer *tok, const char *text, size_t tlen,
+                       long lineno, struct gp_ids *ids, struct gp_buf *out)
+{
+    struct gp_error err = {0};
+    if (gp_tokenizer_encode(tok, text, tlen, m->add_special, ids, &err)) {
+        fprintf(stderr, "genperf tokenize: stdin line %ld: %s\n", lineno, err.msg);
+        return 1;
+    }
+    if (m->count) {
+        gp_buf_printf(out, "%zu", ids->n);
+        return 0;
+    }
+    gp_buf_putc(out, '[');
+    for (size_t k = 0; k < ids->n; k++)
+        gp_buf_printf(out, k ? ",%u" : "%u", ids->v[k]);
+    gp_buf_putc(out, ']');
+    return 0;
+}
+
+/* One stdin line (without its newline) to its output line in out. With
+ * --jsonl or --decode the line is JSON first: a string, or an array of ids.
+ * Returns 0, or 1 after printing why the line failed. */
+static int tokenize_line(const struct tok_mode *m, struct gp_tokenizer *tok, const char *line, size_t len,
+                         long lineno, struct gp_ids *ids, struct gp_buf *out)
+{
+    const char *text = line;
+    size_t tlen = len;
+    json_t *j = NULL;
+    if (m->jsonl || m->decode) {
+        json_error_t je;
+        j = json_loadb(line, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+        if (!j || (m->decode ? !json_is_array(j) : !json_is_string(j))) {
+            fprintf(stderr, "genperf tokenize: stdin line %ld: expected a JSON %s\n", lineno,
+                    m->decode ? "array of ids" : "string");
+            json_decref(j);
+            return 1;
+        }
+        if (!m->decode) {
+            text = json_string_value(j);
+            tlen = json_string_length(j);
+        }
+    }
+    ids->n = 0;
+    int rc = m->decode ? decode_line(m, tok, j, lineno, ids, out) : encode_line(m, tok, text, tlen, lineno, ids, out);
+    json_decref(j);
+    return rc;
+}
+
+/* Every stdin line in turn, one output line each, stopping at the first
+ * failure. Returns the command's exit status. */
+static int tokenize_stdin(const struct tok_mode *m, struct gp_tokenizer *tok)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long lineno = 0;
+    int rc = 0;
+    struct gp_ids ids = {0};
+    struct gp_buf out = {0};
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        lineno++;
+        size_t len = (size_t)n;
+        if (len && line[len - 1] == '\n')
+            len--;
+        if ((rc = tokenize_line(m, tok, line, len, lineno, &ids, &out)))
+            break;
+        if (put_line(&out)) {
+            fprintf(stderr, "genperf tokenize: writing stdout failed\n");
+            rc = 1;
+            break;
+        }
+    }
+    free(line);
+    gp_ids_free(&ids);
+    gp_buf_free(&out);
+    return rc;
+}
+
 int cmd_tokenize(int argc, char **argv)
 {
     const char *spec_s = "hf-internal-testing/llama-tokenizer", *rev = NULL, *bench_file = NULL;
-    int add_special = 0, decode = 0, jsonl = 0, skip_special = 0, offline = 0, count = 0;
+    struct tok_mode m = {0};
+    int offline = 0;
     double bench_s = 1.0;
     const struct gp_optdef defs[] = {
         GP_STR("--tokenizer", NULL, &spec_s, "T",
@@ -79,12 +189,14 @@ int cmd_tokenize(int argc, char **argv)
                "else downloaded from $HF_ENDPOINT), or 'builtin' (one id per byte).\n"
                "Default: hf-internal-testing/llama-tokenizer (as GenAI-Perf)."),
         GP_STR("--tokenizer-revision", NULL, &rev, "REV", "hub branch, tag or commit (default main)"),
-        GP_FLAG("--add-special-tokens", NULL, &add_special, "apply the post-processor (e.g. BOS), as add_special_tokens=True"),
-        GP_FLAG("--decode", NULL, &decode, "each line is a JSON array of ids; prints the decoded text as a JSON string"),
-        GP_FLAG("--skip-special-tokens", NULL, &skip_special,
+        GP_FLAG("--add-special-tokens", NULL, &m.add_special,
+                "apply the post-processor (e.g. BOS), as add_special_tokens=True"),
+        GP_FLAG("--decode", NULL, &m.decode,
+                "each line is a JSON array of ids; prints the decoded text as a JSON string"),
+        GP_FLAG("--skip-special-tokens", NULL, &m.skip_special,
                 "with --decode: drop special tokens, as skip_special_tokens=True"),
-        GP_FLAG("--jsonl", NULL, &jsonl, "each line is a JSON string instead (for texts holding newlines)"),
-        GP_FLAG("--count", NULL, &count, "print only the number of ids per line"),
+        GP_FLAG("--jsonl", NULL, &m.jsonl, "each line is a JSON string instead (for texts holding newlines)"),
+        GP_FLAG("--count", NULL, &m.count, "print only the number of ids per line"),
         GP_FLAG("--offline", NULL, &offline, "never download (also HF_HUB_OFFLINE=1)"),
         GP_STR("--bench", NULL, &bench_file, "FILE", NULL), /* bench/tokenizer_bench.sh */
         GP_NUM(GP_OPT_DOUBLE, "--bench-seconds", NULL, &bench_s, "S", 0, 1e6, NULL),
@@ -112,87 +224,9 @@ int cmd_tokenize(int argc, char **argv)
         fprintf(stderr, "genperf tokenize: %s\n", err.msg);
         return 1;
     }
-    if (bench_file) {
-        int r = bench(tok, bench_file, bench_s, now_s() - t0);
-        gp_tokenizer_free(tok);
-        return r;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    long lineno = 0;
-    int rc = 0;
-    struct gp_ids ids = {0};
-    struct gp_buf out = {0};
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
-        lineno++;
-        size_t len = (size_t)n;
-        if (len && line[len - 1] == '\n')
-            len--;
-        const char *text = line;
-        size_t tlen = len;
-        json_t *j = NULL;
-        if (jsonl || decode) {
-            json_error_t je;
-            j = json_loadb(line, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
-            if (!j || (decode ? !json_is_array(j) : !json_is_string(j))) {
-                fprintf(stderr, "genperf tokenize: stdin line %ld: expected a JSON %s\n", lineno,
-                        decode ? "array of ids" : "string");
-                json_decref(j);
-                rc = 1;
-                break;
-            }
-            if (!decode) {
-                text = json_string_value(j);
-                tlen = json_string_length(j);
-            }
-        }
-        ids.n = 0;
-        int r;
-        if (decode) {
-            for (size_t k = 0; k < json_array_size(j); k++) {
-                json_t *v = json_array_get(j, k);
-                if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 0xffffffffLL) {
-                    fprintf(stderr, "genperf tokenize: stdin line %ld: ids must be non-negative integers\n", lineno);
-                    rc = 1;
-                    break;
-                }
-                gp_ids_push(&ids, (uint32_t)json_integer_value(v));
-            }
-            struct gp_buf txt = {0};
-            r = rc ? -1 : gp_tokenizer_decode(tok, ids.v, ids.n, skip_special, &txt, &err);
-            if (!r)
-                gp_buf_json_str(&out, txt.data ? txt.data : "", txt.len);
-            gp_buf_free(&txt);
-        } else {
-            r = gp_tokenizer_encode(tok, text, tlen, add_special, &ids, &err);
-            if (!r && count)
-                gp_buf_printf(&out, "%zu", ids.n);
-            else if (!r) {
-                gp_buf_putc(&out, '[');
-                for (size_t k = 0; k < ids.n; k++)
-                    gp_buf_printf(&out, k ? ",%u" : "%u", ids.v[k]);
-                gp_buf_putc(&out, ']');
-            }
-        }
-        json_decref(j);
-        if (r) {
-            if (!rc)
-                fprintf(stderr, "genperf tokenize: stdin line %ld: %s\n", lineno, err.msg);
-            rc = 1;
-            break;
-        }
-        if (put_line(&out)) {
-            fprintf(stderr, "genperf tokenize: writing stdout failed\n");
-            rc = 1;
-            break;
-        }
-    }
-    free(line);
-    gp_ids_free(&ids);
-    gp_buf_free(&out);
+    int rc = bench_file ? bench(tok, bench_file, bench_s, now_s() - t0) : tokenize_stdin(&m, tok);
     gp_tokenizer_free(tok);
-    if (fflush(stdout) != 0)
+    if (!bench_file && fflush(stdout) != 0)
         rc = 1;
     return rc;
 }

@@ -139,11 +139,11 @@ static int64_t lookup_str(const struct tk_bpe *m, const char *s, size_t n, struc
     return tk_bpe_lookup(m, tmp->data ? tmp->data : "", tmp->len);
 }
 
-int tk_bpe_load(struct tk_bpe *m, json_t *model, int byte_level, struct gp_error *err)
+/* Load step 1: the model's type and options. Everything that would make our
+ * encoder disagree with HF (another model type, dropout, subword affixes) is
+ * refused here, before anything is allocated. */
+static int bpe_read_options(struct tk_bpe *m, json_t *model, struct gp_error *err)
 {
-    memset(m, 0, sizeof *m);
-    m->byte_level = byte_level;
-    m->unk_id = -1;
     const char *type = json_string_value(json_object_get(model, "type"));
     if (!type || strcmp(type, "BPE") != 0)
         return gp_err(err, GP_ENOTSUP, "model type '%s' is not supported (only BPE)", type ? type : "(none)");
@@ -159,10 +159,15 @@ int tk_bpe_load(struct tk_bpe *m, json_t *model, int byte_level, struct gp_error
     m->byte_fallback = json_is_true(json_object_get(model, "byte_fallback"));
     m->fuse_unk = json_is_true(json_object_get(model, "fuse_unk"));
     m->ignore_merges = json_is_true(json_object_get(model, "ignore_merges"));
+    return 0;
+}
 
-    json_t *vocab = json_object_get(model, "vocab");
-    if (!json_is_object(vocab))
-        return gp_err(err, GP_EINVAL, "model.vocab is missing or not an object");
+/* Load step 2: a first pass over the vocab validates every id and sizes the
+ * arena and tables, so that they are allocated once, at their final size.
+ * Ids may have gaps: the tables span 0..max id, and a gap keeps mlen
+ * UINT32_MAX ("no such token"). */
+static int bpe_alloc_vocab(struct tk_bpe *m, json_t *vocab, struct gp_error *err)
+{
     const char *k;
     json_t *v;
     size_t total = 0, count = 0;
@@ -187,90 +192,117 @@ int tk_bpe_load(struct tk_bpe *m, json_t *model, int byte_level, struct gp_error
         return gp_err(err, GP_ENOMEM, "out of memory loading the vocab");
     for (uint32_t i = 0; i < m->nid; i++)
         m->mlen[i] = UINT32_MAX;
-    struct gp_buf tmp = {0};
+    return 0;
+}
+
+/* Load step 3: a second pass stores each token's model form (bytes, for a
+ * byte-level model) in the arena and hashes it. The arena was sized from the
+ * written forms, which are never shorter than the model forms. */
+static int bpe_fill_vocab(struct tk_bpe *m, json_t *vocab, struct gp_buf *tmp, struct gp_error *err)
+{
+    const char *k;
+    json_t *v;
     json_object_foreach(vocab, k, v) {
         uint32_t id = (uint32_t)json_integer_value(v);
-        int r = to_model(k, strlen(k), byte_level, &tmp);
-        if (r == -GP_ENOMEM) {
-            gp_buf_free(&tmp);
+        int r = to_model(k, strlen(k), m->byte_level, tmp);
+        if (r == -GP_ENOMEM)
             return gp_err(err, GP_ENOMEM, "out of memory loading the vocab");
-        }
         if (r)
             continue; /* not byte-mapped: no pre-token can ever reach it */
         if (m->mlen[id] != UINT32_MAX)
             continue;
         m->moff[id] = (uint32_t)m->arena_len;
-        m->mlen[id] = (uint32_t)tmp.len;
-        memcpy(m->arena + m->arena_len, tmp.data, tmp.len);
-        m->arena_len += tmp.len;
+        m->mlen[id] = (uint32_t)tmp->len;
+        memcpy(m->arena + m->arena_len, tmp->data, tmp->len);
+        m->arena_len += tmp->len;
         vocab_insert(m, id);
     }
+    return 0;
+}
 
+/* Load step 4: ids the encoder needs on every word, resolved once: the unk
+ * token, each single byte's id (byte-level) and each "<0xNN>" byte-fallback
+ * id (UINT32_MAX where the vocab has none). */
+static int bpe_resolve_special(struct tk_bpe *m, json_t *model, struct gp_buf *tmp, struct gp_error *err)
+{
     const char *unk = json_string_value(json_object_get(model, "unk_token"));
     if (unk) {
-        m->unk_id = lookup_str(m, unk, strlen(unk), &tmp);
-        if (m->unk_id < 0) {
-            gp_buf_free(&tmp);
+        m->unk_id = lookup_str(m, unk, strlen(unk), tmp);
+        if (m->unk_id < 0)
             return gp_err(err, GP_EINVAL, "model.unk_token '%s' is not in the vocab", unk);
-        }
     }
     for (int b = 0; b < 256; b++) {
         char c = (char)b;
         m->byte_id[b] = UINT32_MAX;
         m->bf_id[b] = UINT32_MAX;
-        if (byte_level) {
+        if (m->byte_level) {
             int64_t id = tk_bpe_lookup(m, &c, 1);
             if (id >= 0)
                 m->byte_id[b] = (uint32_t)id;
         }
         char name[8];
         snprintf(name, sizeof name, "<0x%02X>", b);
-        int64_t id = lookup_str(m, name, 6, &tmp);
+        int64_t id = lookup_str(m, name, 6, tmp);
         if (id >= 0)
             m->bf_id[b] = (uint32_t)id;
     }
+    return 0;
+}
 
-    json_t *merges = json_object_get(model, "merges");
-    if (!json_is_array(merges)) {
-        gp_buf_free(&tmp);
-        return gp_err(err, GP_EINVAL, "model.merges is missing or not an array");
+/* Splits merges[i], written either "a b" or ["a","b"], into its two tokens.
+ * Returns 0, 1 for the "#version" header line some files carry (skipped),
+ * or an error. */
+static int merge_parts(json_t *e, size_t i, const char **a, size_t *al, const char **b, size_t *bl,
+                       struct gp_error *err)
+{
+    if (json_is_string(e)) {
+        const char *s = json_string_value(e);
+        size_t sl = json_string_length(e);
+        if (sl >= 8 && !strncmp(s, "#version", 8))
+            return 1;
+        const char *sp = memchr(s, ' ', sl);
+        if (!sp || memchr(sp + 1, ' ', sl - (size_t)(sp + 1 - s)))
+            return gp_err(err, GP_EINVAL, "model.merges[%zu] '%.60s' is not two tokens separated by one space", i, s);
+        *a = s; *al = (size_t)(sp - s);
+        *b = sp + 1; *bl = sl - *al - 1;
+        return 0;
     }
+    if (json_is_array(e) && json_array_size(e) == 2 && json_is_string(json_array_get(e, 0)) &&
+        json_is_string(json_array_get(e, 1))) {
+        *a = json_string_value(json_array_get(e, 0)); *al = json_string_length(json_array_get(e, 0));
+        *b = json_string_value(json_array_get(e, 1)); *bl = json_string_length(json_array_get(e, 1));
+        return 0;
+    }
+    return gp_err(err, GP_EINVAL, "model.merges[%zu] is neither \"a b\" nor [\"a\",\"b\"]", i);
+}
+
+/* Load step 5: the merge table, pair of ids -> (rank, merged id). The rank is
+ * the merge's index in the file, so HF's "lowest rank first" order holds. */
+static int bpe_load_merges(struct tk_bpe *m, json_t *model, struct gp_buf *tmp, struct gp_error *err)
+{
+    json_t *merges = json_object_get(model, "merges");
+    if (!json_is_array(merges))
+        return gp_err(err, GP_EINVAL, "model.merges is missing or not an array");
     size_t nm = json_array_size(merges);
     m->mmask = pow2_at_least(nm * 2 + 2) - 1;
     m->mkey = malloc((m->mmask + 1) * sizeof *m->mkey);
     m->mval = malloc((m->mmask + 1) * sizeof *m->mval);
-    if (!m->mkey || !m->mval) {
-        gp_buf_free(&tmp);
+    if (!m->mkey || !m->mval)
         return gp_err(err, GP_ENOMEM, "out of memory loading merges");
-    }
     memset(m->mkey, 0xff, (m->mmask + 1) * sizeof *m->mkey);
     struct gp_buf cat = {0};
     int rc = 0;
     for (size_t i = 0; i < nm && !rc; i++) {
-        json_t *e = json_array_get(merges, i);
-        const char *a, *b;
-        size_t al, bl;
-        if (json_is_string(e)) {
-            const char *s = json_string_value(e);
-            size_t sl = json_string_length(e);
-            if (sl >= 8 && !strncmp(s, "#version", 8))
-                continue;
-            const char *sp = memchr(s, ' ', sl);
-            if (!sp || memchr(sp + 1, ' ', sl - (size_t)(sp + 1 - s))) {
-                rc = gp_err(err, GP_EINVAL, "model.merges[%zu] '%.60s' is not two tokens separated by one space", i, s);
-                break;
-            }
-            a = s; al = (size_t)(sp - s);
-            b = sp + 1; bl = sl - al - 1;
-        } else if (json_is_array(e) && json_array_size(e) == 2 && json_is_string(json_array_get(e, 0)) &&
-                   json_is_string(json_array_get(e, 1))) {
-            a = json_string_value(json_array_get(e, 0)); al = json_string_length(json_array_get(e, 0));
-            b = json_string_value(json_array_get(e, 1)); bl = json_string_length(json_array_get(e, 1));
-        } else {
-            rc = gp_err(err, GP_EINVAL, "model.merges[%zu] is neither \"a b\" nor [\"a\",\"b\"]", i);
+        const char *a = "", *b = ""; /* set by merge_parts; initialised for the compiler */
+        size_t al = 0, bl = 0;
+        int r = merge_parts(json_array_get(merges, i), i, &a, &al, &b, &bl, err);
+        if (r == 1)
+            continue;
+        if (r) {
+            rc = r;
             break;
         }
-        int64_t ia = lookup_str(m, a, al, &tmp), ib = lookup_str(m, b, bl, &tmp), in = -1;
+        int64_t ia = lookup_str(m, a, al, tmp), ib = lookup_str(m, b, bl, tmp), in = -1;
         if (ia >= 0 && ib >= 0) {
             /* the model form of a+b is the two model forms joined */
             gp_buf_reset(&cat);
@@ -289,27 +321,51 @@ int tk_bpe_load(struct tk_bpe *m, json_t *model, int byte_level, struct gp_error
         merge_put(m, (uint32_t)ia, (uint32_t)ib, (uint32_t)i, (uint32_t)in);
     }
     gp_buf_free(&cat);
+    return rc;
+}
 
-    /* SentencePiece-style words span a whole prompt. If no token holds a "▁"
-     * right after another char that is not "▁", no merge can cross such a
-     * point, so the word may be cut there without changing any id. */
-    if (!byte_level && !rc) {
-        static const char SP[] = "\xE2\x96\x81";
-        m->spm_split = tk_bpe_lookup(m, SP, 3) >= 0;
-        for (uint32_t id = 0; m->spm_split && id < m->nid; id++) {
-            if (m->mlen[id] == UINT32_MAX)
-                continue;
-            const char *s = m->arena + m->moff[id];
-            size_t n = m->mlen[id];
-            for (size_t p = 1; p + 3 <= n; p++)
-                if (!memcmp(s + p, SP, 3) && !(p >= 3 && !memcmp(s + p - 3, SP, 3))) {
-                    m->spm_split = 0;
-                    break;
-                }
-        }
-        memcpy(m->spm_sp, SP, 3);
-        m->spm_sp_len = 3;
+/* Load step 6 (SentencePiece-style models only): words span a whole prompt.
+ * If no token holds a "▁" right after another char that is not "▁", no merge
+ * can cross such a point, so the word may be cut there without changing any
+ * id; spm_split records whether that holds. */
+static void bpe_detect_spm_split(struct tk_bpe *m)
+{
+    static const char SP[] = "\xE2\x96\x81";
+    m->spm_split = tk_bpe_lookup(m, SP, 3) >= 0;
+    for (uint32_t id = 0; m->spm_split && id < m->nid; id++) {
+        if (m->mlen[id] == UINT32_MAX)
+            continue;
+        const char *s = m->arena + m->moff[id];
+        size_t n = m->mlen[id];
+        for (size_t p = 1; p + 3 <= n; p++)
+            if (!memcmp(s + p, SP, 3) && !(p >= 3 && !memcmp(s + p - 3, SP, 3))) {
+                m->spm_split = 0;
+                break;
+            }
     }
+    memcpy(m->spm_sp, SP, 3);
+    m->spm_sp_len = 3;
+}
+
+/* On error the tables built so far stay in m: the caller frees them with
+ * tk_bpe_free, as before. */
+int tk_bpe_load(struct tk_bpe *m, json_t *model, int byte_level, struct gp_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->byte_level = byte_level;
+    m->unk_id = -1;
+    int rc = bpe_read_options(m, model, err);
+    if (rc)
+        return rc;
+    json_t *vocab = json_object_get(model, "vocab");
+    if (!json_is_object(vocab))
+        return gp_err(err, GP_EINVAL, "model.vocab is missing or not an object");
+    if ((rc = bpe_alloc_vocab(m, vocab, err)))
+        return rc;
+    struct gp_buf tmp = {0}; /* scratch for model forms, shared by the steps */
+    if (!(rc = bpe_fill_vocab(m, vocab, &tmp, err)) && !(rc = bpe_resolve_special(m, model, &tmp, err)) &&
+        !(rc = bpe_load_merges(m, model, &tmp, err)) && !byte_level)
+        bpe_detect_spm_split(m);
     gp_buf_free(&tmp);
     return rc;
 }

@@ -118,106 +118,135 @@ static int replace_into(struct gp_buf *o, const char *s, size_t n, const char *a
     return 0;
 }
 
+/* ByteLevel: each token's chars map back to bytes (GPT-2's byte map), all
+ * tokens joined, then String::from_utf8_lossy over the whole byte string,
+ * as one token. */
+static int step_bytelevel(struct tk_strs *in, struct tk_strs *out, struct gp_buf *tmp)
+{
+    int r = 0;
+    gp_buf_reset(tmp);
+    for (size_t i = 0; i < in->n && !r; i++) {
+        const char *s = TOK(in, i);
+        size_t n = in->len[i], p = 0, mark = tmp->len;
+        int ok = 1;
+        while (p < n) {
+            size_t l = tk_utf8_len((const unsigned char *)s + p, n - p);
+            int b = -1;
+            if (l) {
+                size_t dl;
+                b = tk_cp_to_byte(tk_utf8_dec((const unsigned char *)s + p, &dl));
+            }
+            if (b < 0) {
+                ok = 0;
+                break;
+            }
+            if ((r = gp_buf_putc(tmp, (char)b)))
+                break;
+            p += l;
+        }
+        if (!ok) { /* a char outside the byte map: keep the token's own bytes */
+            tmp->len = mark;
+            r = gp_buf_append(tmp, s, n);
+        }
+    }
+    if (r)
+        return r;
+    if ((r = tk_strs_push(out, "", 0)))
+        return r;
+    r = tk_utf8_lossy(&out->data, tmp->data ? tmp->data : "", tmp->len);
+    out->len[0] = out->data.len;
+    return r;
+}
+
+/* 1 and the byte in *v if token i of in is "<0xNN>" (hex digits either case). */
+static int byte_token(struct tk_strs *in, size_t i, unsigned *v)
+{
+    if (i >= in->n || in->len[i] != 6)
+        return 0;
+    const char *s = TOK(in, i);
+    if (memcmp(s, "<0x", 3) || s[5] != '>')
+        return 0;
+    *v = 0;
+    for (int k = 3; k < 5; k++) {
+        char c = s[k];
+        int x = (c >= '0' && c <= '9') ? c - '0' : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+              : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+        if (x < 0)
+            return 0;
+        *v = *v * 16 + (unsigned)x;
+    }
+    return 1;
+}
+
+/* ByteFallback: each run of "<0xNN>" tokens becomes one token if its bytes
+ * are valid UTF-8, else one U+FFFD per byte (as HF); other tokens pass. The
+ * loop runs one past the end so that a trailing run is flushed. */
+static int step_bytefallback(struct tk_strs *in, struct tk_strs *out, struct gp_buf *tmp)
+{
+    int r = 0;
+    gp_buf_reset(tmp); /* the pending run of <0xNN> bytes */
+    for (size_t i = 0; i <= in->n && !r; i++) {
+        unsigned v = 0;
+        if (byte_token(in, i, &v)) {
+            r = gp_buf_putc(tmp, (char)v);
+            continue;
+        }
+        if (tmp->len) {
+            if (tk_utf8_valid(tmp->data, tmp->len))
+                r = tk_strs_push(out, tmp->data, tmp->len);
+            else
+                for (size_t k = 0; k < tmp->len && !r; k++)
+                    r = tk_strs_push(out, "\xEF\xBF\xBD", 3);
+            gp_buf_reset(tmp);
+        }
+        if (!r && i < in->n)
+            r = tk_strs_push(out, TOK(in, i), in->len[i]);
+    }
+    return r;
+}
+
+/* Strip: up to d->start copies of the char off each token's front and up
+ * to d->stop off its back. */
+static int step_strip(const struct tk_dec *d, struct tk_strs *in, struct tk_strs *out)
+{
+    int r = 0;
+    for (size_t i = 0; i < in->n && !r; i++) {
+        const unsigned char *s = (const unsigned char *)TOK(in, i);
+        size_t n = in->len[i], a = 0, b = n, l;
+        for (int k = 0; k < d->start && a < n; k++) {
+            if (tk_utf8_dec(s + a, &l) != d->strip_cp)
+                break;
+            a += l;
+        }
+        for (int k = 0; k < d->stop && b > a; k++) {
+            size_t q = b - 1;
+            while (q > a && (s[q] & 0xC0) == 0x80)
+                q--;
+            if (tk_utf8_dec(s + q, &l) != d->strip_cp)
+                break;
+            b = q;
+        }
+        r = tk_strs_push(out, (const char *)s + a, b - a);
+    }
+    return r;
+}
+
 static int step(const struct tk_dec *d, struct tk_strs *in, struct tk_strs *out, struct gp_buf *tmp)
 {
     tk_strs_reset(out);
     int r = 0;
     switch (d->kind) {
-    case TK_D_BYTELEVEL: {
-        gp_buf_reset(tmp);
-        for (size_t i = 0; i < in->n && !r; i++) {
-            const char *s = TOK(in, i);
-            size_t n = in->len[i], p = 0, mark = tmp->len;
-            int ok = 1;
-            while (p < n) {
-                size_t l = tk_utf8_len((const unsigned char *)s + p, n - p);
-                int b = -1;
-                if (l) {
-                    size_t dl;
-                    b = tk_cp_to_byte(tk_utf8_dec((const unsigned char *)s + p, &dl));
-                }
-                if (b < 0) {
-                    ok = 0;
-                    break;
-                }
-                if ((r = gp_buf_putc(tmp, (char)b)))
-                    break;
-                p += l;
-            }
-            if (!ok) { /* a char outside the byte map: keep the token's own bytes */
-                tmp->len = mark;
-                r = gp_buf_append(tmp, s, n);
-            }
-        }
-        if (r)
-            return r;
-        /* String::from_utf8_lossy over the whole byte string, as one token */
-        if ((r = tk_strs_push(out, "", 0)))
-            return r;
-        r = tk_utf8_lossy(&out->data, tmp->data ? tmp->data : "", tmp->len);
-        out->len[0] = out->data.len;
-        return r;
-    }
-    case TK_D_BYTEFALLBACK: {
-        gp_buf_reset(tmp); /* the pending run of <0xNN> bytes */
-        for (size_t i = 0; i <= in->n && !r; i++) {
-            int is_byte = 0;
-            unsigned v = 0;
-            if (i < in->n && in->len[i] == 6) {
-                const char *s = TOK(in, i);
-                if (!memcmp(s, "<0x", 3) && s[5] == '>') {
-                    is_byte = 1;
-                    for (int k = 3; k < 5; k++) {
-                        char c = s[k];
-                        int x = (c >= '0' && c <= '9') ? c - '0' : (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                              : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-                        if (x < 0) { is_byte = 0; break; }
-                        v = v * 16 + (unsigned)x;
-                    }
-                }
-            }
-            if (is_byte) {
-                r = gp_buf_putc(tmp, (char)v);
-                continue;
-            }
-            if (tmp->len) {
-                if (tk_utf8_valid(tmp->data, tmp->len))
-                    r = tk_strs_push(out, tmp->data, tmp->len);
-                else
-                    for (size_t k = 0; k < tmp->len && !r; k++)
-                        r = tk_strs_push(out, "\xEF\xBF\xBD", 3);
-                gp_buf_reset(tmp);
-            }
-            if (!r && i < in->n)
-                r = tk_strs_push(out, TOK(in, i), in->len[i]);
-        }
-        return r;
-    }
+    case TK_D_BYTELEVEL:
+        return step_bytelevel(in, out, tmp);
+    case TK_D_BYTEFALLBACK:
+        return step_bytefallback(in, out, tmp);
     case TK_D_FUSE:
         gp_buf_reset(tmp);
         for (size_t i = 0; i < in->n && !r; i++)
             r = gp_buf_append(tmp, TOK(in, i), in->len[i]);
         return r ? r : tk_strs_push(out, tmp->data ? tmp->data : "", tmp->len);
     case TK_D_STRIP:
-        for (size_t i = 0; i < in->n && !r; i++) {
-            const unsigned char *s = (const unsigned char *)TOK(in, i);
-            size_t n = in->len[i], a = 0, b = n, l;
-            for (int k = 0; k < d->start && a < n; k++) {
-                if (tk_utf8_dec(s + a, &l) != d->strip_cp)
-                    break;
-                a += l;
-            }
-            for (int k = 0; k < d->stop && b > a; k++) {
-                size_t q = b - 1;
-                while (q > a && (s[q] & 0xC0) == 0x80)
-                    q--;
-                if (tk_utf8_dec(s + q, &l) != d->strip_cp)
-                    break;
-                b = q;
-            }
-            r = tk_strs_push(out, (const char *)s + a, b - a);
-        }
-        return r;
+        return step_strip(d, in, out);
     case TK_D_REPLACE:
         for (size_t i = 0; i < in->n && !r; i++) {
             gp_buf_reset(tmp);
