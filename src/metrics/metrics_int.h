@@ -43,4 +43,47 @@ void gp_scan_free(struct gp_scan *s);
  * and the content statistics are known). 0 or -GP_ENOMEM. */
 int gp_reasoning_summarize(struct gp_metrics_result *r);
 
+
+/* ---- per-request metrics (metrics_request.c), run by metrics.c's workers ---- */
+#include <pthread.h>
+
+struct gp_dataset;
+struct gp_tokenizer;
+struct gp_req_metrics;
+struct gp_metrics_opts;
+
+struct arrays {
+    double *lat, *ttft, *ttst, *itl, *tps, *osl, *isl, *icl;
+    size_t nlat, nttst, nitl, nicl, icl_cap;
+};
+
+/* One worker handles a contiguous range of the measured requests with its
+ * own scratch buffers and error-text area; the tokenizer is shared under a
+ * lock (tokenizer.h: one tokenizer must not be used by two threads at once). */
+struct worker {
+    const struct gp_record_store *st;
+    const struct gp_dataset *ds;
+    struct gp_tokenizer *tok;
+    pthread_mutex_t *tok_lock;
+    int inter_chunk;
+    int requests_only;
+    const uint32_t *idx;           /* record index of each measured request */
+    struct gp_req_metrics *reqs;
+    size_t k0, k1;                 /* this worker's range of reqs */
+    struct gp_scan s;
+    struct gp_buf text;            /* err_off of its reqs are relative to this */
+    struct arrays icl;             /* only icl/nicl/icl_cap used */
+    uint64_t *cts;                 /* content chunk times of its requests */
+    size_t ncts, cts_cap;
+    int rc;
+};
+
+/* A worker's whole range: one gp_req_metrics per measured request (w->rc
+ * set on failure). */
+void *gp_mx_worker_run(void *arg);
+void gp_mx_worker_free(struct worker *w);
+/* 1 when the SLO name is one GenAI-Perf knows; whether a request met every SLO. */
+int gp_mx_slo_kind(const char *name);
+int gp_mx_is_good(const struct gp_req_metrics *rm, const struct gp_metrics_opts *o);
+
 #endif

@@ -1,0 +1,304 @@
+/* metrics/metrics_request.c — the per-request half of the metrics: each
+ * worker walks its range of measured records, scans each response
+ * (scan.c), counts output tokens with the tokenizer, and fills one
+ * gp_req_metrics per request (TTFT, ITL as GenAI-Perf defines it, OSL,
+ * failure kind and text). metrics.c runs the workers and turns their
+ * results into the benchmark's statistics. Owns only each worker's scratch,
+ * freed by gp_mx_worker_free.
+ */
+#include "metrics/metrics.h"
+#include "metrics/metrics_int.h"
+#include "client/record.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "dataset/dataset.h"
+#include "tokenizer/tokenizer.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long isl_from_payload(struct gp_tokenizer *tok, const char *payload, size_t len)
+{
+    if (!tok || !payload)
+        return -1;
+    json_t *root = json_loadb(payload, len, 0, NULL);
+    if (!root)
+        return -1;
+    struct gp_buf b = {0};
+    long n = gp_dataset_payload_isl(tok, root, &b);
+    gp_buf_free(&b);
+    json_decref(root);
+    return n;
+}
+
+static int save_err(struct gp_buf *text, struct gp_req_metrics *rm, const char *s, size_t n)
+{
+    if (n > 4000)
+        n = 4000;
+    /* the text area may contain NULs in a hostile body: keep the bytes, the writers escape them */
+    rm->err_off = text->len;
+    rm->err_len = (uint32_t)n;
+    return gp_buf_append(text, s, n) ? -GP_ENOMEM : 0;
+}
+
+
+static int push_icl(struct arrays *a, double v)
+{
+    if (a->nicl == a->icl_cap) {
+        size_t nc = a->icl_cap ? a->icl_cap * 2 : 1024;
+        double *p = realloc(a->icl, nc * sizeof *p);
+        if (!p)
+            return -GP_ENOMEM;
+        a->icl = p;
+        a->icl_cap = nc;
+    }
+    a->icl[a->nicl++] = v;
+    return 0;
+}
+
+int gp_mx_slo_kind(const char *name)
+{
+    if (!strcmp(name, "time_to_first_token")) return 1;
+    if (!strcmp(name, "time_to_second_token")) return 2;
+    if (!strcmp(name, "inter_token_latency")) return 3;
+    if (!strcmp(name, "request_latency")) return 4;
+    if (!strcmp(name, "output_token_throughput_per_user")) return 5;
+    return 0;
+}
+
+int gp_mx_is_good(const struct gp_req_metrics *rm, const struct gp_metrics_opts *o)
+{
+    for (size_t i = 0; i < o->n_slos; i++) {
+        double v = o->slos[i].value;
+        int64_t x;
+        switch (gp_mx_slo_kind(o->slos[i].name)) {
+        case 1: x = rm->ttft_ns; break;
+        case 2: x = rm->ttst_ns; break;
+        case 3: x = rm->itl_ns; break;
+        case 4: x = rm->latency_ns; break;
+        case 5:
+            if (rm->tps_user < 0 || rm->tps_user < v)
+                return 0;
+            continue;
+        default: return 0;
+        }
+        /* a request without the metric (one chunk: no TTST/ITL) cannot meet its SLO */
+        if (x < 0 || (double)x > v * 1e6)
+            return 0;
+    }
+    return 1;
+}
+
+
+static int push_cts(struct worker *w, const uint64_t *t, size_t n)
+{
+    if (w->ncts + n > w->cts_cap) {
+        size_t nc = w->cts_cap ? w->cts_cap : 1024;
+        while (nc < w->ncts + n)
+            nc *= 2;
+        uint64_t *p = realloc(w->cts, nc * sizeof *p);
+        if (!p)
+            return -GP_ENOMEM;
+        w->cts = p;
+        w->cts_cap = nc;
+    }
+    memcpy(w->cts + w->ncts, t, n * sizeof *t);
+    w->ncts += n;
+    return 0;
+}
+
+static long tcount(struct worker *w, const char *p, size_t n)
+{
+    if (w->tok_lock)
+        pthread_mutex_lock(w->tok_lock);
+    long c = gp_tokenizer_count(w->tok, p, n);
+    if (w->tok_lock)
+        pthread_mutex_unlock(w->tok_lock);
+    return c;
+}
+
+static long isl_locked(struct worker *w, const char *payload, size_t len)
+{
+    if (w->tok_lock)
+        pthread_mutex_lock(w->tok_lock);
+    long c = isl_from_payload(w->tok, payload, len);
+    if (w->tok_lock)
+        pthread_mutex_unlock(w->tok_lock);
+    return c;
+}
+
+static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
+{
+    const struct gp_record_store *st = w->st;
+    const struct gp_record *r = &st->recs[i];
+    struct gp_scan *s = &w->s;
+    int rc;
+    rm->rec = (uint32_t)i;
+    rm->http_status = r->http_status;
+    rm->ttft_ns = rm->ttst_ns = rm->latency_ns = rm->itl_ns = rm->ttfr_ns = -1;
+    rm->tps_user = -1;
+    rm->isl = rm->osl = -1;
+    rm->osl_asked = -1;
+    rm->server_prompt_tokens = rm->server_completion_tokens = -1;
+    const struct gp_dataset_entry *e = (w->ds && r->entry < w->ds->n) ? &w->ds->entries[r->entry] : NULL;
+    if (e) {
+        rm->osl_asked = e->osl_asked;
+        rm->isl = e->isl >= 0 ? e->isl : (int32_t)isl_locked(w, e->payload, e->payload_len);
+    }
+
+    int streamed = 0;
+    if ((rc = gp_scan_response(st, r, s, &streamed, w->requests_only)) < 0)
+        return -GP_ENOMEM;
+    rm->events = s->events;
+    rm->bad_events = s->bad_events;
+    if (streamed)
+        rm->flags |= GP_RQ_STREAMED;
+    if (s->has_usage) {
+        rm->flags |= GP_RQ_HAS_USAGE;
+        rm->server_prompt_tokens = (int32_t)s->prompt_tokens;
+        rm->server_completion_tokens = (int32_t)s->completion_tokens;
+    }
+    const char *etext = r->err_len ? st->bytes.data + r->err_off : NULL;
+
+    /* classify (sse-and-servers.md §6: EOF after [DONE] is fine, EOF after
+     * finish_reason means output complete but accounting incomplete, EOF
+     * before it is a truncated request) */
+    /* any status outside 2xx fails its request: a 3xx is not followed */
+    int non2xx = r->http_status != 0 && (r->http_status < 200 || r->http_status >= 300);
+    int status_fail = (r->flags & (GP_REC_TIMEOUT | GP_REC_CANCELLED)) || r->http_status == 0 || non2xx;
+    int cut = !status_fail && (r->flags & GP_REC_FAILED); /* 2xx, then the transfer failed */
+    if (cut && !(streamed && s->events > 0))
+        status_fail = 1; /* nothing usable arrived: a transport failure */
+    if (status_fail) {
+        if (r->flags & GP_REC_TIMEOUT)
+            rm->fail = GP_FAIL_TIMEOUT;
+        else if (r->flags & GP_REC_CANCELLED)
+            rm->fail = GP_FAIL_CANCELLED;
+        else if (non2xx)
+            rm->fail = GP_FAIL_HTTP;
+        else
+            rm->fail = GP_FAIL_TRANSPORT;
+        struct gp_buf msg = {0};
+        if (non2xx) {
+            /* PA's wording, so logs read the same */
+            static const char pa[] = "OpenAI response returns HTTP code";
+            if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)
+                gp_buf_printf(&msg, "%s %d: ", pa, r->http_status);
+            if (etext)
+                gp_buf_append(&msg, etext, r->err_len);
+            else
+                for (uint32_t c = 0; c < r->n_chunks && msg.len < 2000; c++) {
+                    const struct gp_chunk *ch = gp_record_chunk(st, r, c);
+                    gp_buf_append(&msg, gp_record_bytes(st, ch), ch->len);
+                }
+        } else if (etext) {
+            gp_buf_append(&msg, etext, r->err_len);
+        } else {
+            gp_buf_puts(&msg, rm->fail == GP_FAIL_TIMEOUT     ? "request timed out"
+                              : rm->fail == GP_FAIL_CANCELLED ? "cancelled at the end of the run"
+                                                              : "no HTTP response");
+        }
+        /* trim trailing newlines of a text body */
+        while (msg.len && (msg.data[msg.len - 1] == '\n' || msg.data[msg.len - 1] == '\r'))
+            msg.len--;
+        rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
+        gp_buf_free(&msg);
+        if (rc)
+            return -GP_ENOMEM;
+    } else if (s->has_error) {
+        rm->fail = GP_FAIL_STREAM_ERROR;
+        if (save_err(&w->text, rm, s->first_err.data ? s->first_err.data : "", s->first_err.len)) 
+            return -GP_ENOMEM;
+    } else if (streamed && !s->done) {
+        rm->flags |= GP_RQ_NO_DONE;
+        if (s->nct == 0 || (cut && !s->finish)) {
+            /* no content at all, or the connection broke before finish_reason */
+            rm->fail = GP_FAIL_TRUNCATED;
+            struct gp_buf msg = {0};
+            gp_buf_puts(&msg, s->nct ? "stream cut before finish_reason and [DONE]"
+                                    : "stream ended before [DONE] with no content");
+            if (cut && etext) {
+                gp_buf_puts(&msg, ": ");
+                gp_buf_append(&msg, etext, r->err_len);
+            }
+            rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
+            gp_buf_free(&msg);
+            if (rc)
+                return -GP_ENOMEM;
+        }
+    }
+
+    /* token counts are kept even for failed requests (diagnostics) */
+    rm->content_chunks = (uint32_t)s->nct;
+    if (s->content.len || s->nct) {
+        long n = w->tok ? tcount(w, s->content.data ? s->content.data : "", s->content.len) : -1;
+        if (n < 0 && s->completion_tokens >= 0) {
+            n = s->completion_tokens;
+            rm->flags |= GP_RQ_OSL_FROM_SERVER;
+        }
+        rm->osl = (int32_t)n;
+    } else {
+        rm->osl = 0;
+    }
+    if (s->reasoning.len && w->tok) {
+        long n = tcount(w, s->reasoning.data, s->reasoning.len);
+        rm->reasoning_tokens = n < 0 ? 0 : (int32_t)n;
+    }
+    rm->reasoning_chunks = s->reasoning_chunks;
+    if (s->reasoning_chunks) {
+        rm->first_reasoning_ns = s->first_reasoning_ns;
+        rm->ttfr_ns = (int64_t)(s->first_reasoning_ns - r->t_start_ns);
+    }
+
+    /* timings for every request that got content, failed ones included
+     * (diagnostics in records.jsonl); only ok ones reach the statistics */
+    if (s->nct) {
+        rm->first_content_ns = s->ct[0];
+        rm->last_content_ns = s->ct[s->nct - 1];
+        rm->ttft_ns = (int64_t)(s->ct[0] - r->t_start_ns);
+        rm->latency_ns = (int64_t)(s->ct[s->nct - 1] - r->t_start_ns);
+        if (s->nct > 1)
+            rm->ttst_ns = (int64_t)(s->ct[1] - s->ct[0]);
+        if (s->nct > 1 && rm->osl > 1) {
+            double q = (double)(rm->latency_ns - rm->ttft_ns) / (double)(rm->osl - 1);
+            rm->itl_ns = (int64_t)gp_round_half_even(q);
+            if (rm->itl_ns > 0)
+                rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
+        }
+    }
+    rm->ct_first = w->ncts;
+    if (s->nct && push_cts(w, s->ct, s->nct))
+        return -GP_ENOMEM;
+    if (rm->fail != GP_FAIL_NONE)
+        return 0;
+    rm->flags |= GP_RQ_OK;
+    if (rm->osl_asked >= 0) {
+        long got = s->completion_tokens >= 0 ? s->completion_tokens : rm->osl;
+        if (got != rm->osl_asked)
+            rm->flags |= GP_RQ_OSL_MISMATCH;
+    }
+    if (w->inter_chunk)
+        for (size_t c = 1; c < s->nct; c++)
+            if (push_icl(&w->icl, (double)(s->ct[c] - s->ct[c - 1])))
+                return -GP_ENOMEM;
+    return 0;
+}
+
+void *gp_mx_worker_run(void *arg)
+{
+    struct worker *w = arg;
+    for (size_t k = w->k0; k < w->k1 && !w->rc; k++)
+        w->rc = process_one(w, w->idx[k], &w->reqs[k]);
+    return NULL;
+}
+
+void gp_mx_worker_free(struct worker *w)
+{
+    gp_scan_free(&w->s);
+    gp_buf_free(&w->text);
+    free(w->icl.icl);
+    free(w->cts);
+}
+
