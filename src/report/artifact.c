@@ -355,6 +355,98 @@ static int check_siblings(const char *dir, const char *file, struct gp_error *er
     return 0;
 }
 
+/* The metric rows of the job page and the flat "metric.stat" map of the
+ * list, from every object with a unit in *_genai_perf.json. */
+static void metric_rows(json_t *g, json_t *metrics, json_t *flat)
+{
+    const char *key;
+    json_t *val;
+    json_object_foreach(g, key, val) {
+        if (!json_is_object(val) || !json_object_get(val, "unit") || !strcmp(key, "telemetry_stats"))
+            continue;
+        json_t *row = json_pack("{s:s,s:O?}", "metric", key, "unit", json_object_get(val, "unit"));
+        for (size_t s = 0; s < NSTATS; s++) {
+            json_t *v = json_object_get(val, stat_names[s]);
+            if (!v)
+                continue;
+            json_object_set(row, stat_names[s], v);
+            char fk[256];
+            snprintf(fk, sizeof fk, "%s.%s", key, stat_names[s]);
+            json_object_set(flat, fk, v);
+        }
+        json_array_append_new(metrics, row);
+    }
+}
+
+/* One row per (telemetry metric, GPU) of telemetry_stats: avg/min/max/p99. */
+static json_t *telemetry_rows(json_t *g)
+{
+    json_t *tsum = json_array();
+    const char *key;
+    json_t *val;
+    json_object_foreach(json_object_get(g, "telemetry_stats"), key, val) {
+        const char *gpu;
+        json_t *gv;
+        json_object_foreach(val, gpu, gv) {
+            if (!json_is_object(gv))
+                continue;
+            json_t *row = json_pack("{s:s,s:O?,s:s}", "metric", key, "unit", json_object_get(val, "unit"), "gpu", gpu);
+            static const char *const st[] = {"avg", "min", "max", "p99"};
+            for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
+                json_t *v = json_object_get(gv, st[i]);
+                if (v)
+                    json_object_set(row, st[i], v);
+            }
+            json_array_append_new(tsum, row);
+        }
+    }
+    return tsum;
+}
+
+/* The compare view's point for one run: headline figures, its SLOs, where it
+ * lives and which tool wrote it. */
+static json_t *compare_point(json_t *job, json_t *listrow, json_t *cfg, int id, const char *base, const char *dir,
+                             const char *file)
+{
+    size_t stem_len = strlen(file) - strlen(suffix);
+    char epath[4096];
+    json_t *pt = json_pack("{s:i,s:s,s:O?,s:O?,s:O?,s:O?}", "id", id, "label", base, "model",
+                           json_object_get(job, "model"), "concurrency", json_object_get(job, "concurrency"),
+                           "request_rate", json_object_get(job, "request_rate"), "scenario",
+                           json_object_get(job, "scenario"));
+    static const char *const pmap[][2] = {
+        {"request_throughput", "request_throughput.avg"},
+        {"output_token_throughput", "output_token_throughput.avg"},
+        {"time_to_first_token_p50", "time_to_first_token.p50"},
+        {"request_latency_p50", "request_latency.p50"},
+        {"request_latency_p99", "request_latency.p99"},
+        {"time_to_first_token_p99", "time_to_first_token.p99"},
+        {"inter_token_latency_p50", "inter_token_latency.p50"},
+        {"inter_token_latency_p99", "inter_token_latency.p99"},
+        {"output_token_throughput_per_user", "output_token_throughput_per_user.avg"},
+    };
+    json_t *flatm = json_object_get(listrow, "metrics");
+    for (size_t i = 0; i < sizeof pmap / sizeof pmap[0]; i++) {
+        json_t *v = json_object_get(flatm, pmap[i][1]);
+        json_object_set_new(pt, pmap[i][0], v ? json_incref(v) : json_null());
+    }
+    /* The SLOs the run was judged by: 0.0.16 keeps goodput under input_config.input. */
+    json_t *slo = json_object_get(json_object_get(cfg, "input"), "goodput");
+    if (!json_is_object(slo))
+        slo = json_object_get(cfg, "goodput");
+    if (json_is_object(slo) && json_object_size(slo))
+        json_object_set_new(pt, "slos", json_deep_copy(slo));
+    json_object_set_new(pt, "artifact_dir", json_string(dir));
+    json_object_set(pt, "gpu_count", json_object_get(job, "gpu_count"));
+    /* Which tool wrote the run, as the store's producer column says it: genperf leaves <stem>_genperf.json. */
+    char gpf[1100];
+    snprintf(gpf, sizeof gpf, "%.*s_genperf.json", (int)stem_len, file);
+    json_object_set_new(pt, "tool", json_string(gp_path_join(epath, sizeof epath, dir, gpf) == 0 && gp_is_file(epath)
+                                                    ? "genperf"
+                                                    : "genai-perf"));
+    return pt;
+}
+
 static int one_run(const char *dir, const char *file, int id, const char *scenario, const char *top, json_t *api,
                    json_t *jobs, json_t *points, struct gp_error *err)
 {
@@ -424,44 +516,8 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     json_decref(meta);
 
     json_t *metrics = json_array(), *flat = json_object();
-    const char *key;
-    json_t *val;
-    json_object_foreach(g, key, val) {
-        if (!json_is_object(val) || !json_object_get(val, "unit") || !strcmp(key, "telemetry_stats"))
-            continue;
-        json_t *row = json_pack("{s:s,s:O?}", "metric", key, "unit", json_object_get(val, "unit"));
-        for (size_t s = 0; s < NSTATS; s++) {
-            json_t *v = json_object_get(val, stat_names[s]);
-            if (!v)
-                continue;
-            json_object_set(row, stat_names[s], v);
-            char fk[256];
-            snprintf(fk, sizeof fk, "%s.%s", key, stat_names[s]);
-            json_object_set(flat, fk, v);
-        }
-        json_array_append_new(metrics, row);
-    }
-
-    json_t *tsum = json_array();
-    json_object_foreach(json_object_get(g, "telemetry_stats"), key, val) {
-        const char *gpu;
-        json_t *gv;
-        json_object_foreach(val, gpu, gv) {
-            if (!json_is_object(gv))
-                continue;
-            json_t *row = json_pack("{s:s,s:O?,s:s}", "metric", key, "unit", json_object_get(val, "unit"), "gpu", gpu);
-            json_t *v;
-            if ((v = json_object_get(gv, "avg")))
-                json_object_set(row, "avg", v);
-            if ((v = json_object_get(gv, "min")))
-                json_object_set(row, "min", v);
-            if ((v = json_object_get(gv, "max")))
-                json_object_set(row, "max", v);
-            if ((v = json_object_get(gv, "p99")))
-                json_object_set(row, "p99", v);
-            json_array_append_new(tsum, row);
-        }
-    }
+    metric_rows(g, metrics, flat);
+    json_t *tsum = telemetry_rows(g);
 
     /* The profile export sits next to the genai_perf file under its stem. */
     char stem_file[1024];
@@ -486,41 +542,7 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     json_object_set_new(listrow, "metrics", flat);
     json_array_append_new(jobs, listrow);
 
-    json_t *pt = json_pack("{s:i,s:s,s:O?,s:O?,s:O?,s:O?}", "id", id, "label", base, "model",
-                           json_object_get(job, "model"), "concurrency", json_object_get(job, "concurrency"),
-                           "request_rate", json_object_get(job, "request_rate"), "scenario",
-                           json_object_get(job, "scenario"));
-    static const char *const pmap[][2] = {
-        {"request_throughput", "request_throughput.avg"},
-        {"output_token_throughput", "output_token_throughput.avg"},
-        {"time_to_first_token_p50", "time_to_first_token.p50"},
-        {"request_latency_p50", "request_latency.p50"},
-        {"request_latency_p99", "request_latency.p99"},
-        {"time_to_first_token_p99", "time_to_first_token.p99"},
-        {"inter_token_latency_p50", "inter_token_latency.p50"},
-        {"inter_token_latency_p99", "inter_token_latency.p99"},
-        {"output_token_throughput_per_user", "output_token_throughput_per_user.avg"},
-    };
-    json_t *flatm = json_object_get(listrow, "metrics");
-    for (size_t i = 0; i < sizeof pmap / sizeof pmap[0]; i++) {
-        json_t *v = json_object_get(flatm, pmap[i][1]);
-        json_object_set_new(pt, pmap[i][0], v ? json_incref(v) : json_null());
-    }
-    /* The SLOs the run was judged by: 0.0.16 keeps goodput under input_config.input. */
-    json_t *slo = json_object_get(json_object_get(cfg, "input"), "goodput");
-    if (!json_is_object(slo))
-        slo = json_object_get(cfg, "goodput");
-    if (json_is_object(slo) && json_object_size(slo))
-        json_object_set_new(pt, "slos", json_deep_copy(slo));
-    json_object_set_new(pt, "artifact_dir", json_string(dir));
-    json_object_set(pt, "gpu_count", json_object_get(job, "gpu_count"));
-    /* Which tool wrote the run, as the store's producer column says it: genperf leaves <stem>_genperf.json. */
-    char gpf[1100];
-    snprintf(gpf, sizeof gpf, "%.*s_genperf.json", (int)stem_len, file);
-    json_object_set_new(pt, "tool", json_string(gp_path_join(epath, sizeof epath, dir, gpf) == 0 && gp_is_file(epath)
-                                                    ? "genperf"
-                                                    : "genai-perf"));
-    json_array_append_new(points, pt);
+    json_array_append_new(points, compare_point(job, listrow, cfg, id, base, dir, file));
 
     snprintf(k, sizeof k, "/api/job?id=%d", id);
     json_object_set_new(api, k, json_pack("{s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum));
