@@ -83,15 +83,20 @@ static double jnum(const json_t *v, int *ok)
     return *ok ? json_number_value(v) : 0;
 }
 
-static int csv_telemetry(struct gp_buf *b, const json_t *ts)
+/* One GPU table of the CSV: the time-series metrics with every statistic
+ * (constant = 0), or the constant ones (energy, memory total, ...) with their
+ * value as "Value" (constant = 1), GenAI-Perf's two tables. */
+static int csv_gpu_table(struct gp_buf *b, const json_t *ts, int constant)
 {
     static const char *const cols[] = {"avg", "min", "max", "p99", "p95", "p90", "p75",
                                        "p50", "p25", "p10", "p5", "p1"};
-    int r = gp_buf_puts(b, "\r\nMetric,GPU,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n");
+    size_t ncols = constant ? 1 : sizeof cols / sizeof *cols; /* "Value" is the avg */
+    int r = gp_buf_puts(b, constant ? "\r\nMetric,GPU,Value\r\n"
+                                    : "\r\nMetric,GPU,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n");
     const char *name;
     json_t *metric;
     json_object_foreach((json_t *)ts, name, metric) {
-        if (is_constant_metric(name) || !json_is_object(metric))
+        if (is_constant_metric(name) != constant || !json_is_object(metric))
             continue;
         const char *unit = json_string_value(json_object_get(metric, "unit"));
         const char *gpu;
@@ -105,39 +110,21 @@ static int csv_telemetry(struct gp_buf *b, const json_t *ts)
             gp_buf_free(&l);
             r |= gp_buf_putc(b, ',');
             r |= csv_field(b, gpu, strlen(gpu));
-            for (size_t c = 0; c < sizeof cols / sizeof *cols; c++) {
+            for (size_t c = 0; c < ncols; c++) {
                 int ok;
                 double v = jnum(json_object_get(g, cols[c]), &ok);
                 r |= gp_buf_putc(b, ',');
-                r |= csv_num(b, ok ? v : 0.0, 1);
+                r |= csv_num(b, ok ? v : 0.0, !constant);
             }
             r |= gp_buf_puts(b, "\r\n");
         }
     }
-    r |= gp_buf_puts(b, "\r\nMetric,GPU,Value\r\n");
-    json_object_foreach((json_t *)ts, name, metric) {
-        if (!is_constant_metric(name) || !json_is_object(metric))
-            continue;
-        const char *unit = json_string_value(json_object_get(metric, "unit"));
-        const char *gpu;
-        json_t *g;
-        json_object_foreach(metric, gpu, g) {
-            if (!json_is_object(g))
-                continue;
-            struct gp_buf l = {0};
-            r |= telemetry_label(&l, name, unit);
-            r |= csv_field(b, l.data ? l.data : "", l.len);
-            gp_buf_free(&l);
-            r |= gp_buf_putc(b, ',');
-            r |= csv_field(b, gpu, strlen(gpu));
-            int ok;
-            double v = jnum(json_object_get(g, "avg"), &ok);
-            r |= gp_buf_putc(b, ',');
-            r |= csv_num(b, ok ? v : 0.0, 0);
-            r |= gp_buf_puts(b, "\r\n");
-        }
-    }
     return r;
+}
+
+static int csv_telemetry(struct gp_buf *b, const json_t *ts)
+{
+    return csv_gpu_table(b, ts, 0) | csv_gpu_table(b, ts, 1);
 }
 
 int gp_export_csv_buf(const struct gp_export_ctx *ctx, struct gp_buf *b)

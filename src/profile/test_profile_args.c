@@ -5,31 +5,12 @@
 #include "core/error.h"
 #include "core/pytext.h"
 #include "core/test.h"
+#include "profile/test_support.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define MAXA 128
-
-/* parses a NULL-terminated list of arguments (after "profile") */
-static int parse(struct profile_config *cfg, struct gp_error *err, ...)
-{
-    static char *argv[MAXA];
-    int argc = 0;
-    argv[argc++] = "profile";
-    va_list ap;
-    va_start(ap, err);
-    char *a;
-    while ((a = va_arg(ap, char *)) && argc < MAXA - 1)
-        argv[argc++] = a;
-    va_end(ap);
-    argv[argc] = NULL;
-    gp_profile_config_init(cfg);
-    gp_err_clear(err);
-    return gp_profile_parse(cfg, argc, argv, "genai-perf profile", err);
-}
 
 static void test_issue_command_line(void)
 {

@@ -6,29 +6,11 @@
 #include "profile/profile_config.h"
 #include "core/error.h"
 #include "core/test.h"
+#include "profile/test_support.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAXA 64
-
-static int parse(struct profile_config *cfg, struct gp_error *err, ...)
-{
-    static char *argv[MAXA];
-    int argc = 0;
-    argv[argc++] = "profile";
-    va_list ap;
-    va_start(ap, err);
-    char *a;
-    while ((a = va_arg(ap, char *)) && argc < MAXA - 1)
-        argv[argc++] = a;
-    va_end(ap);
-    argv[argc] = NULL;
-    gp_profile_config_init(cfg);
-    gp_err_clear(err);
-    return gp_profile_parse(cfg, argc, argv, "genai-perf profile", err);
-}
 
 /* parser.py at 0.0.16: (spelling, a value GenAI-Perf accepts there, at its
  * default where it has one; NULL for store_true flags). -h/--help and
