@@ -255,6 +255,14 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
             s->oom = 1; /* recorded without its body, below */
         }
     }
+    /* a session turn's rebuilt body (valid until its session's next turn):
+     * GenAI-Perf's ISL and request_inputs are that body's */
+    if (s->t_sched && s->blen && s->bdata != L->o->bodies[s->entry].data && !s->oom) {
+        if (s->blen > UINT32_MAX || gp_record_put_bytes(L->st, s->bdata, s->blen, &rec.body_off))
+            s->oom = 1;
+        else
+            rec.body_len = (uint32_t)s->blen;
+    }
     if (s->oom)
         nchunks = 0;
     gp_buf_reset(&L->tmp);

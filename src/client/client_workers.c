@@ -294,8 +294,11 @@ static int copy_record(struct gp_record_store *dst, const struct gp_record_store
         if (gp_record_put_bytes(dst, gp_record_bytes(src, c), c->len, &(*scratch)[i].off))
             return -GP_ENOMEM;
     }
+    struct gp_record cp = *r;
+    if (r->body_len && gp_record_put_bytes(dst, gp_record_body(src, r), r->body_len, &cp.body_off))
+        return -GP_ENOMEM;
     const char *etxt = r->err_len ? src->bytes.data + r->err_off : NULL;
-    if (gp_record_append_placed(dst, r, *scratch, r->n_chunks, etxt, r->err_len) < 0)
+    if (gp_record_append_placed(dst, &cp, *scratch, r->n_chunks, etxt, r->err_len) < 0)
         return -GP_ENOMEM;
     return 0;
 }

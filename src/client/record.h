@@ -61,6 +61,10 @@ struct gp_record {
     uint64_t err_off;      /* error text (curl error, HTTP body) in store->bytes */
     uint32_t err_len;      /* 0 = no error text */
     uint32_t endpoint;     /* index of the --url it went to (0 with one) */
+    uint64_t body_off;     /* the request body actually sent, in store->bytes, when it is not the
+                            * dataset entry's (a session turn carries the conversation so far:
+                            * GenAI-Perf counts its ISL and exports it from that body) */
+    uint32_t body_len;     /* 0 = the dataset entry's payload was sent as it is */
 };
 
 struct gp_record_store {
@@ -128,6 +132,12 @@ long gp_record_append_placed(struct gp_record_store *st, const struct gp_record 
  * n >= 1. Returns 0 or -GP_ENOMEM. */
 int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
                           struct gp_buf *scratch, struct gp_chunk *out);
+
+/* The body record r sent, when it was not its dataset entry's (body_len > 0). */
+static inline const char *gp_record_body(const struct gp_record_store *st, const struct gp_record *r)
+{
+    return r->body_len ? st->bytes.data + r->body_off : NULL;
+}
 
 /* The i-th chunk of record r and a pointer to its bytes. */
 static inline const struct gp_chunk *gp_record_chunk(const struct gp_record_store *st,

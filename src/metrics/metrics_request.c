@@ -147,6 +147,9 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
         rm->osl_asked = e->osl_asked;
         rm->isl = e->isl >= 0 ? e->isl : (int32_t)isl_locked(w, e->payload, e->payload_len);
     }
+    /* a session turn sent the conversation so far: GenAI-Perf counts that body */
+    if (r->body_len)
+        rm->isl = (int32_t)isl_locked(w, gp_record_body(st, r), r->body_len);
 
     int streamed = 0;
     if ((rc = gp_scan_response(st, r, s, &streamed, w->requests_only)) < 0)

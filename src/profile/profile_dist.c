@@ -343,6 +343,7 @@ static int next_record(void *ctx, const void **rec, size_t *len, struct gp_error
         r.t_send_ns = to_rank0(pd, r.t_send_ns);
         r.chunk_first = 0;
         r.err_off = 0;
+        r.body_off = 0;
         kind = KIND_REC;
         bad = gp_buf_append(b, &kind, sizeof kind) || gp_buf_append(b, &r, sizeof r);
         for (uint32_t i = 0; i < r.n_chunks && !bad; i++) {
@@ -356,6 +357,8 @@ static int next_record(void *ctx, const void **rec, size_t *len, struct gp_error
         }
         if (!bad && r.err_len)
             bad = gp_buf_append(b, st->bytes.data + src->err_off, r.err_len);
+        if (!bad && r.body_len) /* after the error text: a session turn's sent body */
+            bad = gp_buf_append(b, gp_record_body(st, src), r.body_len);
     }
     if (bad)
         return gp_err(err, GP_ENOMEM, "out of memory packing records for rank 0");
@@ -407,8 +410,10 @@ static int take_record(struct gp_profile_dist *pd, int src, const char *p, size_
     }
     const char *bytes = p + (size_t)r.n_chunks * sizeof(struct wire_chunk);
     size_t rest = n - (size_t)r.n_chunks * sizeof(struct wire_chunk);
-    if (off > rest || rest - off != r.err_len)
+    if (off > rest || rest - off != (size_t)r.err_len + r.body_len)
         return gp_err(err, GP_EIO, "malformed record from rank %d (bytes)", src);
+    if (r.body_len && gp_record_put_bytes(pd->st_rw, bytes + off + r.err_len, r.body_len, &r.body_off))
+        return gp_err(err, GP_ENOMEM, "out of memory storing rank %d's records", src);
     if (gp_record_append(pd->st_rw, &r, pd->chunks, r.n_chunks, bytes, off, r.err_len ? bytes + off : NULL,
                          r.err_len) < 0)
         return gp_err(err, GP_ENOMEM, "out of memory storing rank %d's records", src);
