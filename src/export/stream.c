@@ -103,7 +103,9 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
         first = 0;
         const struct gp_dataset_entry *e =
             (ctx->ds && rec->entry < ctx->ds->n) ? &ctx->ds->entries[rec->entry] : NULL;
-        if (e)
+        if (rec->body_len) /* a session turn: the conversation it actually sent */
+            r |= gp_json_str(&s.b, gp_record_body(st, rec), rec->body_len, 0);
+        else if (e)
             r |= gp_json_str(&s.b, e->payload, e->payload_len, 0);
         else
             r |= PUTS(&s.b, "\"\"");
