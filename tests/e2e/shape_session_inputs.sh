@@ -37,6 +37,25 @@ check([e.get("delay") for e in data] == [[40], [40], None] * 3, "delay [40] on t
       % [e.get("delay") for e in data])
 log = [json.loads(l) for l in open(tmp + "/sess.log")]
 check(len(log) == 9, "the server saw 9 requests")
+# per-turn ISL and request_inputs: GenAI-Perf tokenizes " ".join(contents) of the body actually sent,
+# i.e. the whole conversation (earlier user turns, the replies returned, the new turn)
+import subprocess
+run = glob.glob(tmp + "/art.sess/*/")[0]
+reqs = json.load(open(run + "profile_export.json"))["experiments"][0]["requests"]
+recs = [json.loads(l) for l in open(run + "profile_export_records.jsonl")]
+recs = [r for r in recs if not r["warmup"]]
+bodies = [json.loads(q["request_inputs"]["payload"]) for q in reqs]
+texts = [" ".join(m["content"] for m in b["messages"]) for b in bodies]
+cnt = subprocess.run([os.environ["GENPERF"], "tokenize", "--tokenizer", "builtin", "--jsonl", "--count"],
+                     input="".join(json.dumps(t) + "\n" for t in texts), capture_output=True, text=True).stdout.split()
+nmsg = sorted(len(b["messages"]) for b in bodies)
+check(nmsg == [1, 1, 1, 3, 3, 3, 5, 5, 5], "sent bodies carry the conversation (message counts %r)" % nmsg)
+check(all(b["messages"][k]["role"] == "assistant" and b["messages"][k]["content"]
+          for b in bodies for k in range(1, len(b["messages"]), 2)), "replies the server returned are in them")
+by_start = sorted(recs, key=lambda r: r["t_start_ns"])
+check(len(by_start) == len(reqs) and [int(c) for c in cnt] == [r["isl"] for r in by_start],
+      "records.jsonl ISL = tokens of the sent conversation: %r vs %r" % (cnt, [r["isl"] for r in by_start]))
+check(any(r["isl"] > 8 for r in recs), "later turns count more than their own prompt")
 d = glob.glob(tmp + "/art.fixed/*/")
 check(len(d) == 1 and d[0].rstrip("/").endswith("-openai-chat-fixed_schedule"), "fixed-schedule directory %r" % d)
 sys.exit(1 if bad else 0)
