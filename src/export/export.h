@@ -28,6 +28,7 @@ struct gp_error;
 struct gp_buf;
 struct gp_record_store;
 struct gp_dataset;
+struct gp_inputs_meta;
 struct gp_metrics_result;
 
 struct gp_export_ctx {
@@ -49,6 +50,12 @@ struct gp_export_ctx {
     const struct gp_record_store *store;   /* borrowed */
     const struct gp_dataset *ds;           /* borrowed (payloads for profile_export.json) */
     const struct gp_metrics_result *m;     /* borrowed (gp_metrics_compute) */
+    /* borrowed, optional: session runs' per-entry session_id / delay
+     * (dataset.h), n_inputs_meta entries indexed by record entry; a record
+     * whose entry has a session_id gets them in request_inputs as
+     * perf_analyzer's session mode writes them. NULL = payload only. */
+    const struct gp_inputs_meta *inputs_meta;
+    size_t n_inputs_meta;
 
     /* provenance and client health for <stem>_genperf.json */
     const char *tokenizer_source;    /* gp_tokenizer_source(), NULL = unknown */

@@ -73,6 +73,27 @@ static uint64_t wall_of(const struct gp_export_ctx *ctx, uint64_t mono)
     return gp_record_wall_ns(ctx->store, mono);
 }
 
+/* A session turn's "delay" and "session_id" before "payload" (each with its
+ * trailing comma). perf_analyzer's session RequestHandler records payload,
+ * session_id, then delay (a uint64, absent when the entry has none) into an
+ * std::unordered_map, and the exporter walks that map: with libstdc++ these
+ * three names land in distinct buckets, so it iterates them newest first.
+ * Nothing for other records, so their bytes do not change. */
+static int put_session_meta(struct gp_buf *b, const struct gp_export_ctx *ctx, uint32_t entry)
+{
+    if (!ctx->inputs_meta || entry >= ctx->n_inputs_meta)
+        return 0;
+    const struct gp_inputs_meta *im = &ctx->inputs_meta[entry];
+    if (!im->session_id)
+        return 0;
+    int r = 0;
+    if (im->delay_ms >= 0)
+        r |= PUTS(b, "\"delay\":") | put_i64(b, im->delay_ms) | gp_buf_putc(b, ',');
+    r |= PUTS(b, "\"session_id\":");
+    r |= gp_json_str(b, im->session_id, strlen(im->session_id), 0);
+    return r | gp_buf_putc(b, ',');
+}
+
 int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
 {
     struct sink s;
@@ -99,7 +120,9 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
         const struct gp_record *rec = &st->recs[q->rec];
         r |= first ? PUTS(&s.b, "{\"timestamp\":") : PUTS(&s.b, ",{\"timestamp\":");
         r |= put_u64(&s.b, wall_of(ctx, rec->t_start_ns));
-        r |= PUTS(&s.b, ",\"request_inputs\":{\"payload\":");
+        r |= PUTS(&s.b, ",\"request_inputs\":{");
+        r |= put_session_meta(&s.b, ctx, rec->entry);
+        r |= PUTS(&s.b, "\"payload\":");
         first = 0;
         const struct gp_dataset_entry *e =
             (ctx->ds && rec->entry < ctx->ds->n) ? &ctx->ds->entries[rec->entry] : NULL;

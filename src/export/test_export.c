@@ -463,9 +463,69 @@ static void test_profile_and_records(void)
     free_ds(&ds);
 }
 
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+/* Session turns carry perf_analyzer's session_id / delay in request_inputs,
+ * before the payload (libstdc++'s unordered_map order); other records keep
+ * the payload alone, byte for byte. */
+static void test_profile_session_meta(void)
+{
+    struct gp_record_store st;
+    struct gp_dataset ds;
+    build_example(&st, &ds);
+    struct gp_tokenizer *tok = NULL;
+    gp_tokenizer_load("builtin", NULL, &tok, NULL);
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, &ds, tok, NULL, &m, NULL), 0);
+    /* entry 0: a non-last turn, 1: a session's last turn (no delay),
+     * 2: not a session turn, 3: past the metadata (plain) */
+    const struct gp_inputs_meta meta[3] = {{"s\"a", 40}, {"s\"a", -1}, {NULL, 7}};
+    struct gp_export_ctx ctx = {0};
+    ctx.m = &m;
+    ctx.store = &st;
+    ctx.ds = &ds;
+    ctx.inputs_meta = meta;
+    ctx.n_inputs_meta = 3;
+    char dir[512];
+    const char *td = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
+    CHECK(mkdtemp(dir) != NULL);
+    char pe[600];
+    snprintf(pe, sizeof pe, "%s/pe.json", dir);
+    CHECK_INT(gp_export_profile_json(&ctx, pe, NULL), 0);
+    char *txt = NULL;
+    CHECK_INT(gp_read_file(pe, &txt, NULL, NULL), 0);
+    if (txt) {
+        CHECK_INT(count_of(txt, "\"request_inputs\":{\"delay\":40,\"session_id\":\"s\\\"a\",\"payload\":\"{"), 1);
+        CHECK_INT(count_of(txt, "\"request_inputs\":{\"session_id\":\"s\\\"a\",\"payload\":\"{"), 1);
+        CHECK_INT(count_of(txt, "\"request_inputs\":{\"payload\":\"{"), 2);
+        json_t *j = json_loads(txt, 0, NULL);
+        CHECK(j != NULL);
+        json_t *r0 = json_array_get(json_object_get(json_array_get(json_object_get(j, "experiments"), 0), "requests"), 0);
+        json_t *ri = json_object_get(r0, "request_inputs");
+        CHECK_INT(json_integer_value(json_object_get(ri, "delay")), 40);
+        CHECK_STR(json_string_value(json_object_get(ri, "session_id")), "s\"a");
+        json_decref(j);
+        free(txt);
+    }
+    unlink(pe);
+    rmdir(dir);
+    gp_metrics_result_free(&m);
+    gp_tokenizer_free(tok);
+    gp_record_store_free(&st);
+    free_ds(&ds);
+}
+
 int main(void)
 {
     GP_RUN(test_profile_and_records);
+    GP_RUN(test_profile_session_meta);
     GP_RUN(test_csv_literal);
     GP_RUN(test_csv_telemetry);
     GP_RUN(test_console_literal);

@@ -208,22 +208,11 @@ static int write_inputs(struct profile_run *r, const struct gp_session_plan *sp,
 {
     if (!sp || sp->nturns != r->ds->n)
         return gp_dataset_write_inputs_json(r->ds, path, &r->err);
-    struct gp_inputs_meta *meta = calloc(sp->nturns, sizeof *meta);
-    char (*ids)[37] = calloc(sp->nsessions ? sp->nsessions : 1, sizeof *ids);
-    int rc = -GP_ENOMEM;
-    if (meta && ids) {
-        for (size_t s = 0; s < sp->nsessions; s++) {
-            gp_session_id(r->cfg.seed, s, ids[s]);
-            for (uint32_t k = 0; k < sp->turns[s]; k++) {
-                size_t i = sp->first[s] + k;
-                meta[i].session_id = ids[s];
-                meta[i].delay_ms = k + 1 < sp->turns[s] ? (long long)(sp->delay_ns[i + 1] / 1000000) : -1;
-            }
-        }
-        rc = gp_dataset_write_inputs_json_meta(r->ds, meta, path, &r->err);
-    } else {
-        gp_err(&r->err, GP_ENOMEM, "out of memory writing %s", path);
-    }
+    struct gp_inputs_meta *meta;
+    char (*ids)[37];
+    if (gp_profile_session_meta(sp, r->cfg.seed, &meta, &ids, &r->err) < 0)
+        return -1;
+    int rc = gp_dataset_write_inputs_json_meta(r->ds, meta, path, &r->err);
     free(meta);
     free(ids);
     return rc;

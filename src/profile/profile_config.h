@@ -178,7 +178,8 @@ json_t *gp_profile_input_config(const struct profile_config *cfg);
 /* The load the client runs (profile_shapes.c): the arrival process of
  * --request-rate, and for --fixed-schedule / --num-sessions a plan of jobs
  * (trace rows or session turns over dataset entries 0..nentries-1). Owns the
- * trace, the session plan and the job arrays; gp_profile_shape_free. */
+ * trace, the session plan, the job arrays and the per-entry metadata;
+ * gp_profile_shape_free. */
 struct profile_shape {
     struct gp_sched_load load;
     struct gp_client_plan plan;
@@ -187,10 +188,21 @@ struct profile_shape {
     uint32_t *starts;
     struct gp_trace *trace;
     struct gp_session_plan *sessions;
+    /* Session runs only (NULL otherwise): meta[i] is entry i's session_id
+     * and delay for profile_export.json's request_inputs; ids holds the
+     * synthetic sessions' id text (trace sessions borrow trace's names). */
+    struct gp_inputs_meta *meta;
+    char (*ids)[37];
 };
 int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, struct profile_shape *sh,
                            struct gp_error *err);
 void gp_profile_shape_free(struct profile_shape *sh);
+/* GenAI-Perf's per-turn metadata of synthetic sessions, one per turn (turn k
+ * of session s is entry first[s] + k): "session_id" on every turn, "delay"
+ * (ms after this turn's response, as drawn) on all but a session's last.
+ * *meta (sp->nturns entries) points into *ids; the caller frees both. */
+int gp_profile_session_meta(const struct gp_session_plan *sp, uint64_t seed, struct gp_inputs_meta **meta,
+                            char (**ids)[37], struct gp_error *err);
 
 /* Writes the --help text. */
 void gp_profile_usage(FILE *fp, const char *prog, int full);

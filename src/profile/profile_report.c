@@ -88,6 +88,8 @@ void gp_profile_stage_export(struct profile_run *r)
         .store = &r->st,
         .ds = r->ds,
         .m = &r->mr,
+        .inputs_meta = r->shape.meta,
+        .n_inputs_meta = r->shape.meta ? r->n_bodies : 0,
         .tokenizer_source = gp_tokenizer_source(r->tok),
         .client_busy_fraction = r->cs.busy_fraction,
         .client_busy_warn = BUSY_WARN,

@@ -101,8 +101,55 @@ int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err)
 
 /* ---- the load the client runs ------------------------------------------ */
 
+int gp_profile_session_meta(const struct gp_session_plan *sp, uint64_t seed, struct gp_inputs_meta **meta,
+                            char (**ids)[37], struct gp_error *err)
+{
+    *meta = calloc(sp->nturns ? sp->nturns : 1, sizeof **meta);
+    *ids = calloc(sp->nsessions ? sp->nsessions : 1, sizeof **ids);
+    if (!*meta || !*ids) {
+        free(*meta);
+        free(*ids);
+        *meta = NULL;
+        *ids = NULL;
+        return gp_err(err, GP_ENOMEM, "out of memory building the sessions' metadata");
+    }
+    for (size_t s = 0; s < sp->nsessions; s++) {
+        gp_session_id(seed, s, (*ids)[s]);
+        for (uint32_t k = 0; k < sp->turns[s]; k++) {
+            size_t i = sp->first[s] + k;
+            (*meta)[i].session_id = (*ids)[s];
+            /* the plan keeps each wait on the turn it delays: turn k's
+             * "delay" (after its response) is turn k+1's wait */
+            (*meta)[i].delay_ms = k + 1 < sp->turns[s] ? (long long)(sp->delay_ns[i + 1] / 1000000) : -1;
+        }
+    }
+    return 0;
+}
+
+/* A trace's session rows: the session's name as written, and the scaled
+ * delay (int(delay * --session-delay-ratio) ms, the value GenAI-Perf puts in
+ * inputs.json) on every turn a later one follows. A last turn's own
+ * "delay" is not kept by gp_trace (it delays nothing), so it has none. */
+static int trace_meta(const struct gp_trace *t, struct profile_shape *sh, struct gp_error *err)
+{
+    if (!t->nsessions)
+        return 0;
+    sh->meta = calloc(t->n, sizeof *sh->meta);
+    if (!sh->meta)
+        return gp_err(err, GP_ENOMEM, "out of memory building the trace sessions' metadata");
+    for (size_t i = 0; i < t->n; i++) {
+        const struct gp_trace_row *row = &t->rows[i];
+        sh->meta[i].session_id = row->session >= 0 ? t->session_ids[row->session] : NULL;
+        sh->meta[i].delay_ms =
+            row->session >= 0 && row->next >= 0 ? (long long)(t->rows[row->next].delay_ns / 1000000) : -1;
+    }
+    return 0;
+}
+
 void gp_profile_shape_free(struct profile_shape *sh)
 {
+    free(sh->meta);
+    free(sh->ids);
     free(sh->jobs);
     free(sh->starts);
     gp_trace_free(sh->trace);
@@ -136,12 +183,16 @@ int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, st
                           cfg->input_file, sh->trace ? sh->trace->n : 0, nentries);
         }
         rc = gp_client_plan_from_trace(sh->trace, &sh->jobs, &sh->starts, &nstarts, err);
+        if (!rc)
+            rc = trace_meta(sh->trace, sh, err);
         sh->plan.nsessions = sh->trace->nsessions;
         sh->plan.n = sh->trace->n;
     } else if (cfg->sessions.num_sessions > 0) {
         if ((rc = gp_session_plan_build(&cfg->sessions, &sh->sessions, err)))
             return rc < 0 ? rc : -rc;
         rc = gp_client_plan_from_sessions(sh->sessions, nentries, &sh->jobs, &sh->starts, &nstarts, err);
+        if (!rc && sh->sessions->nturns == nentries)
+            rc = gp_profile_session_meta(sh->sessions, cfg->seed, &sh->meta, &sh->ids, err);
         sh->plan.nsessions = sh->sessions->nsessions;
         sh->plan.n = sh->sessions->nturns;
         /* perf_analyzer's session threads; unset = one session at a time */
