@@ -211,7 +211,7 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
         return rc;
     }
     memset(stats, 0, sizeof *stats);
-    if (o->request_rate > 0 && o->max_inflight > 0 &&
+    if ((o->request_rate > 0 || o->plan) && o->max_inflight > 0 &&
         o->max_inflight < (long)(o->share_count > 1 ? o->share_count : workers))
         return gp_err(err, GP_EINVAL, "--max-concurrency %ld is below the number of event loops (%d); "
                       "lower --workers or raise --max-concurrency", o->max_inflight,

@@ -6,6 +6,7 @@
 #include "client/record.h"
 #include "client/session.h"
 #include "core/error.h"
+#include "dist/dist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,14 +76,23 @@ int gp_csched_init(struct gp_csched *q, const struct gp_client_plan *p, const st
         gp_csched_free(q);
         return gp_err(err, GP_ENOMEM, "out of memory for the request schedule (%zu jobs)", p->n);
     }
-    size_t first = p->nstarts;
-    if (p->session_concurrency > 0 && (size_t)p->session_concurrency < first)
-        first = (size_t)p->session_concurrency;
-    for (size_t i = 0; i < first; i++) {
-        const struct gp_client_job *j = &p->jobs[p->starts[i]];
-        heap_push(q, p->session_concurrency > 0 ? t0 : at(t0, j->t_sched_ns), p->starts[i]);
+    /* This loop's chains: start c when c mod W is its index, so a trace's
+     * rows keep their absolute due times and a session stays on one loop
+     * (its turns wait for its replies). Under session concurrency C the
+     * loops share C (no more loops than C take chains, or one without a
+     * thread would hold sessions it never starts). */
+    size_t W = nworkers ? nworkers : 1;
+    if (p->session_concurrency > 0 && W > (size_t)p->session_concurrency)
+        W = (size_t)p->session_concurrency;
+    q->stride = (long)W;
+    q->next_start = worker < W ? worker : p->nstarts;
+    size_t conc = p->nstarts; /* without session concurrency every chain starts at its time */
+    if (p->session_concurrency > 0)
+        conc = (size_t)gp_dist_share((uint64_t)p->session_concurrency, W, worker < W ? worker : 0);
+    for (size_t k = 0; k < conc && q->next_start < p->nstarts; k++, q->next_start += W) {
+        const struct gp_client_job *j = &p->jobs[p->starts[q->next_start]];
+        heap_push(q, p->session_concurrency > 0 ? t0 : at(t0, j->t_sched_ns), p->starts[q->next_start]);
     }
-    q->next_start = first;
     return 0;
 }
 
@@ -163,7 +173,8 @@ int gp_csched_done(struct gp_csched *q, uint32_t job, uint64_t t_end, const stru
             due = at(q->t0, nx->t_sched_ns);
         heap_push(q, due, (uint32_t)j->next);
     } else if (q->p->session_concurrency > 0 && q->next_start < q->p->nstarts) {
-        heap_push(q, t_end, q->p->starts[q->next_start++]);
+        heap_push(q, t_end, q->p->starts[q->next_start]);
+        q->next_start += (size_t)q->stride;
     }
     return 0;
 }

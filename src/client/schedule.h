@@ -17,6 +17,10 @@
  *   - a chain's next turn is due at max(t0 + its t_sched_ns if any, end of
  *     the previous turn + its delay_ns) — "no earlier than the delay after
  *     the previous turn ended".
+ *   - several loops (--workers): loop w of W runs the chains whose start
+ *     index is w mod W (whole sessions, trace rows at their own times);
+ *     under session concurrency C at most C loops take chains and they
+ *     share the C (gp_dist_share).
  * A due job that cannot start (the --max-concurrency cap) keeps its due time:
  * its record's t_sched_ns says when it was due, not when a slot freed.
  */
@@ -65,12 +69,14 @@ struct gp_csched {
     uint64_t t0;
     long limit;                       /* rate: arrivals to issue, -1 = unbounded */
     long issued;                      /* rate: global number of the next arrival this loop sends */
-    long stride;                      /* rate: the job's loops; this one sends every stride-th arrival */
+    long stride;                      /* the job's loops taking part: this one sends every stride-th
+                                       * arrival (rate) or chain start (plan) */
     struct gp_sched_iter it;
     uint64_t next_due;                /* rate: absolute due time of the next arrival */
     struct gp_csched_item *heap;      /* plan: ready jobs */
     size_t nheap;
-    size_t next_start;                /* plan with session concurrency: next chain to start */
+    size_t next_start;                /* plan with session concurrency: index in starts of this loop's
+                                       * next chain (>= nstarts: none left) */
     size_t outstanding;               /* plan: jobs popped whose chain may still continue */
     struct gp_csession *sess;         /* plan: one per session */
 };
@@ -78,7 +84,7 @@ struct gp_csched {
 /* Rate mode (p == NULL): load and nworkers/worker as in gp_sched_iter_init
  * (this loop sends arrivals worker, worker + nworkers, ... at their global
  * times), limit = arrivals of the whole job (-1 = until stopped). Plan mode:
- * load, nworkers and worker are unused (one loop runs a plan). */
+ * load is unused; this loop runs its share of the chains (see above). */
 int gp_csched_init(struct gp_csched *q, const struct gp_client_plan *p, const struct gp_sched_load *load,
                    const struct gp_client_body *bodies, size_t nbodies, uint64_t t0, long limit, size_t nworkers,
                    size_t worker, struct gp_error *err);

@@ -78,6 +78,64 @@ static void test_session_concurrency(void)
     gp_csched_free(&q);
 }
 
+/* --workers: loop w of W runs the chains whose start index is w mod W; under
+ * session concurrency C at most C loops take chains and share C. */
+static void test_plan_split(void)
+{
+    struct gp_client_job jobs[5];
+    uint32_t starts[5];
+    struct gp_client_body bodies[5];
+    for (int i = 0; i < 5; i++) {
+        jobs[i] = (struct gp_client_job){.t_sched_ns = 1000 * i, .entry = (uint32_t)i, .next = -1, .session = i};
+        starts[i] = (uint32_t)i;
+        bodies[i] = (struct gp_client_body){"{}", 2};
+    }
+    struct gp_client_plan p = {.jobs = jobs, .n = 5, .starts = starts, .nstarts = 5, .nsessions = 5};
+    struct gp_csched q;
+    struct gp_error err;
+    uint32_t job, entry;
+    uint64_t due;
+    /* a trace: loop 1 of 2 gets rows 1 and 3 at their own times */
+    CHECK_INT(gp_csched_init(&q, &p, NULL, bodies, 5, 100, -1, 2, 1, &err), 0);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK(job == 1 && due == 1100);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK(job == 3 && due == 3100);
+    CHECK_INT(gp_csched_due(&q), UINT64_MAX);
+    gp_csched_free(&q);
+    /* sessions 3 at a time over 2 loops: loop 0 runs 2 at once (0, 2, then 4), loop 1 one (1, then 3) */
+    for (int i = 0; i < 5; i++)
+        jobs[i].t_sched_ns = -1;
+    p.session_concurrency = 3;
+    CHECK_INT(gp_csched_init(&q, &p, NULL, bodies, 5, 100, -1, 2, 0, &err), 0);
+    gp_csched_pop(&q, &job, &entry, &due);
+    uint32_t a = job;
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK((a == 0 && job == 2) || (a == 2 && job == 0));
+    CHECK_INT(gp_csched_due(&q), UINT64_MAX);
+    CHECK_INT(gp_csched_done(&q, 0, 500, NULL, NULL, &err), 0);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK(job == 4 && due == 500);
+    CHECK_INT(gp_csched_done(&q, 2, 600, NULL, NULL, &err), 0);
+    CHECK_INT(gp_csched_done(&q, 4, 700, NULL, NULL, &err), 0);
+    CHECK(!gp_csched_more(&q));
+    gp_csched_free(&q);
+    CHECK_INT(gp_csched_init(&q, &p, NULL, bodies, 5, 100, -1, 2, 1, &err), 0);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK_INT(job, 1);
+    CHECK_INT(gp_csched_due(&q), UINT64_MAX);
+    CHECK_INT(gp_csched_done(&q, 1, 500, NULL, NULL, &err), 0);
+    gp_csched_pop(&q, &job, &entry, &due);
+    CHECK_INT(job, 3);
+    CHECK_INT(gp_csched_done(&q, 3, 600, NULL, NULL, &err), 0);
+    CHECK(!gp_csched_more(&q));
+    gp_csched_free(&q);
+    /* more loops than C: loop 3 of 4 with C = 3 takes nothing */
+    CHECK_INT(gp_csched_init(&q, &p, NULL, bodies, 5, 100, -1, 4, 3, &err), 0);
+    CHECK(!gp_csched_more(&q));
+    gp_csched_free(&q);
+}
+
 static void test_rate(void)
 {
     struct gp_sched_load l = {.mode = GP_SCHED_CONSTANT, .rate = 1000};
@@ -138,6 +196,7 @@ int main(void)
 {
     GP_RUN(test_trace_order_and_chaining);
     GP_RUN(test_session_concurrency);
+    GP_RUN(test_plan_split);
     GP_RUN(test_rate);
     GP_RUN(test_session_history);
     return gp_test_summary();

@@ -90,12 +90,8 @@ int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err)
     } else if (so->session_concurrency > 0) {
         return shape_err(cfg, err, "--session-concurrency needs --num-sessions N (synthetic sessions)");
     }
-    /* A plan (trace rows, session chains) is one schedule with turn-to-turn
-     * dependencies; splitting it over threads is not implemented. */
-    if (cfg->workers > 1 && (cfg->fixed_schedule || so->num_sessions > 0))
-        return shape_err(cfg, err, "--workers %ld: --fixed-schedule and --num-sessions run on one event loop; drop "
-                         "--workers (one loop keeps up with a trace: see the schedule lag in *_genperf.json)",
-                         cfg->workers);
+    /* --workers N splits a plan by chain (client/schedule.h): trace rows
+     * keep their times, a session stays on one loop. */
     return 0;
 }
 

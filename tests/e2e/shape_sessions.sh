@@ -3,16 +3,20 @@
 # requests; turn k+1 of a session (the server sees 2k+1 messages, same first message) carries
 # the reply the server actually generated for turn k, and arrives no earlier than 150 ms after
 # turn k's response ended. Non-streamed and streamed (the reply rebuilt from SSE deltas).
+# SHAPE_WORKERS=N (tests/e2e/shape_workers.sh) runs it with --workers N: each session stays on
+# one loop and the loops together run all of them.
 set -u
 source "$(dirname "$0")/shape_common.inc"
+W=${SHAPE_WORKERS:-1}
 for mode in plain stream; do
   extra=(); [ $mode = stream ] && extra=(--streaming)
+  [ "$W" -gt 1 ] && extra+=(--workers "$W")
   shape_run $mode --num-sessions 4 --session-concurrency 4 --session-turns-mean 3 --session-turn-delay-mean 150 \
       --isl 12 --osl 5 "${extra[@]}" -- --ttft-ms 10 --itl-ms 2
 done
-python3 - "$TMPDIR" <<'PY'
+python3 - "$TMPDIR" "$W" <<'PY'
 import collections, glob, json, sys
-tmp = sys.argv[1]
+tmp, W = sys.argv[1], int(sys.argv[2])
 bad = []
 def check(c, what):
     print(("ok   " if c else "FAIL ") + what)
@@ -35,5 +39,13 @@ for mode in ("plain", "stream"):
             check(150 <= gap < 250, "%s: next turn %.1f ms after the previous response ended (delay 150)" % (mode, gap))
     gj = json.load(open(glob.glob(tmp + "/art.%s/*/*_genperf.json" % mode)[0]))
     check(gj["schedule"] and gj["schedule"]["requests"] == 12, "%s: schedule block counts 12 turns" % mode)
+    if W > 1:
+        recs = [json.loads(l) for l in open(glob.glob(tmp + "/art.%s/*/*_records.jsonl" % mode)[0])]
+        recs = [r for r in recs if not r["warmup"]]
+        on = collections.defaultdict(set)
+        for r in recs:
+            on[r["entry"] // 3].add(r["worker"])  # turns mean 3, stddev 0: session s is entries 3s..3s+2
+        check(len(recs) == 12 and all(len(w) == 1 for w in on.values()), "%s: each session on one loop %r" % (mode, dict(on)))
+        check(set().union(*on.values()) == set(range(W)), "%s: all %d loops ran sessions" % (mode, W))
 sys.exit(1 if bad else 0)
 PY

@@ -3,8 +3,11 @@
 # timestamps: the server sees the rows in trace order at offsets equal to the timestamps within
 # the lateness the client reports (records.jsonl sched_lag_ns) plus a small transit margin; rows
 # sharing hash_ids arrive with identical prompt prefixes; the genperf.json "schedule" block is there.
+# SHAPE_WORKERS=N (tests/e2e/shape_workers.sh) replays it with --workers N (row i on loop i mod N).
 set -u
 source "$(dirname "$0")/shape_common.inc"
+W=${SHAPE_WORKERS:-1}
+wargs=(); [ "$W" -gt 1 ] && wargs=(--workers "$W")
 python3 - "$TMPDIR/trace.jsonl" <<'PY'
 import json, sys
 with open(sys.argv[1], "w") as f:
@@ -14,10 +17,10 @@ with open(sys.argv[1], "w") as f:
                "input_length": 600 if i % 2 == 0 else 24, "hash_ids": [7, 1000 + i] if i % 2 == 0 else [100 + i]}
         f.write(json.dumps(row) + "\n")
 PY
-shape_run trace --fixed-schedule true --input-file "payload:$TMPDIR/trace.jsonl" -- --ttft-ms 5 --itl-ms 1
-python3 - "$TMPDIR" <<'PY'
+shape_run trace --fixed-schedule true --input-file "payload:$TMPDIR/trace.jsonl" "${wargs[@]}" -- --ttft-ms 5 --itl-ms 1
+python3 - "$TMPDIR" "$W" <<'PY'
 import glob, json, sys
-tmp = sys.argv[1]
+tmp, W = sys.argv[1], int(sys.argv[2])
 bad = []
 def check(c, what):
     print(("ok   " if c else "FAIL ") + what)
@@ -40,6 +43,9 @@ check([r["t_sched_ns"] - recs[0]["t_sched_ns"] for r in recs] == [t * 1000000 fo
 heads = [e["prompt_head"] for e in log]
 check(len({heads[i] for i in range(0, 10, 2)}) == 1, "rows sharing hash id 7 share their prompt prefix")
 check(len({heads[i] for i in range(1, 10, 2)}) == 5, "rows with distinct hash ids do not")
+if W > 1:
+    check(sorted((r["entry"], r["worker"]) for r in recs) == [(i, i % W) for i in range(10)],
+          "row i ran on loop i mod %d" % W)
 gj = json.load(open(glob.glob(tmp + "/art.trace/*/*_genperf.json")[0]))
 s = gj["schedule"]
 check(s is not None and s["requests"] == 10 and s["lag"]["max_ms"] >= s["lag"]["p50_ms"] >= 0, "genperf.json schedule block")
