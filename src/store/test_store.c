@@ -450,6 +450,24 @@ static void test_ingest_endpoints(void)
        sizeof got);
     CHECK_STR(got, "1");
 
+    /* genperf results --endpoints */
+    char out[4200], line[512];
+    scratch_path(out, sizeof out, "endpoints.csv");
+    FILE *fp = fopen(out, "w+");
+    CHECK(fp != NULL);
+    if (fp) {
+        CHECK_INT(gp_store_print_endpoints(db, "2", GP_OUT_CSV, fp, &err), 0);
+        CHECK_INT(gp_store_print_endpoints(db, "1", GP_OUT_CSV, fp, &err), 0); /* one --url: no row */
+        CHECK(gp_store_print_endpoints(db, "9", GP_OUT_CSV, fp, &err) < 0);
+        rewind(fp);
+        int n = 0;
+        while (fgets(line, sizeof line, fp))
+            if (n++ == 2)
+                CHECK(!strncmp(line, "2,1,http://10.0.0.2:8000/v1/chat/completions,2,0,0.25,1,16,20,30,,", 66));
+        CHECK_INT(n, 3); /* header + 2 rows of job 2 */
+        fclose(fp);
+    }
+
     /* rejections name the field; the store keeps 2 jobs and 2 endpoint rows */
     static const struct {
         const char *key, *val, *msg;

@@ -59,6 +59,12 @@ for e, r in zip(eps, rows):
         assert abs(r[col] - want) <= 1e-9 * max(1.0, abs(want)), (col, want, r[col])
 PY
 
+# and `genperf results --endpoints` prints them
+"$GENPERF" results --db "sqlite://$TMPDIR/r.db" --endpoints --format csv >res.csv || fail "results --endpoints"
+[ "$(wc -l <res.csv)" = 3 ] && head -n1 res.csv | grep -q '^job_id,endpoint_index,url,requests,failed,request_share,' &&
+  grep -q "^1,1,$B/v1/chat/completions,20,0,0.5," res.csv || fail "results --endpoints: $(cat res.csv)"
+"$GENPERF" results --db "sqlite://$TMPDIR/r.db" --endpoints --telemetry >/dev/null 2>&1 && fail "--endpoints --telemetry accepted"
+
 "$GENPERF" profile "${common[@]}" --url "$A" --url "$B" --url-strategy least_in_flight --request-count 40 \
   --workers 2 --artifact-dir lif >o2.txt 2>e2.txt || { cat e2.txt; fail "least_in_flight: exit $?"; }
 python3 - lif/m-openai-chat-concurrency4 <<'PY' || fail "least_in_flight artifacts"
