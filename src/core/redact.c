@@ -76,3 +76,27 @@ size_t gp_redact_mask(char *text, const char *secret)
     }
     return n;
 }
+
+bool gp_redact_url(const char *url, char *out, size_t outsz)
+{
+    if (!outsz)
+        return false;
+    const char *scheme = strstr(url, "://");
+    const char *auth = scheme ? scheme + 3 : NULL;
+    size_t alen = auth ? strcspn(auth, "/?#") : 0;
+    const char *at = auth ? memchr(auth, '@', alen) : NULL;
+    if (!at) {
+        snprintf(out, outsz, "%s", url);
+        return false;
+    }
+    /* the last '@' of the authority ends the userinfo (a password may hold '@') */
+    for (const char *p = at + 1; p < auth + alen; p++)
+        if (*p == '@')
+            at = p;
+    const char *colon = memchr(auth, ':', (size_t)(at - auth));
+    if (colon)
+        snprintf(out, outsz, "%.*s:" GP_REDACTED "%s", (int)(colon - url), url, at);
+    else
+        snprintf(out, outsz, "%.*s" GP_REDACTED "%s", (int)(auth - url), url, at);
+    return true;
+}

@@ -9,6 +9,10 @@
  * api-key, x-api-key, Cookie, Set-Cookie. A caller adds names the user listed
  * with --redact-header through struct gp_redact (borrowed strings; nothing
  * here allocates or frees).
+ *
+ * URLs carry secrets too: the userinfo of scheme://user:pass@host (a database
+ * URL, an endpoint given as https://TOKEN@host). gp_redact_url is the one
+ * place that knows how they are shown.
  */
 #ifndef GP_CORE_REDACT_H
 #define GP_CORE_REDACT_H
@@ -40,5 +44,14 @@ bool gp_redact_scrub_in_place(const struct gp_redact *r, char *line);
  * (the text only shrinks; a secret shorter than 3 bytes becomes that many
  * '*'). Returns the number of occurrences. */
 size_t gp_redact_mask(char *text, const char *secret);
+
+/* Copies url into out (truncating to outsz-1, always NUL-terminated) with the
+ * credentials of its authority hidden: "scheme://user:pass@host/..." becomes
+ * "scheme://user:***@host/..." (the user name stays: it says which account)
+ * and a lone userinfo, "TOKEN@host", becomes "***@host" (a lone
+ * userinfo is as likely a token as a name). Only an '@' before the first '/',
+ * '?' or '#' after "://" counts; anything else is copied unchanged. Returns
+ * true when something was hidden. */
+bool gp_redact_url(const char *url, char *out, size_t outsz);
 
 #endif

@@ -61,6 +61,26 @@ static void test_mask(void)
     CHECK_INT(gp_redact_mask(b, NULL), 0);
 }
 
+static void test_url(void)
+{
+    char o[128];
+    CHECK(gp_redact_url("postgresql://u:s3cret@127.0.0.1:1/none", o, sizeof o));
+    CHECK_STR(o, "postgresql://u:***@127.0.0.1:1/none");
+    CHECK(gp_redact_url("https://sk-TOKEN@api.example/v1/chat/completions", o, sizeof o));
+    CHECK_STR(o, "https://***@api.example/v1/chat/completions");
+    /* a password holding '@' or ':' hides whole */
+    CHECK(gp_redact_url("http://a:b@c:d@h:8000/v1", o, sizeof o));
+    CHECK_STR(o, "http://a:***@h:8000/v1");
+    /* an '@' past the authority is not userinfo */
+    CHECK(!gp_redact_url("http://h:8000/v1/x@y?u=a:b@c", o, sizeof o));
+    CHECK_STR(o, "http://h:8000/v1/x@y?u=a:b@c");
+    CHECK(!gp_redact_url("localhost:8000", o, sizeof o));
+    CHECK_STR(o, "localhost:8000");
+    char small[12];
+    CHECK(gp_redact_url("http://u:p@host/long/path", small, sizeof small));
+    CHECK_STR(small, "http://u:**");
+}
+
 int main(void)
 {
     GP_RUN(test_defaults);
@@ -68,5 +88,6 @@ int main(void)
     GP_RUN(test_line);
     GP_RUN(test_scrub);
     GP_RUN(test_mask);
+    GP_RUN(test_url);
     return gp_test_summary();
 }

@@ -2,7 +2,8 @@
  *
  * Owns nothing beyond its connection. Without --job: one line per job with
  * its scenario and headline numbers; with --job: every metric of that job
- * (the rows of v_genai_perf_outputs).
+ * (the rows of v_genai_perf_outputs). --telemetry / --endpoints print
+ * v_telemetry_job_summary / v_endpoint_breakdown instead.
  */
 #include "commands.h"
 #include "store/db.h"
@@ -16,16 +17,18 @@
 int cmd_results(int argc, char **argv)
 {
     const char *db_flag = NULL, *job = NULL, *fmt_s = "table";
-    int telemetry = 0;
+    int telemetry = 0, endpoints = 0;
     const struct gp_optdef defs[] = {
         GP_FLAG("--telemetry", NULL, &telemetry, "print v_telemetry_job_summary instead (all jobs, or --job ID)"),
+        GP_FLAG("--endpoints", NULL, &endpoints,
+                "print v_endpoint_breakdown instead (several --url runs; all jobs, or --job ID)"),
         GP_STR("--db", NULL, &db_flag, "URL", "sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)"),
         GP_STR("--job", NULL, &job, "ID", "one job's metrics (ids from the listing)"),
         GP_STR("--format", NULL, &fmt_s, "F", "table (default), csv or json"),
     };
     const struct gp_optspec spec = {
         "results",
-        "usage: genperf results --db URL [--job ID] [--telemetry] [--format table|csv|json]\n"
+        "usage: genperf results --db URL [--job ID] [--telemetry | --endpoints] [--format table|csv|json]\n"
         "Prints the jobs in the results store, or every metric of one job.\n",
         NULL, defs, GP_NDEFS(defs), 15, NULL};
     int npos = gp_argv_parse(&spec, argc, argv);
@@ -33,6 +36,8 @@ int cmd_results(int argc, char **argv)
         return npos == GP_ARGV_HELP ? 0 : 2;
     if (npos > 0)
         return gp_argv_error(&spec, "unexpected argument '%s'", argv[1]);
+    if (telemetry && endpoints)
+        return gp_argv_error(&spec, "--telemetry and --endpoints print different tables; give one of them");
     const char *url = gp_db_url(db_flag);
     enum gp_out_format fmt;
     if (gp_store_parse_format(fmt_s, &fmt))
@@ -45,8 +50,9 @@ int cmd_results(int argc, char **argv)
         fprintf(stderr, "genperf results: %s\n", err.msg);
         return 1;
     }
-    int r = telemetry ? gp_store_print_telemetry(db, job, fmt, stdout, &err)
-                      : gp_store_print_results(db, job, fmt, stdout, &err);
+    int r = telemetry   ? gp_store_print_telemetry(db, job, fmt, stdout, &err)
+            : endpoints ? gp_store_print_endpoints(db, job, fmt, stdout, &err)
+                        : gp_store_print_results(db, job, fmt, stdout, &err);
     gp_db_close(db);
     if (r) {
         fprintf(stderr, "genperf results: %s\n", err.msg);

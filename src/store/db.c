@@ -13,6 +13,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/pytext.h"
+#include "core/redact.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,18 +31,6 @@ static int has_prefix(const char *s, const char *p)
 const char *gp_db_url(const char *given)
 {
     return given ? given : getenv("GENPERF_DB");
-}
-
-/* Copies url into out with the password of user:pass@ replaced by ***. */
-static void redact_url(const char *url, char *out, size_t outsz)
-{
-    const char *scheme = strstr(url, "://");
-    const char *at = scheme ? strchr(scheme + 3, '@') : NULL;
-    const char *colon = scheme ? strchr(scheme + 3, ':') : NULL;
-    if (scheme && at && colon && colon < at)
-        snprintf(out, outsz, "%.*s:***%s", (int)(colon - url), url, at);
-    else
-        snprintf(out, outsz, "%s", url);
 }
 
 static int get_int_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
@@ -189,7 +178,7 @@ static int open_url(const char *url, int read_only, struct gp_db **out, struct g
     struct gp_db *db = calloc(1, sizeof *db);
     if (!db)
         return gp_err(err, GP_ENOMEM, "out of memory opening %s", url);
-    redact_url(url, db->where, sizeof db->where);
+    gp_redact_url(url, db->where, sizeof db->where);
     db->read_only = read_only;
     int r = connect_url(db, url, err);
     if (r) {

@@ -149,7 +149,8 @@ static int ic_input(struct ig_job *j, const json_t *ic, const char *path, struct
 }
 
 /* Every "header"/"headers" value (a string or a list of strings) anywhere in
- * input_config, secrets replaced in place. */
+ * input_config, secrets replaced in place; every "url" string too, with its
+ * userinfo hidden (https://TOKEN@host). */
 static void redact_headers(json_t *v)
 {
     const char *k;
@@ -162,6 +163,12 @@ static void redact_headers(json_t *v)
     if (!json_is_object(v))
         return;
     json_object_foreach(v, k, x) {
+        if (!strcmp(k, "url") && json_is_string(x)) {
+            char out[4096];
+            if (gp_redact_url(json_string_value(x), out, sizeof out))
+                json_string_set(x, out);
+            continue;
+        }
         if (strcmp(k, "header") && strcmp(k, "headers")) {
             redact_headers(x);
             continue;

@@ -10,6 +10,7 @@
  *   ingest_json.c     typed field readers that name path and field on error
  *   ingest_genai.c    GenAI-Perf's *_genai_perf.json / *_genai_perf.csv
  *   ingest_extras.c   our genperf.json, genperf_run.json, the profile export
+ *   ingest_endpoints.c  genperf.json's per-endpoint breakdown (several --url)
  *   ingest_jsonl.c    records / telemetry JSONL: validate, then stream in
  *   ingest_write.c    the one transaction that writes a job
  *   ingest.c          directory discovery and the public entry points
@@ -49,6 +50,13 @@ struct ig_tstat {
     double v;
 };
 
+/* One row of job_endpoints: scale_out.endpoints[i] of <stem>_genperf.json. */
+struct ig_endpoint {
+    long long index, requests, failed;
+    char *url; /* userinfo already redacted */
+    struct ig_opt_d req_tput, tok_tput, ttft_p50, ttft_p99, itl_p50, itl_p99;
+};
+
 struct ig_job {
     char dir[4096], stem[1024], main_path[4096];
     int main_is_csv;
@@ -74,6 +82,8 @@ struct ig_job {
     size_t nmv, capmv;
     struct ig_tstat *ts;
     size_t nts, capts;
+    struct ig_endpoint *eps; /* several --url: the per-endpoint breakdown */
+    size_t neps;
     char (*new_metrics)[96]; /* codes not in metric_templates: added on ingest */
     size_t nnew;
     json_t *export_json;     /* profile export, kept for its per-request rows */
@@ -137,6 +147,12 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err);
  * <stem>_genperf.json as metric rows (absent blocks add none). */
 int ig_parse_accounting(struct ig_job *j, const json_t *summary, const char *path, struct gp_error *err);
 int ig_parse_profile_export(struct ig_job *j, struct gp_error *err);
+
+/* ingest_endpoints.c: "scale_out"."endpoints" of a parsed <stem>_genperf.json
+ * into j->eps (absent or null adds none); hides each url's userinfo in the
+ * tree as well, since the tree is kept as jobs.genperf_summary. */
+int ig_parse_endpoints(struct ig_job *j, json_t *summary, const char *path, struct gp_error *err);
+int ig_insert_endpoints(struct gp_db *db, const struct ig_job *j, long long job_id, struct gp_error *err);
 
 /* ingest_jsonl.c: validation pass (before the transaction) and insert pass
  * (inside it) over the same files */

@@ -28,6 +28,9 @@ void ig_job_free(struct ig_job *j)
     free(j->endpoint_type), free(j->tool_version), free(j->producer_version), free(j->label), free(j->host);
     free(j->server_url), free(j->input_config), free(j->goodput), free(j->genperf_summary);
     free(j->mv), free(j->ts), free(j->new_metrics);
+    for (size_t i = 0; i < j->neps; i++)
+        free(j->eps[i].url);
+    free(j->eps);
     if (j->export_json)
         json_decref(j->export_json);
     memset(j, 0, sizeof *j);

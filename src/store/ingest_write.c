@@ -6,8 +6,8 @@
  *   scenario (ON CONFLICT DO NOTHING, then SELECT: concurrent ingests of one
  *   setup converge on one row); metric templates for new codes; the job row
  *   with ON CONFLICT DO NOTHING RETURNING id (a concurrent duplicate returns
- *   no row and backs out cleanly); metric values; telemetry stats; records;
- *   samples; COMMIT. Any failure after BEGIN rolls back, so no partial job
+ *   no row and backs out cleanly); metric values; telemetry stats; the
+ *   per-endpoint breakdown; records; samples; COMMIT. Any failure after BEGIN rolls back, so no partial job
  *   can exist.
  */
 #include "store/ingest_internal.h"
@@ -17,6 +17,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/redact.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -142,7 +143,10 @@ static int write_job_row(struct gp_db *db, const struct ig_job *j, long long sce
                          struct gp_error *err)
 {
     char scen_s[GP_DB_NUM_LEN], ing[40], dur[GP_DB_NUM_LEN], okb[GP_DB_NUM_LEN], fb[GP_DB_NUM_LEN];
+    char url[4096]; /* genperf_run.json or input_config may name https://TOKEN@host */
     now_iso(ing);
+    if (j->server_url)
+        gp_redact_url(j->server_url, url, sizeof url);
     const char *status = "completed";
     if (j->requests_failed.set && j->requests_failed.v > 0)
         status = j->requests_ok.set && j->requests_ok.v == 0 ? "failed" : "completed_with_errors";
@@ -157,7 +161,7 @@ static int write_job_row(struct gp_db *db, const struct ig_job *j, long long sce
                         j->finished_at[0] ? j->finished_at : NULL,
                         j->duration_s.set ? gp_db_text_double(dur, j->duration_s.v) : NULL,
                         j->host,
-                        j->server_url,
+                        j->server_url ? url : NULL,
                         opt_text(okb, &j->requests_ok),
                         opt_text(fb, &j->requests_failed),
                         j->dir,
@@ -254,7 +258,8 @@ long long ig_write_job(struct gp_db *db, struct ig_job *j, long long *existing, 
         return ig_find_job(db, j->sha, existing, err);
     }
     if ((r = write_metric_values(db, j, job_id, err)) || (r = write_telemetry_stats(db, j, job_id, err)) ||
-        (r = ig_insert_records(db, j, job_id, err)) || (r = ig_insert_samples(db, j, job_id, err)) ||
+        (r = ig_insert_endpoints(db, j, job_id, err)) || (r = ig_insert_records(db, j, job_id, err)) ||
+        (r = ig_insert_samples(db, j, job_id, err)) ||
         (r = ig_check_stop(j, err)) || (r = gp_db_commit(db, err)))
         goto fail;
     return job_id;

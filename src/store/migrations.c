@@ -257,12 +257,49 @@ static const char m4_schedule_metrics[] =
     "  ('ramp_excluded_requests', 'Requests Excluded As Ramp-Up', 'count', 'lower', 'schedule', 145)\n"
     "ON CONFLICT (code) DO NOTHING;\n";
 
+/* Several --url (replicas behind one benchmark, docs/scale-out.md): the
+ * "scale_out"."endpoints" block of <stem>_genperf.json, one row per endpoint
+ * (store/ingest_endpoints.c). url is the request URL with any userinfo
+ * redacted (core/redact). A one --url run has no block and so no rows: its
+ * URL is jobs.server_url and its figures are the job's own metric_values.
+ * Throughputs are over the whole benchmark window (they add up to the job's);
+ * latencies in ms; a NULL percentile means that endpoint had no sample. */
+static const char m5_endpoint_breakdown[] =
+    "CREATE TABLE job_endpoints (\n"
+    "  job_id BIGINT NOT NULL REFERENCES jobs(id),\n"
+    "  endpoint_index INTEGER NOT NULL,\n"
+    "  url TEXT NOT NULL,\n"
+    "  requests INTEGER NOT NULL,\n"
+    "  failed INTEGER NOT NULL,\n"
+    "  request_throughput DOUBLE PRECISION,\n"
+    "  output_token_throughput DOUBLE PRECISION,\n"
+    "  ttft_p50_ms DOUBLE PRECISION,\n"
+    "  ttft_p99_ms DOUBLE PRECISION,\n"
+    "  itl_p50_ms DOUBLE PRECISION,\n"
+    "  itl_p99_ms DOUBLE PRECISION,\n"
+    "  PRIMARY KEY (job_id, endpoint_index)\n"
+    ");\n"
+    /* "which runs hit this replica" without a scan */
+    "CREATE INDEX job_endpoints_url ON job_endpoints(url);\n"
+    "CREATE VIEW v_endpoint_breakdown AS\n"
+    "SELECT j.id AS job_id, j.label AS job_label, j.status, j.started_at, j.host, s.id AS scenario_id,\n"
+    "  s.model, s.concurrency, s.request_rate, s.isl, s.osl, s.streaming, s.endpoint, s.endpoint_type,\n"
+    "  e.endpoint_index, e.url, e.requests, e.failed, e.requests - e.failed AS requests_ok,\n"
+    "  CAST(e.requests AS DOUBLE PRECISION)\n"
+    "    / NULLIF((SELECT SUM(x.requests) FROM job_endpoints x WHERE x.job_id = e.job_id), 0) AS request_share,\n"
+    "  e.request_throughput, e.output_token_throughput, e.ttft_p50_ms, e.ttft_p99_ms, e.itl_p50_ms,\n"
+    "  e.itl_p99_ms\n"
+    "FROM job_endpoints e\n"
+    "  JOIN jobs j ON j.id = e.job_id\n"
+    "  JOIN scenarios s ON s.id = j.scenario_id;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
     {3, "metric templates for token accounting and reasoning figures", m3_accounting_reasoning},
     {4, "metric templates for the schedule block: lag, late, cap-delayed, from-schedule latency/TTFT, ramp",
      m4_schedule_metrics},
+    {5, "per-endpoint breakdown of several --url: job_endpoints, v_endpoint_breakdown", m5_endpoint_breakdown},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

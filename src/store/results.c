@@ -270,6 +270,25 @@ int gp_store_print_telemetry(struct gp_db *db, const char *job_id, enum gp_out_f
                                 fmt, out, err);
 }
 
+int gp_store_print_endpoints(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                             struct gp_error *err)
+{
+    const char *cols = "SELECT job_id, endpoint_index, url, requests, failed, request_share, request_throughput, "
+                       "output_token_throughput, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms "
+                       "FROM v_endpoint_breakdown ";
+    char sql[512];
+    if (!job_id) {
+        snprintf(sql, sizeof sql, "%sORDER BY job_id, endpoint_index", cols);
+        return gp_store_print_query(db, sql, NULL, 0, fmt, out, err);
+    }
+    int r = check_job(db, job_id, err);
+    if (r)
+        return r;
+    const char *p[] = {job_id};
+    snprintf(sql, sizeof sql, "%sWHERE job_id = ? ORDER BY endpoint_index", cols);
+    return gp_store_print_query(db, sql, p, 1, fmt, out, err);
+}
+
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err)
 {

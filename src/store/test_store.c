@@ -13,6 +13,7 @@
 #include "store/db_impl.h"
 #include "store/store.h"
 
+#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +138,7 @@ static void test_db_basics(void)
     CHECK_INT(gp_db_open(path, &db, &err), 0);
     memset(&r, 0, sizeof r);
     CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM schema_migrations", NULL, 0, rows_cb, &r, &err), 0);
-    CHECK_STR(r.first, "4");
+    CHECK_STR(r.first, "5");
     gp_db_close(db);
     /* URLs */
     CHECK(gp_db_open("mysql://x/y", &db, &err) < 0);
@@ -353,6 +354,151 @@ static void test_csv_duplicates(void)
     }
 }
 
+/* One-row query -> its first column ("(null)" for NULL, "" for no row). */
+static void q1(struct gp_db *db, const char *sql, char *out, size_t n)
+{
+    struct rows rw = {0};
+    struct gp_error err = {0};
+    if (gp_db_query(db, sql, NULL, 0, rows_cb, &rw, &err))
+        fprintf(stderr, "  %s: %s\n", sql, err.msg);
+    snprintf(out, n, "%s", rw.n ? rw.first : "");
+}
+
+#define EP_FIXTURE "tests/fixtures/genai-perf/genperf-profile/sim-model-openai-chat-concurrency2"
+
+/* A copy of our profile fixture whose genperf.json carries scale_out (eps
+ * NULL = none) and whose genai_perf.json ends in `pad` spaces (a new job). */
+static int write_ep_run(const char *dir, json_t *eps, int pad)
+{
+    char run[4300], file[4400];
+    struct gp_error err = {0};
+    snprintf(run, sizeof run, "%s/m-openai-chat-concurrency2", dir);
+    if (gp_mkdir_p(run, &err))
+        return -1;
+    char *text;
+    size_t len;
+    if (gp_read_file(EP_FIXTURE "/profile_export_genai_perf.json", &text, &len, &err))
+        return -1;
+    struct gp_buf b = {0};
+    gp_buf_append(&b, text, len);
+    for (int i = 0; i < pad; i++)
+        gp_buf_putc(&b, ' ');
+    snprintf(file, sizeof file, "%s/profile_export_genai_perf.json", run);
+    int r = gp_write_file_atomic(file, b.data, b.len, &err);
+    free(text);
+    gp_buf_free(&b);
+    json_t *g = json_load_file(EP_FIXTURE "/profile_export_genperf.json", 0, NULL);
+    if (!g || r)
+        return json_decref(g), -1;
+    if (eps) {
+        json_t *so = json_pack("{s:i, s:i, s:O}", "workers", 1, "ranks", 1, "endpoints", eps);
+        json_object_set_new(g, "scale_out", so);
+    }
+    snprintf(file, sizeof file, "%s/profile_export_genperf.json", run);
+    r = json_dump_file(g, file, JSON_INDENT(2));
+    json_decref(g);
+    return r;
+}
+
+/* Several --url: scale_out.endpoints becomes job_endpoints rows in the same
+ * transaction; the url loses its password; a one-URL run adds no row; a bad
+ * block rejects the job and writes nothing. */
+static void test_ingest_endpoints(void)
+{
+    char path[4200], dir[4200], got[256];
+    scratch_path(path, sizeof path, "endpoints.db");
+    unlink(path);
+    struct gp_error err = {0};
+    struct gp_db *db = NULL;
+    CHECK_INT(gp_db_open(path, &db, &err), 0);
+    if (!db)
+        return;
+    struct gp_ingest_result res = {0};
+    CHECK_INT(gp_store_ingest_dir(db, EP_FIXTURE, NULL, &res, &err), 0);
+    CHECK_INT(res.jobs_added, 1);
+    gp_ingest_result_free(&res);
+    q1(db, "SELECT COUNT(*) FROM job_endpoints", got, sizeof got);
+    CHECK_STR(got, "0"); /* one --url: no breakdown rows */
+
+    json_t *eps = json_pack("[{s:i, s:s, s:i, s:i, s:f, s:f, s:{s:f, s:f}, s:{s:f, s:f}},"
+                            " {s:i, s:s, s:i, s:i, s:f, s:f, s:{s:f, s:f}, s:n}]",
+                            "endpoint", 0, "url", "http://alice:s3cret@10.0.0.1:8000/v1/chat/completions",
+                            "requests", 6, "failed", 1, "request_throughput", 2.5, "output_token_throughput", 40.0,
+                            "time_to_first_token_ms", "p50", 5.25, "p99", 9.5, "inter_token_latency_ms", "p50", 1.0,
+                            "p99", 2.0, "endpoint", 1, "url", "http://10.0.0.2:8000/v1/chat/completions",
+                            "requests", 2, "failed", 0, "request_throughput", 1.0, "output_token_throughput", 16.0,
+                            "time_to_first_token_ms", "p50", 20.0, "p99", 30.0, "inter_token_latency_ms");
+    CHECK(eps != NULL);
+    scratch_path(dir, sizeof dir, "eps-ok");
+    CHECK_INT(write_ep_run(dir, eps, 1), 0);
+    memset(&res, 0, sizeof res);
+    CHECK_INT(gp_store_ingest_dir(db, dir, NULL, &res, &err), 0);
+    CHECK_INT(res.jobs_added, 1);
+    gp_ingest_result_free(&res);
+    q1(db, "SELECT COUNT(*) || '/' || SUM(requests) || '/' || SUM(failed) FROM job_endpoints", got, sizeof got);
+    CHECK_STR(got, "2/8/1");
+    q1(db, "SELECT url FROM job_endpoints WHERE endpoint_index = 0", got, sizeof got);
+    CHECK_STR(got, "http://alice:***@10.0.0.1:8000/v1/chat/completions");
+    q1(db, "SELECT COUNT(*) FROM jobs WHERE genperf_summary LIKE '%s3cret%'", got, sizeof got);
+    CHECK_STR(got, "0");
+    q1(db, "SELECT COUNT(*) FROM jobs WHERE genperf_summary LIKE '%alice:***@%'", got, sizeof got);
+    CHECK_STR(got, "1");
+    q1(db, "SELECT request_share || '/' || requests_ok || '/' || ttft_p50_ms || '/' || model FROM "
+           "v_endpoint_breakdown WHERE endpoint_index = 0", got, sizeof got);
+    CHECK_STR(got, "0.75/5/5.25/sim-model");
+    q1(db, "SELECT itl_p50_ms IS NULL AND itl_p99_ms IS NULL FROM job_endpoints WHERE endpoint_index = 1", got,
+       sizeof got);
+    CHECK_STR(got, "1");
+
+    /* genperf results --endpoints */
+    char out[4200], line[512];
+    scratch_path(out, sizeof out, "endpoints.csv");
+    FILE *fp = fopen(out, "w+");
+    CHECK(fp != NULL);
+    if (fp) {
+        CHECK_INT(gp_store_print_endpoints(db, "2", GP_OUT_CSV, fp, &err), 0);
+        CHECK_INT(gp_store_print_endpoints(db, "1", GP_OUT_CSV, fp, &err), 0); /* one --url: no row */
+        CHECK(gp_store_print_endpoints(db, "9", GP_OUT_CSV, fp, &err) < 0);
+        rewind(fp);
+        int n = 0;
+        while (fgets(line, sizeof line, fp))
+            if (n++ == 2)
+                CHECK(!strncmp(line, "2,1,http://10.0.0.2:8000/v1/chat/completions,2,0,0.25,1,16,20,30,,", 66));
+        CHECK_INT(n, 3); /* header + 2 rows of job 2 */
+        fclose(fp);
+    }
+
+    /* rejections name the field; the store keeps 2 jobs and 2 endpoint rows */
+    static const struct {
+        const char *key, *val, *msg;
+    } bad[] = {
+        {"requests", "\"ten\"", "field 'scale_out.endpoints[1].requests': expected an integer, got a string"},
+        {"failed", "3", "field 'scale_out.endpoints[1].failed': 3 is not between 0 and requests (2)"},
+        {"endpoint", "0", "field 'scale_out.endpoints[1].endpoint': index 0 given twice"},
+        {"url", "null", "field 'scale_out.endpoints[1].url': expected a non-empty string, got null"},
+        {"time_to_first_token_ms", "[1]", "field 'scale_out.endpoints[1].time_to_first_token_ms': expected an object"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        json_t *copy = json_deep_copy(eps);
+        json_object_set_new(json_array_get(copy, 1), bad[i].key, json_loads(bad[i].val, JSON_DECODE_ANY, NULL));
+        snprintf(dir, sizeof dir, "%s/eps-bad%zu", scratch, i);
+        CHECK_INT(write_ep_run(dir, copy, 2), 0);
+        json_decref(copy);
+        memset(&res, 0, sizeof res);
+        gp_err_clear(&err);
+        CHECK(gp_store_ingest_dir(db, dir, NULL, &res, &err) < 0);
+        CHECK_INT(res.jobs_rejected, 1);
+        if (!strstr(err.msg, bad[i].msg))
+            fprintf(stderr, "  want: %s\n  got:  %s\n", bad[i].msg, err.msg);
+        CHECK(strstr(err.msg, bad[i].msg) != NULL);
+        gp_ingest_result_free(&res);
+    }
+    q1(db, "SELECT (SELECT COUNT(*) FROM jobs) || '/' || (SELECT COUNT(*) FROM job_endpoints)", got, sizeof got);
+    CHECK_STR(got, "2/2");
+    json_decref(eps);
+    gp_db_close(db);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -369,6 +515,7 @@ int main(void)
     GP_RUN(test_ingest_fixtures);
     GP_RUN(test_ingest_stop_and_count);
     GP_RUN(test_csv_duplicates);
+    GP_RUN(test_ingest_endpoints);
     char cmd[4300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
     if (system(cmd) != 0)

@@ -4,6 +4,8 @@
 # scale_out.endpoints (count, throughput, TTFT/ITL p50/p99, failures) and
 # GenAI-Perf's files keep their aggregate shape; a bad --url-strategy is a
 # usage error. (One --url byte for byte as before: golden_artifacts.sh.)
+# Ingested into SQLite, the breakdown becomes job_endpoints rows that match
+# the JSON and sum to the request count; a one --url run adds none.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 start_serve --ttft-ms 5 --itl-ms 1 --quiet --timing-log "$TMPDIR/a.jsonl"
 [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
@@ -36,6 +38,33 @@ for e in eps:
 assert eps[1]["time_to_first_token_ms"]["p50"] > 2 * eps[0]["time_to_first_token_ms"]["p50"], eps
 PY
 
+# the results store: one job_endpoints row per --url, equal to the JSON's figures
+"$GENPERF" ingest rr --db "sqlite://$TMPDIR/r.db" >ing.txt 2>&1 || { cat ing.txt; fail "ingest of rr"; }
+"$GENPERF" query --db "sqlite://$TMPDIR/r.db" --format json \
+  "SELECT e.*, j.requests_ok + j.requests_failed AS job_requests FROM v_endpoint_breakdown e JOIN jobs j ON j.id = e.job_id ORDER BY endpoint_index" \
+  >eps.json || fail "query of v_endpoint_breakdown"
+python3 - rr/m-openai-chat-concurrency4 eps.json <<'PY' || fail "job_endpoints rows differ from the JSON"
+import json, sys
+eps = json.load(open(sys.argv[1] + "/profile_export_genperf.json"))["scale_out"]["endpoints"]
+rows = json.load(open(sys.argv[2]))
+assert len(rows) == len(eps) == 2, rows
+assert sum(r["requests"] for r in rows) == rows[0]["job_requests"] == 40, rows
+for e, r in zip(eps, rows):
+    assert (r["endpoint_index"], r["url"], r["requests"], r["failed"]) == (e["endpoint"], e["url"], e["requests"], e["failed"]), (e, r)
+    assert r["request_share"] == 0.5 and r["model"] == "m", r
+    for k, sub, col in (("time_to_first_token_ms", "p50", "ttft_p50_ms"), ("time_to_first_token_ms", "p99", "ttft_p99_ms"),
+                        ("inter_token_latency_ms", "p50", "itl_p50_ms"), ("inter_token_latency_ms", "p99", "itl_p99_ms"),
+                        ("request_throughput", None, "request_throughput"), ("output_token_throughput", None, "output_token_throughput")):
+        want = e[k][sub] if sub else e[k]
+        assert abs(r[col] - want) <= 1e-9 * max(1.0, abs(want)), (col, want, r[col])
+PY
+
+# and `genperf results --endpoints` prints them
+"$GENPERF" results --db "sqlite://$TMPDIR/r.db" --endpoints --format csv >res.csv || fail "results --endpoints"
+[ "$(wc -l <res.csv)" = 3 ] && head -n1 res.csv | grep -q '^job_id,endpoint_index,url,requests,failed,request_share,' &&
+  grep -q "^1,1,$B/v1/chat/completions,20,0,0.5," res.csv || fail "results --endpoints: $(cat res.csv)"
+"$GENPERF" results --db "sqlite://$TMPDIR/r.db" --endpoints --telemetry >/dev/null 2>&1 && fail "--endpoints --telemetry accepted"
+
 "$GENPERF" profile "${common[@]}" --url "$A" --url "$B" --url-strategy least_in_flight --request-count 40 \
   --workers 2 --artifact-dir lif >o2.txt 2>e2.txt || { cat e2.txt; fail "least_in_flight: exit $?"; }
 python3 - lif/m-openai-chat-concurrency4 <<'PY' || fail "least_in_flight artifacts"
@@ -45,11 +74,19 @@ n = [e["requests"] for e in eps]
 assert sum(n) == 40 and min(n) > 0 and sum(e["failed"] for e in eps) == 0, eps
 print("least_in_flight split:", n)
 PY
+# one --url: no breakdown block, so the store adds no endpoint row for it
+"$GENPERF" profile "${common[@]}" --url "$A" --request-count 8 --artifact-dir one >o3.txt 2>e3.txt || \
+  { cat e3.txt; fail "one url: exit $?"; }
+"$GENPERF" ingest lif one --db "sqlite://$TMPDIR/r.db" >ing2.txt 2>&1 || { cat ing2.txt; fail "ingest of lif, one"; }
+n=$("$GENPERF" query --db "sqlite://$TMPDIR/r.db" --format csv \
+  "SELECT COUNT(*) || '/' || SUM(requests) || '/' || COUNT(DISTINCT job_id) FROM job_endpoints" | tail -n1)
+[ "$n" = "4/80/2" ] || fail "job_endpoints after rr, lif and a one-url run: $n, expected 4/80/2"
 
 # the timing logs (written when the servers exit) count each one's share
 kill "$PA" "$PB"; wait "$PA" "$PB" 2>/dev/null; PIDS=()
 na=$(wc -l <a.jsonl); nb=$(wc -l <b.jsonl)
-[ "$na" -ge 20 ] && [ "$nb" -ge 20 ] && [ $((na + nb)) = 80 ] || fail "timing logs: $na + $nb lines, expected 80 in all"
+# (40 round robin + 40 least_in_flight + the one-url run's 8, all on A)
+[ "$na" -ge 28 ] && [ "$nb" -ge 20 ] && [ $((na + nb)) = 88 ] || fail "timing logs: $na + $nb lines, expected 88 in all"
 
 "$GENPERF" profile "${common[@]}" --url "$A" --url-strategy nearest >/dev/null 2>bad.txt && fail "bad strategy accepted"
 grep -q "argument --url-strategy: invalid choice: 'nearest'" bad.txt || fail "unexpected message: $(cat bad.txt)"

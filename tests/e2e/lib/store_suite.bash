@@ -48,7 +48,7 @@ store_suite() {
   local pids=() p
   for p in 1 2 3; do "$GENPERF" results --db "$DB" >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
   for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
-  expect "SELECT COUNT(*) FROM schema_migrations" "4"
+  expect "SELECT COUNT(*) FROM schema_migrations" "5"
 
   # --- ingest the whole fixture tree: our run, a real GenAI-Perf run (JSON), a CSV-only run
   local out
@@ -248,4 +248,36 @@ PY
   out=$("$GENPERF" query --db "$DB" "SELEC nonsense" 2>&1) && fail "bad SQL should fail"
   grep -q "genperf query: .*syntax error" <<<"$out" || fail "bad SQL message: $out"
   echo "ok: results and query"
+
+  # --- several --url: genperf.json's scale_out.endpoints -> job_endpoints / v_endpoint_breakdown,
+  # url credentials hidden (in the row and in the kept genperf_summary); one-URL jobs have no rows
+  expect "SELECT COUNT(*) FROM job_endpoints" "0"
+  local ep="$TMPDIR/eps/m-openai-chat-concurrency2"; mkdir -p "$ep"
+  cp "$pr"/profile_export_genai_perf.json "$pr"/profile_export_genperf.json "$ep"/
+  printf '      ' >>"$ep/profile_export_genai_perf.json"   # new identity
+  python3 - "$ep/profile_export_genperf.json" <<'PY' || fail "could not write the endpoints fixture"
+import json, sys
+g = json.load(open(sys.argv[1]))
+def ep(i, url, n, f, ttft):
+    return {"endpoint": i, "url": url, "requests": n, "failed": f, "request_throughput": n / 4.0,
+            "output_token_throughput": 8.0 * n, "time_to_first_token_ms": {"p50": ttft, "p99": 2 * ttft},
+            "inter_token_latency_ms": {"p50": 1.5, "p99": 3.0}}
+g["scale_out"] = {"workers": 1, "ranks": 1, "endpoints": [
+    ep(0, "http://bench:s3cret@10.0.0.1:8000/v1/chat/completions", 7, 1, 5.5),
+    ep(1, "https://sk-TOKEN42@10.0.0.2/v1/chat/completions", 3, 0, 20.25)]}
+json.dump(g, open(sys.argv[1], "w"))
+PY
+  out=$("$GENPERF" ingest "$TMPDIR/eps" --db "$DB" 2>&1) || fail "ingest of the endpoints job failed: $out"
+  local ej="(SELECT DISTINCT job_id FROM job_endpoints)"
+  expect "SELECT endpoint_index, url, requests, failed, requests_ok, request_share, request_throughput, ttft_p50_ms, ttft_p99_ms, itl_p99_ms, model FROM v_endpoint_breakdown ORDER BY endpoint_index" \
+         "0,http://bench:***@10.0.0.1:8000/v1/chat/completions,7,1,6,0.7,1.75,5.5,11,3,sim-model
+1,https://***@10.0.0.2/v1/chat/completions,3,0,3,0.3,0.75,20.25,40.5,3,sim-model"
+  expect "SELECT COUNT(*) FROM jobs WHERE id = $ej AND genperf_summary LIKE '%bench:***@10.0.0.1%' AND genperf_summary NOT LIKE '%s3cret%' AND genperf_summary NOT LIKE '%TOKEN42%'" "1"
+  base_counts=$(counts)
+  b="$TMPDIR/eps-bad/m-openai-chat-concurrency2"; mkdir -p "$b"; cp "$ep"/* "$b"/
+  printf ' ' >>"$b/profile_export_genai_perf.json"
+  sed -i 's/"requests": 3,/"requests": "three",/' "$b/profile_export_genperf.json"
+  expect_reject "$TMPDIR/eps-bad" "profile_export_genperf.json: field 'scale_out.endpoints[1].requests': expected an integer, got a string"
+  expect "SELECT COUNT(*) FROM job_endpoints" "2"
+  echo "ok: per-endpoint breakdown stored, credentials hidden, a bad block rejected"
 }
