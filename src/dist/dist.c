@@ -83,8 +83,15 @@ void gp_dist_detect(struct gp_dist_launch *o)
     }
 }
 
+/* GENPERF_HOSTNAME_OVERRIDE is for tests only: it lets ranks on one machine
+ * pose as several hosts (per-host telemetry, tests/e2e/profile_mpi_hosts.sh). */
 static void own_hostname(char *out)
 {
+    const char *fake = getenv("GENPERF_HOSTNAME_OVERRIDE");
+    if (fake && *fake) {
+        snprintf(out, GP_DIST_HOST_MAX, "%s", fake);
+        return;
+    }
     if (gethostname(out, GP_DIST_HOST_MAX) != 0 || !out[0])
         snprintf(out, GP_DIST_HOST_MAX, "unknown-host");
     out[GP_DIST_HOST_MAX - 1] = '\0';

@@ -78,7 +78,8 @@ void gp_dist_abort(struct gp_dist *d, int code);
 
 int gp_dist_rank(const struct gp_dist *d);
 int gp_dist_size(const struct gp_dist *d);
-/* Hostname of `rank` ("?" when out of range); stable until finalize. */
+/* Hostname of `rank` ("?" when out of range); stable until finalize. Tests
+ * may set GENPERF_HOSTNAME_OVERRIDE per rank to fake several hosts. */
 const char *gp_dist_hostname(const struct gp_dist *d, int rank);
 
 /* Rank 0's *data and *len (possibly 0 bytes) reach every rank. On rank 0 nothing

@@ -304,15 +304,22 @@ static void raise_fd_limit(const struct profile_config *cfg)
 
 /* Given URLs are sampled (and reported when they fail); otherwise the
  * target's own /metrics and GenAI-Perf's default DCGM exporter are tried
- * quietly and kept only if they answer. NULL when telemetry is off. */
-static struct gp_telemetry *start_telemetry(const struct profile_config *cfg)
+ * quietly and kept only if they answer. NULL when telemetry is off. On the
+ * sampling rank of another host (mpirun, !rank0) only what is local to that
+ * host: NVML, /proc and the localhost DCGM guess; the server is rank 0's. */
+static struct gp_telemetry *start_telemetry(const struct profile_config *cfg, int rank0)
 {
     static const char *const dcgm_default[] = {"http://localhost:9400/metrics"};
     char target_metrics[1024] = "";
     struct gp_telemetry_opts to = {
         .interval_s = cfg->telemetry_interval_s,
     };
-    if (cfg->metrics_urls_given) {
+    if (!rank0) {
+        if (!cfg->metrics_urls_given) {
+            to.default_metrics_urls = dcgm_default;
+            to.n_default_metrics_urls = 1;
+        }
+    } else if (cfg->metrics_urls_given) {
         to.metrics_urls = (const char *const *)cfg->metrics_urls;
         to.n_metrics_urls = (int)cfg->n_metrics_urls;
     } else {
@@ -439,8 +446,8 @@ static int stage_run(struct profile_run *r)
         fprintf(stderr, "%s: error: out of memory building input_config\n", r->prog);
         return 1;
     }
-    if (gp_profile_dist_rank(r->dist) == 0)
-        r->tel = start_telemetry(cfg);
+    if (gp_profile_dist_samples_telemetry(r->dist))
+        r->tel = start_telemetry(cfg, gp_profile_dist_rank(r->dist) == 0);
     if (gp_profile_dist_before_run(r->dist, cfg->workers, &co, &r->err) < 0)
         return dist_fail(r);
     r->wall_start = gp_wall_ns();
@@ -459,6 +466,16 @@ static int stage_run(struct profile_run *r)
         /* every rank, also one whose client failed: the job decides together */
         if (gp_profile_dist_after_run(r->dist, crc, &r->err, cfg->workers, &r->st, &r->cs, r->per_worker, &r->err) < 0)
             return dist_fail(r);
+        /* every host's telemetry to rank 0; losing it only costs a warning */
+        struct gp_error terr = {0};
+        if (gp_profile_dist_gather_telemetry(r->dist, r->tel, &r->tel_hosts, &terr) < 0) {
+            if (terr.code == GP_ENET) {
+                r->err = terr;
+                return dist_fail(r);
+            }
+            if (gp_profile_dist_rank(r->dist) == 0)
+                fprintf(stderr, "genperf: warning: telemetry of the other hosts is left out: %s\n", terr.msg);
+        }
         if (gp_profile_dist_rank(r->dist) != 0)
             return 0; /* rank 0 reports and writes the artifacts */
         r->scale_out = gp_profile_dist_scale_out(r->dist);
@@ -487,6 +504,7 @@ static int stage_run(struct profile_run *r)
 
 static void run_free(struct profile_run *r)
 {
+    gp_profile_tel_hosts_free(&r->tel_hosts);
     gp_telemetry_free(r->tel);
     gp_metrics_result_free(&r->mr);
     json_decref(r->input_config);

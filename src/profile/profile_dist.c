@@ -600,6 +600,13 @@ void gp_profile_dist_clock_warning(const struct gp_profile_dist *pd, const struc
                 worst, gp_dist_hostname(pd->d, worst), unc_ms, what, median_ms);
 }
 
+struct gp_dist *gp_profile_dist_job(struct gp_profile_dist *pd) { return pd ? pd->d : NULL; }
+
+int64_t gp_profile_dist_offset_ns(const struct gp_profile_dist *pd)
+{
+    return pd && pd->size > 1 ? pd->mine.offset_ns : 0;
+}
+
 void gp_profile_dist_abort(struct gp_profile_dist *pd, int code)
 {
     if (pd)

@@ -22,6 +22,9 @@
  *               records travel to rank 0 in chunks of 4 MiB, converted to
  *               rank 0's clock, and are merged into rank 0's store by start
  *               time; the stats are summed into rank 0's
+ *   telemetry   (only when the ranks span several hosts) the lowest rank on
+ *               each host sampled it; each sends its samples to rank 0 in
+ *               bounded chunks, on rank 0's clock (profile_dist_tel.c)
  * Only rank 0 goes on to metrics and export. A returned GP_ENET error means
  * MPI itself broke: other ranks may be stuck in a collective, the caller
  * then prints and calls gp_profile_dist_abort.
@@ -31,8 +34,10 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct gp_error;
+struct gp_dist;
 struct gp_profile_dist;
 struct profile_config;
 struct gp_client_body;
@@ -84,6 +89,39 @@ void gp_profile_dist_clock_warning(const struct gp_profile_dist *pd, const struc
 void gp_profile_dist_abort(struct gp_profile_dist *pd, int code);
 
 void gp_profile_dist_free(struct gp_profile_dist *pd);
+
+/* For profile_dist_tel.c: the dist job, and this rank's clock offset to
+ * rank 0's (0 on rank 0 and in a job of one). */
+struct gp_dist *gp_profile_dist_job(struct gp_profile_dist *pd);
+int64_t gp_profile_dist_offset_ns(const struct gp_profile_dist *pd);
+
+/* ---- per-host telemetry (profile_dist_tel.c) ---- */
+
+struct gp_telemetry;
+
+/* Rank 0's view of every host's telemetry after a run across several hosts.
+ * Owns the telemetry objects of hosts other than rank 0's (tel[1..n-1]);
+ * tel[0] is rank 0's own (borrowed). host[] points into the dist job. */
+struct gp_profile_tel_hosts {
+    int n;                           /* hosts with telemetry, rank 0's first; 0 = one host */
+    struct gp_telemetry **tel;
+    const char **host;
+    int *rank;                       /* the rank that sampled each host */
+};
+
+/* 1 when this rank samples telemetry: the lowest rank on its host (by
+ * hostname), so rank 0 always does and a single-host job has one sampler. */
+int gp_profile_dist_samples_telemetry(const struct gp_profile_dist *pd);
+/* Distinct hosts among the ranks (1 without mpirun). */
+int gp_profile_dist_host_count(const struct gp_profile_dist *pd);
+
+/* Collective, after after_run, on every rank when the job spans several
+ * hosts (a no-op otherwise): each sampling rank sends `mine` (stopped; NULL
+ * when its telemetry could not start) to rank 0, which fills *out. 0 or
+ * -code (every rank the same); GP_ENET means MPI broke (abort). */
+int gp_profile_dist_gather_telemetry(struct gp_profile_dist *pd, struct gp_telemetry *mine,
+                                     struct gp_profile_tel_hosts *out, struct gp_error *err);
+void gp_profile_tel_hosts_free(struct gp_profile_tel_hosts *h);
 
 /* profile_endpoints.c — several --url: one object per endpoint (url,
  * requests, failed, request and output token throughput over the benchmark

@@ -57,8 +57,33 @@ static void write_telemetry_jsonl(const struct profile_run *r)
     snprintf(fn, sizeof fn, "%s_telemetry.jsonl", stem);
     gp_path_join(tp, sizeof tp, r->run_dir, fn);
     struct gp_error terr = {0};
-    if (gp_telemetry_write_jsonl(r->tel, tp, &terr) < 0)
+    const struct gp_profile_tel_hosts *h = &r->tel_hosts;
+    /* several hosts: one file, every line naming its host; else today's file */
+    int rc = h->n > 1 ? gp_telemetry_write_jsonl_hosts((const struct gp_telemetry *const *)h->tel, h->host, h->n, tp,
+                                                       &terr)
+                      : gp_telemetry_write_jsonl(r->tel, tp, &terr);
+    if (rc < 0)
         fprintf(stderr, "genperf: warning: %s\n", terr.msg);
+}
+
+/* Several hosts: "telemetry"."hosts" of <stem>_genperf.json, one summary
+ * per host (with its host name and sampling rank); the top-level summary
+ * stays rank 0's host, as in a single-host run. */
+static void add_host_summaries(const struct profile_run *r, json_t *tsummary)
+{
+    const struct gp_profile_tel_hosts *h = &r->tel_hosts;
+    if (h->n < 2 || !tsummary)
+        return;
+    json_t *arr = json_array();
+    for (int i = 0; i < h->n; i++) {
+        json_t *o = json_object(), *s = gp_telemetry_summary_json(h->tel[i]);
+        json_object_set_new(o, "host", json_string(h->host[i]));
+        json_object_set_new(o, "rank", json_integer(h->rank[i]));
+        json_object_update(o, s);
+        json_decref(s);
+        json_array_append_new(arr, o);
+    }
+    json_object_set_new(tsummary, "hosts", arr);
 }
 
 /* Stage 5: every artifact GenAI-Perf writes, the console table, telemetry. */
@@ -69,6 +94,7 @@ void gp_profile_stage_export(struct profile_run *r)
     if (r->tel) {
         tstats = gp_telemetry_stats_json(r->tel);
         tsummary = gp_telemetry_summary_json(r->tel);
+        add_host_summaries(r, tsummary);
     }
     struct gp_export_ctx ctx = {
         .run_dir = r->run_dir,

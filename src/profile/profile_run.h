@@ -36,7 +36,8 @@ struct profile_run {
     struct gp_profile_dist *dist;   /* the MPI job (a job of one without mpirun) */
     json_t *input_config;
     struct gp_record_store st;
-    struct gp_telemetry *tel;
+    struct gp_telemetry *tel;       /* this host's sampler (ranks that sample, see profile_dist.h) */
+    struct gp_profile_tel_hosts tel_hosts; /* rank 0, several hosts: every host's (n = 0 otherwise) */
     struct gp_client_stats cs;
     struct gp_client_stats *per_worker; /* cfg.workers entries */
     json_t *scale_out;              /* <stem>_genperf.json "scale_out", NULL = one loop */

@@ -256,8 +256,9 @@ done:;
 }
 
 /* Time series from genperf's <stem>_telemetry.jsonl (docs/telemetry.md):
- * sample lines {t_ns, wall_ns, device, metric, value}; status lines (with
- * "reason" instead of "value") are skipped. One series per device x metric,
+ * sample lines {t_ns, wall_ns, [host,] device, metric, value}; status lines
+ * (with "reason" instead of "value") are skipped. One series per [host x]
+ * device x metric,
  * in first-seen order, t_s relative to the first sample. */
 static json_t *telemetry_from_jsonl(const char *path)
 {
@@ -277,13 +278,17 @@ static json_t *telemetry_from_jsonl(const char *path)
         json_t *v = json_object_get(o, "value");
         const char *dev = json_string_value(json_object_get(o, "device"));
         const char *met = json_string_value(json_object_get(o, "metric"));
+        /* "host": only in a file of several hosts (mpirun) */
+        const char *host = json_string_value(json_object_get(o, "host"));
         json_t *t = json_object_get(o, "t_ns");
         if (json_is_number(v) && dev && met && json_is_number(t)) {
-            char key[512];
-            snprintf(key, sizeof key, "%s\x1f%s", dev, met);
+            char key[768];
+            snprintf(key, sizeof key, "%s\x1f%s\x1f%s", host ? host : "", dev, met);
             json_t *s = json_object_get(index, key);
             if (!s) {
                 s = json_pack("{s:s,s:s,s:[],s:[]}", "device", dev, "metric", met, "t_s", "v");
+                if (host)
+                    json_object_set_new(s, "host", json_string(host));
                 json_array_append_new(series, s);
                 json_object_set(index, key, s);
             }

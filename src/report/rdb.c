@@ -358,25 +358,34 @@ int gp_rdb_requests(struct gp_db *db, const char *id, json_t **out, struct gp_er
 
 struct tel_acc {
     json_t *series, *cur;
-    const char *dev, *met;
+    const char *dev, *met, *host;
     double t0;
 };
+
+static int same_host(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
 
 static int tel_row(void *ctx, int ncols, const char *const *names, const char *const *v)
 {
     struct tel_acc *a = ctx;
     (void)ncols;
     (void)names;
-    /* columns: device, metric, t_ns, value */
+    /* columns: device, metric, t_ns, value, host (NULL: a single-host job) */
     if (!v[0] || !v[1] || !v[2])
         return 0;
-    if (!a->cur || strcmp(a->dev, v[0]) != 0 || strcmp(a->met, v[1]) != 0) {
+    if (!a->cur || strcmp(a->dev, v[0]) != 0 || strcmp(a->met, v[1]) != 0 || !same_host(a->host, v[4])) {
         a->cur = json_pack("{s:s,s:s,s:[],s:[]}", "device", v[0], "metric", v[1], "t_s", "v");
         if (!a->cur)
             return 1;
+        /* one series per host x device x metric; "host" only when there are several */
+        if (v[4])
+            json_object_set_new(a->cur, "host", json_string(v[4]));
         json_array_append_new(a->series, a->cur);
         a->dev = json_string_value(json_object_get(a->cur, "device"));
         a->met = json_string_value(json_object_get(a->cur, "metric"));
+        a->host = json_string_value(json_object_get(a->cur, "host"));
     }
     json_array_append_new(json_object_get(a->cur, "t_s"), json_real((strtod(v[2], NULL) - a->t0) / 1e9));
     json_array_append_new(json_object_get(a->cur, "v"), v[3] ? json_real(strtod(v[3], NULL)) : json_null());
@@ -393,11 +402,11 @@ int gp_rdb_telemetry(struct gp_db *db, const char *id, json_t **out, struct gp_e
     if (!t0r)
         return -err->code;
     json_t *t0v = json_object_get(json_array_get(t0r, 0), "t0");
-    struct tel_acc a = {json_array(), NULL, NULL, NULL, json_is_number(t0v) ? json_number_value(t0v) : 0};
+    struct tel_acc a = {json_array(), NULL, NULL, NULL, NULL, json_is_number(t0v) ? json_number_value(t0v) : 0};
     json_decref(t0r);
     rc = gp_db_query(db,
-                     "SELECT device, metric, t_ns, value FROM telemetry_samples WHERE job_id = ? "
-                     "ORDER BY device, metric, t_ns",
+                     "SELECT device, metric, t_ns, value, host FROM telemetry_samples WHERE job_id = ? "
+                     "ORDER BY host, device, metric, t_ns",
                      p, 1, tel_row, &a, err);
     if (rc < 0) {
         json_decref(a.series);

@@ -174,7 +174,8 @@ int ig_validate_records(struct ig_job *j, struct gp_error *err)
 
 /* 1 = a sample, 0 = a status line to skip, <0 = rejection. */
 static int read_sample(const json_t *o, const char *path, long lineno, struct ig_opt_i *t, struct ig_opt_i *w,
-                       const char **device, const char **metric, double *value, struct gp_error *err)
+                       const char **host, const char **device, const char **metric, double *value,
+                       struct gp_error *err)
 {
     const json_t *m = json_object_get(o, "metric"), *v = json_object_get(o, "value");
     if (json_is_string(m) && !strcmp(json_string_value(m), "unavailable"))
@@ -198,6 +199,12 @@ static int read_sample(const json_t *o, const char *path, long lineno, struct ig
     if (!json_is_number(v))
         return gp_err(err, GP_EINVAL, "%s: field 'line %ld: value': expected a number, got %s", path, lineno,
                       v ? ig_jtype(v) : "nothing");
+    /* "host": only in a file of several hosts (mpirun); absent = NULL */
+    const json_t *h = json_object_get(o, "host");
+    if (h && !json_is_string(h))
+        return gp_err(err, GP_EINVAL, "%s: field 'line %ld: host': expected a string, got %s", path, lineno,
+                      ig_jtype(h));
+    *host = h ? json_string_value(h) : NULL;
     *device = json_string_value(d);
     *metric = json_string_value(m);
     *value = json_number_value(v);
@@ -214,11 +221,11 @@ int ig_validate_telemetry(struct ig_job *j, struct gp_error *err)
     json_t *o;
     while ((r = jsonl_next(&jl, j->telemetry_path, &o, err)) == 1) {
         struct ig_opt_i t, w;
-        const char *d, *m;
+        const char *h, *d, *m;
         double v;
         r = ig_check_stop(j, err);
         if (!r)
-            r = read_sample(o, j->telemetry_path, jl.lineno, &t, &w, &d, &m, &v, err);
+            r = read_sample(o, j->telemetry_path, jl.lineno, &t, &w, &h, &d, &m, &v, err);
         json_decref(o);
         if (r < 0)
             break;
@@ -331,8 +338,8 @@ int ig_insert_samples(struct gp_db *db, struct ig_job *j, long long job_id, stru
         return 0;
     struct gp_db_batch b;
     int r = gp_db_batch_init(&b, db,
-                             "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value) VALUES ",
-                             6, 200, release_json);
+                             "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value, host) VALUES ",
+                             7, 200, release_json);
     struct jsonl jl;
     if (r || (r = jsonl_open(&jl, j->telemetry_path, err))) {
         gp_db_batch_free(&b);
@@ -341,11 +348,11 @@ int ig_insert_samples(struct gp_db *db, struct ig_job *j, long long job_id, stru
     json_t *o;
     while ((r = jsonl_next(&jl, j->telemetry_path, &o, err)) == 1) {
         struct ig_opt_i t, w;
-        const char *d, *m;
+        const char *h, *d, *m;
         double v;
         r = ig_check_stop(j, err);
         if (!r)
-            r = read_sample(o, j->telemetry_path, jl.lineno, &t, &w, &d, &m, &v, err);
+            r = read_sample(o, j->telemetry_path, jl.lineno, &t, &w, &h, &d, &m, &v, err);
         if (r <= 0) {
             json_decref(o);
             if (r < 0)
@@ -358,6 +365,7 @@ int ig_insert_samples(struct gp_db *db, struct ig_job *j, long long job_id, stru
         gp_db_batch_text(&b, 3, d);
         gp_db_batch_text(&b, 4, m);
         gp_db_batch_dbl(&b, 5, v);
+        gp_db_batch_text(&b, 6, h);
         if ((r = gp_db_batch_row_done(&b, o, err)))
             break;
     }

@@ -293,6 +293,50 @@ static const char m5_endpoint_breakdown[] =
     "  JOIN jobs j ON j.id = e.job_id\n"
     "  JOIN scenarios s ON s.id = j.scenario_id;\n";
 
+/* Per-host telemetry (mpirun across hosts): the host each sample came from,
+ * NULL for a single-host job's file (no "host" key). The summary view gets a
+ * host column and one row per job x host x device; GenAI-Perf's aggregates
+ * (rank 0's host only) have host NULL. */
+static const char m6_telemetry_host[] =
+    "ALTER TABLE telemetry_samples ADD COLUMN host TEXT;\n"
+    "DROP VIEW v_telemetry_job_summary;\n"
+    "CREATE VIEW v_telemetry_job_summary AS\n"
+    "SELECT job_id, device, 'samples' AS source,\n"
+    "  COUNT(DISTINCT t_ns) AS sample_count,\n"
+    "  CAST(MAX(t_ns) - MIN(t_ns) AS DOUBLE PRECISION) / 1000000000.0 AS duration_s,\n"
+    "  AVG(CASE WHEN metric = 'power_w' THEN value END) AS power_avg_w,\n"
+    "  MAX(CASE WHEN metric = 'power_w' THEN value END) AS power_max_w,\n"
+    "  AVG(CASE WHEN metric = 'gpu_util_pct' THEN value END) AS gpu_util_avg_pct,\n"
+    "  MAX(CASE WHEN metric = 'gpu_util_pct' THEN value END) AS gpu_util_max_pct,\n"
+    "  MAX(CASE WHEN metric = 'mem_used_bytes' THEN value END) / 1073741824.0 AS mem_used_peak_gib,\n"
+    "  MAX(CASE WHEN metric = 'mem_total_bytes' THEN value END) / 1073741824.0 AS mem_total_gib,\n"
+    "  100.0 * MAX(CASE WHEN metric = 'mem_used_bytes' THEN value END)\n"
+    "    / NULLIF(MAX(CASE WHEN metric = 'mem_total_bytes' THEN value END), 0) AS mem_used_peak_pct,\n"
+    "  AVG(CASE WHEN metric IN ('cpu_util_pct', 'cpu_pct') THEN value END) AS cpu_avg_pct,\n"
+    "  MAX(CASE WHEN metric IN ('cpu_util_pct', 'cpu_pct') THEN value END) AS cpu_max_pct,\n"
+    "  MAX(CASE WHEN metric = 'energy_j' THEN value END)\n"
+    "    - MIN(CASE WHEN metric = 'energy_j' THEN value END) AS energy_used_j,\n"
+    "  host\n"
+    "FROM telemetry_samples GROUP BY job_id, host, device\n"
+    "UNION ALL\n"
+    "SELECT job_id, device, 'genai_perf_stats' AS source,\n"
+    "  NULL AS sample_count, NULL AS duration_s,\n"
+    "  MAX(CASE WHEN metric = 'gpu_power_usage' AND stat = 'avg' THEN value END) AS power_avg_w,\n"
+    "  MAX(CASE WHEN metric = 'gpu_power_usage' AND stat = 'max' THEN value END) AS power_max_w,\n"
+    "  MAX(CASE WHEN metric = 'gpu_utilization' AND stat = 'avg' THEN value END) AS gpu_util_avg_pct,\n"
+    "  MAX(CASE WHEN metric = 'gpu_utilization' AND stat = 'max' THEN value END) AS gpu_util_max_pct,\n"
+    "  MAX(CASE WHEN metric = 'gpu_memory_used' AND stat = 'max' THEN value END)\n"
+    "    * 1000000000.0 / 1073741824.0 AS mem_used_peak_gib,\n"
+    "  MAX(CASE WHEN metric = 'total_gpu_memory' AND stat = 'avg' THEN value END)\n"
+    "    * 1000000000.0 / 1073741824.0 AS mem_total_gib,\n"
+    "  100.0 * MAX(CASE WHEN metric = 'gpu_memory_used' AND stat = 'max' THEN value END)\n"
+    "    / NULLIF(MAX(CASE WHEN metric = 'total_gpu_memory' AND stat = 'avg' THEN value END), 0)\n"
+    "    AS mem_used_peak_pct,\n"
+    "  NULL AS cpu_avg_pct, NULL AS cpu_max_pct, NULL AS energy_used_j, CAST(NULL AS TEXT) AS host\n"
+    "FROM telemetry_stats ts\n"
+    "WHERE NOT EXISTS (SELECT 1 FROM telemetry_samples x WHERE x.job_id = ts.job_id AND x.device = ts.device)\n"
+    "GROUP BY job_id, device;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -300,6 +344,7 @@ static const struct gp_migration migrations[] = {
     {4, "metric templates for the schedule block: lag, late, cap-delayed, from-schedule latency/TTFT, ramp",
      m4_schedule_metrics},
     {5, "per-endpoint breakdown of several --url: job_endpoints, v_endpoint_breakdown", m5_endpoint_breakdown},
+    {6, "per-host telemetry: telemetry_samples.host, v_telemetry_job_summary by host", m6_telemetry_host},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

@@ -138,7 +138,7 @@ static void test_db_basics(void)
     CHECK_INT(gp_db_open(path, &db, &err), 0);
     memset(&r, 0, sizeof r);
     CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM schema_migrations", NULL, 0, rows_cb, &r, &err), 0);
-    CHECK_STR(r.first, "5");
+    CHECK_STR(r.first, "6");
     gp_db_close(db);
     /* URLs */
     CHECK(gp_db_open("mysql://x/y", &db, &err) < 0);
@@ -259,6 +259,72 @@ static void test_ingest_fixtures(void)
         CHECK(fgets(line, sizeof line, fp) && !strncmp(line, "job_id,label,model,", 19));
         fclose(fp);
     }
+    gp_db_close(db);
+}
+
+/* Per-host telemetry (mpirun across hosts): lines with "host" land in
+ * telemetry_samples.host and v_telemetry_job_summary has one row per host x
+ * device; a file without "host" (one host) keeps host NULL. */
+static void test_telemetry_hosts(void)
+{
+    char db_path[4200], dir[4200], file[4300];
+    scratch_path(db_path, sizeof db_path, "hosts.db");
+    scratch_path(dir, sizeof dir, "hosts");
+    unlink(db_path);
+    struct gp_error err = {0};
+    CHECK_INT(gp_mkdir_p(dir, &err), 0);
+    char *text = NULL;
+    size_t len = 0;
+    CHECK_INT(gp_read_file("tests/fixtures/genai-perf/real-genai-perf/test-model-openai-chat-concurrency2/"
+                           "profile_export_genai_perf.json", &text, &len, &err), 0);
+    snprintf(file, sizeof file, "%s/x_genai_perf.json", dir);
+    CHECK_INT(gp_write_file_atomic(file, text, len, &err), 0);
+    free(text);
+    static const char tel[] =
+        "{\"t_ns\":1,\"wall_ns\":1,\"host\":\"node-b\",\"device\":\"gpu\",\"metric\":\"unavailable\",\"reason\":\"x\"}\n"
+        "{\"t_ns\":10,\"wall_ns\":10,\"host\":\"node-a\",\"device\":\"host\",\"metric\":\"cpu_util_pct\",\"value\":10}\n"
+        "{\"t_ns\":20,\"wall_ns\":20,\"host\":\"node-a\",\"device\":\"host\",\"metric\":\"cpu_util_pct\",\"value\":30}\n"
+        "{\"t_ns\":12,\"wall_ns\":99,\"host\":\"node-b\",\"device\":\"host\",\"metric\":\"cpu_util_pct\",\"value\":50}\n";
+    snprintf(file, sizeof file, "%s/x_telemetry.jsonl", dir);
+    CHECK_INT(gp_write_file_atomic(file, tel, sizeof tel - 1, &err), 0);
+    struct gp_db *db = NULL;
+    CHECK_INT(gp_db_open(db_path, &db, &err), 0);
+    if (!db)
+        return;
+    struct gp_ingest_meta meta = GP_INGEST_META_INIT;
+    struct gp_ingest_result res = {0};
+    CHECK_INT(gp_store_ingest_dir(db, dir, &meta, &res, &err), 0);
+    gp_ingest_result_free(&res);
+    struct rows rw = {0};
+    CHECK_INT(gp_db_query(db, "SELECT group_concat(host || ':' || sample_count || ':' || cpu_avg_pct, ' ') FROM "
+                              "(SELECT * FROM v_telemetry_job_summary WHERE device = 'host' ORDER BY host)",
+                          NULL, 0, rows_cb, &rw, &err), 0);
+    CHECK_STR(rw.first, "node-a:2:20.0 node-b:1:50.0");
+    /* the old columns come first, in their old order; host is the last */
+    memset(&rw, 0, sizeof rw);
+    CHECK_INT(gp_db_query(db, "SELECT * FROM v_telemetry_job_summary LIMIT 1", NULL, 0, rows_cb, &rw, &err), 0);
+    CHECK(strncmp(rw.names, "job_id,device,source,sample_count,", 34) == 0);
+    CHECK(strlen(rw.names) > 6 && !strcmp(rw.names + strlen(rw.names) - 6, ",host,"));
+    /* a line whose host is not a string is refused with the field named */
+    static const char bad[] = "{\"t_ns\":1,\"host\":7,\"device\":\"host\",\"metric\":\"load1\",\"value\":1}\n";
+    scratch_path(dir, sizeof dir, "hosts_bad");
+    CHECK_INT(gp_mkdir_p(dir, &err), 0);
+    snprintf(file, sizeof file, "%s/x_genai_perf.json", dir);
+    CHECK_INT(gp_read_file("tests/fixtures/genai-perf/real-genai-perf/test-model-openai-chat-concurrency2/"
+                           "profile_export_genai_perf.json", &text, &len, &err), 0);
+    /* a byte more, so it is not the job already stored */
+    struct gp_buf b = {0};
+    gp_buf_append(&b, text, len);
+    gp_buf_puts(&b, "\n");
+    free(text);
+    CHECK_INT(gp_write_file_atomic(file, b.data, b.len, &err), 0);
+    gp_buf_free(&b);
+    snprintf(file, sizeof file, "%s/x_telemetry.jsonl", dir);
+    CHECK_INT(gp_write_file_atomic(file, bad, sizeof bad - 1, &err), 0);
+    memset(&res, 0, sizeof res);
+    CHECK(gp_store_ingest_dir(db, dir, &meta, &res, &err) < 0);
+    CHECK(strstr(err.msg, "field 'line 1: host': expected a string") != NULL);
+    gp_ingest_result_free(&res);
     gp_db_close(db);
 }
 
@@ -516,6 +582,7 @@ int main(void)
     GP_RUN(test_ingest_stop_and_count);
     GP_RUN(test_csv_duplicates);
     GP_RUN(test_ingest_endpoints);
+    GP_RUN(test_telemetry_hosts);
     char cmd[4300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
     if (system(cmd) != 0)

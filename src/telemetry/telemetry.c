@@ -531,6 +531,7 @@ void gp_telemetry_free(struct gp_telemetry *t)
         gp_buf_free(&t->src[i].body);
         free(t->src[i].url);
     }
+    json_decref(t->remote_summary);
     free(t->s);
     free(t->nvml_path);
     free(t);

@@ -165,6 +165,31 @@ int gp_telemetry_tick(struct gp_telemetry *t);
 /* Writes the time series (see above) atomically. Call after stop. */
 int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, struct gp_error *err);
 
+/* Several hosts (mpirun): one time series file for all of them, hosts[h]'s
+ * samples after hosts[h-1]'s, every line with "host":"<hosts[h]>" before
+ * "device". hosts == NULL (and n == 1) writes exactly what write_jsonl does. */
+int gp_telemetry_write_jsonl_hosts(const struct gp_telemetry *const *ts, const char *const *hosts, int n,
+                                   const char *path, struct gp_error *err);
+
+/* ---- Several hosts: a sampler's state travels to rank 0 (telemetry_hosts.c)
+ * Under mpirun one rank per host samples; at the end its state goes to rank 0
+ * as one header record and its samples in pieces (profile/profile_dist_tel.c
+ * carries them in dist's bounded chunks). offset_ns (this host's
+ * CLOCK_MONOTONIC -> rank 0's) is added to every t_ns, so rank 0 writes every
+ * host on its own timeline; wall_ns stays the sampler host's wall clock. The
+ * summary is rendered on the sampler's host (it knows its GPUs' names). */
+struct gp_buf;
+/* Appends the header (times, status events, summary) to b. 0, -1 ENOMEM. */
+int gp_telemetry_pack_header(const struct gp_telemetry *t, int64_t offset_ns, struct gp_buf *b);
+/* Appends samples [from, from + n) (clipped to what is left) to b; returns
+ * how many (0 once from reaches the end), -1 ENOMEM. */
+long gp_telemetry_pack_samples(const struct gp_telemetry *t, size_t from, size_t n, int64_t offset_ns,
+                               struct gp_buf *b);
+/* Rank 0: a sampler object with no sources, built from a header; the
+ * *_json and write functions work on it. Free with gp_telemetry_free. */
+int gp_telemetry_unpack_header(const void *p, size_t n, struct gp_telemetry **out, struct gp_error *err);
+int gp_telemetry_unpack_samples(struct gp_telemetry *t, const void *p, size_t n, struct gp_error *err);
+
 /* GenAI-Perf's "telemetry_stats" block for the GPU metrics (new reference);
  * NULL when no GPU sample was taken. */
 json_t *gp_telemetry_stats_json(const struct gp_telemetry *t);

@@ -77,6 +77,10 @@ struct gp_telemetry {
     uint64_t t_first, t_last;
     unsigned ticks;
 
+    /* Rank 0's copy of another host's sampler (gp_telemetry_unpack_header):
+     * no sources, only samples, events and the summary its host rendered. */
+    json_t *remote_summary;
+
     pthread_t th;
     int thread_started;
     int stopping;

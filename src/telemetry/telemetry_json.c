@@ -25,43 +25,70 @@ static int put_num(struct gp_buf *b, double v)
     return gp_buf_puts(b, tmp);
 }
 
-int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, struct gp_error *err)
+/* One line of the time series into b: status lines (i < nev) then samples.
+ * host adds "host":"<host>" before "device" (several hosts only, so a
+ * single-host file keeps its bytes). 0, or -1 out of memory. */
+static int put_line(const struct gp_telemetry *t, size_t i, const char *host, struct gp_buf *b)
+{
+    char dev[16];
+    gp_buf_reset(b);
+    if (i < (size_t)t->nev) {
+        const struct tm_event *e = &t->ev[i];
+        gp_buf_printf(b, "{\"t_ns\":%llu,\"wall_ns\":%llu,", (unsigned long long)e->t_ns,
+                      (unsigned long long)gp_telemetry_wall_ns(t, e->t_ns));
+        if (host) {
+            gp_buf_puts(b, "\"host\":");
+            gp_buf_json_str(b, host, strlen(host));
+            gp_buf_puts(b, ",");
+        }
+        gp_buf_puts(b, "\"device\":");
+        gp_buf_json_str(b, e->device, strlen(e->device));
+        gp_buf_printf(b, ",\"metric\":\"unavailable\",%s\"reason\":", e->mid_run ? "\"mid_run\":true," : "");
+        gp_buf_json_str(b, e->reason, strlen(e->reason));
+        return gp_buf_puts(b, "}\n") ? -1 : 0;
+    }
+    const struct gp_telemetry_sample *s = &t->s[i - (size_t)t->nev];
+    gp_buf_printf(b, "{\"t_ns\":%llu,\"wall_ns\":%llu,", (unsigned long long)s->t_ns,
+                  (unsigned long long)gp_telemetry_wall_ns(t, s->t_ns));
+    if (host) {
+        gp_buf_puts(b, "\"host\":");
+        gp_buf_json_str(b, host, strlen(host));
+        gp_buf_puts(b, ",");
+    }
+    gp_buf_printf(b, "\"device\":\"%s\",\"metric\":\"%s\",\"value\":",
+                  gp_telemetry_device_name(s->device_kind, s->device_index, dev, sizeof dev),
+                  gp_telemetry_metric_name(s->metric));
+    put_num(b, s->value);
+    return gp_buf_puts(b, "}\n") ? -1 : 0;
+}
+
+int gp_telemetry_write_jsonl_hosts(const struct gp_telemetry *const *ts, const char *const *hosts, int n,
+                                   const char *path, struct gp_error *err)
 {
     struct gp_atomic_file af;
     int r = gp_atomic_open(&af, path, err);
     if (r)
         return r;
     struct gp_buf b = {0};
-    char dev[16];
-    for (int i = 0; i < t->nev; i++) {
-        const struct tm_event *e = &t->ev[i];
-        gp_buf_reset(&b);
-        gp_buf_printf(&b, "{\"t_ns\":%llu,\"wall_ns\":%llu,\"device\":", (unsigned long long)e->t_ns,
-                      (unsigned long long)gp_telemetry_wall_ns(t, e->t_ns));
-        gp_buf_json_str(&b, e->device, strlen(e->device));
-        gp_buf_printf(&b, ",\"metric\":\"unavailable\",%s\"reason\":", e->mid_run ? "\"mid_run\":true," : "");
-        gp_buf_json_str(&b, e->reason, strlen(e->reason));
-        gp_buf_puts(&b, "}\n");
-        fwrite(b.data, 1, b.len, af.fp);
-    }
-    for (size_t i = 0; i < t->n; i++) {
-        const struct gp_telemetry_sample *s = &t->s[i];
-        gp_buf_reset(&b);
-        gp_buf_printf(&b, "{\"t_ns\":%llu,\"wall_ns\":%llu,\"device\":\"%s\",\"metric\":\"%s\",\"value\":",
-                      (unsigned long long)s->t_ns,
-                      (unsigned long long)gp_telemetry_wall_ns(t, s->t_ns),
-                      gp_telemetry_device_name(s->device_kind, s->device_index, dev, sizeof dev),
-                      gp_telemetry_metric_name(s->metric));
-        put_num(&b, s->value);
-        if (gp_buf_puts(&b, "}\n") != 0) {
-            gp_buf_free(&b);
-            gp_atomic_abort(&af);
-            return gp_err(err, GP_ENOMEM, "out of memory writing '%s'", path);
+    for (int h = 0; h < n; h++) {
+        const struct gp_telemetry *t = ts[h];
+        size_t lines = (size_t)t->nev + t->n;
+        for (size_t i = 0; i < lines; i++) {
+            if (put_line(t, i, hosts ? hosts[h] : NULL, &b) != 0) {
+                gp_buf_free(&b);
+                gp_atomic_abort(&af);
+                return gp_err(err, GP_ENOMEM, "out of memory writing '%s'", path);
+            }
+            fwrite(b.data, 1, b.len, af.fp);
         }
-        fwrite(b.data, 1, b.len, af.fp);
     }
     gp_buf_free(&b);
     return gp_atomic_commit(&af, err);
+}
+
+int gp_telemetry_write_jsonl(const struct gp_telemetry *t, const char *path, struct gp_error *err)
+{
+    return gp_telemetry_write_jsonl_hosts(&t, NULL, 1, path, err);
 }
 
 /* ---- statistics ---------------------------------------------------------- */
@@ -174,6 +201,8 @@ json_t *gp_telemetry_stats_json(const struct gp_telemetry *t)
 
 json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
 {
+    if (t->remote_summary) /* rendered on the sampler's own host (telemetry_hosts.c) */
+        return json_deep_copy(t->remote_summary);
     json_t *root = json_object();
     json_object_set_new(root, "interval_s", json_real(t->interval_s));
     json_object_set_new(root, "duration_s",

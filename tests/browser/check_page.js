@@ -136,6 +136,12 @@ async function canvasInk(page, sel) {
         [x.dataset.chart, [...x.querySelectorAll('.u-legend .u-series .u-label')].slice(1).map((l) => l.textContent)]));
       const bad = gpuSeries.filter(([, ls]) => ls.some((l) => !/^gpu/.test(l)));
       check(bad.length === 0, `GPU charts draw only GPU devices (${JSON.stringify(bad)})`);
+      if (spec.hardware_labels) {
+        // several hosts: one series per host, labelled "device @ host"
+        const labels = await page.$$eval('#gp-hardware .gp-chart .u-legend .u-series .u-label', (l) => l.map((x) => x.textContent));
+        for (const want of spec.hardware_labels)
+          check(labels.includes(want), `Hardware tab has a series labelled ${JSON.stringify(want)} (${JSON.stringify(labels)})`);
+      }
     } else {
       await page.waitForSelector('#gp-no-telemetry', { timeout: 10000 }).catch(() => {});
       check(!!(await page.$('#gp-no-telemetry')), 'Hardware tab says there is no telemetry');

@@ -12,6 +12,12 @@ db="$TMPDIR/t.db"
 # Opening applies the migrations (the report fails: no job yet); then load the rows.
 "$GENPERF" report --db "$db" --job 1 -o "$TMPDIR/none.html" >/dev/null 2>&1 || true
 sqlite3 "$db" < "$GP_ROOT/tests/fixtures/report/store.sql"
+# A second host's CPU series (mpirun across hosts, store migration 6): the Hardware tab
+# must draw it as its own series, labelled with the host.
+for t in 5000000000 6000000000 7000000000; do
+  sqlite3 "$db" "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value, host)
+                 VALUES (1, $t, $t, 'host', 'cpu_util_pct', 42.0, 'node-b')"
+done
 gp_start_ui --db "$db"
 
 # JSON endpoints: content type, escaping, errors.
@@ -45,7 +51,7 @@ cat > "$TMPDIR/spec.json" <<JSON
 {"base": "$UI_URL/", "offline": false, "jobs": 2, "model": "<script>alert(1)</script>", "job": 1,
  "metrics": {"request_latency.avg": $lat, "request_latency.p99": $p99, "time_to_first_token.p50": $ttft,
              "output_token_throughput.avg": $thr},
- "charts_min": 3, "hardware": true, "compare": "1,2", "sort": "request_latency.p50",
+ "charts_min": 3, "hardware": true, "hardware_labels": ["host", "host @ node-b"], "compare": "1,2", "sort": "request_latency.p50",
  "shots": "$SHOTS", "tag": "ui-fixture"}
 JSON
 gp_check "$TMPDIR/spec.json"

@@ -379,7 +379,8 @@
         chart(cbox, telLabel[m] || (dm.length > 1 ? dm[0] + ' ' + (telLabel[dm[1]] || dm[1]).replace(/^GPU /, '') : m), null, {
           scales: { x: { time: false } }, axes: [{ label: 's since job start' }, {}],
           series: [{ label: 's' }].concat(ss.map(function (s, i) {
-            return { label: String(s.device), stroke: palette[i % palette.length], spanGaps: true, points: { show: false } };
+            // several hosts (mpirun): one series per host, "gpu0 @ node-a"
+            return { label: String(s.device) + (s.host != null ? ' @ ' + s.host : ''), stroke: palette[i % palette.length], spanGaps: true, points: { show: false } };
           })),
         }, data);
       });

@@ -48,7 +48,7 @@ store_suite() {
   local pids=() p
   for p in 1 2 3; do "$GENPERF" results --db "$DB" >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
   for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
-  expect "SELECT COUNT(*) FROM schema_migrations" "5"
+  expect "SELECT COUNT(*) FROM schema_migrations" "6"
 
   # --- ingest the whole fixture tree: our run, a real GenAI-Perf run (JSON), a CSV-only run
   local out
@@ -88,6 +88,10 @@ inter_chunk_latency,1.25"
          "6,1,1,503,208000000"
   expect "SELECT error FROM requests WHERE job_id = $gs AND status = 'failed'" "HTTP 503: server overloaded"
   expect "SELECT COUNT(*) FROM telemetry_samples WHERE job_id = $gs" "22"
+  # one host: no "host" key in the file, host NULL in the table and the view (migration 6)
+  expect "SELECT COUNT(*) FROM telemetry_samples WHERE host IS NOT NULL" "0"
+  expect "SELECT COUNT(*) FROM v_telemetry_job_summary WHERE job_id = $gs AND host IS NULL" \
+    "$(q "SELECT COUNT(DISTINCT device) FROM telemetry_samples WHERE job_id = $gs")"
   expect "SELECT device, source, sample_count, duration_s, power_avg_w, power_max_w, gpu_util_avg_pct, gpu_util_max_pct, mem_used_peak_gib, mem_total_gib, mem_used_peak_pct, cpu_avg_pct, cpu_max_pct, energy_used_j FROM v_telemetry_job_summary WHERE job_id = $gs ORDER BY device" \
          "genperf,samples,2,2,,,,,,,,7.5,10,
 gpu0,samples,3,2,200,300,50,90,40,80,50,,,500
