@@ -490,6 +490,23 @@ static json_t *str_list(const char *const *v, size_t n)
     return a;
 }
 
+/* A URL as it may be written: GenAI-Perf copies --url verbatim, but a
+ * password or token in its userinfo must never reach an artifact. */
+static json_t *url_string(const char *url)
+{
+    char shown[2048];
+    gp_redact_url(url, shown, sizeof shown);
+    return json_string(shown);
+}
+
+static json_t *url_list(const char *const *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        json_array_append_new(a, url_string(v[i]));
+    return a;
+}
+
 /* input_config.header as GenAI-Perf writes it, secrets as "Name: ***". */
 static json_t *header_list(const struct profile_config *cfg)
 {
@@ -536,9 +553,9 @@ json_t *gp_profile_input_config(const struct profile_config *cfg)
         SET(ep, "custom", json_string(cfg->endpoint));
         SET(ep, "type", json_string(gp_profile_endpoint_type_name(cfg)));
         SET(ep, "streaming", json_boolean(cfg->streaming));
-        SET(ep, "server_metrics_urls", cfg->metrics_urls_given ? str_list(cfg->metrics_urls, cfg->n_metrics_urls)
+        SET(ep, "server_metrics_urls", cfg->metrics_urls_given ? url_list(cfg->metrics_urls, cfg->n_metrics_urls)
                                                                : str_list(default_metrics_url, 1));
-        SET(ep, "url", json_string(cfg->url_given ? cfg->url : "localhost:8001"));
+        SET(ep, "url", url_string(cfg->url_given ? cfg->url : "localhost:8001"));
         SET(ep, "grpc_method", json_string(""));
         SET(ep, "service_kind", json_string("openai"));
         SET(ep, "output_format", json_string(gp_profile_output_format(cfg)));

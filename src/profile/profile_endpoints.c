@@ -5,6 +5,7 @@
 #include "profile/profile_dist.h"
 
 #include "client/record.h"
+#include "core/redact.h"
 #include "core/stats.h"
 #include "metrics/metrics.h"
 
@@ -62,7 +63,9 @@ json_t *gp_profile_endpoints_json(const struct gp_record_store *st, const struct
         }
         json_t *o = json_object();
         json_object_set_new(o, "endpoint", json_integer((json_int_t)e));
-        json_object_set_new(o, "url", json_string(urls[e]));
+        char shown[2048]; /* credentials in the userinfo never reach an artifact */
+        gp_redact_url(urls[e], shown, sizeof shown);
+        json_object_set_new(o, "url", json_string(shown));
         json_object_set_new(o, "requests", json_integer((json_int_t)count));
         json_object_set_new(o, "failed", json_integer((json_int_t)failed));
         /* over the benchmark's window, like GenAI-Perf's aggregate throughput */

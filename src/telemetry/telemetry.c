@@ -6,6 +6,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/redact.h"
 #include "telemetry/host.h"
 #include "telemetry/nvml.h"
 #include "telemetry/prom.h"
@@ -120,14 +121,14 @@ static int scrape(struct tm_src *src, long timeout_ms, char *reason, size_t reas
     src->curl_err[0] = '\0';
     CURLcode rc = curl_easy_perform(src->curl);
     if (rc != CURLE_OK) {
-        snprintf(reason, reasonsz, "GET %s failed: %s", src->url,
+        snprintf(reason, reasonsz, "GET %s failed: %s", src->shown,
                  src->curl_err[0] ? src->curl_err : curl_easy_strerror(rc));
         return -1;
     }
     long code = 0;
     curl_easy_getinfo(src->curl, CURLINFO_RESPONSE_CODE, &code);
     if (code != 200) {
-        snprintf(reason, reasonsz, "GET %s answered HTTP %ld", src->url, code);
+        snprintf(reason, reasonsz, "GET %s answered HTTP %ld", src->shown, code);
         return -1;
     }
     return 0;
@@ -243,7 +244,7 @@ static void probe_source(struct gp_telemetry *t, struct tm_src *src)
 {
     src->curl = curl_easy_init();
     if (!src->curl) {
-        snprintf(src->status, sizeof src->status, "curl_easy_init failed for %s", src->url);
+        snprintf(src->status, sizeof src->status, "curl_easy_init failed for %s", src->shown);
         return;
     }
     curl_easy_setopt(src->curl, CURLOPT_URL, src->url);
@@ -260,7 +261,7 @@ static void probe_source(struct gp_telemetry *t, struct tm_src *src)
     gp_prom_scan(src->body.data ? src->body.data : "", src->body.len, &sc);
     if (sc.known == 0) {
         snprintf(src->status, sizeof src->status,
-                 "%s has no vLLM, SGLang, TRT-LLM or DCGM metric names", src->url);
+                 "%s has no vLLM, SGLang, TRT-LLM or DCGM metric names", src->shown);
         return;
     }
     src->on = 1;
@@ -285,6 +286,7 @@ static int add_source(struct gp_telemetry *t, const char *url, int quiet)
     struct tm_src *src = &t->src[t->nsrc];
     if (!(src->url = strdup(url)))
         return 1;
+    gp_redact_url(url, src->shown, sizeof src->shown);
     src->quiet = quiet;
     t->nsrc++;
     return 0;

@@ -23,6 +23,7 @@
  * event loop never sees it). */
 struct tm_src {
     char *url;
+    char shown[512];    /* url as it may be written or printed: credentials hidden (core/redact) */
     int quiet;          /* a default guess: drop silently when it does not work */
     int on;             /* answered the probe with known names */
     int has_server, has_dcgm;

@@ -221,13 +221,13 @@ json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
     json_t *srv = json_object();
     json_object_set_new(srv, "status", json_string(t->server_status));
     const struct tm_src *ps = t->primary >= 0 ? &t->src[t->primary] : t->nsrc ? &t->src[0] : NULL;
-    json_object_set_new(srv, "url", ps ? json_string(ps->url) : json_null());
+    json_object_set_new(srv, "url", ps ? json_string(ps->shown) : json_null());
     json_object_set_new(srv, "failed_scrapes", json_integer(ps ? ps->failures : 0));
     json_t *srcs = json_array();
     for (int i = 0; i < t->nsrc; i++) {
         const struct tm_src *x = &t->src[i];
         json_t *e = json_object();
-        json_object_set_new(e, "url", json_string(x->url));
+        json_object_set_new(e, "url", json_string(x->shown));
         json_object_set_new(e, "status", json_string(x->status));
         json_object_set_new(e, "default", json_boolean(x->quiet));
         json_object_set_new(e, "used_for",

@@ -91,9 +91,28 @@ kill $SPID; wait $SPID 2>/dev/null || true; PIDS=("${PIDS[@]/$SPID}")
 ok=$(grep -c '"outcome":"ok"' timing.jsonl || true)
 [ "$ok" = 16 ] || fail "server logged $ok ok requests, expected 16"
 
+# 5b. credentials in --url's userinfo (two replicas, and a --server-metrics-url):
+#     input_config.url, the per-endpoint breakdown, the telemetry block and the
+#     database must show "user:***@", never the password or a lone token
+PASSWD="pw-e2eSECRET-77"
+UTOK="tok-e2eSECRET-88"
+start_serve --quiet
+HP=${URL#http://}
+"$GENPERF" profile -m sim --tokenizer builtin --endpoint-type chat --streaming --isl 16 --osl 4 \
+  --num-dataset-entries 4 --request-count 4 --concurrency 2 --artifact-dir a5 \
+  --url "http://alice:$PASSWD@$HP" --url "http://$UTOK@$HP" \
+  --server-metrics-url "http://alice:$PASSWD@$HP/metrics" >p5.out 2>p5.err ||
+  { cat p5.err; fail "profile with credentials in --url failed"; }
+g5=$(ls a5/*/*_genai_perf.json)
+json_get "$g5" 'd["input_config"]["endpoint"]["url"]' | grep -qxE "http://(alice:)?\*\*\*@$HP" ||
+  fail "input_config.endpoint.url not redacted: $(json_get "$g5" 'd["input_config"]["endpoint"]["url"]')"
+json_get "$(ls a5/*/*_genperf.json)" '[e["url"] for e in d["scale_out"]["endpoints"]]' | grep -qF "http://***@$HP" ||
+  fail "endpoint breakdown url not redacted"
+"$GENPERF" ingest a5/*/ --db gp.db >i5.out 2>&1 || { cat i5.out; fail "ingest of the credentials run failed"; }
+
 # 6. no secret anywhere: every file under TMPDIR (artifacts, db, html, logs,
 #    stdout/stderr), except the key file we wrote and the scenario (input)
-hits=$(grep -rlaF -e "$KEY" -e "$TENANT" . | grep -v -e '^./key.txt$' -e '^./s.yaml$' || true)
-[ -z "$hits" ] || { echo "$hits"; for f in $hits; do grep -aoF -m3 -e "$KEY" -e "$TENANT" "$f" | head -3; done
+hits=$(grep -rlaF -e "$KEY" -e "$TENANT" -e "$PASSWD" -e "$UTOK" . | grep -v -e '^./key.txt$' -e '^./s.yaml$' || true)
+[ -z "$hits" ] || { echo "$hits"; for f in $hits; do grep -aoF -m3 -e "$KEY" -e "$TENANT" -e "$PASSWD" -e "$UTOK" "$f" | head -3; done
                     fail "secret written to the files above"; }
 echo "no secret in $(find . -type f | wc -l) files"
