@@ -21,6 +21,12 @@
 #if defined(__SSE2__) && !defined(GP_NO_SIMD)
 #define GP_PYTEXT_SSE2 1
 #include <emmintrin.h>
+/* SSSE3 (pshufb) is chosen at run time, the build stays plain x86-64 */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define GP_PYTEXT_SSSE3 1
+#include <tmmintrin.h>
+#include "core/pytext_expand.inc"
+#endif
 #endif
 
 /* ---- JSON string literals ---------------------------------------------- */
@@ -158,6 +164,28 @@ static inline char *esc_block(char *o, const unsigned char *src, unsigned m, uns
     return o;
 }
 
+/* the last bytes (< 32) from input offset i, through a padded copy: never
+ * reads past the input; the padding is clean bytes and masked off anyway */
+static inline __attribute__((always_inline)) char *esc_tail(char *o, const unsigned char *u, size_t i, size_t n,
+                                                          unsigned flags, __m128i extra)
+{
+    if (i < n) {
+        unsigned char t[64];
+        memset(t, 'a', sizeof t);
+        size_t t0 = i;
+        memcpy(t, u + i, n - i);
+        while (i < n) {
+            const unsigned char *src = t + (i - t0);
+            unsigned lim = n - i < 16 ? (unsigned)(n - i) : 16;
+            unsigned m = esc_mask16(src, extra) & ((1u << lim) - 1);
+            size_t adv;
+            o = esc_block(o, src, m, lim, u, i, n, flags, &adv);
+            i += adv;
+        }
+    }
+    return o;
+}
+
 static inline __attribute__((always_inline)) char *esc_body(char *o, const unsigned char *u, size_t n,
                                                           unsigned flags)
 {
@@ -176,24 +204,120 @@ static inline __attribute__((always_inline)) char *esc_body(char *o, const unsig
         o = esc_block(o, u + i, m, 16, u, i, n, flags, &adv);
         i += adv;
     }
-    if (i < n) {
-        /* the tail (< 32 bytes) through a padded copy: never read past the
-         * input; the padding is clean bytes and masked off anyway */
-        unsigned char t[64];
-        memset(t, 'a', sizeof t);
-        size_t t0 = i;
-        memcpy(t, u + i, n - i);
-        while (i < n) {
-            const unsigned char *src = t + (i - t0);
-            unsigned lim = n - i < 16 ? (unsigned)(n - i) : 16;
-            unsigned m = esc_mask16(src, extra) & ((1u << lim) - 1);
+    return esc_tail(o, u, i, n, flags, extra);
+}
+
+#if GP_PYTEXT_SSSE3
+/* Escapes the first cnt (<= 8) bytes in the low half of v, whose
+ * quote/backslash bits are m (nothing else in them needs escaping): a
+ * backslash before each marked byte, by one shuffle. Stores 16 bytes (the
+ * output has slack); returns o advanced past the cnt bytes' escape. */
+static inline __attribute__((target("ssse3"), always_inline)) char *expand8(char *o, __m128i v, unsigned m,
+                                                                           unsigned cnt)
+{
+    __m128i idx = _mm_loadu_si128((const __m128i *)(const void *)esc_expand8[m]);
+    __m128i gap = _mm_cmpeq_epi8(idx, _mm_set1_epi8((char)0x80));
+    __m128i out = _mm_or_si128(_mm_shuffle_epi8(v, idx), _mm_and_si128(gap, _mm_set1_epi8('\\')));
+    _mm_storeu_si128((__m128i *)(void *)o, out);
+    /* popcount of 8 bits from two nibble lookups (no popcnt instruction
+     * is assumed: SSSE3 CPUs without it exist) */
+    unsigned pc = (unsigned)((0x4332322132212110ull >> (4 * (m & 15))) & 15) +
+                  (unsigned)((0x4332322132212110ull >> (4 * (m >> 4))) & 15);
+    return o + cnt + pc;
+}
+
+/* The common case for the first lim (<= 16) bytes of v (bytes past lim
+ * are masked off): when their only escapes are two-byte ones of a quote, a
+ * backslash, LF, CR or tab (SSE chunks are JSON with a quote every few
+ * bytes and end in "\n\n"), two shuffles do the block instead of one step
+ * per escape: LF/CR/tab first become 'n'/'r'/'t', then a backslash opens
+ * before every escaped byte. NULL when another byte needs escaping; *mask
+ * gets the block's escape bits for esc_block then. */
+static inline __attribute__((target("ssse3"), always_inline)) char *quote_block(char *o, __m128i v, unsigned lim,
+                                                                               __m128i extra, unsigned *mask)
+{
+    unsigned keep = lim >= 16 ? 0xFFFFu : (1u << lim) - 1;
+    __m128i q = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i nl = _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'));
+    __m128i cr = _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'));
+    __m128i tab = _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'));
+    __m128i ctl = _mm_or_si128(nl, _mm_or_si128(cr, tab));
+    unsigned mc = (unsigned)_mm_movemask_epi8(ctl) & keep;
+    unsigned mq = ((unsigned)_mm_movemask_epi8(q) & keep) | mc;
+    /* signed compare: bytes >= 0x80 count as controls here, as in esc_mask16;
+     * extra is '"' (already in mq) unless ensure_ascii */
+    unsigned mo = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                                                         _mm_cmpeq_epi8(v, extra))) &
+                  keep & ~mq;
+    if (mo) {
+        *mask = mq | mo;
+        return NULL;
+    }
+    if (!mq) {
+        _mm_storeu_si128((__m128i *)(void *)o, v);
+        return o + lim;
+    }
+    if (mc) /* '\n' - '\n' + 'n' and so on: one add per lane */
+        v = _mm_add_epi8(v, _mm_or_si128(_mm_and_si128(nl, _mm_set1_epi8('n' - '\n')),
+                                         _mm_or_si128(_mm_and_si128(cr, _mm_set1_epi8('r' - '\r')),
+                                                      _mm_and_si128(tab, _mm_set1_epi8('t' - '\t')))));
+    if (lim <= 8)
+        return expand8(o, v, mq & 0xFF, lim);
+    o = expand8(o, v, mq & 0xFF, 8);
+    return expand8(o, _mm_srli_si128(v, 8), mq >> 8, lim - 8);
+}
+
+/* esc_body with quote_block first for every block. The last partial block
+ * is the input's last 16 bytes shifted down (no copy: a padded copy read
+ * back at once stalls on store forwarding); blocks that need esc_block
+ * near the end, and inputs under 16 bytes, take esc_tail's padded copy. */
+static inline __attribute__((target("ssse3"), always_inline)) char *esc_body_ssse3(char *o, const unsigned char *u,
+                                                                                 size_t n, unsigned flags)
+{
+    /* lane k of a load from shift_down + s: byte k + s, or 0 past 16 */
+    static const unsigned char shift_down[32] = {0,    1,    2,    3,    4,    5,    6,    7,
+                                                 8,    9,    10,   11,   12,   13,   14,   15,
+                                                 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                                 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+    const __m128i extra = _mm_set1_epi8((flags & GP_JSON_ASCII) ? 0x7F : '"');
+    size_t i = 0;
+    while (i < n) {
+        size_t r = n - i;
+        unsigned lim = r < 16 ? (unsigned)r : 16;
+        __m128i v;
+        if (r >= 16)
+            v = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
+        else if (n >= 16)
+            v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(u + n - 16)),
+                                 _mm_loadu_si128((const __m128i *)(const void *)(shift_down + 16 - r)));
+        else
+            break;
+        unsigned m;
+        char *next = quote_block(o, v, lim, extra, &m);
+        if (next) {
+            o = next;
+            i += lim;
+        } else if (r >= 32) {
             size_t adv;
-            o = esc_block(o, src, m, lim, u, i, n, flags, &adv);
+            o = esc_block(o, u + i, m, 16, u, i, n, flags, &adv);
             i += adv;
+        } else {
+            break;
         }
     }
-    return o;
+    return esc_tail(o, u, i, n, flags, extra);
 }
+
+__attribute__((target("ssse3"))) static char *esc_ssse3_plain(char *o, const unsigned char *u, size_t n)
+{
+    return esc_body_ssse3(o, u, n, 0);
+}
+
+__attribute__((target("ssse3"))) static char *esc_ssse3(char *o, const unsigned char *u, size_t n, unsigned flags)
+{
+    return esc_body_ssse3(o, u, n, flags);
+}
+#endif
 #else
 static inline __attribute__((always_inline)) char *esc_body(char *o, const unsigned char *u, size_t n,
                                                           unsigned flags)
@@ -226,6 +350,12 @@ int gp_json_str(struct gp_buf *b, const char *s, size_t n, unsigned flags)
     *o++ = '"';
     /* flags 0 (the profile export's SSE chunks) gets its own copy with the
      * flag tests folded away */
+#if GP_PYTEXT_SSSE3
+    if (__builtin_cpu_supports("ssse3"))
+        o = flags == 0 ? esc_ssse3_plain(o, (const unsigned char *)s, n)
+                       : esc_ssse3(o, (const unsigned char *)s, n, flags);
+    else
+#endif
     if (flags == 0)
         o = esc_body(o, (const unsigned char *)s, n, 0);
     else

@@ -164,7 +164,8 @@ static int parse_parallel(struct compute *c, struct gp_error *err)
         w->st = c->st;
         w->ds = c->ds;
         w->tok = c->tok;
-        w->tok_lock = c->have_lock ? &c->lock : NULL;
+        /* the builtin tokenizer's count is a length: no lock to contend on per request */
+        w->tok_lock = c->have_lock && c->tok && !gp_tokenizer_count_reentrant(c->tok) ? &c->lock : NULL;
         w->inter_chunk = c->opts->inter_chunk;
         w->requests_only = c->opts->requests_only;
         w->idx = c->idx;

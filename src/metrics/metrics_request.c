@@ -129,12 +129,10 @@ static long isl_locked(struct worker *w, const char *payload, size_t len)
     return c;
 }
 
-static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
+/* Defaults ("none" is -1) and the request's ISL: the dataset's count, or a
+ * session turn's conversation as actually sent (GenAI-Perf counts that body). */
+static void init_req(struct worker *w, const struct gp_record *r, size_t i, struct gp_req_metrics *rm)
 {
-    const struct gp_record_store *st = w->st;
-    const struct gp_record *r = &st->recs[i];
-    struct gp_scan *s = &w->s;
-    int rc;
     rm->rec = (uint32_t)i;
     rm->http_status = r->http_status;
     rm->ttft_ns = rm->ttst_ns = rm->latency_ns = rm->itl_ns = rm->ttfr_ns = -1;
@@ -147,27 +145,74 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
         rm->osl_asked = e->osl_asked;
         rm->isl = e->isl >= 0 ? e->isl : (int32_t)isl_locked(w, e->payload, e->payload_len);
     }
-    /* a session turn sent the conversation so far: GenAI-Perf counts that body */
     if (r->body_len)
-        rm->isl = (int32_t)isl_locked(w, gp_record_body(st, r), r->body_len);
+        rm->isl = (int32_t)isl_locked(w, gp_record_body(w->st, r), r->body_len);
+}
 
-    int streamed = 0;
-    if ((rc = gp_scan_response(st, r, s, &streamed, w->requests_only)) < 0)
-        return -GP_ENOMEM;
-    rm->events = s->events;
-    rm->bad_events = s->bad_events;
-    if (streamed)
-        rm->flags |= GP_RQ_STREAMED;
-    if (s->has_usage) {
-        rm->flags |= GP_RQ_HAS_USAGE;
-        rm->server_prompt_tokens = (int32_t)s->prompt_tokens;
-        rm->server_completion_tokens = (int32_t)s->completion_tokens;
+/* The message of a request that failed on its status (timeout, cancel,
+ * non-2xx, transport), saved as its error text. */
+static int save_status_error(struct worker *w, const struct gp_record *r, struct gp_req_metrics *rm, int non2xx,
+                             const char *etext)
+{
+    const struct gp_record_store *st = w->st;
+    struct gp_buf msg = {0};
+    if (non2xx) {
+        /* PA's wording, so logs read the same */
+        static const char pa[] = "OpenAI response returns HTTP code";
+        if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)
+            gp_buf_printf(&msg, "%s %d: ", pa, r->http_status);
+        if (etext)
+            gp_buf_append(&msg, etext, r->err_len);
+        else
+            for (uint32_t c = 0; c < r->n_chunks && msg.len < 2000; c++) {
+                const struct gp_chunk *ch = gp_record_chunk(st, r, c);
+                gp_buf_append(&msg, gp_record_bytes(st, ch), ch->len);
+            }
+    } else if (etext) {
+        gp_buf_append(&msg, etext, r->err_len);
+    } else {
+        gp_buf_puts(&msg, rm->fail == GP_FAIL_TIMEOUT     ? "request timed out"
+                          : rm->fail == GP_FAIL_CANCELLED ? "cancelled at the end of the run"
+                                                          : "no HTTP response");
     }
-    const char *etext = r->err_len ? st->bytes.data + r->err_off : NULL;
+    /* trim trailing newlines of a text body */
+    while (msg.len && (msg.data[msg.len - 1] == '\n' || msg.data[msg.len - 1] == '\r'))
+        msg.len--;
+    int rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
+    gp_buf_free(&msg);
+    return rc;
+}
 
-    /* classify (sse-and-servers.md §6: EOF after [DONE] is fine, EOF after
-     * finish_reason means output complete but accounting incomplete, EOF
-     * before it is a truncated request) */
+/* A stream that ended without [DONE]: flagged, and failed as truncated when
+ * it had no content or broke before finish_reason. */
+static int classify_no_done(struct worker *w, const struct gp_record *r, struct gp_req_metrics *rm, int cut,
+                            const char *etext)
+{
+    const struct gp_scan *s = &w->s;
+    rm->flags |= GP_RQ_NO_DONE;
+    if (!(s->nct == 0 || (cut && !s->finish)))
+        return 0;
+    /* no content at all, or the connection broke before finish_reason */
+    rm->fail = GP_FAIL_TRUNCATED;
+    struct gp_buf msg = {0};
+    gp_buf_puts(&msg, s->nct ? "stream cut before finish_reason and [DONE]" : "stream ended before [DONE] with no content");
+    if (cut && etext) {
+        gp_buf_puts(&msg, ": ");
+        gp_buf_append(&msg, etext, r->err_len);
+    }
+    int rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
+    gp_buf_free(&msg);
+    return rc;
+}
+
+/* Sets rm->fail (and the error text) from the record's status and the scan
+ * (sse-and-servers.md §6: EOF after [DONE] is fine, EOF after
+ * finish_reason means output complete but accounting incomplete, EOF
+ * before it is a truncated request). 0 or -GP_ENOMEM. */
+static int classify(struct worker *w, const struct gp_record *r, struct gp_req_metrics *rm, int streamed)
+{
+    const struct gp_scan *s = &w->s;
+    const char *etext = r->err_len ? w->st->bytes.data + r->err_off : NULL;
     /* any status outside 2xx fails its request: a 3xx is not followed */
     int non2xx = r->http_status != 0 && (r->http_status < 200 || r->http_status >= 300);
     int status_fail = (r->flags & (GP_REC_TIMEOUT | GP_REC_CANCELLED)) || r->http_status == 0 || non2xx;
@@ -183,57 +228,23 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
             rm->fail = GP_FAIL_HTTP;
         else
             rm->fail = GP_FAIL_TRANSPORT;
-        struct gp_buf msg = {0};
-        if (non2xx) {
-            /* PA's wording, so logs read the same */
-            static const char pa[] = "OpenAI response returns HTTP code";
-            if (!etext || r->err_len < sizeof pa - 1 || memcmp(etext, pa, sizeof pa - 1) != 0)
-                gp_buf_printf(&msg, "%s %d: ", pa, r->http_status);
-            if (etext)
-                gp_buf_append(&msg, etext, r->err_len);
-            else
-                for (uint32_t c = 0; c < r->n_chunks && msg.len < 2000; c++) {
-                    const struct gp_chunk *ch = gp_record_chunk(st, r, c);
-                    gp_buf_append(&msg, gp_record_bytes(st, ch), ch->len);
-                }
-        } else if (etext) {
-            gp_buf_append(&msg, etext, r->err_len);
-        } else {
-            gp_buf_puts(&msg, rm->fail == GP_FAIL_TIMEOUT     ? "request timed out"
-                              : rm->fail == GP_FAIL_CANCELLED ? "cancelled at the end of the run"
-                                                              : "no HTTP response");
-        }
-        /* trim trailing newlines of a text body */
-        while (msg.len && (msg.data[msg.len - 1] == '\n' || msg.data[msg.len - 1] == '\r'))
-            msg.len--;
-        rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
-        gp_buf_free(&msg);
-        if (rc)
-            return -GP_ENOMEM;
-    } else if (s->has_error) {
-        rm->fail = GP_FAIL_STREAM_ERROR;
-        if (save_err(&w->text, rm, s->first_err.data ? s->first_err.data : "", s->first_err.len)) 
-            return -GP_ENOMEM;
-    } else if (streamed && !s->done) {
-        rm->flags |= GP_RQ_NO_DONE;
-        if (s->nct == 0 || (cut && !s->finish)) {
-            /* no content at all, or the connection broke before finish_reason */
-            rm->fail = GP_FAIL_TRUNCATED;
-            struct gp_buf msg = {0};
-            gp_buf_puts(&msg, s->nct ? "stream cut before finish_reason and [DONE]"
-                                    : "stream ended before [DONE] with no content");
-            if (cut && etext) {
-                gp_buf_puts(&msg, ": ");
-                gp_buf_append(&msg, etext, r->err_len);
-            }
-            rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
-            gp_buf_free(&msg);
-            if (rc)
-                return -GP_ENOMEM;
-        }
+        return save_status_error(w, r, rm, non2xx, etext) ? -GP_ENOMEM : 0;
     }
+    if (s->has_error) {
+        rm->fail = GP_FAIL_STREAM_ERROR;
+        return save_err(&w->text, rm, s->first_err.data ? s->first_err.data : "", s->first_err.len) ? -GP_ENOMEM
+                                                                                                      : 0;
+    }
+    if (streamed && !s->done)
+        return classify_no_done(w, r, rm, cut, etext) ? -GP_ENOMEM : 0;
+    return 0;
+}
 
-    /* token counts are kept even for failed requests (diagnostics) */
+/* OSL (client tokenizer on the content, else the server's count) and
+ * reasoning tokens; kept even for failed requests (diagnostics). */
+static void count_tokens(struct worker *w, const struct gp_record *r, struct gp_req_metrics *rm)
+{
+    const struct gp_scan *s = &w->s;
     rm->content_chunks = (uint32_t)s->nct;
     if (s->content.len || s->nct) {
         long n = w->tok ? tcount(w, s->content.data ? s->content.data : "", s->content.len) : -1;
@@ -254,9 +265,14 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
         rm->first_reasoning_ns = s->first_reasoning_ns;
         rm->ttfr_ns = (int64_t)(s->first_reasoning_ns - r->t_start_ns);
     }
+}
 
-    /* timings for every request that got content, failed ones included
-     * (diagnostics in records.jsonl); only ok ones reach the statistics */
+/* Timings for every request that got content, failed ones included
+ * (diagnostics in records.jsonl; only ok ones reach the statistics), and
+ * its content chunk times kept. 0 or -GP_ENOMEM. */
+static int timings(struct worker *w, const struct gp_record *r, struct gp_req_metrics *rm)
+{
+    const struct gp_scan *s = &w->s;
     if (s->nct) {
         rm->first_content_ns = s->ct[0];
         rm->last_content_ns = s->ct[s->nct - 1];
@@ -272,10 +288,13 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
         }
     }
     rm->ct_first = w->ncts;
-    if (s->nct && push_cts(w, s->ct, s->nct))
-        return -GP_ENOMEM;
-    if (rm->fail != GP_FAIL_NONE)
-        return 0;
+    return s->nct ? push_cts(w, s->ct, s->nct) : 0;
+}
+
+/* A successful request: its flags and its inter-chunk gaps. */
+static int finish_ok(struct worker *w, struct gp_req_metrics *rm)
+{
+    const struct gp_scan *s = &w->s;
     rm->flags |= GP_RQ_OK;
     if (rm->osl_asked >= 0) {
         long got = s->completion_tokens >= 0 ? s->completion_tokens : rm->osl;
@@ -287,6 +306,33 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
             if (push_icl(&w->icl, (double)(s->ct[c] - s->ct[c - 1])))
                 return -GP_ENOMEM;
     return 0;
+}
+
+static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
+{
+    const struct gp_record *r = &w->st->recs[i];
+    struct gp_scan *s = &w->s;
+    init_req(w, r, i, rm);
+    int streamed = 0;
+    if (gp_scan_response(w->st, r, s, &streamed, w->requests_only) < 0)
+        return -GP_ENOMEM;
+    rm->events = s->events;
+    rm->bad_events = s->bad_events;
+    if (streamed)
+        rm->flags |= GP_RQ_STREAMED;
+    if (s->has_usage) {
+        rm->flags |= GP_RQ_HAS_USAGE;
+        rm->server_prompt_tokens = (int32_t)s->prompt_tokens;
+        rm->server_completion_tokens = (int32_t)s->completion_tokens;
+    }
+    if (classify(w, r, rm, streamed))
+        return -GP_ENOMEM;
+    count_tokens(w, r, rm);
+    if (timings(w, r, rm))
+        return -GP_ENOMEM;
+    if (rm->fail != GP_FAIL_NONE)
+        return 0;
+    return finish_ok(w, rm);
 }
 
 void *gp_mx_worker_run(void *arg)

@@ -71,6 +71,7 @@ static void test_builtin(void)
     CHECK_INT(gp_tokenizer_load("builtin", NULL, &t, &err), 0);
     CHECK_STR(enc(t, "hi\xff", 0), "104,105,255");
     CHECK_INT(gp_tokenizer_count(t, "abc", 3), 3);
+    CHECK_INT(gp_tokenizer_count_reentrant(t), 1); /* metrics counts with it unlocked */
     uint32_t ids[] = {104, 105};
     CHECK_STR(dec(t, ids, 2, 0), "hi");
     CHECK_INT(gp_tokenizer_vocab_size(t), 256);
@@ -134,6 +135,7 @@ static void test_bytelevel_merges(void)
     CHECK(t != NULL);
     if (t) {
         CHECK_STR(enc(t, "ccc", 0), "10");
+        CHECK_INT(gp_tokenizer_count_reentrant(t), 0); /* its pre-token cache: metrics locks */
         CHECK_STR(enc(t, "cccc", 0), "9,9");
         gp_tokenizer_free(t);
     }

@@ -448,6 +448,8 @@ long gp_tokenizer_count(struct gp_tokenizer *tok, const char *text, size_t len)
     return (long)tok->cnt.n;
 }
 
+int gp_tokenizer_count_reentrant(const struct gp_tokenizer *tok) { return tok->kind == 0; }
+
 /* --------------------------------------------------------------- decoding */
 
 int gp_tokenizer_decode(struct gp_tokenizer *tok, const uint32_t *ids, size_t n, int skip_special,

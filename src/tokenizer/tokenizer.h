@@ -50,6 +50,9 @@ int gp_tokenizer_encode(struct gp_tokenizer *tok, const char *text, size_t len, 
 
 /* Number of tokens text encodes to (add_special_tokens=False); -1 on error. */
 long gp_tokenizer_count(struct gp_tokenizer *tok, const char *text, size_t len);
+/* 1 when gp_tokenizer_count keeps no state (the builtin byte tokenizer),
+ * so threads may count with it at once without a lock. */
+int gp_tokenizer_count_reentrant(const struct gp_tokenizer *tok);
 
 /* Decodes ids and APPENDS the text to out. skip_special: HF skip_special_tokens. */
 int gp_tokenizer_decode(struct gp_tokenizer *tok, const uint32_t *ids, size_t n, int skip_special,
