@@ -103,6 +103,9 @@ struct gp_client_opts {
      * loop of a job uses one schedule origin. NULL = start right away. */
     uint64_t (*measure_start)(void *ctx);
     void *measure_ctx;
+    /* CLOCK_MONOTONIC: the measured phase starts no earlier than this (the
+     * job's schedule origin under mpirun, profile_dist.c); 0 = no bound. */
+    uint64_t start_not_before;
 };
 
 #define GP_CLIENT_MAX_URLS 64

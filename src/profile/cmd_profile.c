@@ -119,7 +119,8 @@ static int dist_fail(struct profile_run *r)
  * bodies (profile_dist.c). */
 static int stage_dist_setup(struct profile_run *r, int status)
 {
-    if (gp_profile_dist_setup(r->dist, &status, CONTINUE, &r->cfg, r->prog, &r->bodies, &r->n_bodies, &r->err) < 0)
+    if (gp_profile_dist_setup(r->dist, &status, CONTINUE, &r->cfg, r->prog, &r->bodies, &r->n_bodies, &r->shape,
+                              &r->err) < 0)
         return dist_fail(r);
     if (status == CONTINUE && gp_profile_dist_rank(r->dist) != 0 &&
         build_request_url(&r->cfg, r->req_url, sizeof r->req_url, &r->err) < 0)
@@ -281,6 +282,10 @@ static int stage_dataset(struct profile_run *r)
         r->bodies[i].data = r->ds->entries[i].payload;
         r->bodies[i].len = r->ds->entries[i].payload_len;
     }
+    /* the arrival process and the plan (trace rows, session chains): built
+     * here, where the trace file is, so that mpirun can send it along */
+    if (gp_profile_shape_build(cfg, r->n_bodies, &r->shape, &r->err) < 0)
+        return fail(r, NULL);
     return CONTINUE;
 }
 
@@ -405,8 +410,6 @@ static int stage_run(struct profile_run *r)
          * default 999 % threshold (spec §4.5) */
         duration_ns = (uint64_t)cfg->measurement_interval_ms * 3600000ull;
 
-    if (gp_profile_shape_build(cfg, r->n_bodies, &r->shape, &r->err) < 0)
-        return fail(r, NULL);
     struct gp_client_opts co = {
         .url = r->req_url,
         .headers = cfg->headers,

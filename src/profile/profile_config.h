@@ -196,6 +196,11 @@ struct profile_shape {
 };
 int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, struct profile_shape *sh,
                            struct gp_error *err);
+/* mpirun, ranks > 0: the load from cfg and a copy of rank 0's plan p (NULL:
+ * none), whose indices are checked against nentries dataset entries first
+ * (GP_EIO when one is out of range). Only rank 0 exports, so no metadata. */
+int gp_profile_shape_adopt(const struct profile_config *cfg, const struct gp_client_plan *p, size_t nentries,
+                           struct profile_shape *sh, struct gp_error *err);
 void gp_profile_shape_free(struct profile_shape *sh);
 /* GenAI-Perf's per-turn metadata of synthetic sessions, one per turn (turn k
  * of session s is entry first[s] + k): "session_id" on every turn, "delay"

@@ -4,7 +4,11 @@
  *
  * Wire formats (same binary on every rank: structs travel as bytes):
  *   setup blob   items of (u64 length, bytes): status, workers, argc, argv...,
- *                n_headers, headers..., n_bodies, bodies...
+ *                n_headers, headers..., n_bodies, bodies..., has_plan, and with
+ *                a plan: n, nstarts, nsessions, session_concurrency, the jobs
+ *                and the starts arrays
+ *   origin       open loop: one u64, the measured phase's start on rank 0's
+ *                clock
  *   a record     u32 kind (KIND_STATS | KIND_REC) then
  *                stats:  i32 workers, the rank's summed gp_client_stats, then
  *                        one per worker, start/end already on rank 0's clock
@@ -153,7 +157,8 @@ int gp_profile_dist_rank(const struct gp_profile_dist *pd) { return pd ? pd->ran
 int gp_profile_dist_size(const struct gp_profile_dist *pd) { return pd ? pd->size : 1; }
 
 static int pack_setup(struct gp_profile_dist *pd, int status, int cont, const struct profile_config *cfg,
-                      const struct gp_client_body *bodies, size_t n_bodies, struct gp_buf *b)
+                      const struct gp_client_body *bodies, size_t n_bodies, const struct profile_shape *shape,
+                      struct gp_buf *b)
 {
     if (put_num(b, status))
         return -1;
@@ -170,13 +175,63 @@ static int pack_setup(struct gp_profile_dist *pd, int status, int cont, const st
     for (size_t i = 0; i < n_bodies; i++)
         if (put_item(b, bodies[i].data, bodies[i].len))
             return -1;
-    return 0;
+    /* the plan travels as rank 0 built it: the other ranks may not see the
+     * trace file (it is read on rank 0's host only) */
+    if (put_num(b, shape->has_plan))
+        return -1;
+    if (!shape->has_plan)
+        return 0;
+    const struct gp_client_plan *p = &shape->plan;
+    return put_num(b, (int64_t)p->n) || put_num(b, (int64_t)p->nstarts) || put_num(b, (int64_t)p->nsessions) ||
+                   put_num(b, p->session_concurrency) || put_item(b, p->jobs, p->n * sizeof *p->jobs) ||
+                   put_item(b, p->starts, p->nstarts * sizeof *p->starts)
+               ? -1
+               : 0;
+}
+
+/* Ranks > 0: rank 0's plan (copied out of the blob, whose items are not
+ * aligned) becomes this rank's shape. */
+static int unpack_plan(struct reader *rd, const struct profile_config *cfg, size_t n_bodies,
+                       struct profile_shape *shape, struct gp_error *err)
+{
+    int64_t has = get_num(rd);
+    if (rd->bad)
+        return gp_err(err, GP_EIO, "malformed setup from rank 0 (plan)");
+    if (!has)
+        return gp_profile_shape_adopt(cfg, NULL, n_bodies, shape, err);
+    struct gp_client_plan p = {0};
+    int64_t n = get_num(rd), nstarts = get_num(rd), nsessions = get_num(rd);
+    p.session_concurrency = (long)get_num(rd);
+    size_t jl = 0, sl = 0;
+    const char *jb = get_item(rd, &jl), *sb = get_item(rd, &sl);
+    if (rd->bad || n < 0 || nstarts < 0 || nsessions < 0 || jl != (uint64_t)n * sizeof *p.jobs ||
+        sl != (uint64_t)nstarts * sizeof *p.starts)
+        return gp_err(err, GP_EIO, "malformed setup from rank 0 (plan)");
+    struct gp_client_job *jobs = malloc(jl ? jl : 1);
+    uint32_t *starts = malloc(sl ? sl : 1);
+    int rc = 0;
+    if (!jobs || !starts) {
+        rc = gp_err(err, GP_ENOMEM, "out of memory for the request plan (%lld jobs)", (long long)n);
+    } else {
+        memcpy(jobs, jb, jl);
+        memcpy(starts, sb, sl);
+        p.jobs = jobs;
+        p.n = (size_t)n;
+        p.starts = starts;
+        p.nstarts = (size_t)nstarts;
+        p.nsessions = (size_t)nsessions;
+        rc = gp_profile_shape_adopt(cfg, &p, n_bodies, shape, err);
+    }
+    free(jobs);
+    free(starts);
+    return rc;
 }
 
 /* Ranks > 0: the config rank 0 parsed, from the same argv; the headers are
  * rank 0's final ones (--api-key-file and $GENPERF_API_KEY were read there). */
 static int unpack_setup(struct gp_profile_dist *pd, struct reader *rd, struct profile_config *cfg,
-                        const char *prog, struct gp_client_body **bodies, size_t *n_bodies, struct gp_error *err)
+                        const char *prog, struct gp_client_body **bodies, size_t *n_bodies,
+                        struct profile_shape *shape, struct gp_error *err)
 {
     pd->workers = (long)get_num(rd);
     int64_t argc = get_num(rd);
@@ -219,12 +274,12 @@ static int unpack_setup(struct gp_profile_dist *pd, struct reader *rd, struct pr
     *n_bodies = (size_t)nb;
     if (rd->bad)
         return gp_err(err, GP_EIO, "malformed setup from rank 0 (bodies)");
-    return 0;
+    return unpack_plan(rd, cfg, *n_bodies, shape, err);
 }
 
 int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, struct profile_config *cfg,
                           const char *prog, struct gp_client_body **bodies, size_t *n_bodies,
-                          struct gp_error *err)
+                          struct profile_shape *shape, struct gp_error *err)
 {
     if (pd->size < 2)
         return 0;
@@ -233,7 +288,7 @@ int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, str
     size_t len = 0;
     if (pd->rank == 0) {
         pd->workers = cfg->workers;
-        if (pack_setup(pd, *status, cont, cfg, *bodies, *n_bodies, &b)) {
+        if (pack_setup(pd, *status, cont, cfg, *bodies, *n_bodies, shape, &b)) {
             /* the others still need rank 0's word: send the bare status */
             gp_buf_reset(&b);
             *status = 1;
@@ -264,13 +319,43 @@ int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, str
         *status = (int)st;
         if (*status != cont)
             return 0; /* rank 0 stopped and said why */
-        if (unpack_setup(pd, &rd, cfg, prog, bodies, n_bodies, &local) < 0 && local.code == GP_ENET)
+        if (unpack_setup(pd, &rd, cfg, prog, bodies, n_bodies, shape, &local) < 0 && local.code == GP_ENET)
             local.code = GP_EIO;
     }
     return gp_dist_check(pd->d, &local, err);
 }
 
 /* ---- the run ---- */
+
+/* Open loop (rates, trace rows at their timestamps): every rank's schedule
+ * starts at one instant, picked by rank 0 a little ahead on its clock and
+ * converted to each rank's own, so a row or arrival is due at the same
+ * moment whichever rank sends it. A rank whose warmup runs past it starts
+ * when the warmup ends (its sends then show as late). */
+static int share_origin(struct gp_profile_dist *pd, struct gp_client_opts *co, struct gp_error *err)
+{
+    uint64_t t = 0;
+    void *data = NULL;
+    size_t len = 0;
+    if (pd->rank == 0) {
+        t = gp_now_ns() + GP_PROFILE_DIST_ORIGIN_AHEAD_NS;
+        data = &t;
+        len = sizeof t;
+    }
+    int rc = gp_dist_bcast(pd->d, &data, &len, err);
+    if (rc)
+        return rc;
+    if (pd->rank != 0) {
+        if (len == sizeof t)
+            memcpy(&t, data, sizeof t);
+        free(data);
+        if (len != sizeof t)
+            return gp_err(err, GP_EIO, "malformed schedule origin from rank 0");
+        t = (uint64_t)((int64_t)t - pd->mine.offset_ns);
+    }
+    co->start_not_before = t;
+    return 0;
+}
 
 int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct gp_client_opts *co,
                                struct gp_error *err)
@@ -282,14 +367,14 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
     int rc = gp_dist_clock_sync(pd->d, GP_PROFILE_DIST_CLOCK_ROUNDS, &pd->mine, pd->clocks, err);
     if (rc)
         return rc;
-    /* every rank computes the same verdict: no collective needed */
-    if (co->plan)
-        return gp_err(err, GP_EINVAL, "--fixed-schedule and --num-sessions run on one event loop of one process; "
-                      "start them without mpirun (%d ranks)", pd->size);
+    /* every rank computes the same verdict: no collective needed. A plan
+     * splits by chain like --workers (client/schedule.h): global loop
+     * rank x W + w of K x W takes the chains whose start index is its own
+     * mod K x W. */
     uint64_t S = (uint64_t)pd->size * (uint64_t)workers;
     co->share_index = pd->rank * (int)workers;
     co->share_count = (int)S;
-    if (co->request_rate > 0 && co->max_inflight > 0 && (uint64_t)co->max_inflight < S)
+    if ((co->request_rate > 0 || co->plan) && co->max_inflight > 0 && (uint64_t)co->max_inflight < S)
         return gp_err(err, GP_EINVAL, "--max-concurrency %ld is below the number of event loops (%d ranks x %ld "
                       "workers); lower --workers or the rank count, or raise --max-concurrency",
                       co->max_inflight, pd->size, workers);
@@ -297,7 +382,9 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
      * its share here */
     if (workers == 1 && co->max_inflight > 0)
         co->max_inflight = (long)gp_dist_share((uint64_t)co->max_inflight, S, (uint64_t)co->share_index);
-    return gp_dist_barrier(pd->d, err);
+    if ((rc = gp_dist_barrier(pd->d, err)) || !(co->request_rate > 0 || co->plan))
+        return rc;
+    return share_origin(pd, co, err);
 }
 
 static uint64_t to_rank0(const struct gp_profile_dist *pd, uint64_t t)
@@ -341,6 +428,7 @@ static int next_record(void *ctx, const void **rec, size_t *len, struct gp_error
         r.t_start_ns = to_rank0(pd, r.t_start_ns);
         r.t_end_ns = to_rank0(pd, r.t_end_ns);
         r.t_send_ns = to_rank0(pd, r.t_send_ns);
+        r.t_sched_ns = to_rank0(pd, r.t_sched_ns);
         r.chunk_first = 0;
         r.err_off = 0;
         r.body_off = 0;

@@ -11,12 +11,15 @@
  *
  * The sequence (docs/scale-out.md), every call collective when size > 1:
  *   join        every rank: joins the MPI job (or is a job of one)
- *   setup       rank 0 has parsed and built the dataset: its exit status (or
- *               CONTINUE), argv, final headers, --workers and the request
- *               bodies reach every rank; the others parse the same argv
+ *   setup       rank 0 has parsed and built the dataset and the plan: its
+ *               exit status (or CONTINUE), argv, final headers, --workers,
+ *               the request bodies and the plan (trace rows or session
+ *               chains) reach every rank; the others parse the same argv
  *               (without rank 0's file checks) and never load a tokenizer
  *   before_run  clock ping-pong, this rank's share of the job's slots
- *               (share_index = rank x W + w of K x W), one barrier
+ *               (share_index = rank x W + w of K x W), one barrier; open
+ *               loop (rate, plan): rank 0's schedule origin, converted to
+ *               each rank's clock (co->start_not_before)
  *   after_run   a rank that failed (or whose every request failed) fails the
  *               run on every rank with "rank R on host H: ..."; otherwise the
  *               records travel to rank 0 in chunks of 4 MiB, converted to
@@ -40,6 +43,7 @@ struct gp_error;
 struct gp_dist;
 struct gp_profile_dist;
 struct profile_config;
+struct profile_shape;
 struct gp_client_body;
 struct gp_client_opts;
 struct gp_client_stats;
@@ -48,6 +52,7 @@ struct gp_metrics_result;
 
 #define GP_PROFILE_DIST_CHUNK (4u << 20) /* bytes per gathered chunk of records */
 #define GP_PROFILE_DIST_CLOCK_ROUNDS 50
+#define GP_PROFILE_DIST_ORIGIN_AHEAD_NS 50000000ull /* open loop: the shared start, this far after the barrier */
 
 /* Joins the job; argv is copied on rank 0 of a job of several. Fails
  * (GP_ENOTSUP) in a build without MPI started as one of several ranks. */
@@ -57,16 +62,19 @@ int gp_profile_dist_size(const struct gp_profile_dist *pd);
 
 /* *status: rank 0's result of load + dataset (cont = "go on", anything else
  * an exit status it has already explained); on the other ranks it becomes
- * rank 0's. Rank 0 passes its config and bodies; the others get cfg parsed
- * (initialised by the caller), *bodies (a malloc'd array the caller frees,
- * pointing into pd) and *n_bodies. Returns 0, or -code with err (every rank
- * the same). */
+ * rank 0's. Rank 0 passes its config, bodies and shape (gp_profile_shape_build);
+ * the others get cfg parsed (initialised by the caller), *bodies (a malloc'd
+ * array the caller frees, pointing into pd), *n_bodies and shape (its load
+ * from cfg, a copy of rank 0's plan; gp_profile_shape_free). Returns 0, or
+ * -code with err (every rank the same). */
 int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, struct profile_config *cfg,
                           const char *prog, struct gp_client_body **bodies, size_t *n_bodies,
-                          struct gp_error *err);
+                          struct profile_shape *shape, struct gp_error *err);
 
 /* Clock sync, this rank's share into *co (share_index/share_count, and
- * max_inflight for one worker), barrier. 0 or -code. */
+ * max_inflight for one worker), barrier; open loop (co->request_rate or
+ * co->plan): co->start_not_before, the job's schedule origin on this rank's
+ * clock. 0 or -code. */
 int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct gp_client_opts *co,
                                struct gp_error *err);
 

@@ -153,8 +153,7 @@ void gp_profile_shape_free(struct profile_shape *sh)
     memset(sh, 0, sizeof *sh);
 }
 
-int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, struct profile_shape *sh,
-                           struct gp_error *err)
+static int shape_load(const struct profile_config *cfg, struct profile_shape *sh, struct gp_error *err)
 {
     memset(sh, 0, sizeof *sh);
     int rc = 0;
@@ -165,6 +164,50 @@ int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, st
     sh->load.seed = cfg->seed;
     if (cfg->request_rate > 0 && (rc = gp_sched_load_check(&sh->load, err)))
         return rc < 0 ? rc : -rc;
+    return 0;
+}
+
+int gp_profile_shape_adopt(const struct profile_config *cfg, const struct gp_client_plan *p, size_t nentries,
+                           struct profile_shape *sh, struct gp_error *err)
+{
+    int rc = shape_load(cfg, sh, err);
+    if (rc || !p)
+        return rc;
+    /* rank 0's plan came over the wire: check every index before the
+     * scheduler trusts it */
+    int bad = p->n > UINT32_MAX || p->nstarts > p->n;
+    for (size_t i = 0; i < p->n && !bad; i++) {
+        const struct gp_client_job *j = &p->jobs[i];
+        bad = j->entry >= nentries || j->next < -1 || (j->next >= 0 && (size_t)j->next >= p->n) ||
+              j->session < -1 || (j->session >= 0 && (size_t)j->session >= p->nsessions);
+    }
+    for (size_t i = 0; i < p->nstarts && !bad; i++)
+        bad = p->starts[i] >= p->n;
+    if (bad || p->session_concurrency < 0)
+        return gp_err(err, GP_EIO, "malformed request plan from rank 0");
+    sh->jobs = malloc((p->n ? p->n : 1) * sizeof *sh->jobs);
+    sh->starts = malloc((p->nstarts ? p->nstarts : 1) * sizeof *sh->starts);
+    if (!sh->jobs || !sh->starts) {
+        gp_profile_shape_free(sh);
+        return gp_err(err, GP_ENOMEM, "out of memory for the request plan (%zu jobs)", p->n);
+    }
+    if (p->n)
+        memcpy(sh->jobs, p->jobs, p->n * sizeof *sh->jobs);
+    if (p->nstarts)
+        memcpy(sh->starts, p->starts, p->nstarts * sizeof *sh->starts);
+    sh->plan = *p;
+    sh->plan.jobs = sh->jobs;
+    sh->plan.starts = sh->starts;
+    sh->has_plan = 1;
+    return 0;
+}
+
+int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, struct profile_shape *sh,
+                           struct gp_error *err)
+{
+    int rc = shape_load(cfg, sh, err);
+    if (rc)
+        return rc;
     size_t nstarts = 0;
     if (cfg->fixed_schedule) {
         struct gp_trace_opts to = {.speedup = cfg->trace_speedup,

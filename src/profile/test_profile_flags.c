@@ -226,11 +226,42 @@ static void test_endpoint_types(void)
     gp_profile_config_free(&c);
 }
 
+/* mpirun: ranks > 0 take rank 0's plan as sent (gp_profile_shape_adopt):
+ * the same jobs and starts, and an index out of range is refused. */
+static void test_shape_adopt(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "m", "--num-sessions", "3", "--session-concurrency", "2", "--session-turns-mean",
+                    "2", NULL), 0);
+    struct profile_shape a, b;
+    CHECK_INT(gp_profile_shape_build(&c, 6, &a, &e), 0);
+    CHECK(a.has_plan && a.plan.n == 6 && a.plan.nstarts == 3);
+    CHECK_INT(gp_profile_shape_adopt(&c, &a.plan, 6, &b, &e), 0);
+    CHECK(b.has_plan && b.plan.jobs != a.plan.jobs && b.plan.n == 6 && b.plan.nstarts == 3);
+    CHECK(!memcmp(b.plan.jobs, a.plan.jobs, 6 * sizeof *a.plan.jobs));
+    CHECK(!memcmp(b.plan.starts, a.plan.starts, 3 * sizeof *a.plan.starts));
+    CHECK_INT(b.plan.session_concurrency, 2);
+    CHECK_INT(b.plan.nsessions, 3);
+    CHECK(b.meta == NULL); /* only rank 0 exports */
+    gp_profile_shape_free(&b);
+    /* fewer bodies than the plan's entries: refused */
+    CHECK_INT(gp_profile_shape_adopt(&c, &a.plan, 5, &b, &e), -GP_EIO);
+    CHECK(strstr(e.msg, "malformed request plan from rank 0") != NULL);
+    CHECK(!b.has_plan && !b.jobs);
+    /* no plan: the load alone */
+    CHECK_INT(gp_profile_shape_adopt(&c, NULL, 6, &b, &e), 0);
+    CHECK(!b.has_plan);
+    gp_profile_shape_free(&a);
+    gp_profile_config_free(&c);
+}
+
 int main(void)
 {
     GP_RUN(test_every_genai_perf_flag_parses);
     GP_RUN(test_media_flags_land);
     GP_RUN(test_media_validation);
     GP_RUN(test_endpoint_types);
+    GP_RUN(test_shape_adopt);
     return gp_test_summary();
 }

@@ -192,9 +192,10 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
         struct gp_export_ctx ctx = {
             .run_dir = run_dir,
             .profile_export_file = a->export_file,
-            .mode = json_is_number(rate) ? "request_rate" : "concurrency",
-            .value = json_is_number(rate) ? json_number_value(rate)
-                                          : (double)json_integer_value(json_object_get(stim, "concurrency")),
+            .mode = m->exp_mode ? m->exp_mode : json_is_number(rate) ? "request_rate" : "concurrency",
+            .value = m->exp_mode        ? m->exp_value
+                     : json_is_number(rate) ? json_number_value(rate)
+                                            : (double)json_integer_value(json_object_get(stim, "concurrency")),
             .service_kind = m->service_kind,
             .endpoint = m->endpoint,
             .endpoint_type = (int)et,
@@ -204,6 +205,8 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
             .input_config = ic,
             .store = &m->store,
             .ds = m->ds,
+            .inputs_meta = m->meta, /* session runs: session_id / delay as the nodes wrote them */
+            .n_inputs_meta = m->meta ? m->ds->n : 0,
             .m = &mr,
             .tokenizer_source = gp_tokenizer_source(tok),
             .client_busy_fraction = -1,

@@ -147,6 +147,35 @@ int gp_pef_first_input_config(const char *dir, json_t **out, struct gp_error *er
     return rc;
 }
 
+/* Request n's session_id and delay from its request_inputs (perf_analyzer's
+ * session mode writes both there; "delay" is absent on a last turn). meta
+ * is created at the first request that has a session_id. */
+static int keep_session_meta(struct gp_pef_merged *m, size_t n, json_t *in)
+{
+    json_t *sid = json_object_get(in, "session_id");
+    if (!json_is_string(sid) && !m->meta)
+        return 0;
+    if (n >= m->meta_cap) {
+        size_t cap = m->meta_cap ? m->meta_cap : 64;
+        while (cap <= n)
+            cap *= 2;
+        struct gp_inputs_meta *nm = realloc(m->meta, cap * sizeof *nm);
+        if (!nm)
+            return -1;
+        for (size_t i = m->meta_cap; i < cap; i++)
+            nm[i] = (struct gp_inputs_meta){NULL, -1};
+        m->meta = nm;
+        m->meta_cap = cap;
+    }
+    if (!json_is_string(sid))
+        return 0;
+    json_t *dl = json_object_get(in, "delay");
+    if (!(m->meta[n].session_id = strdup(json_string_value(sid))))
+        return -1;
+    m->meta[n].delay_ms = json_is_integer(dl) && json_integer_value(dl) >= 0 ? json_integer_value(dl) : -1;
+    return 0;
+}
+
 /* Appends one exported request to the store and the dataset. */
 static int add_request(struct gp_pef_merged *m, json_t *rq, struct gp_tokenizer *tok, struct gp_buf *tmp,
                        size_t *cap, const char *path, struct gp_error *err)
@@ -169,6 +198,8 @@ static int add_request(struct gp_pef_merged *m, json_t *rq, struct gp_tokenizer 
         ds->entries = ne;
         *cap = ncap;
     }
+    if (keep_session_meta(m, ds->n, in))
+        return gp_err(err, GP_ENOMEM, "out of memory merging '%s'", path);
     struct gp_dataset_entry *e = &ds->entries[ds->n];
     memset(e, 0, sizeof *e);
     e->osl_asked = -1;
@@ -252,6 +283,15 @@ static int merge_node(struct gp_pef_merged *m, const char *pa, const char *gap, 
         if (!m->endpoint) {
             m->endpoint = dup_str(json_object_get(p, "endpoint"), "v1/chat/completions");
             m->service_kind = dup_str(json_object_get(p, "service_kind"), "openai");
+            /* the experiment as the first node wrote it: a session run's is
+             * request_rate 0.0 where its input_config says concurrency */
+            json_t *e = json_object_get(ex, "experiment"), *mode = json_object_get(e, "mode");
+            json_t *val = json_object_get(e, "value");
+            if (json_is_string(mode) && json_is_number(val) &&
+                (!strcmp(json_string_value(mode), "concurrency") || !strcmp(json_string_value(mode), "request_rate"))) {
+                m->exp_mode = strdup(json_string_value(mode));
+                m->exp_value = json_number_value(val);
+            }
         }
         size_t i;
         json_t *rq;
@@ -320,8 +360,12 @@ void gp_pef_free(struct gp_pef_merged *m)
     gp_record_store_free(&m->store);
     if (m->ds)
         gp_dataset_free(m->ds);
+    for (size_t i = 0; i < m->meta_cap; i++)
+        free((char *)m->meta[i].session_id);
+    free(m->meta);
     json_decref(m->input_config);
     free(m->endpoint);
     free(m->service_kind);
+    free(m->exp_mode);
     memset(m, 0, sizeof *m);
 }

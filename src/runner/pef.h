@@ -10,8 +10,13 @@
  * result is written as a full artifact set under
  * <artifact_dir>/<model>-openai-<type>-<stimulus>/ by export/.
  *
+ * A session run's requests keep their perf_analyzer "session_id" and "delay"
+ * (request_inputs) through the merge: meta[i] holds request i's, and export/
+ * writes them back in the same place.
+ *
  * Owns: struct gp_pef_merged and everything in it (record store, dataset,
- * input_config); build with gp_pef_load, free with gp_pef_free.
+ * input_config, meta and its session_id strings); build with gp_pef_load,
+ * free with gp_pef_free.
  */
 #ifndef GP_RUNNER_PEF_H
 #define GP_RUNNER_PEF_H
@@ -23,6 +28,7 @@
 
 struct gp_error;
 struct gp_dataset;
+struct gp_inputs_meta;
 
 struct gp_pef_merged {
     size_t n_nodes;
@@ -31,6 +37,12 @@ struct gp_pef_merged {
     json_t *input_config;           /* first node's input_config (owned) */
     char *endpoint;                 /* first export's "endpoint" */
     char *service_kind;
+    char *exp_mode;                 /* first export's experiment "mode" (concurrency | request_rate), NULL =
+                                     * none: then input_config's stimulus says */
+    double exp_value;
+    struct gp_inputs_meta *meta;    /* one per dataset entry (session_id NULL = none), NULL if no
+                                     * request had a session_id */
+    size_t meta_cap;
     double request_throughput_sum;  /* sum of nodes' request_throughput.avg */
     double output_token_throughput_sum;
     int have_req_tp, have_tok_tp;

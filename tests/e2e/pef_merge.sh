@@ -3,7 +3,8 @@
 # the sum, throughput = the sum of the nodes' throughputs, per-request metrics equal to one
 # recomputation over the union (the merge of a directory holding both nodes' requests as ONE
 # node); (2) a hand-built directory whose metrics are worked out by hand below: role-only first
-# chunk, empty final delta, ITL that rounds half-even.
+# chunk, empty final delta, ITL that rounds half-even; (3) a session run's export re-exported alone
+# comes back byte-identical (session_id / delay in request_inputs).
 set -u
 command -v python3 >/dev/null || { echo "python3 not available"; exit 77; }
 pid=
@@ -20,7 +21,21 @@ for node in 1 2; do
   cp "$TMPDIR"/n$node/*/profile_export.json "$TMPDIR"/n$node/*/profile_export_genai_perf.json "$TMPDIR/in/node$node/"
   cp "$TMPDIR"/n$node/*/inputs.json "$TMPDIR/in/node$node/"   # must not be mistaken for the export
 done
+# a session run (request_inputs carry perf_analyzer's delay / session_id)
+"$GENPERF" profile -m genperf-sim --tokenizer builtin -u "$url" --endpoint-type chat --num-sessions 3 \
+  --session-concurrency 2 --session-turns-mean 3 --session-turn-delay-mean 20 --isl 8 --osl 2 \
+  --artifact-dir "$TMPDIR/s1" >"$TMPDIR/s1.out" 2>&1 || { cat "$TMPDIR/s1.out"; exit 1; }
+mkdir -p "$TMPDIR/insess/node1"
+cp "$TMPDIR"/s1/*/profile_export.json "$TMPDIR"/s1/*/profile_export_genai_perf.json "$TMPDIR/insess/node1/"
 kill $pid; wait $pid 2>/dev/null; pid=
+# (3) one session-run node re-exported: profile_export.json byte-identical to the original (the
+# turns' session_id and delay kept, the experiment as the node wrote it)
+"$GENPERF" process-export-files -d "$TMPDIR/insess" --artifact-dir "$TMPDIR/sessout" >"$TMPDIR/s.out" 2>&1 ||
+  { cat "$TMPDIR/s.out"; exit 1; }
+grep -q '"session_id":' "$TMPDIR/insess/node1/profile_export.json" || { echo "session run without session_id"; exit 1; }
+cmp "$TMPDIR/insess/node1/profile_export.json" "$TMPDIR"/sessout/*/profile_export.json ||
+  { echo "FAIL session run: re-exported profile_export.json differs from the original"; exit 1; }
+echo "ok   session run re-exported byte-identical (session_id / delay kept)"
 "$GENPERF" process-export-files --input-directory "$TMPDIR/in" --artifact-dir "$TMPDIR/merged" \
   >"$TMPDIR/m.out" 2>&1 || { cat "$TMPDIR/m.out"; exit 1; }
 cat "$TMPDIR/m.out"

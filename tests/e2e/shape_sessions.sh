@@ -4,17 +4,19 @@
 # the reply the server actually generated for turn k, and arrives no earlier than 150 ms after
 # turn k's response ended. Non-streamed and streamed (the reply rebuilt from SSE deltas).
 # SHAPE_WORKERS=N (tests/e2e/shape_workers.sh) runs it with --workers N: each session stays on
-# one loop and the loops together run all of them.
+# one loop and the loops together run all of them. SHAPE_MPI=K (tests/e2e/shape_mpi.sh) runs it
+# under `mpirun -n K`: the job's K x N loops (loop rank x N + w) split the sessions the same way.
 set -u
 source "$(dirname "$0")/shape_common.inc"
 W=${SHAPE_WORKERS:-1}
+L=$((W * ${SHAPE_MPI:-1}))
 for mode in plain stream; do
   extra=(); [ $mode = stream ] && extra=(--streaming)
   [ "$W" -gt 1 ] && extra+=(--workers "$W")
   shape_run $mode --num-sessions 4 --session-concurrency 4 --session-turns-mean 3 --session-turn-delay-mean 150 \
       --isl 12 --osl 5 "${extra[@]}" -- --ttft-ms 10 --itl-ms 2
 done
-python3 - "$TMPDIR" "$W" <<'PY'
+python3 - "$TMPDIR" "$L" <<'PY'
 import collections, glob, json, sys
 tmp, W = sys.argv[1], int(sys.argv[2])
 bad = []

@@ -3,10 +3,13 @@
 # timestamps: the server sees the rows in trace order at offsets equal to the timestamps within
 # the lateness the client reports (records.jsonl sched_lag_ns) plus a small transit margin; rows
 # sharing hash_ids arrive with identical prompt prefixes; the genperf.json "schedule" block is there.
-# SHAPE_WORKERS=N (tests/e2e/shape_workers.sh) replays it with --workers N (row i on loop i mod N).
+# SHAPE_WORKERS=N (tests/e2e/shape_workers.sh) replays it with --workers N (row i on loop i mod N);
+# SHAPE_MPI=K (tests/e2e/shape_mpi.sh) under `mpirun -n K` (row i on loop i mod K x N, the rows
+# due on rank 0's timeline).
 set -u
 source "$(dirname "$0")/shape_common.inc"
 W=${SHAPE_WORKERS:-1}
+L=$((W * ${SHAPE_MPI:-1}))
 wargs=(); [ "$W" -gt 1 ] && wargs=(--workers "$W")
 python3 - "$TMPDIR/trace.jsonl" <<'PY'
 import json, sys
@@ -18,7 +21,7 @@ with open(sys.argv[1], "w") as f:
         f.write(json.dumps(row) + "\n")
 PY
 shape_run trace --fixed-schedule true --input-file "payload:$TMPDIR/trace.jsonl" "${wargs[@]}" -- --ttft-ms 5 --itl-ms 1
-python3 - "$TMPDIR" "$W" <<'PY'
+python3 - "$TMPDIR" "$L" <<'PY'
 import glob, json, sys
 tmp, W = sys.argv[1], int(sys.argv[2])
 bad = []
