@@ -2,6 +2,11 @@
  * curl multi handle, one reusable easy handle per slot. See client.h for the
  * load shapes and what is recorded.
  *
+ * Plain http:// URLs (no --http2, no proxy) skip libcurl: a slot then owns a
+ * keep-alive connection driven by client_h1.c in the same epoll set, sending
+ * the same bytes (issue 19: libcurl was most of the loop's time and ran
+ * before each chunk's stamp). GENPERF_TRANSPORT=curl keeps libcurl.
+ *
  * Why one thread: every timestamp is taken on the thread that reads the
  * socket, so a chunk's time is when its bytes arrived, not when some other
  * thread got around to it; and the busy fraction of that one thread tells the
