@@ -2,6 +2,11 @@
  * curl multi handle, one reusable easy handle per slot. See client.h for the
  * load shapes and what is recorded.
  *
+ * Plain http:// URLs (no --http2, no proxy) skip libcurl: a slot then owns a
+ * keep-alive connection driven by client_h1.c in the same epoll set, sending
+ * the same bytes (issue 19: libcurl was most of the loop's time and ran
+ * before each chunk's stamp). GENPERF_TRANSPORT=curl keeps libcurl.
+ *
  * Why one thread: every timestamp is taken on the thread that reads the
  * socket, so a chunk's time is when its bytes arrived, not when some other
  * thread got around to it; and the busy fraction of that one thread tells the
@@ -29,22 +34,19 @@
 #include <time.h>
 #include <unistd.h>
 
-static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+int gp_cl_slot_put(struct slot *s, const char *p, size_t n, uint64_t t)
 {
-    uint64_t t = gp_now_ns();
-    struct slot *s = ud;
-    size_t n = size * nmemb;
     uint64_t cap = s->L->o->max_response_bytes;
     if (cap && s->nbytes + n > cap) {
-        s->too_big = 1; /* returning short aborts only this transfer */
-        return 0;
+        s->too_big = 1; /* failing only this transfer */
+        return -1;
     }
     if (s->nchunks == s->chunks_cap) {
         size_t nc = s->chunks_cap ? s->chunks_cap * 2 : 64;
         struct gp_chunk *c = realloc(s->chunks, nc * sizeof *c);
         if (!c) {
             s->oom = 1;
-            return 0;
+            return -1;
         }
         s->chunks = c;
         s->chunks_cap = nc;
@@ -55,11 +57,19 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
     c->len = (uint32_t)n;
     if (gp_record_put_bytes(s->L->st, p, n, &c->off)) {
         s->oom = 1;
-        return 0;
+        return -1;
     }
     s->nchunks++;
     s->nbytes += n;
-    return n;
+    return 0;
+}
+
+static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+{
+    uint64_t t = gp_now_ns();
+    size_t n = size * nmemb;
+    /* returning short aborts only this transfer */
+    return gp_cl_slot_put(ud, p, n, t) ? 0 : n;
 }
 
 /* CURLOPT_PREREQFUNCTION: the connection is ready and libcurl is about to
@@ -86,6 +96,17 @@ struct slot *gp_cl_slot_new(struct loop *L, struct gp_error *err)
         L->slots_cap = nc;
     }
     struct slot *s = calloc(1, sizeof *s);
+    if (s && L->h1t) {
+        s->L = L;
+        s->id = (uint32_t)L->nslots;
+        s->gid = s->id;
+        if (gp_cl_h1_slot_init(L, s, err) < 0) {
+            free(s);
+            return NULL;
+        }
+        L->slots[L->nslots++] = s;
+        return s;
+    }
     if (!s || !(s->easy = curl_easy_init())) {
         free(s);
         gp_err(err, GP_ENOMEM, "curl_easy_init failed");
@@ -140,9 +161,12 @@ void gp_cl_slot_free(struct slot *s)
     if (!s)
         return;
     curl_easy_cleanup(s->easy);
+    gp_cl_h1_slot_free(s);
     free(s->chunks);
     free(s);
 }
+
+static int started(struct loop *L, struct slot *s, struct gp_error *err);
 
 int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err)
 {
@@ -169,7 +193,13 @@ int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_e
         }
         s->endpoint = (uint32_t)ep;
         L->ep_inflight[ep]++;
-        curl_easy_setopt(s->easy, CURLOPT_URL, L->o->urls[ep]);
+        if (s->easy)
+            curl_easy_setopt(s->easy, CURLOPT_URL, L->o->urls[ep]);
+    }
+    if (s->h1) {
+        s->t_start = gp_now_ns();
+        gp_cl_h1_start(L, s, b->data, b->len);
+        return started(L, s, err);
     }
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, b->data);
@@ -185,6 +215,11 @@ int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_e
     mc = curl_multi_socket_action(s->sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
     if (mc != CURLM_OK)
         return gp_err(err, GP_ENET, "curl_multi_socket_action: %s", curl_multi_strerror(mc));
+    return started(L, s, err);
+}
+
+static int started(struct loop *L, struct slot *s, struct gp_error *err)
+{
     /* no pre-request callback yet: a connection is being opened */
     if (!s->t_send) {
         int rc = gp_cl_drive_now(L, err);
@@ -213,6 +248,22 @@ static int gather(struct loop *L, struct slot *s, struct gp_buf *b, size_t max)
     return 0;
 }
 
+/* libcurl's CURLINFO_REDIRECT_URL for an h1 response: a 3xx's Location
+ * resolved against the request URL (curl_free it). Not a hot path. */
+static char *redirect_target(struct loop *L, struct slot *s)
+{
+    if (!s->h1->r.location[0] || s->h1->r.status < 300 || s->h1->r.status >= 400)
+        return NULL;
+    char *out = NULL;
+    CURLU *u = curl_url();
+    const char *url = L->o->n_urls > 1 ? L->o->urls[s->endpoint] : L->o->url;
+    if (u && curl_url_set(u, CURLUPART_URL, url, CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
+        curl_url_set(u, CURLUPART_URL, s->h1->r.location, CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK)
+        curl_url_get(u, CURLUPART_URL, &out, 0);
+    curl_url_cleanup(u);
+    return out;
+}
+
 /* Records a finished (or cancelled) transfer. The handle is already removed
  * from the multi. */
 int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err)
@@ -231,10 +282,15 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
         L->ep_inflight[s->endpoint]--;
     rec.slot = s->t_sched ? s->arrival : s->gid;
     long status = 0;
-    curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
-    rec.http_status = (int32_t)status;
     char *ct = NULL;
-    curl_easy_getinfo(s->easy, CURLINFO_CONTENT_TYPE, &ct);
+    if (s->h1) {
+        status = s->h1->r.status;
+        ct = s->h1->r.ctype[0] ? s->h1->r.ctype : NULL;
+    } else {
+        curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
+        curl_easy_getinfo(s->easy, CURLINFO_CONTENT_TYPE, &ct);
+    }
+    rec.http_status = (int32_t)status;
     int streaming = ct && strcasestr(ct, "text/event-stream") != NULL;
     rec.flags = extra_flags;
     if (s->warmup)
@@ -291,11 +347,15 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
         (void)gather(L, s, &L->tmp, 2048); /* the error body, as much of it as fits */
     } else if (status < 200 || status >= 300) {
         /* redirects are not followed (the body went to this URL only) */
-        char *loc = NULL;
-        curl_easy_getinfo(s->easy, CURLINFO_REDIRECT_URL, &loc);
+        char *loc = NULL, *h1loc = NULL;
+        if (s->h1)
+            loc = h1loc = redirect_target(L, s);
+        else
+            curl_easy_getinfo(s->easy, CURLINFO_REDIRECT_URL, &loc);
         rec.flags |= GP_REC_FAILED;
         gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: not a success (2xx)%s%.512s%s", status,
                       loc ? "; redirect to " : "", loc ? loc : "", loc ? " not followed (point --url at it)" : "");
+        curl_free(h1loc);
     }
     long idx = gp_record_append_placed(L->st, &rec, chunks, nchunks, L->tmp.len ? L->tmp.data : NULL, L->tmp.len);
     if (idx < 0 || s->oom) {
@@ -351,7 +411,10 @@ int gp_cl_is_stale_connection(struct slot *s, CURLcode res)
     if (res != CURLE_GOT_NOTHING && res != CURLE_SEND_ERROR && res != CURLE_RECV_ERROR)
         return 0;
     long nconn = -1;
-    curl_easy_getinfo(s->easy, CURLINFO_NUM_CONNECTS, &nconn);
+    if (s->h1)
+        nconn = s->h1->reused ? 0 : 1;
+    else
+        curl_easy_getinfo(s->easy, CURLINFO_NUM_CONNECTS, &nconn);
     return nconn == 0;
 }
 
@@ -457,9 +520,14 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     int rc = build_headers(&L, err);
     if (rc < 0)
         return rc;
+    if ((rc = gp_cl_h1_setup(&L, err)) < 0) {
+        curl_slist_free_all(L.hdrs);
+        return rc;
+    }
     L.epfd = epoll_create1(EPOLL_CLOEXEC);
     if (L.epfd < 0) {
         rc = gp_err(err, GP_ENET, "epoll_create1: %s", strerror(errno));
+        gp_cl_h1_teardown(&L);
         curl_slist_free_all(L.hdrs);
         return rc;
     }
@@ -521,6 +589,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     }
     free(L.shards);
     close(L.epfd);
+    gp_cl_h1_teardown(&L);
     curl_slist_free_all(L.hdrs);
     gp_buf_free(&L.tmp);
     gp_buf_free(&L.body);

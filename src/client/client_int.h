@@ -11,12 +11,18 @@
  *   client_sched.c  the scheduler: which request goes next and when (closed
  *                   loop slots and quotas, open loop arrivals, Poisson PRNG)
  *   client_stats.c  the progress line, first-error text, thread CPU time
+ *   client_h1.c     the plain-http keep-alive transport that replaces libcurl
+ *                   when every URL is http:// and nothing needs libcurl
+ *                   (h1.h: parser and request head): its sockets sit in the
+ *                   same epoll set, its finished transfers queue on
+ *                   h1_done and pump takes them as it takes curl's
  */
 #ifndef GP_CLIENT_CLIENT_INT_H
 #define GP_CLIENT_CLIENT_INT_H
 
 #include "client/backoff.h"
 #include "client/client.h"
+#include "client/h1.h"
 #include "client/record.h"
 #include "client/schedule.h"
 #include "core/buf.h"
@@ -36,6 +42,29 @@ struct gp_error;
  * keeps one shard so that its streams share connections. */
 #define SHARD_SLOTS 128
 #define STOP_SHARD UINT32_MAX    /* epoll tag of the stop fd */
+/* epoll tag of an h1 socket: (H1_TAG | endpoint) << 32 | slot id; shard
+ * indexes stay far below it */
+#define H1_TAG 0x80000000u
+
+/* A slot's h1 transport: one keep-alive connection per endpoint, and the
+ * state of the transfer in progress. */
+enum { H1_IDLE, H1_CONNECTING, H1_SENDING, H1_RECEIVING };
+struct h1_xfer {
+    int fd[GP_CLIENT_MAX_URLS]; /* -1 = no connection */
+    int ep;                  /* the current transfer's endpoint */
+    int state;
+    int ai;                  /* connecting: index into the target's addresses */
+    int reused;              /* on a connection an earlier request opened (CURLINFO_NUM_CONNECTS == 0) */
+    int out;                 /* EPOLLOUT is in the socket's interest */
+    const char *body;
+    size_t blen, off;        /* request bytes written so far (head, Content-Length, body) */
+    size_t cl_len;
+    char cl[32];             /* the Content-Length value and the blank line */
+    uint64_t deadline;       /* --request-timeout; 0 = none */
+    uint64_t t_read;         /* when the read being parsed returned */
+    int res;                 /* CURLcode once the transfer ended */
+    struct gp_h1_resp r;
+};
 
 struct shard {
     struct loop *L;
@@ -46,7 +75,8 @@ struct shard {
 };
 
 struct slot {
-    CURL *easy;
+    CURL *easy;              /* NULL when h1 carries the slot's requests */
+    struct h1_xfer *h1;
     struct loop *L;
     struct shard *sh;
     uint32_t id;
@@ -111,6 +141,13 @@ struct loop {
     int stop_ready;          /* epoll reported the stop fd */
     int pwait2;              /* epoll_pwait2 works (ns timeouts) */
     struct epoll_event ev[512];
+    /* h1 transport (client_h1.c); h1t NULL = libcurl */
+    struct gp_h1_target *h1t; /* one per URL */
+    size_t n_h1t;
+    struct slot **h1_done;   /* finished transfers pump has not taken yet */
+    size_t h1_ndone, h1_done_cap;
+    uint64_t h1_next_deadline; /* no h1 transfer times out before this (0 = none armed) */
+    char *h1_buf;            /* the read buffer: a read is parsed before the next */
 };
 
 struct phase {
@@ -139,6 +176,23 @@ void gp_cl_slot_free(struct slot *s);
 int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err);
 int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err);
 int gp_cl_is_stale_connection(struct slot *s, CURLcode res);
+/* A read's body bytes into the record store, stamped t; -1: the transfer must
+ * stop (too_big or oom set). */
+int gp_cl_slot_put(struct slot *s, const char *p, size_t n, uint64_t t);
+
+/* ---- client_h1.c: the plain-http transport ----
+ * setup: picks h1 when every URL allows it (GENPERF_TRANSPORT=curl|h1);
+ * start: sends the slot's request (the slot's t_start is taken); event: an
+ * epoll event tagged H1_TAG; expire: fails transfers past their timeout;
+ * abort: drops the transfer in progress and its connection. */
+int gp_cl_h1_setup(struct loop *L, struct gp_error *err);
+void gp_cl_h1_teardown(struct loop *L);
+int gp_cl_h1_slot_init(struct loop *L, struct slot *s, struct gp_error *err);
+void gp_cl_h1_slot_free(struct slot *s);
+void gp_cl_h1_start(struct loop *L, struct slot *s, const char *body, size_t blen);
+void gp_cl_h1_event(struct loop *L, uint64_t tag, uint32_t events);
+void gp_cl_h1_expire(struct loop *L, uint64_t now);
+void gp_cl_h1_abort(struct loop *L, struct slot *s);
 
 /* ---- client_loop.c: the event loop ---- */
 struct shard *gp_cl_shard_for(struct loop *L, uint32_t id, struct gp_error *err);

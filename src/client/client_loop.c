@@ -85,7 +85,10 @@ int gp_cl_abandon_inflight(struct loop *L, int record, struct gp_error *err)
         struct slot *s = L->slots[i];
         if (!s->busy)
             continue;
-        curl_multi_remove_handle(s->sh->multi, s->easy);
+        if (s->h1)
+            gp_cl_h1_abort(L, s);
+        else
+            curl_multi_remove_handle(s->sh->multi, s->easy);
         s->busy = 0;
         L->inflight--;
         if (record) {
@@ -95,6 +98,7 @@ int gp_cl_abandon_inflight(struct loop *L, int record, struct gp_error *err)
             L->stats->n_dropped++;
         }
     }
+    L->h1_ndone = 0; /* every one of them was busy: handled above */
     return 0;
 }
 
@@ -161,6 +165,29 @@ static int wait_events(struct loop *L, uint64_t wait_ns)
     return n < 0 && errno == EINTR ? 0 : n;
 }
 
+/* A transfer ended (either transport): record it, resend it once on a
+ * stale keep-alive connection, or let the scheduler start the slot's next
+ * request (closed loop). */
+static int take_done(struct loop *L, struct sched *S, struct slot *sl, CURLcode res, struct gp_error *err)
+{
+    int rc;
+    sl->busy = 0;
+    L->inflight--;
+    if (gp_cl_is_stale_connection(sl, res) && !L->stopping) {
+        sl->retried = 1;
+        L->stats->n_retried++;
+        L->stats->n_sent--;
+        if (sl->warmup)
+            L->stats->n_warmup--;
+        sl->sent--;
+        return gp_cl_slot_start(L, sl, sl->entry, err);
+    }
+    sl->retried = 0;
+    if ((rc = gp_cl_slot_record(L, sl, res, 0, err)) < 0)
+        return rc;
+    return gp_cl_sched_on_done(L, S, sl, res, err);
+}
+
 /* Lets curl run its due timer, then takes every finished transfer: records
  * it, resends it once on a stale keep-alive connection, or lets the
  * scheduler start the slot's next request (closed loop). */
@@ -185,30 +212,38 @@ static int pump_shard(struct loop *L, struct shard *sh, struct sched *S, struct 
         struct slot *sl = NULL;
         curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&sl);
         curl_multi_remove_handle(sh->multi, e);
-        sl->busy = 0;
-        L->inflight--;
-        if (gp_cl_is_stale_connection(sl, res) && !L->stopping) {
-            sl->retried = 1;
-            L->stats->n_retried++;
-            L->stats->n_sent--;
-            if (sl->warmup)
-                L->stats->n_warmup--;
-            sl->sent--;
-            if ((rc = gp_cl_slot_start(L, sl, sl->entry, err)) < 0)
+        if ((rc = take_done(L, S, sl, res, err)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The h1 transport's finished transfers, in the order they ended; taking
+ * one may start requests that end at once and join the queue. */
+static int pump_h1(struct loop *L, struct sched *S, struct gp_error *err)
+{
+    gp_cl_h1_expire(L, gp_now_ns());
+    while (L->h1_ndone) {
+        size_t n = L->h1_ndone;
+        for (size_t i = 0; i < n; i++) {
+            struct slot *sl = L->h1_done[i];
+            int rc = take_done(L, S, sl, (CURLcode)sl->h1->res, err);
+            if (rc < 0) {
+                L->h1_ndone = 0;
                 return rc;
-            continue;
+            }
         }
-        sl->retried = 0;
-        if ((rc = gp_cl_slot_record(L, sl, res, 0, err)) < 0)
-            return rc;
-        if ((rc = gp_cl_sched_on_done(L, S, sl, res, err)) < 0)
-            return rc;
+        /* what this batch queued (a request that failed at once) is next */
+        memmove(L->h1_done, L->h1_done + n, (L->h1_ndone - n) * sizeof *L->h1_done);
+        L->h1_ndone -= n;
     }
     return 0;
 }
 
 static int pump(struct loop *L, struct sched *S, struct gp_error *err)
 {
+    if (L->h1t)
+        return pump_h1(L, S, err);
     for (size_t i = 0; i < L->nshards; i++) {
         int rc = pump_shard(L, L->shards[i], S, err);
         if (rc < 0)
@@ -225,6 +260,10 @@ static int dispatch_list(struct loop *L, const struct epoll_event *evs, int nev,
         int fd = (int)(uint32_t)evs[i].data.u64;
         if (idx == STOP_SHARD) {
             L->stop_ready = 1;
+            continue;
+        }
+        if (idx & H1_TAG) {
+            gp_cl_h1_event(L, evs[i].data.u64, evs[i].events);
             continue;
         }
         uint32_t e = evs[i].events;
@@ -310,6 +349,11 @@ static int run_phase_loop(struct loop *L, const struct phase *ph, struct sched *
         }
         if (L->stopping) {
             uint64_t d = L->stop_deadline > now ? L->stop_deadline - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
+        }
+        if (L->h1_next_deadline) {
+            uint64_t d = L->h1_next_deadline > now ? L->h1_next_deadline - now : 0;
             if (d < wait_ns)
                 wait_ns = d;
         }
