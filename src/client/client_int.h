@@ -118,6 +118,7 @@ struct loop {
     size_t inflight;
     struct gp_csched *q;     /* open-loop phase: what is due next (client/schedule.h); NULL = closed loop */
     uint64_t cap_block_due;  /* the latest due time seen blocked by the max_inflight cap */
+    uint64_t cap_freed_ns;   /* when a slot last freed while the cap was full (0 = never) */
     uint32_t ep_inflight[GP_CLIENT_MAX_URLS]; /* several --url: this loop's requests in flight per endpoint */
     uint64_t ep_next;        /* several --url, round robin: the next one (mod n_urls) */
     int stopping;            /* the stop fd fired once */

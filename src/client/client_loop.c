@@ -172,6 +172,11 @@ static int take_done(struct loop *L, struct sched *S, struct slot *sl, CURLcode 
 {
     int rc;
     sl->busy = 0;
+    /* The loop does not wake at each due time while the cap is full (it
+     * would spin), so a request that fell due then is known by its due time
+     * being before this instant (gp_cl_sched_start_due). */
+    if (L->o->max_inflight > 0 && (long)L->inflight >= L->o->max_inflight)
+        L->cap_freed_ns = gp_now_ns();
     L->inflight--;
     if (gp_cl_is_stale_connection(sl, res) && !L->stopping) {
         sl->retried = 1;

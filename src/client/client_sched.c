@@ -61,6 +61,7 @@ static int open_loop_begin(struct loop *L, struct sched *S, const struct phase *
     gp_csched_precise_timers();
     L->q = &S->q;
     L->cap_block_due = 0;
+    L->cap_freed_ns = 0;
     return 0;
 }
 
@@ -184,7 +185,9 @@ int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct 
         gp_csched_pop(L->q, &job, &entry, &due);
         sl->arrival = job;
         sl->t_sched = due;
-        sl->cap_delayed = L->cap_block_due && due <= L->cap_block_due;
+        /* Starts are in due order, so one still queued when a slot freed
+         * under a full cap was due while the cap was full. */
+        sl->cap_delayed = (L->cap_block_due && due <= L->cap_block_due) || due < L->cap_freed_ns;
         if (sl->cap_delayed && !ph->warmup)
             L->stats->n_cap_delayed++;
         int rc = gp_csched_body(L->q, job, entry, &sl->bdata, &sl->blen, err);

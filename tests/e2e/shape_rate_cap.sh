@@ -30,7 +30,10 @@ check(all(abs(g - 25.0) < 0.01 for g in gaps), "due times 25 ms apart (constant 
 t0 = log[0]["t_request_ns"]
 truth = [(e["t_request_ns"] - t0) / 1e6 - 25.0 * i for i, e in enumerate(log)]  # queueing seen by the server
 lag = [r["sched_lag_ns"] / 1e6 for r in recs]
-errs = sorted(abs(t - (l - lag[0])) for t, l in zip(truth, lag))
+# truth is relative to the first request's arrival, which carries its connect and the
+# server's accept (ms on a loaded host): compare up to the median constant, not to lag[0]
+off = statistics.median(t - l for t, l in zip(truth, lag))
+errs = sorted(abs(t - l - off) for t, l in zip(truth, lag))
 # The median is the claim (the client's lag is the queueing the server sees); the worst case
 # also holds the server's own scheduling on a shared 2-core host (seen: 22 ms under load).
 check(statistics.median(errs) < 2.0 and errs[-1] < 50.0,
@@ -38,7 +41,9 @@ check(statistics.median(errs) < 2.0 and errs[-1] < 50.0,
       % (statistics.median(errs), errs[-1]))
 check(truth[-1] > 800, "the last request queued %.0f ms in the client" % truth[-1])
 s = json.load(open(glob.glob(tmp + "/art.cap/*/*_genperf.json")[0]))["schedule"]
-check(s["cap_delayed"] >= 30, "cap_delayed %d" % s["cap_delayed"])
+# every request but the first two fell due while both slots were busy (100 ms each, one due
+# every 25 ms); counted even though the loop does not wake at a due time under a full cap
+check(s["cap_delayed"] == 38, "cap_delayed %d (want 38)" % s["cap_delayed"])
 fs, fsend = s["from_schedule"]["request_latency_ms"], s["from_send"]["request_latency_ms"]
 want = statistics.median(truth)  # p50 of the sum ~ p50 send latency + p50 queueing (latency is ~constant)
 diff = fs["p50"] - fsend["p50"]
