@@ -496,7 +496,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
                 ;
         }
         uint64_t cpu0 = gp_cl_thread_cpu_ns();
-        stats->start_ns = t0 ? t0 : gp_now_ns();
+        stats->began_ns = gp_now_ns();
+        stats->start_ns = t0 ? t0 : stats->began_ns;
         struct phase m = {.warmup = 0, .count = o->duration_ns || o->plan ? -1 : o->request_count, .deadline = 0, .start_ns = t0};
         if (o->duration_ns)
             m.deadline = stats->start_ns + o->duration_ns;

@@ -46,6 +46,10 @@ struct gp_profile_dist {
     char **argv;                   /* ranks > 0: argv into blob */
     struct gp_dist_clock mine;
     struct gp_dist_clock *clocks;  /* rank 0: size entries */
+    /* the shared start of the measured phase (measure_start) */
+    int64_t start_ns;              /* on rank 0's clock; 0 = not agreed (yet) */
+    int64_t start_margin_ns;       /* rank 0: how far ahead of its "now" it was set */
+    struct gp_error start_err;     /* MPI failed while agreeing on it */
     struct gp_client_stats *rank_stats;   /* rank 0: size entries */
     struct gp_client_stats *loop_stats;   /* rank 0: size x workers entries */
     /* sender state of the gather */
@@ -272,6 +276,43 @@ int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, str
 
 /* ---- the run ---- */
 
+/* gp_client_opts.measure_start of every rank (collective; on the MPI thread,
+ * see client.h): once every rank is done with its warmup (a barrier), rank 0
+ * sets the start a margin ahead of its clock and broadcasts it; each rank
+ * sleeps until that instant converted to its own clock, so the measured phase
+ * (and a rate schedule's origin) begins at one instant of rank 0's timeline.
+ * The margin covers the broadcast reaching the farthest rank (2 ms plus two
+ * of the worst round trips seen by the clock ping-pong). What is left: each
+ * rank's conversion is exact to within its clock uncertainty (+-RTT/2), and a
+ * rank whose sleep wakes late starts late; both are recorded in scale_out. */
+static uint64_t measure_start(void *ctx)
+{
+    struct gp_profile_dist *pd = ctx;
+    int64_t t0 = 0;
+    if (gp_dist_barrier(pd->d, &pd->start_err))
+        return 0;
+    if (pd->rank == 0) {
+        int64_t rtt = 0;
+        for (int r = 1; r < pd->size; r++)
+            if (pd->clocks[r].rtt_ns > rtt)
+                rtt = pd->clocks[r].rtt_ns;
+        pd->start_margin_ns = 2000000 + 2 * rtt;
+        t0 = (int64_t)gp_now_ns() + pd->start_margin_ns;
+    }
+    void *data = &t0;
+    size_t len = sizeof t0;
+    if (gp_dist_bcast(pd->d, &data, &len, &pd->start_err))
+        return 0;
+    if (pd->rank != 0) {
+        if (len == sizeof t0)
+            memcpy(&t0, data, sizeof t0);
+        free(data);
+    }
+    pd->start_ns = t0;
+    int64_t local = t0 - pd->mine.offset_ns;
+    return local > 0 ? (uint64_t)local : 0;
+}
+
 int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct gp_client_opts *co,
                                struct gp_error *err)
 {
@@ -297,6 +338,8 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
      * its share here */
     if (workers == 1 && co->max_inflight > 0)
         co->max_inflight = (long)gp_dist_share((uint64_t)co->max_inflight, S, (uint64_t)co->share_index);
+    co->measure_start = measure_start;
+    co->measure_ctx = pd;
     return gp_dist_barrier(pd->d, err);
 }
 
@@ -309,6 +352,7 @@ static void stats_to_rank0(const struct gp_profile_dist *pd, struct gp_client_st
 {
     s->start_ns = to_rank0(pd, s->start_ns);
     s->end_ns = to_rank0(pd, s->end_ns);
+    s->began_ns = to_rank0(pd, s->began_ns);
 }
 
 /* gp_dist_next_fn on ranks > 0: first the stats, then every record. */
@@ -341,6 +385,7 @@ static int next_record(void *ctx, const void **rec, size_t *len, struct gp_error
         r.t_start_ns = to_rank0(pd, r.t_start_ns);
         r.t_end_ns = to_rank0(pd, r.t_end_ns);
         r.t_send_ns = to_rank0(pd, r.t_send_ns);
+        r.t_sched_ns = to_rank0(pd, r.t_sched_ns);
         r.chunk_first = 0;
         r.err_off = 0;
         r.body_off = 0;
@@ -498,6 +543,8 @@ int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct 
 {
     if (pd->size < 2)
         return 0;
+    if (pd->start_err.code) /* MPI broke agreeing on the start: GP_ENET, the caller aborts */
+        return gp_err(err, pd->start_err.code, "%s", pd->start_err.msg);
     struct gp_error local = {0};
     local_verdict(pd, crc, run_err, cs, &local);
     size_t nloops = (size_t)pd->size * (size_t)workers;
@@ -544,6 +591,33 @@ static json_t *loop_json(const struct gp_client_stats *s, long index, int rank)
     return w;
 }
 
+/* The shared start: the instant (wall ns, the scale of the records'
+ * t_start_ns), the margin, the spread of the ranks' real starts on rank 0's
+ * clock, and a bound on the true spread (add each side's clock uncertainty). */
+static json_t *start_json(const struct gp_profile_dist *pd)
+{
+    if (!pd->start_ns || !pd->st_rw)
+        return NULL;
+    uint64_t lo = 0, hi = 0;
+    int64_t unc = 0;
+    for (int r = 0; r < pd->size; r++) {
+        uint64_t b = pd->rank_stats[r].began_ns;
+        if (!b)
+            continue; /* a rank that never reached its measured phase (stopped) */
+        lo = !lo || b < lo ? b : lo;
+        hi = b > hi ? b : hi;
+        if (pd->clocks[r].uncertainty_ns > unc)
+            unc = pd->clocks[r].uncertainty_ns;
+    }
+    json_t *m = json_object();
+    uint64_t wall = gp_record_wall_ns(pd->st_rw, (uint64_t)pd->start_ns);
+    json_object_set_new(m, "start_wall_ns", json_integer((json_int_t)wall));
+    json_object_set_new(m, "margin_ns", json_integer(pd->start_margin_ns));
+    json_object_set_new(m, "max_skew_ns", json_integer((json_int_t)(hi - lo)));
+    json_object_set_new(m, "skew_bound_ns", json_integer((json_int_t)(hi - lo) + 2 * unc));
+    return m;
+}
+
 json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
 {
     if (pd->size < 2 || pd->rank != 0 || !pd->rank_stats)
@@ -555,6 +629,7 @@ json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
         for (long w = 0; w < pd->workers; w++)
             json_array_append_new(ws, loop_json(&pd->loop_stats[(size_t)r * (size_t)pd->workers + (size_t)w],
                                                 r * pd->workers + w, r));
+    json_t *ms = start_json(pd);
     for (int r = 0; r < pd->size; r++) {
         const struct gp_client_stats *s = &pd->rank_stats[r];
         const struct gp_dist_clock *c = &pd->clocks[r];
@@ -568,10 +643,17 @@ json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
         json_object_set_new(j, "requests", json_integer((json_int_t)(s->n_ok + s->n_failed)));
         json_object_set_new(j, "failed", json_integer((json_int_t)s->n_failed));
         json_object_set_new(j, "busy_fraction", json_real(s->busy_fraction));
+        if (ms && s->began_ns) {
+            uint64_t wall = gp_record_wall_ns(pd->st_rw, s->began_ns);
+            json_object_set_new(j, "measure_start_wall_ns", json_integer((json_int_t)wall));
+            json_object_set_new(j, "start_late_ns", json_integer((json_int_t)((int64_t)s->began_ns - pd->start_ns)));
+        }
         json_array_append_new(rs, j);
     }
     json_object_set_new(o, "per_worker", ws);
     json_object_set_new(o, "per_rank", rs);
+    if (ms)
+        json_object_set_new(o, "measured_start", ms);
     return o;
 }
 
