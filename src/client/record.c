@@ -449,3 +449,36 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
         prefault_ahead(st->arena, st->bytes.len);
     return (long)st->n++;
 }
+
+struct order {
+    uint64_t t;
+    size_t i;
+};
+
+static int order_cmp(const void *a, const void *b)
+{
+    const struct order *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int gp_record_store_sort_by_start(struct gp_record_store *st)
+{
+    struct order *o = malloc((st->n ? st->n : 1) * sizeof *o);
+    struct gp_record *recs = malloc((st->n ? st->n : 1) * sizeof *recs);
+    if (!o || !recs) {
+        free(o);
+        free(recs);
+        return -GP_ENOMEM;
+    }
+    for (size_t i = 0; i < st->n; i++)
+        o[i] = (struct order){st->recs[i].t_start_ns, i};
+    qsort(o, st->n, sizeof *o, order_cmp);
+    for (size_t i = 0; i < st->n; i++)
+        recs[i] = st->recs[o[i].i];
+    memcpy(st->recs, recs, st->n * sizeof *recs);
+    free(recs);
+    free(o);
+    return 0;
+}

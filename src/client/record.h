@@ -145,6 +145,11 @@ int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_sto
 int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
                           struct gp_buf *scratch, struct gp_chunk *out);
 
+/* Sorts the records by start time, stably (ties keep their order), e.g.
+ * after appending several sources one after the other. Only recs moves;
+ * chunk and byte offsets stay valid. 0 or -GP_ENOMEM (store unchanged). */
+int gp_record_store_sort_by_start(struct gp_record_store *st);
+
 /* The body record r sent, when it was not its dataset entry's (body_len > 0). */
 static inline const char *gp_record_body(const struct gp_record_store *st, const struct gp_record *r)
 {

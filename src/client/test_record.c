@@ -288,8 +288,31 @@ static void test_merge_moves_bytes(void)
     gp_record_store_free(&dst);
 }
 
+static void test_sort_by_start(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    const uint64_t t[6] = {30, 10, 20, 10, 5, 30};
+    for (int i = 0; i < 6; i++) {
+        struct gp_record r = {.t_start_ns = t[i], .entry = (uint32_t)i};
+        struct gp_chunk c = {.t_ns = 1, .off = 0, .len = 1};
+        char b = (char)('a' + i);
+        CHECK(gp_record_append(&st, &r, &c, 1, &b, 1, NULL, 0) == i);
+    }
+    CHECK_INT(gp_record_store_sort_by_start(&st), 0);
+    const uint32_t want[6] = {4, 1, 3, 2, 0, 5}; /* ties (10, 30) keep their order */
+    int bad = 0;
+    for (int i = 0; i < 6; i++) {
+        const struct gp_record *r = &st.recs[i];
+        bad += r->entry != want[i] || *gp_record_bytes(&st, gp_record_chunk(&st, r, 0)) != (char)('a' + r->entry);
+    }
+    CHECK_INT(bad, 0);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
+    GP_RUN(test_sort_by_start);
     GP_RUN(test_merge_moves_bytes);
     GP_RUN(test_headroom_under_rlimit_as);
     GP_RUN(test_append_and_read_back);

@@ -487,42 +487,6 @@ static int on_chunk(void *ctx, int src, const void *chunk, size_t len, struct gp
     return more < 0 ? gp_err(err, GP_EIO, "malformed chunk from rank %d", src) : 0;
 }
 
-struct order {
-    uint64_t t;
-    size_t i;
-};
-
-static int order_cmp(const void *a, const void *b)
-{
-    const struct order *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* The records arrived rank by rank, each rank's in start order: one stable
- * sort by start time (ties: the lower rank) gives the job's start order. Only
- * recs moves; chunk and byte offsets stay valid. */
-static int sort_by_start(struct gp_record_store *st)
-{
-    struct order *o = malloc((st->n ? st->n : 1) * sizeof *o);
-    struct gp_record *recs = malloc((st->n ? st->n : 1) * sizeof *recs);
-    if (!o || !recs) {
-        free(o);
-        free(recs);
-        return -1;
-    }
-    for (size_t i = 0; i < st->n; i++)
-        o[i] = (struct order){st->recs[i].t_start_ns, i};
-    qsort(o, st->n, sizeof *o, order_cmp);
-    for (size_t i = 0; i < st->n; i++)
-        recs[i] = st->recs[o[i].i];
-    memcpy(st->recs, recs, st->n * sizeof *recs);
-    free(recs);
-    free(o);
-    return 0;
-}
-
 /* What makes a rank fail the job: its client could not run, or every one of
  * its requests failed (typically: its host cannot reach the server). */
 static void local_verdict(const struct gp_profile_dist *pd, int crc, const struct gp_error *run_err,
@@ -564,13 +528,21 @@ int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct 
         pd->rank_stats[0] = *cs;
         memcpy(pd->loop_stats, per_worker, (size_t)workers * sizeof *per_worker);
     }
-    /* rank 0's own records are already in st: it sends none */
+    /* rank 0's own records are already in st: it sends none. The others'
+     * bytes land in its arena with the page population ahead of them, as
+     * during the run (batched: cheaper than a fault per page). */
+    if (pd->rank == 0)
+        gp_record_store_prefault_start(st);
     rc = gp_dist_gather(pd->d, GP_PROFILE_DIST_CHUNK, pd->rank ? next_record : NULL, pd, pd->rank ? NULL : on_chunk,
                         pd, err);
     gp_buf_free(&pd->out);
+    if (pd->rank == 0)
+        gp_record_store_prefault_stop(st);
     if (rc || pd->rank != 0)
         return rc;
-    if (sort_by_start(st))
+    /* the records arrived rank by rank, each rank's in start order: ties in
+     * start time keep the lower rank first */
+    if (gp_record_store_sort_by_start(st))
         return gp_err(err, GP_ENOMEM, "out of memory sorting %zu records", st->n);
     for (int r = 0; r < pd->size; r++)
         gp_client_stats_sum(cs, &pd->rank_stats[r], r == 0);
