@@ -557,8 +557,6 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         gp_cl_progress_draw(&L, gp_now_ns(), 1);
     }
     uint64_t t0 = o->measure_start ? o->measure_start(o->measure_ctx) : 0;
-    if (o->start_not_before > t0) /* every loop of the job gets the same max: one origin */
-        t0 = o->start_not_before;
     if (rc == 0 && !L.stopping) {
         if (t0) {
             struct timespec ts = {.tv_sec = (time_t)(t0 / 1000000000ull), .tv_nsec = (long)(t0 % 1000000000ull)};
@@ -566,7 +564,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
                 ;
         }
         uint64_t cpu0 = gp_cl_thread_cpu_ns();
-        stats->start_ns = t0 ? t0 : gp_now_ns();
+        stats->began_ns = gp_now_ns();
+        stats->start_ns = t0 ? t0 : stats->began_ns;
         struct phase m = {.warmup = 0, .count = o->duration_ns || o->plan ? -1 : o->request_count, .deadline = 0, .start_ns = t0};
         if (o->duration_ns)
             m.deadline = stats->start_ns + o->duration_ns;

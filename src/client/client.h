@@ -100,12 +100,12 @@ struct gp_client_opts {
     /* Called exactly once, after the warmup (whether or not it ran or
      * failed), on the loop's thread; returns the CLOCK_MONOTONIC time the
      * measured phase starts at (the loop sleeps until then), so that every
-     * loop of a job uses one schedule origin. NULL = start right away. */
+     * loop of a job uses one schedule origin. NULL = start right away.
+     * gp_client_run_workers calls it once on its caller's thread, after every
+     * worker's warmup (even when a loop or the run failed), so it may talk to
+     * other processes (an MPI collective: profile_dist.c). */
     uint64_t (*measure_start)(void *ctx);
     void *measure_ctx;
-    /* CLOCK_MONOTONIC: the measured phase starts no earlier than this (the
-     * job's schedule origin under mpirun, profile_dist.c); 0 = no bound. */
-    uint64_t start_not_before;
 };
 
 #define GP_CLIENT_MAX_URLS 64
@@ -121,6 +121,8 @@ struct gp_client_stats {
     uint64_t max_lag_ns;             /* rate mode: worst send lateness */
     uint64_t n_cap_delayed;          /* open loop: measured requests that waited for the max_inflight cap */
     uint64_t start_ns, end_ns;       /* measured phase, CLOCK_MONOTONIC */
+    uint64_t began_ns;               /* when the loop really began it: start_ns, or later when its sleep
+                                      * until a measure_start time woke late (summed: the latest loop) */
     uint64_t cpu_ns;                 /* thread CPU time during the measured phase */
     uint64_t n_send_stamped;         /* measured records with a t_send_ns */
     uint64_t send_lag_sum_ns;        /* sum and max of t_send_ns - t_start_ns over them */

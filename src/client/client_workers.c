@@ -32,23 +32,53 @@
 #include <unistd.h>
 
 /* The measured phase's common start: every worker arrives after its warmup,
- * the last one in picks a time just ahead, all start their schedule there. */
+ * the last one in picks a time just ahead, all start their schedule there.
+ * With the caller's own measure_start (an MPI job: every rank must agree on
+ * the start), the last one in wakes the calling thread instead (ready_fd),
+ * which asks the caller for the time: only that thread may talk MPI. */
 struct start_sync {
     pthread_mutex_t m;
     pthread_cond_t c;
     int expected;            /* workers that will arrive (lowered when one could not start) */
     int arrived;
     uint64_t t0;
+    uint64_t (*outer)(void *ctx); /* the caller's measure_start, NULL = none */
+    void *outer_ctx;
+    int ready_fd;            /* eventfd: every worker arrived (only with outer) */
+    int asked;               /* ready_fd written */
+    int outer_called;        /* calling thread only */
 };
 
 /* Call with s->m held: the last one in picks the start, 1 ms ahead, when
- * every loop is back in its poll. */
+ * every loop is back in its poll (or, with outer, wakes the calling thread). */
 static void sync_release_if_all(struct start_sync *s)
 {
-    if (s->arrived >= s->expected && !s->t0) {
+    if (s->arrived < s->expected || s->t0)
+        return;
+    if (!s->outer) {
         s->t0 = gp_now_ns() + 1000000ull;
         pthread_cond_broadcast(&s->c);
+    } else if (!s->asked) {
+        uint64_t one = 1;
+        s->asked = 1;
+        if (write(s->ready_fd, &one, sizeof one) < 0) {
+            /* an eventfd write of 1 cannot fail; the caller's join path asks anyway */
+        }
     }
+}
+
+/* The calling thread: asks the caller for the start (exactly once) and
+ * releases the workers waiting for it. */
+static void sync_ask_outer(struct start_sync *s)
+{
+    if (!s->outer || s->outer_called)
+        return;
+    s->outer_called = 1;
+    uint64_t t0 = s->outer(s->outer_ctx);
+    pthread_mutex_lock(&s->m);
+    s->t0 = t0 ? t0 : gp_now_ns();
+    pthread_cond_broadcast(&s->c);
+    pthread_mutex_unlock(&s->m);
 }
 
 struct worker {
@@ -94,24 +124,29 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Waits for every worker, relaying each signal on stop_fd to all of them. */
-static void watch_workers(struct worker *ws, int n, int stop_fd, int done_fd)
+/* Waits for every worker, relaying each signal on stop_fd to all of them
+ * and asking the caller for the measured phase's start when they are ready. */
+static void watch_workers(struct worker *ws, int n, int stop_fd, int done_fd, struct start_sync *sync)
 {
     int ended = 0;
     while (ended < n) {
-        struct pollfd p[2] = {{.fd = done_fd, .events = POLLIN}, {.fd = stop_fd, .events = POLLIN}};
-        int np = stop_fd >= 0 ? 2 : 1;
+        struct pollfd p[3] = {{.fd = done_fd, .events = POLLIN},
+                              {.fd = sync->outer_called ? -1 : sync->ready_fd, .events = POLLIN},
+                              {.fd = stop_fd, .events = POLLIN}};
+        int np = stop_fd >= 0 ? 3 : 2;
         if (poll(p, (nfds_t)np, -1) < 0) {
             if (errno == EINTR)
                 continue;
             break;
         }
+        if (p[1].revents & POLLIN)
+            sync_ask_outer(sync);
         if (p[0].revents & POLLIN) {
             uint64_t k = 0;
             if (read(done_fd, &k, sizeof k) == (ssize_t)sizeof k)
                 ended += (int)k;
         }
-        if (np == 2 && (p[1].revents & POLLIN)) {
+        if (np == 3 && (p[2].revents & POLLIN)) {
             struct signalfd_siginfo si;
             if (read(stop_fd, &si, sizeof si) < 0 && errno == EAGAIN)
                 continue;
@@ -142,6 +177,8 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
         t->start_ns = s->start_ns;
     if (s->end_ns > t->end_ns)
         t->end_ns = s->end_ns;
+    if (s->began_ns > t->began_ns)
+        t->began_ns = s->began_ns;
     t->cpu_ns += s->cpu_ns;
     t->n_send_stamped += s->n_send_stamped;
     t->send_lag_sum_ns += s->send_lag_sum_ns;
@@ -201,11 +238,33 @@ static int start_workers(const struct gp_client_opts *o, struct worker *ws, int 
     return 0;
 }
 
+/* One loop on the calling thread: its measure_start, called exactly once. */
+struct once {
+    uint64_t (*fn)(void *ctx);
+    void *ctx;
+    int called;
+};
+
+static uint64_t once_call(void *ctx)
+{
+    struct once *c = ctx;
+    c->called = 1;
+    return c->fn(c->ctx);
+}
+
 int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp_record_store *st,
                           struct gp_client_stats *stats, struct gp_client_stats *per_worker, struct gp_error *err)
 {
     if (workers <= 1) {
-        int rc = gp_client_run(o, st, stats, err);
+        struct gp_client_opts o1 = *o;
+        struct once one = {o->measure_start, o->measure_ctx, 0};
+        if (o->measure_start) {
+            o1.measure_start = once_call;
+            o1.measure_ctx = &one;
+        }
+        int rc = gp_client_run(&o1, st, stats, err);
+        if (o->measure_start && !one.called) /* the run failed before its measured phase */
+            o->measure_start(o->measure_ctx);
         if (per_worker)
             per_worker[0] = *stats;
         return rc;
@@ -227,10 +286,14 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
         st->mono0_ns = gp_now_ns();
         st->wall0_ns = gp_wall_ns();
     }
-    struct start_sync sync = {.m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER, .expected = workers};
+    struct start_sync sync = {.m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER, .expected = workers,
+                              .outer = o->measure_start, .outer_ctx = o->measure_ctx, .ready_fd = -1};
     int done_fd = eventfd(0, EFD_CLOEXEC);
-    int rc = done_fd < 0 ? gp_err(err, GP_EIO, "eventfd: %s", strerror(errno))
-                         : start_workers(o, ws, workers, done_fd, st, &sync, err);
+    if (sync.outer)
+        sync.ready_fd = eventfd(0, EFD_CLOEXEC);
+    int rc = done_fd < 0 || (sync.outer && sync.ready_fd < 0)
+                 ? gp_err(err, GP_EIO, "eventfd: %s", strerror(errno))
+                 : start_workers(o, ws, workers, done_fd, st, &sync, err);
     int started = 0;
     for (int i = 0; i < workers; i++)
         started += ws[i].started;
@@ -241,8 +304,11 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
                 /* nothing better to do: join below waits for it */
             }
     } else {
-        watch_workers(ws, started, o->stop_fd, done_fd);
+        watch_workers(ws, started, o->stop_fd, done_fd, &sync);
     }
+    /* the caller hears of the start once, whatever happened (its other
+     * processes wait for it); workers still waiting are released */
+    sync_ask_outer(&sync);
     for (int i = 0; i < workers; i++)
         if (ws[i].started)
             pthread_join(ws[i].th, NULL);
@@ -271,14 +337,18 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
     /* the busy fraction of the run: the busiest loop (gp_client_stats_sum) */
     if (done_fd >= 0)
         close(done_fd);
+    if (sync.ready_fd >= 0)
+        close(sync.ready_fd);
     free(ws);
     return rc;
 }
 
 /* ---- merge ---------------------------------------------------------------- */
 
+/* shift: src's bytes were moved into dst at +shift (gp_record_store_take_bytes);
+ * UINT64_MAX: they are still in src and are copied. */
 static int copy_record(struct gp_record_store *dst, const struct gp_record_store *src, const struct gp_record *r,
-                       struct gp_chunk **scratch, size_t *scratch_cap)
+                       uint64_t shift, struct gp_chunk **scratch, size_t *scratch_cap)
 {
     if (r->n_chunks > *scratch_cap) {
         size_t nc = r->n_chunks * 2u;
@@ -287,6 +357,16 @@ static int copy_record(struct gp_record_store *dst, const struct gp_record_store
             return -GP_ENOMEM;
         *scratch = c;
         *scratch_cap = nc;
+    }
+    if (shift != UINT64_MAX) {
+        for (uint32_t i = 0; i < r->n_chunks; i++) {
+            (*scratch)[i] = *gp_record_chunk(src, r, i);
+            (*scratch)[i].off += shift;
+        }
+        struct gp_record cp = *r;
+        cp.err_off += shift;
+        cp.body_off += r->body_len ? shift : 0;
+        return gp_record_append_placed(dst, &cp, *scratch, r->n_chunks, NULL, r->err_len) < 0 ? -GP_ENOMEM : 0;
     }
     for (uint32_t i = 0; i < r->n_chunks; i++) {
         const struct gp_chunk *c = gp_record_chunk(src, r, i);
@@ -335,12 +415,19 @@ int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *
     }
     size_t *pos = calloc(n ? n : 1, sizeof *pos);
     size_t **order = calloc(n ? n : 1, sizeof *order);
+    uint64_t *shift = malloc((n ? n : 1) * sizeof *shift);
     struct gp_chunk *scratch = NULL;
     size_t scratch_cap = 0;
-    int rc = pos && order ? 0 : -GP_ENOMEM;
+    int rc = pos && order && shift ? 0 : -GP_ENOMEM;
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (!(order[i] = start_order(srcs[i])))
             rc = -GP_ENOMEM;
+    /* The bytes (every response: most of the memory) move instead of being
+     * copied: copying them doubled the peak memory of a streaming run and cost
+     * as much CPU as a second pass over the responses (page faults, zeroing). */
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (gp_record_store_take_bytes(dst, srcs[i], &shift[i]))
+            shift[i] = UINT64_MAX;
     /* k-way merge: n is the number of workers (small), so a linear scan per
      * record is cheaper than a heap */
     while (rc == 0) {
@@ -357,7 +444,8 @@ int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *
         }
         if (best == n)
             break;
-        rc = copy_record(dst, srcs[best], &srcs[best]->recs[order[best][pos[best]]], &scratch, &scratch_cap);
+        rc = copy_record(dst, srcs[best], &srcs[best]->recs[order[best][pos[best]]], shift[best], &scratch,
+                         &scratch_cap);
         pos[best]++;
     }
     for (size_t i = 0; order && i < n; i++)
@@ -365,6 +453,7 @@ int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *
     free(order);
     free(scratch);
     free(pos);
+    free(shift);
     if (rc < 0)
         return gp_err(err, GP_ENOMEM, "out of memory merging the workers' records");
     return 0;

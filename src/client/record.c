@@ -355,11 +355,48 @@ long gp_record_append_placed(struct gp_record_store *st, const struct gp_record 
     if (n)
         memcpy(&st->chunks[st->nchunks], chunks, n * sizeof *chunks);
     st->nchunks += n;
-    r->err_off = st->bytes.len;
     r->err_len = (uint32_t)err_len;
+    if (err_len && !err_text)
+        return (long)st->n++; /* already placed at rec->err_off */
+    r->err_off = st->bytes.len;
     if (err_len)
         bytes_put(st, err_text, err_len);
     return (long)st->n++;
+}
+
+int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_store *src, uint64_t *shift)
+{
+    struct gp_record_arena *sa = src->arena, *da = dst->arena;
+    if (!sa || sa->th_running || (da && da->th_running))
+        return -1;
+    if (!da && !dst->bytes.len) {
+        /* the first one: dst takes the whole arena */
+        gp_buf_free(&dst->bytes);
+        dst->bytes = src->bytes;
+        dst->arena = sa;
+        memset(&src->bytes, 0, sizeof src->bytes);
+        src->arena = NULL;
+        *shift = 0;
+        return 0;
+    }
+    if (!da)
+        return -1;
+    /* the pages move (page tables only: no copy, no zeroing) to a 2 MiB
+     * boundary past dst's bytes, so transparent huge pages stay whole; the gap
+     * is address space, never touched. */
+    size_t off = (dst->bytes.len + 1 + HUGE_ALIGN - 1) & ~(size_t)(HUGE_ALIGN - 1);
+    size_t len = (src->bytes.len + 1 + 4095) & ~(size_t)4095;
+    if (off > da->reserved || len > da->reserved - off)
+        return -1;
+    if (mremap(sa->base, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, da->base + off) == MAP_FAILED)
+        return -1;
+    dst->bytes.len = off + src->bytes.len; /* src's NUL came along */
+    /* src keeps its (now partly empty) mapping until gp_record_store_free */
+    src->bytes.len = 0;
+    src->bytes.data = NULL;
+    src->bytes.cap = 0;
+    *shift = off;
+    return 0;
 }
 
 int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
@@ -411,4 +448,37 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
     if (st->arena)
         prefault_ahead(st->arena, st->bytes.len);
     return (long)st->n++;
+}
+
+struct order {
+    uint64_t t;
+    size_t i;
+};
+
+static int order_cmp(const void *a, const void *b)
+{
+    const struct order *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int gp_record_store_sort_by_start(struct gp_record_store *st)
+{
+    struct order *o = malloc((st->n ? st->n : 1) * sizeof *o);
+    struct gp_record *recs = malloc((st->n ? st->n : 1) * sizeof *recs);
+    if (!o || !recs) {
+        free(o);
+        free(recs);
+        return -GP_ENOMEM;
+    }
+    for (size_t i = 0; i < st->n; i++)
+        o[i] = (struct order){st->recs[i].t_start_ns, i};
+    qsort(o, st->n, sizeof *o, order_cmp);
+    for (size_t i = 0; i < st->n; i++)
+        recs[i] = st->recs[o[i].i];
+    memcpy(st->recs, recs, st->n * sizeof *recs);
+    free(recs);
+    free(o);
+    return 0;
 }

@@ -123,6 +123,18 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
 int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uint64_t *off);
 long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
                              const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len);
+/* (append_placed with err_text NULL and err_len > 0: the error text is
+ * already in the arena at rec->err_off.) */
+
+/* Moves src's bytes into dst without copying them (merging the stores of
+ * several client workers): the first store dst takes (dst has no bytes yet)
+ * is adopted whole, later ones are moved with mremap into dst's reservation.
+ * On 0, src's byte at offset o is dst's byte at o + *shift, and src has no
+ * bytes left (its records and chunks stay: the caller re-appends them with
+ * offsets shifted). -1 = not possible (a store without an mmap'd arena, a
+ * prefault helper running, no room): nothing changed, copy instead. A dst
+ * that took several stores cannot grow past its reservation later. */
+int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_store *src, uint64_t *shift);
 
 /* One chunk stamped t covering the n placed chunks' bytes in order (a
  * non-streamed body is recorded as one response). Their reads are usually
@@ -132,6 +144,11 @@ long gp_record_append_placed(struct gp_record_store *st, const struct gp_record 
  * n >= 1. Returns 0 or -GP_ENOMEM. */
 int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
                           struct gp_buf *scratch, struct gp_chunk *out);
+
+/* Sorts the records by start time, stably (ties keep their order), e.g.
+ * after appending several sources one after the other. Only recs moves;
+ * chunk and byte offsets stay valid. 0 or -GP_ENOMEM (store unchanged). */
+int gp_record_store_sort_by_start(struct gp_record_store *st);
 
 /* The body record r sent, when it was not its dataset entry's (body_len > 0). */
 static inline const char *gp_record_body(const struct gp_record_store *st, const struct gp_record *r)

@@ -1,12 +1,16 @@
 /* client/test_record.c — the record store: chunk offsets rebased into the
  * shared byte arena, error text placement, growth across many appends, and
  * the prefaulted arena (bytes kept exact across non-temporal copies, moves
- * past the reservation and helper restarts). */
+ * past the reservation and helper restarts), and the workers' merge moving
+ * the arenas instead of copying them. */
+#include "client/client.h"
 #include "client/record.h"
 #include "core/error.h"
 #include "core/test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -208,8 +212,108 @@ static void test_headroom_under_rlimit_as(void)
 #endif
 }
 
+/* Store w's record k: start time 1000 + 10k + w (interleaved with the other
+ * stores'), response "w<w>k<k>:" + filler, every third with an error text and
+ * every fifth with a sent body. */
+static void fill_store(struct gp_record_store *st, int w, int n, int arena)
+{
+    gp_record_store_init(st);
+    if (arena) {
+        st->arena_reserve = 8u << 20;
+        CHECK_INT(gp_record_store_prefault_start(st), 0);
+    }
+    char buf[9000], err[32];
+    for (int k = 0; k < n; k++) {
+        int len = snprintf(buf, sizeof buf, "w%dk%d:", w, k);
+        size_t total = 5000 + (size_t)(k * 37 % 3000);
+        memset(buf + len, 'a' + w, total - (size_t)len);
+        uint64_t off = 0;
+        if (k % 5 == 0) /* a session turn's body, put before the response */
+            CHECK_INT(gp_record_put_bytes(st, "BODY", 4, &off), 0);
+        struct gp_record r = {.t_start_ns = 1000 + (uint64_t)k * 10 + (uint64_t)w, .entry = (uint32_t)k,
+                              .worker = (uint32_t)w, .body_off = off, .body_len = k % 5 == 0 ? 4 : 0};
+        struct gp_chunk c[2] = {{.t_ns = 1, .off = 0, .len = 1000},
+                                {.t_ns = 2, .off = 1000, .len = (uint32_t)(total - 1000)}};
+        int el = snprintf(err, sizeof err, "err w%d k%d", w, k);
+        CHECK(gp_record_append(st, &r, c, 2, buf, total, k % 3 ? NULL : err, k % 3 ? 0 : (size_t)el) == k);
+    }
+    if (arena)
+        gp_record_store_prefault_stop(st);
+}
+
+static void test_merge_moves_bytes(void)
+{
+    struct gp_record_store src[3], dst;
+    fill_store(&src[0], 0, 300, 1);
+    fill_store(&src[1], 1, 250, 0); /* malloc'd: copied */
+    fill_store(&src[2], 2, 280, 1);
+    gp_record_store_init(&dst);
+    struct gp_record_store *srcs[3] = {&src[0], &src[1], &src[2]};
+    struct gp_error err = {0};
+    CHECK_INT(gp_client_merge_stores(&dst, srcs, 3, &err), 0);
+    CHECK(dst.arena != NULL);
+    CHECK_INT(src[0].bytes.len, 0); /* moved */
+    CHECK_INT(src[2].bytes.len, 0);
+    CHECK(src[1].bytes.len > 0);    /* copied */
+    CHECK_INT(dst.n, 830);
+    int bad = 0;
+    uint64_t prev = 0;
+    for (size_t i = 0; i < dst.n; i++) {
+        const struct gp_record *r = &dst.recs[i];
+        int w = (int)((r->t_start_ns - 1000) % 10), k = (int)((r->t_start_ns - 1000) / 10);
+        char head[32], err_txt[32];
+        int hl = snprintf(head, sizeof head, "w%dk%d:", w, k);
+        size_t total = 5000 + (size_t)(k * 37 % 3000);
+        const struct gp_chunk *c0 = gp_record_chunk(&dst, r, 0), *c1 = gp_record_chunk(&dst, r, 1);
+        bad += r->t_start_ns < prev || r->n_chunks != 2 || c0->len + c1->len != total;
+        bad += memcmp(gp_record_bytes(&dst, c0), head, (size_t)hl) != 0;
+        bad += gp_record_bytes(&dst, c1)[c1->len - 1] != 'a' + w;
+        int el = snprintf(err_txt, sizeof err_txt, "err w%d k%d", w, k);
+        if (k % 3)
+            bad += r->err_len != 0;
+        else
+            bad += r->err_len != (uint32_t)el || memcmp(dst.bytes.data + r->err_off, err_txt, (size_t)el);
+        bad += k % 5 ? r->body_len != 0 : memcmp(gp_record_body(&dst, r), "BODY", 4) != 0;
+        prev = r->t_start_ns;
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(dst.bytes.data[dst.bytes.len], 0);
+    /* dst still takes appends after the merge (rank 0 adds the other ranks') */
+    struct gp_record r = {.entry = 999};
+    struct gp_chunk c = {.t_ns = 1, .off = 0, .len = 4};
+    CHECK(gp_record_append(&dst, &r, &c, 1, "tail", 4, NULL, 0) == 830);
+    CHECK(!memcmp(gp_record_bytes(&dst, gp_record_chunk(&dst, &dst.recs[830], 0)), "tail", 4));
+    for (int i = 0; i < 3; i++)
+        gp_record_store_free(&src[i]);
+    gp_record_store_free(&dst);
+}
+
+static void test_sort_by_start(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    const uint64_t t[6] = {30, 10, 20, 10, 5, 30};
+    for (int i = 0; i < 6; i++) {
+        struct gp_record r = {.t_start_ns = t[i], .entry = (uint32_t)i};
+        struct gp_chunk c = {.t_ns = 1, .off = 0, .len = 1};
+        char b = (char)('a' + i);
+        CHECK(gp_record_append(&st, &r, &c, 1, &b, 1, NULL, 0) == i);
+    }
+    CHECK_INT(gp_record_store_sort_by_start(&st), 0);
+    const uint32_t want[6] = {4, 1, 3, 2, 0, 5}; /* ties (10, 30) keep their order */
+    int bad = 0;
+    for (int i = 0; i < 6; i++) {
+        const struct gp_record *r = &st.recs[i];
+        bad += r->entry != want[i] || *gp_record_bytes(&st, gp_record_chunk(&st, r, 0)) != (char)('a' + r->entry);
+    }
+    CHECK_INT(bad, 0);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
+    GP_RUN(test_sort_by_start);
+    GP_RUN(test_merge_moves_bytes);
     GP_RUN(test_headroom_under_rlimit_as);
     GP_RUN(test_append_and_read_back);
     GP_RUN(test_many);

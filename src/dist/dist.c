@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -121,6 +122,64 @@ static int mpi_fail(const struct gp_dist *d, struct gp_error *err, int rc, const
                   gp_dist_hostname(d, d->rank), s);
 }
 
+/* Waiting without burning a core. Open MPI's blocking calls poll the
+ * shared-memory transport in a tight loop, so a rank that waits for another
+ * (the others while rank 0 builds the dataset; whoever finishes its load first;
+ * every rank while rank 0 writes the artifacts) would spend a whole core on
+ * nothing, which is charged to the client and steals the core from a loop that
+ * has work. Waits that can be long therefore use the non-blocking call and test
+ * it with sleeps in between: 20 us at first, doubling to 1 ms, so a short wait
+ * costs little latency and a long one a few hundred wake-ups a second. The
+ * clock ping-pong keeps blocking calls: its round trips must be short. */
+#define LAZY_FIRST_NS 20000L
+#define LAZY_MAX_NS 1000000L
+
+static void lazy_pause(long *ns)
+{
+    *ns = *ns ? (*ns * 2 > LAZY_MAX_NS ? LAZY_MAX_NS : *ns * 2) : LAZY_FIRST_NS;
+    struct timespec ts = {0, *ns};
+    nanosleep(&ts, NULL);
+}
+
+static int lazy_wait(MPI_Request *rq, MPI_Status *st)
+{
+    long ns = 0;
+    for (;;) {
+        int done = 0;
+        int rc = MPI_Test(rq, &done, st ? st : MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS || done)
+            return rc;
+        lazy_pause(&ns);
+    }
+}
+
+/* MPI_Probe, lazily */
+static int lazy_probe(MPI_Comm comm, int src, MPI_Status *st)
+{
+    long ns = 0;
+    for (;;) {
+        int found = 0;
+        int rc = MPI_Iprobe(src, MPI_ANY_TAG, comm, &found, st);
+        if (rc != MPI_SUCCESS || found)
+            return rc;
+        lazy_pause(&ns);
+    }
+}
+
+static int lazy_barrier(MPI_Comm comm)
+{
+    MPI_Request rq;
+    int rc = MPI_Ibarrier(comm, &rq);
+    return rc == MPI_SUCCESS ? lazy_wait(&rq, NULL) : rc;
+}
+
+static int lazy_bcast(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    MPI_Request rq;
+    int rc = MPI_Ibcast(buf, count, type, 0, comm, &rq);
+    return rc == MPI_SUCCESS ? lazy_wait(&rq, NULL) : rc;
+}
+
 static int mpi_join(struct gp_dist *d, int *argc, char ***argv, struct gp_error *err)
 {
     int inited = 0, provided = 0;
@@ -201,6 +260,10 @@ void gp_dist_finalize(struct gp_dist *d)
 #ifdef GP_HAVE_MPI
     int fin = 0;
     MPI_Finalized(&fin);
+    /* MPI_Finalize synchronises the ranks by polling; the ranks that finish
+     * first (all but rank 0, which writes the artifacts) wait here instead */
+    if (d->have_comm && !fin && d->use_mpi)
+        lazy_barrier(d->comm);
     if (d->have_comm && !fin)
         MPI_Comm_free(&d->comm);
     if (d->mpi_owned && !fin)
@@ -225,7 +288,7 @@ int gp_dist_barrier(struct gp_dist *d, struct gp_error *err)
     if (!d->use_mpi)
         return 0;
 #ifdef GP_HAVE_MPI
-    int rc = MPI_Barrier(d->comm);
+    int rc = lazy_barrier(d->comm);
     if (rc != MPI_SUCCESS)
         return mpi_fail(d, err, rc, "Barrier", -1);
 #endif
@@ -236,7 +299,7 @@ int gp_dist_barrier(struct gp_dist *d, struct gp_error *err)
 /* Rank 0's verdict (a status_blk) reaches every rank, which returns it. */
 static int share_verdict(struct gp_dist *d, struct status_blk *v, struct gp_error *err)
 {
-    int rc = MPI_Bcast(v, (int)sizeof *v, MPI_BYTE, 0, d->comm);
+    int rc = lazy_bcast(v, (int)sizeof *v, MPI_BYTE, d->comm);
     if (rc != MPI_SUCCESS)
         return mpi_fail(d, err, rc, "Bcast of the status", -1);
     if (!v->code)
@@ -264,7 +327,10 @@ int gp_dist_check(struct gp_dist *d, const struct gp_error *local, struct gp_err
     }
 #ifdef GP_HAVE_MPI
     int any = 0;
-    int rc = MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_SUM, d->comm);
+    MPI_Request rq;
+    int rc = MPI_Iallreduce(&failed, &any, 1, MPI_INT, MPI_SUM, d->comm, &rq);
+    if (rc == MPI_SUCCESS)
+        rc = lazy_wait(&rq, NULL);
     if (rc != MPI_SUCCESS)
         return mpi_fail(d, err, rc, "Allreduce of the status", -1);
     if (!any)
@@ -306,7 +372,7 @@ int gp_dist_bcast(struct gp_dist *d, void **data, size_t *len, struct gp_error *
         return 0;
 #ifdef GP_HAVE_MPI
     uint64_t n = d->rank == 0 ? (uint64_t)*len : 0;
-    int rc = MPI_Bcast(&n, 1, MPI_UINT64_T, 0, d->comm);
+    int rc = lazy_bcast(&n, 1, MPI_UINT64_T, d->comm);
     if (rc != MPI_SUCCESS)
         return mpi_fail(d, err, rc, "Bcast of the size", -1);
     char *buf = d->rank == 0 ? *data : NULL;
@@ -421,7 +487,10 @@ static int sink_put(struct sink *s, const void *chunk, size_t len, struct gp_err
     if (s->d->rank == 0)
         return s->on_chunk ? s->on_chunk(s->ctx, 0, chunk, len, err) : 0;
 #ifdef GP_HAVE_MPI
-    int rc = MPI_Ssend(chunk, (int)len, MPI_BYTE, 0, TAG_CHUNK, s->d->comm);
+    MPI_Request rq;
+    int rc = MPI_Issend(chunk, (int)len, MPI_BYTE, 0, TAG_CHUNK, s->d->comm, &rq);
+    if (rc == MPI_SUCCESS)
+        rc = lazy_wait(&rq, NULL);
     if (rc != MPI_SUCCESS) {
         s->transport_failed = 1;
         return mpi_fail(s->d, err, rc, "Ssend of a record chunk", 0);
@@ -487,7 +556,7 @@ static int pull_rank(struct gp_dist *d, int r, struct gp_buf *buf, gp_dist_chunk
     for (;;) {
         MPI_Status st;
         int n = 0;
-        if ((rc = MPI_Probe(r, MPI_ANY_TAG, d->comm, &st)) != MPI_SUCCESS ||
+        if ((rc = lazy_probe(d->comm, r, &st)) != MPI_SUCCESS ||
             (rc = MPI_Get_count(&st, MPI_BYTE, &n)) != MPI_SUCCESS)
             return mpi_fail(d, err, rc, "Probe of a record chunk", r);
         gp_buf_reset(buf);
@@ -539,7 +608,10 @@ int gp_dist_gather(struct gp_dist *d, size_t chunk_bytes, gp_dist_next_fn next, 
         gp_buf_free(&buf);
     } else {
         int go = 0;
-        rc = MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, d->comm, MPI_STATUS_IGNORE);
+        MPI_Request rq;
+        rc = MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, d->comm, &rq);
+        if (rc == MPI_SUCCESS)
+            rc = lazy_wait(&rq, NULL);
         if (rc != MPI_SUCCESS)
             return mpi_fail(d, err, rc, "Recv of the gather request", 0);
         rc = stream_records(&s, chunk_bytes, next, next_ctx, &e);
@@ -552,7 +624,9 @@ int gp_dist_gather(struct gp_dist *d, size_t chunk_bytes, gp_dist_next_fn next, 
             snprintf(end.msg, sizeof end.msg, "%s", e.msg);
             n = offsetof(struct status_blk, msg) + strlen(end.msg);
         }
-        rc = MPI_Ssend(&end, (int)n, MPI_BYTE, 0, TAG_END, d->comm);
+        rc = MPI_Issend(&end, (int)n, MPI_BYTE, 0, TAG_END, d->comm, &rq);
+        if (rc == MPI_SUCCESS)
+            rc = lazy_wait(&rq, NULL);
         if (rc != MPI_SUCCESS)
             return mpi_fail(d, err, rc, "Ssend of the end of records", 0);
     }

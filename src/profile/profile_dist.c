@@ -50,6 +50,10 @@ struct gp_profile_dist {
     char **argv;                   /* ranks > 0: argv into blob */
     struct gp_dist_clock mine;
     struct gp_dist_clock *clocks;  /* rank 0: size entries */
+    /* the shared start of the measured phase (measure_start) */
+    int64_t start_ns;              /* on rank 0's clock; 0 = not agreed (yet) */
+    int64_t start_margin_ns;       /* rank 0: how far ahead of its "now" it was set */
+    struct gp_error start_err;     /* MPI failed while agreeing on it */
     struct gp_client_stats *rank_stats;   /* rank 0: size entries */
     struct gp_client_stats *loop_stats;   /* rank 0: size x workers entries */
     /* sender state of the gather */
@@ -327,34 +331,41 @@ int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, str
 
 /* ---- the run ---- */
 
-/* Open loop (rates, trace rows at their timestamps): every rank's schedule
- * starts at one instant, picked by rank 0 a little ahead on its clock and
- * converted to each rank's own, so a row or arrival is due at the same
- * moment whichever rank sends it. A rank whose warmup runs past it starts
- * when the warmup ends (its sends then show as late). */
-static int share_origin(struct gp_profile_dist *pd, struct gp_client_opts *co, struct gp_error *err)
+/* gp_client_opts.measure_start of every rank (collective; on the MPI thread,
+ * see client.h): once every rank is done with its warmup (a barrier), rank 0
+ * sets the start a margin ahead of its clock and broadcasts it; each rank
+ * sleeps until that instant converted to its own clock, so the measured phase
+ * (and a rate schedule's origin) begins at one instant of rank 0's timeline.
+ * The margin covers the broadcast reaching the farthest rank (2 ms plus two
+ * of the worst round trips seen by the clock ping-pong). What is left: each
+ * rank's conversion is exact to within its clock uncertainty (+-RTT/2), and a
+ * rank whose sleep wakes late starts late; both are recorded in scale_out. */
+static uint64_t measure_start(void *ctx)
 {
-    uint64_t t = 0;
-    void *data = NULL;
-    size_t len = 0;
+    struct gp_profile_dist *pd = ctx;
+    int64_t t0 = 0;
+    if (gp_dist_barrier(pd->d, &pd->start_err))
+        return 0;
     if (pd->rank == 0) {
-        t = gp_now_ns() + GP_PROFILE_DIST_ORIGIN_AHEAD_NS;
-        data = &t;
-        len = sizeof t;
+        int64_t rtt = 0;
+        for (int r = 1; r < pd->size; r++)
+            if (pd->clocks[r].rtt_ns > rtt)
+                rtt = pd->clocks[r].rtt_ns;
+        pd->start_margin_ns = 2000000 + 2 * rtt;
+        t0 = (int64_t)gp_now_ns() + pd->start_margin_ns;
     }
-    int rc = gp_dist_bcast(pd->d, &data, &len, err);
-    if (rc)
-        return rc;
+    void *data = &t0;
+    size_t len = sizeof t0;
+    if (gp_dist_bcast(pd->d, &data, &len, &pd->start_err))
+        return 0;
     if (pd->rank != 0) {
-        if (len == sizeof t)
-            memcpy(&t, data, sizeof t);
+        if (len == sizeof t0)
+            memcpy(&t0, data, sizeof t0);
         free(data);
-        if (len != sizeof t)
-            return gp_err(err, GP_EIO, "malformed schedule origin from rank 0");
-        t = (uint64_t)((int64_t)t - pd->mine.offset_ns);
     }
-    co->start_not_before = t;
-    return 0;
+    pd->start_ns = t0;
+    int64_t local = t0 - pd->mine.offset_ns;
+    return local > 0 ? (uint64_t)local : 0;
 }
 
 int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct gp_client_opts *co,
@@ -382,9 +393,9 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
      * its share here */
     if (workers == 1 && co->max_inflight > 0)
         co->max_inflight = (long)gp_dist_share((uint64_t)co->max_inflight, S, (uint64_t)co->share_index);
-    if ((rc = gp_dist_barrier(pd->d, err)) || !(co->request_rate > 0 || co->plan))
-        return rc;
-    return share_origin(pd, co, err);
+    co->measure_start = measure_start;
+    co->measure_ctx = pd;
+    return gp_dist_barrier(pd->d, err);
 }
 
 static uint64_t to_rank0(const struct gp_profile_dist *pd, uint64_t t)
@@ -396,6 +407,7 @@ static void stats_to_rank0(const struct gp_profile_dist *pd, struct gp_client_st
 {
     s->start_ns = to_rank0(pd, s->start_ns);
     s->end_ns = to_rank0(pd, s->end_ns);
+    s->began_ns = to_rank0(pd, s->began_ns);
 }
 
 /* gp_dist_next_fn on ranks > 0: first the stats, then every record. */
@@ -530,42 +542,6 @@ static int on_chunk(void *ctx, int src, const void *chunk, size_t len, struct gp
     return more < 0 ? gp_err(err, GP_EIO, "malformed chunk from rank %d", src) : 0;
 }
 
-struct order {
-    uint64_t t;
-    size_t i;
-};
-
-static int order_cmp(const void *a, const void *b)
-{
-    const struct order *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* The records arrived rank by rank, each rank's in start order: one stable
- * sort by start time (ties: the lower rank) gives the job's start order. Only
- * recs moves; chunk and byte offsets stay valid. */
-static int sort_by_start(struct gp_record_store *st)
-{
-    struct order *o = malloc((st->n ? st->n : 1) * sizeof *o);
-    struct gp_record *recs = malloc((st->n ? st->n : 1) * sizeof *recs);
-    if (!o || !recs) {
-        free(o);
-        free(recs);
-        return -1;
-    }
-    for (size_t i = 0; i < st->n; i++)
-        o[i] = (struct order){st->recs[i].t_start_ns, i};
-    qsort(o, st->n, sizeof *o, order_cmp);
-    for (size_t i = 0; i < st->n; i++)
-        recs[i] = st->recs[o[i].i];
-    memcpy(st->recs, recs, st->n * sizeof *recs);
-    free(recs);
-    free(o);
-    return 0;
-}
-
 /* What makes a rank fail the job: its client could not run, or every one of
  * its requests failed (typically: its host cannot reach the server). */
 static void local_verdict(const struct gp_profile_dist *pd, int crc, const struct gp_error *run_err,
@@ -586,6 +562,8 @@ int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct 
 {
     if (pd->size < 2)
         return 0;
+    if (pd->start_err.code) /* MPI broke agreeing on the start: GP_ENET, the caller aborts */
+        return gp_err(err, pd->start_err.code, "%s", pd->start_err.msg);
     struct gp_error local = {0};
     local_verdict(pd, crc, run_err, cs, &local);
     size_t nloops = (size_t)pd->size * (size_t)workers;
@@ -605,13 +583,21 @@ int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct 
         pd->rank_stats[0] = *cs;
         memcpy(pd->loop_stats, per_worker, (size_t)workers * sizeof *per_worker);
     }
-    /* rank 0's own records are already in st: it sends none */
+    /* rank 0's own records are already in st: it sends none. The others'
+     * bytes land in its arena with the page population ahead of them, as
+     * during the run (batched: cheaper than a fault per page). */
+    if (pd->rank == 0)
+        gp_record_store_prefault_start(st);
     rc = gp_dist_gather(pd->d, GP_PROFILE_DIST_CHUNK, pd->rank ? next_record : NULL, pd, pd->rank ? NULL : on_chunk,
                         pd, err);
     gp_buf_free(&pd->out);
+    if (pd->rank == 0)
+        gp_record_store_prefault_stop(st);
     if (rc || pd->rank != 0)
         return rc;
-    if (sort_by_start(st))
+    /* the records arrived rank by rank, each rank's in start order: ties in
+     * start time keep the lower rank first */
+    if (gp_record_store_sort_by_start(st))
         return gp_err(err, GP_ENOMEM, "out of memory sorting %zu records", st->n);
     for (int r = 0; r < pd->size; r++)
         gp_client_stats_sum(cs, &pd->rank_stats[r], r == 0);
@@ -632,6 +618,33 @@ static json_t *loop_json(const struct gp_client_stats *s, long index, int rank)
     return w;
 }
 
+/* The shared start: the instant (wall ns, the scale of the records'
+ * t_start_ns), the margin, the spread of the ranks' real starts on rank 0's
+ * clock, and a bound on the true spread (add each side's clock uncertainty). */
+static json_t *start_json(const struct gp_profile_dist *pd)
+{
+    if (!pd->start_ns || !pd->st_rw)
+        return NULL;
+    uint64_t lo = 0, hi = 0;
+    int64_t unc = 0;
+    for (int r = 0; r < pd->size; r++) {
+        uint64_t b = pd->rank_stats[r].began_ns;
+        if (!b)
+            continue; /* a rank that never reached its measured phase (stopped) */
+        lo = !lo || b < lo ? b : lo;
+        hi = b > hi ? b : hi;
+        if (pd->clocks[r].uncertainty_ns > unc)
+            unc = pd->clocks[r].uncertainty_ns;
+    }
+    json_t *m = json_object();
+    uint64_t wall = gp_record_wall_ns(pd->st_rw, (uint64_t)pd->start_ns);
+    json_object_set_new(m, "start_wall_ns", json_integer((json_int_t)wall));
+    json_object_set_new(m, "margin_ns", json_integer(pd->start_margin_ns));
+    json_object_set_new(m, "max_skew_ns", json_integer((json_int_t)(hi - lo)));
+    json_object_set_new(m, "skew_bound_ns", json_integer((json_int_t)(hi - lo) + 2 * unc));
+    return m;
+}
+
 json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
 {
     if (pd->size < 2 || pd->rank != 0 || !pd->rank_stats)
@@ -643,6 +656,7 @@ json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
         for (long w = 0; w < pd->workers; w++)
             json_array_append_new(ws, loop_json(&pd->loop_stats[(size_t)r * (size_t)pd->workers + (size_t)w],
                                                 r * pd->workers + w, r));
+    json_t *ms = start_json(pd);
     for (int r = 0; r < pd->size; r++) {
         const struct gp_client_stats *s = &pd->rank_stats[r];
         const struct gp_dist_clock *c = &pd->clocks[r];
@@ -656,10 +670,17 @@ json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
         json_object_set_new(j, "requests", json_integer((json_int_t)(s->n_ok + s->n_failed)));
         json_object_set_new(j, "failed", json_integer((json_int_t)s->n_failed));
         json_object_set_new(j, "busy_fraction", json_real(s->busy_fraction));
+        if (ms && s->began_ns) {
+            uint64_t wall = gp_record_wall_ns(pd->st_rw, s->began_ns);
+            json_object_set_new(j, "measure_start_wall_ns", json_integer((json_int_t)wall));
+            json_object_set_new(j, "start_late_ns", json_integer((json_int_t)((int64_t)s->began_ns - pd->start_ns)));
+        }
         json_array_append_new(rs, j);
     }
     json_object_set_new(o, "per_worker", ws);
     json_object_set_new(o, "per_rank", rs);
+    if (ms)
+        json_object_set_new(o, "measured_start", ms);
     return o;
 }
 

@@ -17,9 +17,10 @@
  *               chains) reach every rank; the others parse the same argv
  *               (without rank 0's file checks) and never load a tokenizer
  *   before_run  clock ping-pong, this rank's share of the job's slots
- *               (share_index = rank x W + w of K x W), one barrier; open
- *               loop (rate, plan): rank 0's schedule origin, converted to
- *               each rank's clock (co->start_not_before)
+ *               (share_index = rank x W + w of K x W), one barrier; the
+ *               measured phase (and an open loop's schedule origin) starts
+ *               at one instant of rank 0's clock after every rank's warmup
+ *               (co->measure_start)
  *   after_run   a rank that failed (or whose every request failed) fails the
  *               run on every rank with "rank R on host H: ..."; otherwise the
  *               records travel to rank 0 in chunks of 4 MiB, converted to
@@ -52,7 +53,6 @@ struct gp_metrics_result;
 
 #define GP_PROFILE_DIST_CHUNK (4u << 20) /* bytes per gathered chunk of records */
 #define GP_PROFILE_DIST_CLOCK_ROUNDS 50
-#define GP_PROFILE_DIST_ORIGIN_AHEAD_NS 50000000ull /* open loop: the shared start, this far after the barrier */
 
 /* Joins the job; argv is copied on rank 0 of a job of several. Fails
  * (GP_ENOTSUP) in a build without MPI started as one of several ranks. */
@@ -72,9 +72,9 @@ int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, str
                           struct profile_shape *shape, struct gp_error *err);
 
 /* Clock sync, this rank's share into *co (share_index/share_count, and
- * max_inflight for one worker), barrier; open loop (co->request_rate or
- * co->plan): co->start_not_before, the job's schedule origin on this rank's
- * clock. 0 or -code. */
+ * max_inflight for one worker), barrier; co->measure_start: the shared start
+ * of the measured phase (every mode; an open loop's schedule origin).
+ * 0 or -code. */
 int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct gp_client_opts *co,
                                struct gp_error *err);
 

@@ -4,6 +4,11 @@
 #    single-process run's; peak in flight at the server (timing log) <=
 #    --concurrency; records merged by start time on rank 0's clock; the
 #    per-rank clock block in *_genperf.json; 2 ranks x 2 workers as well;
+#  - the measured phase starts at one shared instant (scale_out.measured_start):
+#    every rank's warmup ended before it, no measured record of any rank
+#    starts before it, each rank's recorded start lies within the skew bound;
+#    in rate mode the union of the ranks' arrivals is the one-process schedule
+#    from that instant;
 #  - a rank whose host cannot reach the server (its environment routes the
 #    URL through a dead proxy) ends the run with one line naming the rank and
 #    host, a non-zero exit, and no profile_export* artifacts.
@@ -62,6 +67,23 @@ for p in pr[1:]:
     assert abs(p["offset_ns"]) <= p["uncertainty_ns"] + 1000, p
 assert sum(p["requests"] for p in pr) == 43 and sum(p["failed"] for p in pr) == 0, pr
 assert len(so["per_worker"]) == 3, so
+# one shared start: all warmup before it, all measured requests after it
+ms = so["measured_start"]
+t0 = ms["start_wall_ns"]
+assert 2000000 <= ms["margin_ns"] < 1e9, ms
+assert max(r["t_end_ns"] for r in recs if r["warmup"]) <= t0, "a warmup request ended after the shared start"
+assert min(r["t_start_ns"] for r in meas) >= t0, "a measured request started before the shared start"
+# each rank wakes at (not before) the shared instant, give or take its sleep's
+# lateness on a busy host; the starts lie within the recorded skew, which
+# plus the clock uncertainties is the bound
+begs = [p["measure_start_wall_ns"] for p in pr]
+for p in pr:
+    late = p["measure_start_wall_ns"] - t0
+    assert late == p["start_late_ns"] and 0 <= late < 1e8, (p, ms)
+    assert all(abs(p["measure_start_wall_ns"] - b) <= ms["skew_bound_ns"] for b in begs), (p, ms)
+assert ms["max_skew_ns"] == max(begs) - min(begs), ms
+assert ms["max_skew_ns"] <= ms["skew_bound_ns"] <= ms["max_skew_ns"] + 2 * max(p["uncertainty_ns"] for p in pr), ms
+print("shared start: margin %d ns, skew %d ns (bound %d ns)" % (ms["margin_ns"], ms["max_skew_ns"], ms["skew_bound_ns"]))
 # the measured phase, on rank 0's clock, is the span of the records
 print("ranks:", [(p["rank"], p["requests"], p["offset_ns"], p["uncertainty_ns"]) for p in pr])
 PY
@@ -77,6 +99,34 @@ assert {r["worker"] for r in recs} == {0, 1, 2, 3}, {r["worker"] for r in recs}
 so = json.load(open(sys.argv[1] + "/profile_export_genperf.json"))["scale_out"]
 assert so["ranks"] == 2 and so["workers"] == 2 and len(so["per_worker"]) == 4, so
 assert [(w["worker"], w["rank"]) for w in so["per_worker"]] == [(0, 0), (1, 0), (2, 1), (3, 1)], so
+t0 = so["measured_start"]["start_wall_ns"]
+assert min(r["t_start_ns"] for r in recs) >= t0, "a measured request started before the shared start"
+late = [p["start_late_ns"] for p in so["per_rank"]]
+assert all(0 <= l < 1e8 for l in late) and max(late) - min(late) <= so["measured_start"]["skew_bound_ns"], so
+PY
+
+# Rate mode: the arrivals of 2 ranks x 2 workers, from the shared start, are
+# exactly the one-process schedule from its own origin (constant rate: the
+# first arrival is at the origin), warmup included.
+rate=(-m m --url "$URL" --endpoint-type chat --streaming --tokenizer builtin --synthetic-input-tokens-mean 16
+      --output-tokens-mean 10 --random-seed 7 --request-rate 200 --request-count 200 --warmup-request-count 4)
+"$GENPERF" profile "${rate[@]}" --artifact-dir rate1 >or1.txt 2>er1.txt || { cat er1.txt; fail "rate, one process: exit $?"; }
+"${mpirun[@]}" -n 2 "$GENPERF" profile "${rate[@]}" --workers 2 --artifact-dir rate4 >or4.txt 2>er4.txt || \
+  { cat er4.txt; fail "rate, mpirun -n 2 --workers 2: exit $?"; }
+python3 - rate1 rate4 <<'PY' || fail "rate mode from the shared start"
+import glob, json, sys
+def load(d):
+    recs = [json.loads(l) for l in open(glob.glob(d + "/*/profile_export_records.jsonl")[0])]
+    return [r for r in recs if not r["warmup"]], [r for r in recs if r["warmup"]]
+one, _ = load(sys.argv[1])
+four, warm = load(sys.argv[2])
+t0 = json.load(open(glob.glob(sys.argv[2] + "/*/profile_export_genperf.json")[0]))["scale_out"]["measured_start"]["start_wall_ns"]
+assert len(one) == len(four) == 200 and len(warm) == 4, (len(one), len(four), len(warm))
+o1 = sorted(r["t_sched_ns"] - min(x["t_sched_ns"] for x in one) for r in one)
+o4 = sorted(r["t_sched_ns"] - t0 for r in four)
+assert o1 == o4, [(a, b) for a, b in zip(o1, o4) if a != b][:5]
+assert o4[1] == 5000000 and {r["worker"] for r in four} == {0, 1, 2, 3}, (o4[:3], {r["worker"] for r in four})
+assert max(r["t_end_ns"] for r in warm) <= t0 <= min(r["t_start_ns"] for r in four)
 PY
 
 # peak in flight at the server over the 3-rank run (seq 43..91); the timing
