@@ -103,28 +103,18 @@ int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_er
 
 /* ---- all ------------------------------------------------------------------ */
 
-/* The streamed files, each on a thread of its own: [0] profile_export.json,
- * [1] <stem>_records.jsonl (only when its thread started). */
 struct gp_export_pe {
     struct gp_export_ctx ctx; /* the caller's, copied */
-    char path[2][4096];
-    pthread_t th[2];
-    int started[2];
-    struct gp_error err[2];
-    int rc[2];
+    char path[4096];
+    pthread_t th;
+    struct gp_error err;
+    int rc;
 };
 
 static void *pe_thread(void *arg)
 {
     struct gp_export_pe *j = arg;
-    j->rc[0] = gp_export_profile_json(&j->ctx, j->path[0], &j->err[0]);
-    return NULL;
-}
-
-static void *records_thread(void *arg)
-{
-    struct gp_export_pe *j = arg;
-    j->rc[1] = gp_export_records_jsonl(&j->ctx, j->path[1], &j->err[1]);
+    j->rc = gp_export_profile_json(&j->ctx, j->path, &j->err);
     return NULL;
 }
 
@@ -161,22 +151,14 @@ int gp_export_pe_start(const struct gp_export_ctx *ctx, struct gp_export_pe **pe
         return gp_err(err, GP_ENOMEM, "out of memory starting the export");
     j->ctx = *ctx;
     j->ctx.pe = NULL;
-    char stem[1024], name[1200];
-    gp_export_stem(pe_name(ctx), stem, sizeof stem);
-    snprintf(name, sizeof name, "%s_records.jsonl", stem);
-    if (gp_path_join(j->path[0], sizeof j->path[0], ctx->run_dir, pe_name(ctx)) ||
-        gp_path_join(j->path[1], sizeof j->path[1], ctx->run_dir, name)) {
+    if (gp_path_join(j->path, sizeof j->path, ctx->run_dir, pe_name(ctx))) {
         free(j);
         return gp_err(err, GP_EINVAL, "run directory path '%s' is too long", ctx->run_dir);
     }
-    if (pthread_create(&j->th[0], NULL, pe_thread, j) != 0) {
+    if (pthread_create(&j->th, NULL, pe_thread, j) != 0) {
         free(j);
         return 0;
     }
-    j->started[0] = 1;
-    /* the records file needs no statistics either: a third thread keeps
-     * both cores busy to the end, whichever of the three runs longest */
-    j->started[1] = pthread_create(&j->th[1], NULL, records_thread, j) == 0;
     *pe = j;
     return 0;
 }
@@ -185,32 +167,22 @@ int gp_export_pe_wait(struct gp_export_pe *pe, struct gp_error *err)
 {
     if (!pe)
         return 0;
-    int rc = 0;
-    for (int i = 0; i < 2; i++) {
-        if (!pe->started[i])
-            continue;
-        pthread_join(pe->th[i], NULL);
-        if (!rc && pe->rc[i]) {
-            rc = pe->rc[i];
-            if (err)
-                *err = pe->err[i];
-        }
-    }
+    pthread_join(pe->th, NULL);
+    int rc = pe->rc;
+    if (rc && err)
+        *err = pe->err;
     free(pe);
     return rc;
 }
 
-/* every artifact but profile_export.json (and the records file when a
- * thread writes it), in GenAI-Perf's order */
-static int export_rest(const struct gp_export_ctx *ctx, const char *stem, int records, struct gp_error *err)
+/* every artifact but profile_export.json, in GenAI-Perf's order */
+static int export_rest(const struct gp_export_ctx *ctx, const char *stem, struct gp_error *err)
 {
     static const char *const suffix[] = {"_genai_perf.json", "_genai_perf.csv", "_records.jsonl", "_genperf.json"};
     int (*const write[])(const struct gp_export_ctx *, const char *, struct gp_error *) = {
         gp_export_genai_perf_json, gp_export_genai_perf_csv, gp_export_records_jsonl, gp_export_genperf_json};
     char path[4096], name[1200];
     for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
-        if (write[i] == gp_export_records_jsonl && !records)
-            continue;
         snprintf(name, sizeof name, "%s%s", stem, suffix[i]);
         gp_path_join(path, sizeof path, ctx->run_dir, name);
         int rc = write[i](ctx, path, err);
@@ -232,9 +204,9 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
     gp_export_stem(pe_name(ctx), stem, sizeof stem);
     if (!rc)
         rc = gp_export_console(ctx, err);
-    /* the raw profile export and the records file are by far the largest:
-     * write them on threads of their own (unless the caller started them
-     * already) while the summaries are written here (all only read the
+    /* the raw profile export is by far the largest file: write it on a
+     * second thread (unless the caller started one already) while the
+     * summaries and the records file are written here (both only read the
      * store and the metrics) */
     if (!rc && !pe && (rc = gp_export_pe_start(ctx, &pe, err)) == 0 && !pe) {
         char path[4096];
@@ -244,7 +216,7 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
             rc = gp_export_profile_json(ctx, path, err);
     }
     if (!rc)
-        rc = export_rest(ctx, stem, !pe || !pe->started[1], err);
+        rc = export_rest(ctx, stem, err);
     struct gp_error pe_err = {0};
     int pe_rc = gp_export_pe_wait(pe, &pe_err);
     if (!rc && pe_rc) {

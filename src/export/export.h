@@ -84,7 +84,7 @@ struct gp_export_ctx {
      * only; NULL (a one-thread, one-process, one-URL run) = no key */
     const json_t *scale_out;
 
-    /* optional: profile_export.json (and the records file) already being written
+    /* optional: profile_export.json is already being written
      * (gp_export_pe_start); gp_export_all waits for it instead of writing
      * it, and frees it */
     struct gp_export_pe *pe;
@@ -94,12 +94,11 @@ struct gp_export_ctx {
  * stops at the first error. */
 int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err);
 
-/* profile_export.json and <stem>_records.jsonl, the largest files, each on
- * a thread of its own from as soon as the per-request metrics exist
- * (gp_metrics_begin): writing them then overlaps gp_metrics_end and the
- * other artifacts. They read only ctx's run_dir (created here),
- * profile_export_file, mode, value, service_kind, endpoint, store, ds,
- * inputs_meta and what gp_metrics_begin made final in m: ctx is copied,
+/* profile_export.json, the largest file, on a thread of its own from as
+ * soon as the per-request metrics exist (gp_metrics_begin): writing it then
+ * overlaps gp_metrics_end and the other artifacts. It reads only ctx's
+ * run_dir (created here), profile_export_file, mode, value, service_kind,
+ * endpoint, store, ds, inputs_meta and m->reqs / m->n_reqs: ctx is copied,
  * what it points to stays borrowed until the wait. *pe = NULL (and 0) when
  * no thread can be started: gp_export_all then writes the file itself.
  * Hand *pe to gp_export_all in ctx->pe, or to gp_export_pe_wait (which
