@@ -110,10 +110,25 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    int export = strcmp(out, "-") != 0; /* "-": metrics only (profiling) */
+    struct gp_metrics_opts o = {.inter_chunk = 1};
+    struct gp_metrics_result m;
+    uint64_t t1 = gp_now_ns();
+    double c1 = cpu_s();
+    if (gp_metrics_compute(&st, &ds, tok, &o, &m, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    uint64_t t2 = gp_now_ns();
+    double c2 = cpu_s();
+    printf("metrics  %.3f s, cpu %.3f s (%zu ok, request_count %.0f, TTFT p50 %.3f ms)\n", (t2 - t1) / 1e9, c2 - c1, m.n_ok,
+           m.stats[GP_M_REQUEST_COUNT].avg, m.stats[GP_M_TTFT].p[4]);
+
+    if (strcmp(out, "-") == 0) { /* metrics only (profiling) */
+        gp_metrics_result_free(&m);
+        return 0;
+    }
     FILE *devnull = fopen("/dev/null", "w");
     json_t *ic = json_pack("{s:[s], s:s}", "model_names", "m", "subcommand", "profile");
-    struct gp_metrics_result m;
     struct gp_export_ctx ctx = {0};
     ctx.run_dir = out;
     ctx.profile_export_file = "profile_export.json";
@@ -129,35 +144,6 @@ int main(int argc, char **argv)
     ctx.tokenizer_source = "builtin";
     ctx.client_busy_fraction = -1;
     ctx.console = devnull;
-
-    struct gp_metrics_opts o = {.inter_chunk = 1};
-    uint64_t t1 = gp_now_ns();
-    double c1 = cpu_s();
-#ifdef GP_METRICS_HAS_BEGIN
-    /* as genperf profile does: profile_export.json is written from as soon
-     * as the responses are parsed, beside the statistics */
-    struct gp_metrics_job *job;
-    int rc = gp_metrics_begin(&st, &ds, tok, &o, &m, &job, &err);
-    if (!rc && export)
-        rc = gp_export_pe_start(&ctx, &ctx.pe, &err);
-    if (!rc)
-        rc = gp_metrics_end(job, &err);
-#else
-    int rc = gp_metrics_compute(&st, &ds, tok, &o, &m, &err);
-#endif
-    if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
-    uint64_t t2 = gp_now_ns();
-    double c2 = cpu_s();
-    printf("metrics  %.3f s, cpu %.3f s (%zu ok, request_count %.0f, TTFT p50 %.3f ms)\n", (t2 - t1) / 1e9, c2 - c1, m.n_ok,
-           m.stats[GP_M_REQUEST_COUNT].avg, m.stats[GP_M_TTFT].p[4]);
-
-    if (!export) {
-        gp_metrics_result_free(&m);
-        return 0;
-    }
     if (gp_export_all(&ctx, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;

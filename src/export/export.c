@@ -103,18 +103,17 @@ int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_er
 
 /* ---- all ------------------------------------------------------------------ */
 
-struct gp_export_pe {
-    struct gp_export_ctx ctx; /* the caller's, copied */
+struct pe_job {
+    const struct gp_export_ctx *ctx;
     char path[4096];
-    pthread_t th;
     struct gp_error err;
     int rc;
 };
 
 static void *pe_thread(void *arg)
 {
-    struct gp_export_pe *j = arg;
-    j->rc = gp_export_profile_json(&j->ctx, j->path, &j->err);
+    struct pe_job *j = arg;
+    j->rc = gp_export_profile_json(j->ctx, j->path, &j->err);
     return NULL;
 }
 
@@ -128,101 +127,61 @@ static int address_space_limited(void)
     return getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
 }
 
-/* profile_export.json's file name inside run_dir (no directory part) */
-static const char *pe_name(const struct gp_export_ctx *ctx)
+int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
 {
-    const char *pef = ctx->profile_export_file ? ctx->profile_export_file : "profile_export.json";
-    const char *slash = strrchr(pef, '/');
-    return slash ? slash + 1 : pef;
-}
-
-int gp_export_pe_start(const struct gp_export_ctx *ctx, struct gp_export_pe **pe, struct gp_error *err)
-{
-    *pe = NULL;
     if (!ctx->run_dir || !ctx->store || !ctx->m)
         return gp_err(err, GP_EINVAL, "export: run_dir, store and metrics are required");
-    if (address_space_limited())
-        return 0;
     int rc = gp_mkdir_p(ctx->run_dir, err);
     if (rc)
         return rc;
-    struct gp_export_pe *j = calloc(1, sizeof *j);
-    if (!j)
+    const char *pef = ctx->profile_export_file ? ctx->profile_export_file : "profile_export.json";
+    const char *slash = strrchr(pef, '/');
+    if (slash)
+        pef = slash + 1;
+    char stem[1024], path[4096], name[1200];
+    gp_export_stem(pef, stem, sizeof stem);
+    if ((rc = gp_export_console(ctx, err)))
+        return rc;
+    struct pe_job *job = calloc(1, sizeof *job);
+    if (!job)
         return gp_err(err, GP_ENOMEM, "out of memory starting the export");
-    j->ctx = *ctx;
-    j->ctx.pe = NULL;
-    if (gp_path_join(j->path, sizeof j->path, ctx->run_dir, pe_name(ctx))) {
-        free(j);
+    job->ctx = ctx;
+    if (gp_path_join(job->path, sizeof job->path, ctx->run_dir, pef)) {
+        free(job);
         return gp_err(err, GP_EINVAL, "run directory path '%s' is too long", ctx->run_dir);
     }
-    if (pthread_create(&j->th, NULL, pe_thread, j) != 0) {
-        free(j);
-        return 0;
-    }
-    *pe = j;
-    return 0;
-}
-
-int gp_export_pe_wait(struct gp_export_pe *pe, struct gp_error *err)
-{
-    if (!pe)
-        return 0;
-    pthread_join(pe->th, NULL);
-    int rc = pe->rc;
-    if (rc && err)
-        *err = pe->err;
-    free(pe);
-    return rc;
-}
-
-/* every artifact but profile_export.json, in GenAI-Perf's order */
-static int export_rest(const struct gp_export_ctx *ctx, const char *stem, struct gp_error *err)
-{
-    static const char *const suffix[] = {"_genai_perf.json", "_genai_perf.csv", "_records.jsonl", "_genperf.json"};
-    int (*const write[])(const struct gp_export_ctx *, const char *, struct gp_error *) = {
-        gp_export_genai_perf_json, gp_export_genai_perf_csv, gp_export_records_jsonl, gp_export_genperf_json};
-    char path[4096], name[1200];
-    for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
-        snprintf(name, sizeof name, "%s%s", stem, suffix[i]);
-        gp_path_join(path, sizeof path, ctx->run_dir, name);
-        int rc = write[i](ctx, path, err);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
-{
-    struct gp_export_pe *pe = ctx->pe;
-    int rc = 0;
-    if (!ctx->run_dir || !ctx->store || !ctx->m)
-        rc = gp_err(err, GP_EINVAL, "export: run_dir, store and metrics are required");
-    if (!rc)
-        rc = gp_mkdir_p(ctx->run_dir, err);
-    char stem[1024];
-    gp_export_stem(pe_name(ctx), stem, sizeof stem);
-    if (!rc)
-        rc = gp_export_console(ctx, err);
     /* the raw profile export is by far the largest file: write it on a
-     * second thread (unless the caller started one already) while the
-     * summaries and the records file are written here (both only read the
-     * store and the metrics) */
-    if (!rc && !pe && (rc = gp_export_pe_start(ctx, &pe, err)) == 0 && !pe) {
-        char path[4096];
-        if (gp_path_join(path, sizeof path, ctx->run_dir, pe_name(ctx)))
-            rc = gp_err(err, GP_EINVAL, "run directory path '%s' is too long", ctx->run_dir);
-        else
-            rc = gp_export_profile_json(ctx, path, err);
+     * second thread while the summaries and the records file are written
+     * here (both only read the store and the metrics) */
+    pthread_t th;
+    int threaded = !address_space_limited() && pthread_create(&th, NULL, pe_thread, job) == 0;
+    if (!threaded)
+        pe_thread(job);
+    snprintf(name, sizeof name, "%s_genai_perf.json", stem);
+    gp_path_join(path, sizeof path, ctx->run_dir, name);
+    rc = gp_export_genai_perf_json(ctx, path, err);
+    if (!rc) {
+        snprintf(name, sizeof name, "%s_genai_perf.csv", stem);
+        gp_path_join(path, sizeof path, ctx->run_dir, name);
+        rc = gp_export_genai_perf_csv(ctx, path, err);
     }
-    if (!rc)
-        rc = export_rest(ctx, stem, err);
-    struct gp_error pe_err = {0};
-    int pe_rc = gp_export_pe_wait(pe, &pe_err);
-    if (!rc && pe_rc) {
-        rc = pe_rc;
+    if (!rc) {
+        snprintf(name, sizeof name, "%s_records.jsonl", stem);
+        gp_path_join(path, sizeof path, ctx->run_dir, name);
+        rc = gp_export_records_jsonl(ctx, path, err);
+    }
+    if (!rc) {
+        snprintf(name, sizeof name, "%s_genperf.json", stem);
+        gp_path_join(path, sizeof path, ctx->run_dir, name);
+        rc = gp_export_genperf_json(ctx, path, err);
+    }
+    if (threaded)
+        pthread_join(th, NULL);
+    if (!rc && job->rc) {
+        rc = job->rc;
         if (err)
-            *err = pe_err;
+            *err = job->err;
     }
+    free(job);
     return rc;
 }

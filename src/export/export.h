@@ -83,30 +83,11 @@ struct gp_export_ctx {
      * offsets, endpoints), written as "scale_out" in <stem>_genperf.json
      * only; NULL (a one-thread, one-process, one-URL run) = no key */
     const json_t *scale_out;
-
-    /* optional: profile_export.json is already being written
-     * (gp_export_pe_start); gp_export_all waits for it instead of writing
-     * it, and frees it */
-    struct gp_export_pe *pe;
 };
 
 /* Writes every artifact above (console table first, as GenAI-Perf does);
  * stops at the first error. */
 int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err);
-
-/* profile_export.json, the largest file, on a thread of its own from as
- * soon as the per-request metrics exist (gp_metrics_begin): writing it then
- * overlaps gp_metrics_end and the other artifacts. It reads only ctx's
- * run_dir (created here), profile_export_file, mode, value, service_kind,
- * endpoint, store, ds, inputs_meta and m->reqs / m->n_reqs: ctx is copied,
- * what it points to stays borrowed until the wait. *pe = NULL (and 0) when
- * no thread can be started: gp_export_all then writes the file itself.
- * Hand *pe to gp_export_all in ctx->pe, or to gp_export_pe_wait (which
- * returns what writing the file returned and frees pe) when there is to be
- * no gp_export_all. */
-struct gp_export_pe;
-int gp_export_pe_start(const struct gp_export_ctx *ctx, struct gp_export_pe **pe, struct gp_error *err);
-int gp_export_pe_wait(struct gp_export_pe *pe, struct gp_error *err);
 
 /* The single writers (path = full file path). */
 int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);

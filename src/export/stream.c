@@ -111,10 +111,6 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
         r |= gp_buf_printf(&s.b, "%llu", (unsigned long long)(ctx->value > 0 ? ctx->value : 0));
     r |= gp_buf_puts(&s.b, "},\"requests\":[");
     int first = 1;
-    /* the benchmark window as gp_metrics_end finds it (first start to last
-     * content over the ok requests with content), found here so that this
-     * file can be written before the statistics are done (gp_export_pe_start) */
-    uint64_t w0 = UINT64_MAX, w1 = 0;
     /* only requests the metrics used: PA aborts a run on any failure, so a
      * PA export never holds one; they are all in <stem>_records.jsonl */
     for (size_t i = 0; i < m->n_reqs && !r; i++) {
@@ -122,10 +118,6 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
         if (!(q->flags & GP_RQ_OK))
             continue;
         const struct gp_record *rec = &st->recs[q->rec];
-        if (q->content_chunks) {
-            w0 = rec->t_start_ns < w0 ? rec->t_start_ns : w0;
-            w1 = q->last_content_ns > w1 ? q->last_content_ns : w1;
-        }
         r |= first ? PUTS(&s.b, "{\"timestamp\":") : PUTS(&s.b, ",{\"timestamp\":");
         r |= put_u64(&s.b, wall_of(ctx, rec->t_start_ns));
         r |= PUTS(&s.b, ",\"request_inputs\":{");
@@ -158,9 +150,9 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
             break;
     }
     r |= gp_buf_puts(&s.b, "],\"window_boundaries\":[");
-    if (w1)
-        r |= gp_buf_printf(&s.b, "%llu,%llu", (unsigned long long)wall_of(ctx, w0),
-                           (unsigned long long)wall_of(ctx, w1));
+    if (m->window_end_ns)
+        r |= gp_buf_printf(&s.b, "%llu,%llu", (unsigned long long)wall_of(ctx, m->window_start_ns),
+                           (unsigned long long)wall_of(ctx, m->window_end_ns));
     r |= gp_buf_printf(&s.b, "]}],\"version\":\"genperf %s\",\"service_kind\":", GP_VERSION);
     const char *sk = ctx->service_kind ? ctx->service_kind : "openai";
     const char *ep = ctx->endpoint ? ctx->endpoint : "v1/chat/completions";

@@ -522,85 +522,8 @@ static void test_profile_session_meta(void)
     free_ds(&ds);
 }
 
-/* profile_export.json started early (gp_metrics_begin, gp_export_pe_start,
- * then gp_metrics_end and gp_export_all) is the same bytes as written by
- * gp_export_all after gp_metrics_compute; its window_boundaries are the
- * metrics' window, which leaves out an ok request without content that
- * started first and a failed one that ended last. */
-static void test_profile_started_early(void)
-{
-    struct gp_record_store st;
-    struct gp_dataset ds;
-    build_example(&st, &ds);
-    const char *done = "data: [DONE]\n\n";
-    struct gp_chunk ch = {.t_ns = st.mono0_ns + 400000000ull, .off = 0, .len = (uint32_t)strlen(done)};
-    struct gp_record nc = {0};
-    nc.t_start_ns = st.mono0_ns - 1000000;
-    nc.t_end_ns = ch.t_ns + 1000;
-    nc.http_status = 200;
-    nc.flags = GP_REC_STREAMING;
-    gp_record_append(&st, &nc, &ch, 1, done, ch.len, NULL, 0);
-    struct gp_record f = {0};
-    f.t_start_ns = st.mono0_ns - 2000000;
-    f.t_end_ns = st.mono0_ns + 900000000ull;
-    f.http_status = 503;
-    f.flags = GP_REC_FAILED;
-    gp_record_append(&st, &f, NULL, 0, NULL, 0, "busy", 4);
-    struct gp_tokenizer *tok = NULL;
-    gp_tokenizer_load("builtin", NULL, &tok, NULL);
-    char dir[512], d1[600], d2[600], p1[700], p2[700];
-    const char *td = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(d1, sizeof d1, "%s/late", dir);
-    snprintf(d2, sizeof d2, "%s/early", dir);
-    struct gp_metrics_result m1, m2;
-    CHECK_INT(gp_metrics_compute(&st, &ds, tok, NULL, &m1, NULL), 0);
-    struct gp_export_ctx ctx = {.run_dir = d1, .store = &st, .ds = &ds, .m = &m1};
-    CHECK_INT(gp_export_all(&ctx, NULL), 0);
-    struct gp_metrics_job *job = NULL;
-    CHECK_INT(gp_metrics_begin(&st, &ds, tok, NULL, &m2, &job, NULL), 0);
-    ctx.run_dir = d2;
-    ctx.m = &m2;
-    CHECK_INT(gp_export_pe_start(&ctx, &ctx.pe, NULL), 0);
-    CHECK(ctx.pe != NULL);
-    CHECK_INT(gp_metrics_end(job, NULL), 0);
-    CHECK_INT(gp_export_all(&ctx, NULL), 0);
-    char *t1 = NULL, *t2 = NULL;
-    snprintf(p1, sizeof p1, "%s/profile_export.json", d1);
-    snprintf(p2, sizeof p2, "%s/profile_export.json", d2);
-    CHECK_INT(gp_read_file(p1, &t1, NULL, NULL), 0);
-    CHECK_INT(gp_read_file(p2, &t2, NULL, NULL), 0);
-    CHECK(t1 && t2 && strcmp(t1, t2) == 0);
-    char want[128];
-    snprintf(want, sizeof want, "\"window_boundaries\":[%llu,%llu]",
-             (unsigned long long)gp_record_wall_ns(&st, m1.window_start_ns),
-             (unsigned long long)gp_record_wall_ns(&st, m1.window_end_ns));
-    CHECK(m1.window_start_ns == st.mono0_ns && t1 && strstr(t1, want) != NULL);
-    free(t1);
-    free(t2);
-    static const char *const names[] = {"profile_export.json", "profile_export_genai_perf.json",
-                                        "profile_export_genai_perf.csv", "profile_export_records.jsonl",
-                                        "profile_export_genperf.json"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        snprintf(p1, sizeof p1, "%s/%s", d1, names[i]);
-        snprintf(p2, sizeof p2, "%s/%s", d2, names[i]);
-        CHECK_INT(unlink(p1), 0);
-        CHECK_INT(unlink(p2), 0);
-    }
-    rmdir(d1);
-    rmdir(d2);
-    rmdir(dir);
-    gp_metrics_result_free(&m1);
-    gp_metrics_result_free(&m2);
-    gp_tokenizer_free(tok);
-    gp_record_store_free(&st);
-    free_ds(&ds);
-}
-
 int main(void)
 {
-    GP_RUN(test_profile_started_early);
     GP_RUN(test_profile_and_records);
     GP_RUN(test_profile_session_meta);
     GP_RUN(test_csv_literal);

@@ -241,6 +241,7 @@ static void accumulate(struct compute *c)
     for (size_t i = 0; i < opts->n_slos; i++)
         if (!gp_mx_slo_kind(opts->slos[i].name))
             c->goodput_invalid = 1;
+    out->n_reqs = c->nmeas;
     for (size_t k = 0; k < c->nmeas; k++) {
         struct gp_req_metrics *rm = &out->reqs[k];
         const struct gp_record *r = &c->st->recs[rm->rec];
@@ -387,13 +388,12 @@ static void compute_free(struct compute *c)
     free(c->a.icl);
 }
 
-int gp_metrics_begin(const struct gp_record_store *st, const struct gp_dataset *ds, struct gp_tokenizer *tok,
-                     const struct gp_metrics_opts *opts, struct gp_metrics_result *out, struct gp_metrics_job **job,
-                     struct gp_error *err)
+int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset *ds,
+                       struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,
+                       struct gp_metrics_result *out, struct gp_error *err)
 {
     static const struct gp_metrics_opts defaults = {.inter_chunk = 1};
     memset(out, 0, sizeof *out);
-    *job = NULL;
     struct compute *c = calloc(1, sizeof *c);
     if (!c)
         return gp_err(err, GP_ENOMEM, "out of memory computing metrics");
@@ -407,41 +407,15 @@ int gp_metrics_begin(const struct gp_record_store *st, const struct gp_dataset *
         rc = parse_parallel(c, err);
     if (!rc)
         rc = gather_workers(c, err);
-    if (rc) {
-        compute_free(c);
-        free(c);
-        gp_metrics_result_free(out);
-        return rc;
+    if (!rc) {
+        accumulate(c);
+        statistics(c);
+        system_metrics(c);
+        if (!c->opts->requests_only && gp_reasoning_summarize(out))
+            rc = gp_err(err, GP_ENOMEM, "out of memory summarizing reasoning for %zu requests", c->nmeas);
     }
-    /* final from here on: what a reader started between the halves sees */
-    out->n_reqs = c->nmeas;
-    *job = (struct gp_metrics_job *)c;
-    return 0;
-}
-
-int gp_metrics_end(struct gp_metrics_job *job, struct gp_error *err)
-{
-    struct compute *c = (struct compute *)job;
-    int rc = 0;
-    accumulate(c);
-    statistics(c);
-    system_metrics(c);
-    if (!c->opts->requests_only && gp_reasoning_summarize(c->out))
-        rc = gp_err(err, GP_ENOMEM, "out of memory summarizing reasoning for %zu requests", c->nmeas);
     compute_free(c);
     free(c);
-    return rc;
-}
-
-int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset *ds,
-                       struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,
-                       struct gp_metrics_result *out, struct gp_error *err)
-{
-    struct gp_metrics_job *job;
-    int rc = gp_metrics_begin(st, ds, tok, opts, out, &job, err);
-    if (rc)
-        return rc;
-    rc = gp_metrics_end(job, err);
     if (rc)
         gp_metrics_result_free(out);
     return rc;

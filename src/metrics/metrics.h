@@ -176,20 +176,4 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
                        struct gp_metrics_result *out, struct gp_error *err);
 void gp_metrics_result_free(struct gp_metrics_result *r);
 
-/* gp_metrics_compute in two halves, so that a reader of the per-request
- * metrics (the profile export) can start while the statistics are computed.
- * gp_metrics_begin parses every response: on success out->reqs, n_reqs,
- * text and content_ns are final (and stay untouched by gp_metrics_end, so
- * another thread may read them meanwhile; nothing else in out is ready) and
- * *job holds the rest of the work; on error out is freed as by
- * gp_metrics_compute. st, ds, tok and opts stay borrowed until
- * gp_metrics_end, which fills the rest of out and frees job; on its error
- * out is left to the caller to free, once its readers are done. */
-#define GP_METRICS_HAS_BEGIN 1 /* bench/postprocess.c also builds against trees without them */
-struct gp_metrics_job;
-int gp_metrics_begin(const struct gp_record_store *st, const struct gp_dataset *ds, struct gp_tokenizer *tok,
-                     const struct gp_metrics_opts *opts, struct gp_metrics_result *out, struct gp_metrics_job **job,
-                     struct gp_error *err);
-int gp_metrics_end(struct gp_metrics_job *job, struct gp_error *err);
-
 #endif

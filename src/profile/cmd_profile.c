@@ -509,7 +509,6 @@ static void run_free(struct profile_run *r)
 {
     gp_profile_tel_hosts_free(&r->tel_hosts);
     gp_telemetry_free(r->tel);
-    gp_export_pe_wait(r->pe, NULL); /* still running only if stage 5 never ran */
     gp_metrics_result_free(&r->mr);
     json_decref(r->input_config);
     json_decref(r->scale_out);

@@ -12,51 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the artifacts are written from (stage 5; stage 4 starts
- * profile_export.json with the telemetry still NULL: it reads none). */
-static void export_ctx(const struct profile_run *r, const json_t *tstats, const json_t *tsummary,
-                       struct gp_export_ctx *out)
-{
-    const struct profile_config *cfg = &r->cfg;
-    *out = (struct gp_export_ctx){
-        .run_dir = r->run_dir,
-        .profile_export_file = cfg->profile_export_file,
-        .mode = gp_profile_mode(cfg),
-        .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
-        .service_kind = "openai",
-        .endpoint = cfg->endpoint,
-        .endpoint_type = (int)cfg->endpoint_type,
-        .endpoint_type_name = gp_profile_endpoint_type_name(cfg),
-        .streaming = cfg->streaming,
-        .goodput = cfg->n_slos > 0,
-        .input_config = r->input_config,
-        .telemetry_stats = tstats,
-        .telemetry_summary = tsummary,
-        .scale_out = r->scale_out,
-        .store = &r->st,
-        .ds = r->ds,
-        .m = &r->mr,
-        .inputs_meta = r->shape.meta,
-        .n_inputs_meta = r->shape.meta ? r->n_bodies : 0,
-        .tokenizer_source = gp_tokenizer_source(r->tok),
-        .client_busy_fraction = r->cs.busy_fraction,
-        .client_busy_warn = BUSY_WARN,
-        .n_sent = r->cs.n_sent,
-        .n_retried = r->cs.n_retried,
-        .n_warmup = r->cs.n_warmup,
-        .incomplete = r->cs.incomplete,
-        .n_lost = r->cs.n_lost,
-        .n_backoff = r->cs.n_backoff,
-        .backoff_ns = r->cs.backoff_ns,
-        .start_wall_ns = r->wall_start,
-        .end_wall_ns = r->wall_end,
-        .ramp_s = cfg->ramp_s,
-        .console = stdout,
-        .console_width = 0,
-        .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
-    };
-}
-
 /* Stage 4: per-request and benchmark metrics from the recorded bytes. A
  * failure here still lets the run report its client counts. */
 void gp_profile_stage_metrics(struct profile_run *r)
@@ -76,24 +31,7 @@ void gp_profile_stage_metrics(struct profile_run *r)
         .inter_chunk = 1,
         .requests_only = cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS,
     };
-    /* profile_export.json, the largest artifact, needs only the parsed
-     * responses: it is written while the statistics are computed. Should it
-     * not start here, gp_export_all writes it. */
-    struct gp_metrics_job *job = NULL;
-    int rc = gp_metrics_begin(&r->st, r->ds, r->tok, &mo, &r->mr, &job, &r->err);
-    if (rc == 0) {
-        struct gp_export_ctx ctx;
-        export_ctx(r, NULL, NULL, &ctx);
-        if (gp_export_pe_start(&ctx, &r->pe, NULL) < 0)
-            r->pe = NULL;
-        rc = gp_metrics_end(job, &r->err);
-        if (rc < 0) {
-            gp_export_pe_wait(r->pe, NULL);
-            r->pe = NULL;
-            gp_metrics_result_free(&r->mr);
-        }
-    }
-    if (rc < 0) {
+    if (gp_metrics_compute(&r->st, r->ds, r->tok, &mo, &r->mr, &r->err) < 0) {
         fprintf(stderr, "%s: error: computing metrics: %s\n", r->prog, r->err.msg);
         r->export_ok = 0;
     } else {
@@ -151,16 +89,50 @@ static void add_host_summaries(const struct profile_run *r, json_t *tsummary)
 /* Stage 5: every artifact GenAI-Perf writes, the console table, telemetry. */
 void gp_profile_stage_export(struct profile_run *r)
 {
+    const struct profile_config *cfg = &r->cfg;
     json_t *tstats = NULL, *tsummary = NULL;
     if (r->tel) {
         tstats = gp_telemetry_stats_json(r->tel);
         tsummary = gp_telemetry_summary_json(r->tel);
         add_host_summaries(r, tsummary);
     }
-    struct gp_export_ctx ctx;
-    export_ctx(r, tstats, tsummary, &ctx);
-    ctx.pe = r->pe; /* gp_export_all waits for it and frees it */
-    r->pe = NULL;
+    struct gp_export_ctx ctx = {
+        .run_dir = r->run_dir,
+        .profile_export_file = cfg->profile_export_file,
+        .mode = gp_profile_mode(cfg),
+        .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
+        .service_kind = "openai",
+        .endpoint = cfg->endpoint,
+        .endpoint_type = (int)cfg->endpoint_type,
+        .endpoint_type_name = gp_profile_endpoint_type_name(cfg),
+        .streaming = cfg->streaming,
+        .goodput = cfg->n_slos > 0,
+        .input_config = r->input_config,
+        .telemetry_stats = tstats,
+        .telemetry_summary = tsummary,
+        .scale_out = r->scale_out,
+        .store = &r->st,
+        .ds = r->ds,
+        .m = &r->mr,
+        .inputs_meta = r->shape.meta,
+        .n_inputs_meta = r->shape.meta ? r->n_bodies : 0,
+        .tokenizer_source = gp_tokenizer_source(r->tok),
+        .client_busy_fraction = r->cs.busy_fraction,
+        .client_busy_warn = BUSY_WARN,
+        .n_sent = r->cs.n_sent,
+        .n_retried = r->cs.n_retried,
+        .n_warmup = r->cs.n_warmup,
+        .incomplete = r->cs.incomplete,
+        .n_lost = r->cs.n_lost,
+        .n_backoff = r->cs.n_backoff,
+        .backoff_ns = r->cs.backoff_ns,
+        .start_wall_ns = r->wall_start,
+        .end_wall_ns = r->wall_end,
+        .ramp_s = cfg->ramp_s,
+        .console = stdout,
+        .console_width = 0,
+        .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
+    };
     if (gp_export_all(&ctx, &r->err) < 0) {
         fprintf(stderr, "%s: error: writing artifacts: %s\n", r->prog, r->err.msg);
         r->export_ok = 0;

@@ -44,9 +44,6 @@ struct profile_run {
     struct profile_shape shape;     /* rate arrivals, trace / session plan (profile_shapes.c) */
     uint64_t wall_start, wall_end;
     struct gp_metrics_result mr;
-    /* profile_export.json being written since the responses were parsed
-     * (stage 4); stage 5's gp_export_all waits for it and frees it */
-    struct gp_export_pe *pe;
     int metrics_ok, export_ok;
     /* The client sees transport and HTTP failures; metrics also sees the
      * ones inside a 200 stream (error events, truncation), so its counts
