@@ -26,6 +26,11 @@
 #define GP_PYTEXT_SSSE3 1
 #include <tmmintrin.h>
 #include "core/pytext_expand.inc"
+/* AVX-512 VBMI2 likewise (gcc 8+ and clang 6+ know the intrinsics) */
+#if defined(__x86_64__) && (defined(__clang__) ? __clang_major__ >= 6 : __GNUC__ >= 8)
+#define GP_PYTEXT_AVX512 1
+#include <immintrin.h>
+#endif
 #endif
 #endif
 
@@ -317,6 +322,9 @@ __attribute__((target("ssse3"))) static char *esc_ssse3(char *o, const unsigned 
 {
     return esc_body_ssse3(o, u, n, flags);
 }
+#if GP_PYTEXT_AVX512
+#include "core/pytext_avx512.inc"
+#endif
 #endif
 #else
 static inline __attribute__((always_inline)) char *esc_body(char *o, const unsigned char *u, size_t n,
@@ -350,6 +358,11 @@ int gp_json_str(struct gp_buf *b, const char *s, size_t n, unsigned flags)
     *o++ = '"';
     /* flags 0 (the profile export's SSE chunks) gets its own copy with the
      * flag tests folded away */
+#if GP_PYTEXT_AVX512
+    if (flags == 0 && avx512_esc_ok())
+        o = esc_avx512_plain(o, (const unsigned char *)s, n);
+    else
+#endif
 #if GP_PYTEXT_SSSE3
     if (__builtin_cpu_supports("ssse3"))
         o = flags == 0 ? esc_ssse3_plain(o, (const unsigned char *)s, n)

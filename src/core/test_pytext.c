@@ -166,9 +166,47 @@ static void test_json_str_matches_reference(void)
     gp_buf_free(&in);
 }
 
+/* Every length up to 130 of text whose escapes are all two-byte ones (the
+ * AVX-512 path's 32-byte blocks and its partial last block), and the same
+ * with one byte that needs more (a control, a DEL, UTF-8, broken UTF-8) at
+ * each position: the escaper hands the rest to the SSSE3 path there. */
+static void test_json_str_blocks_and_handover(void)
+{
+    static const char cls[] = {'"', '\\', '\n', '\r', '\t', 'a', '/', '{'};
+    static const char *const odd[] = {"\x01", "\x7f", "\xc3\xa9", "\xe2\x82", "\xff"};
+    struct gp_buf got = {0}, want = {0}, in = {0};
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    int bad = 0, cases = 0;
+    for (size_t len = 0; len <= 130; len++) {
+        for (size_t at = 0; at <= len; at++) {
+            gp_buf_reset(&in);
+            for (size_t k = 0; k < len; k++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (k == at && at < len)
+                    gp_buf_puts(&in, odd[(x >> 20) % (sizeof odd / sizeof *odd)]);
+                gp_buf_putc(&in, cls[(x >> 8) % sizeof cls]);
+            }
+            gp_buf_reset(&got);
+            gp_buf_reset(&want);
+            gp_json_str(&got, in.data ? in.data : "", in.len, 0);
+            ref_json_str(&want, (const unsigned char *)(in.data ? in.data : ""), in.len, 0);
+            bad += got.len != want.len || memcmp(got.data, want.data, got.len) != 0;
+            cases++;
+            if (len % 7) /* the handover at every position for some lengths */
+                break;
+        }
+    }
+    CHECK_INT(bad, 0);
+    CHECK(cases > 300);
+    gp_buf_free(&got);
+    gp_buf_free(&want);
+    gp_buf_free(&in);
+}
+
 int main(void)
 {
     GP_RUN(test_json_str_matches_reference);
+    GP_RUN(test_json_str_blocks_and_handover);
     GP_RUN(test_python_real_repr);
     GP_RUN(test_python_dump);
     return gp_test_summary();
