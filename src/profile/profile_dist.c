@@ -7,8 +7,8 @@
  *                n_headers, headers..., n_bodies, bodies..., has_plan, and with
  *                a plan: n, nstarts, nsessions, session_concurrency, the jobs
  *                and the starts arrays
- *   origin       open loop: one u64, the measured phase's start on rank 0's
- *                clock
+ *   start        one i64: the measured phase's start on rank 0's clock
+ *                (every mode; an open loop's schedule origin)
  *   a record     u32 kind (KIND_STATS | KIND_REC) then
  *                stats:  i32 workers, the rank's summed gp_client_stats, then
  *                        one per worker, start/end already on rank 0's clock
@@ -17,6 +17,7 @@
  *                        struct wire_chunk, the chunk bytes, the error text
  */
 #include "profile/profile_dist.h"
+#include "profile/profile_dist_int.h"
 
 #include "client/client.h"
 #include "client/record.h"
@@ -40,33 +41,6 @@ struct wire_chunk {
     uint32_t pad;
 };
 
-struct gp_profile_dist {
-    struct gp_dist *d;
-    int rank, size;
-    long workers;
-    struct gp_buf argv0;           /* rank 0: argc + argv items, taken before scrubbing */
-    char *blob;                    /* ranks > 0: the setup broadcast (strings point here) */
-    size_t blob_len;
-    char **argv;                   /* ranks > 0: argv into blob */
-    struct gp_dist_clock mine;
-    struct gp_dist_clock *clocks;  /* rank 0: size entries */
-    /* the shared start of the measured phase (measure_start) */
-    int64_t start_ns;              /* on rank 0's clock; 0 = not agreed (yet) */
-    int64_t start_margin_ns;       /* rank 0: how far ahead of its "now" it was set */
-    struct gp_error start_err;     /* MPI failed while agreeing on it */
-    struct gp_client_stats *rank_stats;   /* rank 0: size entries */
-    struct gp_client_stats *loop_stats;   /* rank 0: size x workers entries */
-    /* sender state of the gather */
-    const struct gp_record_store *st;
-    const struct gp_client_stats *cs, *per_worker;
-    size_t next_rec;
-    int stats_sent;
-    struct gp_buf out;
-    /* receiver (rank 0) */
-    struct gp_record_store *st_rw;
-    struct gp_chunk *chunks;
-    size_t chunks_cap;
-};
 
 /* ---- the setup blob ---- */
 
@@ -602,111 +576,6 @@ int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct 
     for (int r = 0; r < pd->size; r++)
         gp_client_stats_sum(cs, &pd->rank_stats[r], r == 0);
     return 0;
-}
-
-/* ---- what rank 0 reports ---- */
-
-static json_t *loop_json(const struct gp_client_stats *s, long index, int rank)
-{
-    json_t *w = json_object();
-    json_object_set_new(w, "worker", json_integer(index));
-    json_object_set_new(w, "rank", json_integer(rank));
-    json_object_set_new(w, "requests", json_integer((json_int_t)(s->n_ok + s->n_failed)));
-    json_object_set_new(w, "failed", json_integer((json_int_t)s->n_failed));
-    json_object_set_new(w, "busy_fraction", json_real(s->busy_fraction));
-    json_object_set_new(w, "max_send_lag_ms", json_real((double)s->max_lag_ns / 1e6));
-    return w;
-}
-
-/* The shared start: the instant (wall ns, the scale of the records'
- * t_start_ns), the margin, the spread of the ranks' real starts on rank 0's
- * clock, and a bound on the true spread (add each side's clock uncertainty). */
-static json_t *start_json(const struct gp_profile_dist *pd)
-{
-    if (!pd->start_ns || !pd->st_rw)
-        return NULL;
-    uint64_t lo = 0, hi = 0;
-    int64_t unc = 0;
-    for (int r = 0; r < pd->size; r++) {
-        uint64_t b = pd->rank_stats[r].began_ns;
-        if (!b)
-            continue; /* a rank that never reached its measured phase (stopped) */
-        lo = !lo || b < lo ? b : lo;
-        hi = b > hi ? b : hi;
-        if (pd->clocks[r].uncertainty_ns > unc)
-            unc = pd->clocks[r].uncertainty_ns;
-    }
-    json_t *m = json_object();
-    uint64_t wall = gp_record_wall_ns(pd->st_rw, (uint64_t)pd->start_ns);
-    json_object_set_new(m, "start_wall_ns", json_integer((json_int_t)wall));
-    json_object_set_new(m, "margin_ns", json_integer(pd->start_margin_ns));
-    json_object_set_new(m, "max_skew_ns", json_integer((json_int_t)(hi - lo)));
-    json_object_set_new(m, "skew_bound_ns", json_integer((json_int_t)(hi - lo) + 2 * unc));
-    return m;
-}
-
-json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
-{
-    if (pd->size < 2 || pd->rank != 0 || !pd->rank_stats)
-        return NULL;
-    json_t *o = json_object(), *ws = json_array(), *rs = json_array();
-    json_object_set_new(o, "workers", json_integer(pd->workers));
-    json_object_set_new(o, "ranks", json_integer(pd->size));
-    for (int r = 0; r < pd->size; r++)
-        for (long w = 0; w < pd->workers; w++)
-            json_array_append_new(ws, loop_json(&pd->loop_stats[(size_t)r * (size_t)pd->workers + (size_t)w],
-                                                r * pd->workers + w, r));
-    json_t *ms = start_json(pd);
-    for (int r = 0; r < pd->size; r++) {
-        const struct gp_client_stats *s = &pd->rank_stats[r];
-        const struct gp_dist_clock *c = &pd->clocks[r];
-        json_t *j = json_object();
-        json_object_set_new(j, "rank", json_integer(r));
-        json_object_set_new(j, "host", json_string(gp_dist_hostname(pd->d, r)));
-        json_object_set_new(j, "offset_ns", json_integer(c->offset_ns));
-        json_object_set_new(j, "uncertainty_ns", json_integer(c->uncertainty_ns));
-        json_object_set_new(j, "rtt_ns", json_integer(c->rtt_ns));
-        json_object_set_new(j, "clock_rounds", json_integer(c->rounds));
-        json_object_set_new(j, "requests", json_integer((json_int_t)(s->n_ok + s->n_failed)));
-        json_object_set_new(j, "failed", json_integer((json_int_t)s->n_failed));
-        json_object_set_new(j, "busy_fraction", json_real(s->busy_fraction));
-        if (ms && s->began_ns) {
-            uint64_t wall = gp_record_wall_ns(pd->st_rw, s->began_ns);
-            json_object_set_new(j, "measure_start_wall_ns", json_integer((json_int_t)wall));
-            json_object_set_new(j, "start_late_ns", json_integer((json_int_t)((int64_t)s->began_ns - pd->start_ns)));
-        }
-        json_array_append_new(rs, j);
-    }
-    json_object_set_new(o, "per_worker", ws);
-    json_object_set_new(o, "per_rank", rs);
-    if (ms)
-        json_object_set_new(o, "measured_start", ms);
-    return o;
-}
-
-void gp_profile_dist_clock_warning(const struct gp_profile_dist *pd, const struct gp_metrics_result *mr)
-{
-    if (pd->size < 2 || pd->rank != 0 || !pd->clocks)
-        return;
-    const struct gp_stats *m = &mr->stats[GP_M_TTFT];
-    const char *what = "TTFT";
-    if (!m->present) {
-        m = &mr->stats[GP_M_REQUEST_LATENCY];
-        what = "request latency";
-    }
-    if (!m->present)
-        return;
-    double median_ms = m->p[4]; /* p50 */
-    int worst = 0;
-    for (int r = 1; r < pd->size; r++)
-        if (pd->clocks[r].uncertainty_ns > pd->clocks[worst].uncertainty_ns)
-            worst = r;
-    double unc_ms = (double)pd->clocks[worst].uncertainty_ns / 1e6;
-    if (unc_ms > 0.01 * median_ms)
-        fprintf(stderr, "genperf: warning: the clock of rank %d on host %s is known to within +-%.3f ms, more than "
-                        "1%% of the median %s (%.3f ms): intervals across ranks (the run window, throughput) are less "
-                        "exact than the per-request metrics\n",
-                worst, gp_dist_hostname(pd->d, worst), unc_ms, what, median_ms);
 }
 
 struct gp_dist *gp_profile_dist_job(struct gp_profile_dist *pd) { return pd ? pd->d : NULL; }
