@@ -55,8 +55,13 @@ assert set(o1) <= {"ok", "shutdown"} and set(o2) == {"ok"}, (o1, o2)
 # exact: the client's successes are the servers' answered requests, the streams
 # server 1 cut at its stop are its shutdown lines, and nothing else was read
 assert len(ok) == o1["ok"] + o2["ok"], (len(ok), o1, o2)
-assert len(cut) == o1["shutdown"] - retried, (len(cut), o1["shutdown"], retried, [r["error"] for r in cut])
-assert len(ok) + len(cut) + retried == len(l1) + len(l2)
+# A stale resend went out on a kept-alive connection the stopping server had
+# closed: either the server read it first (a "shutdown" line, then the resend)
+# or the close won the race and it never read it (no line: the client cannot
+# tell which, like libcurl after its own liveness check)
+read_resends = o1["shutdown"] - len(cut)
+assert 0 <= read_resends <= retried, (len(cut), o1["shutdown"], retried, [r["error"] for r in cut])
+assert len(ok) + len(cut) + read_resends == len(l1) + len(l2)
 assert len(cut) + len(unread) == len(failed) == 240 - len(ok) == g["requests"]["failed"]
 assert all(r["fail_kind"] in ("transport", "truncated") for r in failed), collections.Counter(r["fail_kind"] for r in failed)
 assert len(refused) > 0, "no request hit the stopped server"
