@@ -33,17 +33,35 @@ log = [json.loads(l) for l in open(tmp + "/trace.log")]
 recs = [json.loads(l) for l in open(glob.glob(tmp + "/art.trace/*/*_records.jsonl")[0])]
 check(len(log) == 10 and len(recs) == 10, "10 requests reached the server and were recorded")
 log.sort(key=lambda e: e["t_request_ns"])
-check([e["prompt_tokens"] > 500 for e in log] == [i % 2 == 0 for i in range(10)], "server saw the rows in trace order")
-recs.sort(key=lambda r: r["t_sched_ns"])
-lag = [r["sched_lag_ns"] / 1e6 for r in recs]
+# The server sees requests in the order the client sent them; match the two by that order (a
+# row's entry is its index). Rows go out in trace order unless the client was late by more than
+# the gap to the next row (a loaded host, sanitizers, 4 loops on 2 cores): then the swap must be
+# what the reported lateness says.
+sent = sorted(recs, key=lambda r: r["t_start_ns"])
+rows = [r["entry"] for r in sent]
+due = {r["entry"]: r["t_sched_ns"] for r in recs}
+lag = {r["entry"]: r["sched_lag_ns"] / 1e6 for r in recs}
+max_lag = max(lag.values())
+if max_lag < 9.0:  # the smallest gap between rows is 10 ms
+    check(rows == list(range(10)), "rows sent in trace order (max lateness %.2f ms)" % max_lag)
+else:
+    print("note: max lateness %.2f ms: checking swaps against it" % max_lag)
+for a, b in zip(rows, rows[1:]):
+    if a > b:  # b was due first but went later: b was late by at least the gap
+        gap = (due[a] - due[b]) / 1e6
+        check(lag[b] + 1.0 >= gap, "row %d went after row %d: its lateness %.2f ms covers the %.2f ms gap" % (b, a, lag[b], gap))
+check([e["prompt_tokens"] > 500 for e in log] == [i % 2 == 0 for i in rows], "server saw the rows in the order sent")
 t0 = log[0]["t_request_ns"]
-for i, e in enumerate(log):
+d0 = due[rows[0]]
+for e, i in zip(log, rows):
     off = (e["t_request_ns"] - t0) / 1e6
-    # arrival offset = timestamp + this send's lateness - row 0's, plus transit (< 5 ms on one host)
-    want = ts[i] + lag[i] - lag[0]
-    check(abs(off - want) < 5.0, "row %d arrived at %.2f ms, timestamp %d ms + reported lateness %.2f ms" % (i, off, ts[i], lag[i] - lag[0]))
+    # arrival offset = due offset + this send's lateness - the first send's, plus transit (< 5 ms on one host)
+    want = (due[i] - d0) / 1e6 + lag[i] - lag[rows[0]]
+    check(abs(off - want) < 5.0, "row %d arrived at %.2f ms, due %.2f ms + reported lateness %.2f ms"
+          % (i, off, (due[i] - d0) / 1e6, lag[i] - lag[rows[0]]))
+recs.sort(key=lambda r: r["t_sched_ns"])
 check([r["t_sched_ns"] - recs[0]["t_sched_ns"] for r in recs] == [t * 1000000 for t in ts], "records carry the due times")
-heads = [e["prompt_head"] for e in log]
+heads = {i: e["prompt_head"] for e, i in zip(log, rows)}
 check(len({heads[i] for i in range(0, 10, 2)}) == 1, "rows sharing hash id 7 share their prompt prefix")
 check(len({heads[i] for i in range(1, 10, 2)}) == 5, "rows with distinct hash ids do not")
 if W > 1:
