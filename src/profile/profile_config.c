@@ -431,9 +431,9 @@ const char *gp_profile_output_format(const struct profile_config *cfg)
 
 /* GenAI-Perf's stimulus, in its order of precedence (create_config.py
  * _convert_args_to_stimulus): session concurrency, concurrency, request
- * rate, fixed schedule. 1 = session concurrency, 2 = fixed schedule (genperf
- * refuses --concurrency with both, so only --request-rate can outrank the
- * fixed schedule), 0 = neither. */
+ * rate, fixed schedule. 1 = session concurrency, 2 = fixed schedule, 0 =
+ * neither (the flag parser refuses --concurrency / --request-rate beside
+ * either, so the order only matters to a hand-built config). */
 static int schedule_stimulus(const struct profile_config *cfg)
 {
     if (cfg->sessions.num_sessions > 0 && cfg->sessions.session_concurrency > 0)
@@ -566,7 +566,13 @@ json_t *gp_profile_input_config(const struct profile_config *cfg)
     if (pa) {
         SET(pa, "path", json_string("perf_analyzer"));
         SET(pa, "verbose", json_boolean(cfg->verbose));
-        if (cfg->request_rate > 0)
+        /* one key, as create_config.py _convert_args_to_stimulus picks it */
+        int ss = schedule_stimulus(cfg);
+        if (ss == 1)
+            SET(pa, "stimulus", json_pack("{s:I}", "session_concurrency", (json_int_t)cfg->sessions.session_concurrency));
+        else if (ss == 2)
+            SET(pa, "stimulus", json_pack("{s:n}", "fixed_schedule"));
+        else if (cfg->request_rate > 0)
             SET(pa, "stimulus", json_pack("{s:f}", "request_rate", cfg->request_rate));
         else
             SET(pa, "stimulus", json_pack("{s:I}", "concurrency", (json_int_t)cfg->concurrency));

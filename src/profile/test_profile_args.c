@@ -576,6 +576,23 @@ static void test_shapes(void)
     CHECK_INT(c.sessions.delay_mean_ms, 150);
     CHECK_INT(c.sessions.delay_stddev_ms, 5);
     CHECK_NEAR(c.sessions.delay_ratio, 0.5, 0);
+    /* create_config.py _convert_args_to_stimulus: the session concurrency is the stimulus */
+    json_t *ic = gp_profile_input_config(&c);
+    json_t *st = json_object_get(json_object_get(ic, "perf_analyzer"), "stimulus");
+    CHECK_INT(json_object_size(st), 1);
+    CHECK_INT(json_integer_value(json_object_get(st, "session_concurrency")), 2);
+    json_decref(ic);
+    char name[256];
+    CHECK_INT(gp_profile_run_name(&c, name, sizeof name), 0);
+    CHECK_STR(name, "m-openai-chat-session_concurrency2");
+    gp_profile_config_free(&c);
+    /* sessions without --session-concurrency: GenAI-Perf's default concurrency 1 */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--num-sessions", "4", NULL), 0);
+    ic = gp_profile_input_config(&c);
+    st = json_object_get(json_object_get(ic, "perf_analyzer"), "stimulus");
+    CHECK_INT(json_object_size(st), 1);
+    CHECK_INT(json_integer_value(json_object_get(st, "concurrency")), 1);
+    json_decref(ic);
     gp_profile_config_free(&c);
     /* GenAI-Perf's truthy copy: 0 keeps the default ratio 1.0 */
     CHECK_INT(parse(&c, &e, "-m", "m", "--session-delay-ratio", "0", NULL), 0);
@@ -591,6 +608,13 @@ static void test_shapes(void)
                     "--trace-speedup", "2", "--max-concurrency", "4", NULL), 0);
     CHECK_INT(c.fixed_schedule, 1);
     CHECK_NEAR(c.trace_speedup, 2, 0);
+    ic = gp_profile_input_config(&c);
+    st = json_object_get(json_object_get(ic, "perf_analyzer"), "stimulus");
+    CHECK_INT(json_object_size(st), 1);
+    CHECK(json_is_null(json_object_get(st, "fixed_schedule")));
+    json_decref(ic);
+    CHECK_INT(gp_profile_run_name(&c, name, sizeof name), 0);
+    CHECK_STR(name, "m-openai-chat-fixed_schedule");
     gp_profile_config_free(&c);
 
     CHECK(parse(&c, &e, "-m", "m", "--fixed-schedule", "true", NULL) < 0);

@@ -475,6 +475,11 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
         model = json_object_get(cfg, "model");
     json_t *stim = json_object_get(json_object_get(cfg, "perf_analyzer"), "stimulus");
     json_t *endpoint = json_object_get(cfg, "endpoint");
+    /* a session run's concurrency is its session concurrency, as the store
+     * records it (docs/store.md); a trace replay has neither figure */
+    json_t *conc = json_object_get(stim, "concurrency");
+    if (!json_is_number(conc) && !json_is_number(json_object_get(stim, "request_rate")))
+        conc = json_object_get(stim, "session_concurrency");
 
     /* The cell is the run's path under the directory given (its name when it
      * is that directory). */
@@ -496,7 +501,7 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     }
     json_t *job = json_pack("{s:i,s:o,s:s,s:s,s:o,s:o,s:o,s:s}", "id", id, "model", dup_or_null(model), "created_at",
                             created, "cell", base, "concurrency",
-                            dup_or_null(json_object_get(stim, "concurrency")), "request_rate",
+                            dup_or_null(conc), "request_rate",
                             dup_or_null(json_object_get(stim, "request_rate")), "url",
                             dup_or_null(json_object_get(endpoint, "url")), "source", path);
     if (scenario)

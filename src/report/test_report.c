@@ -289,6 +289,47 @@ static void test_artifact_bundle(void)
     CHECK(strstr(err.msg, "_genai_perf.json") != NULL);
 }
 
+/* GenAI-Perf's session and fixed-schedule stimuli: a session run's job has
+ * its session concurrency as concurrency (as the store records it), a trace
+ * replay neither a concurrency nor a rate. */
+static void test_artifact_schedule_stimulus(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], run[700];
+    snprintf(dir, sizeof dir, "%s/gp-report-stim-%d", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+    const char *names[2] = {"m-openai-chat-fixed_schedule", "m-openai-chat-session_concurrency3"};
+    struct gp_error err = {0};
+    for (int i = 0; i < 2; i++) {
+        json_t *g = json_load_file("tests/fixtures/genai-perf/genperf-profile/sim-model-openai-chat-concurrency2/"
+                                   "profile_export_genai_perf.json",
+                                   JSON_PRESERVE_ORDER, NULL);
+        json_t *pa = json_object_get(json_object_get(g, "input_config"), "perf_analyzer");
+        snprintf(run, sizeof run, "%s/%s", dir, names[i]);
+        CHECK(pa != NULL);
+        CHECK_INT(gp_mkdir_p(run, &err), 0);
+        if (pa)
+            json_object_set_new(pa, "stimulus", i ? json_pack("{s:i}", "session_concurrency", 3)
+                                                  : json_pack("{s:n}", "fixed_schedule"));
+        snprintf(run, sizeof run, "%s/%s/profile_export_genai_perf.json", dir, names[i]);
+        CHECK_INT(json_dump_file(g, run, JSON_INDENT(2) | JSON_PRESERVE_ORDER), 0);
+        json_decref(g);
+    }
+    json_t *b = NULL;
+    CHECK_INT(gp_artifact_bundle(dir, &b, &err), 0);
+    json_t *jobs = json_object_get(json_object_get(json_object_get(b, "api"), "/api/jobs"), "jobs");
+    CHECK_INT(json_array_size(jobs), 2);
+    json_t *fixed = json_array_get(jobs, 0), *sess = json_array_get(jobs, 1);
+    CHECK(json_is_null(json_object_get(fixed, "concurrency")));
+    CHECK(json_is_null(json_object_get(fixed, "request_rate")));
+    CHECK_INT(json_integer_value(json_object_get(sess, "concurrency")), 3);
+    CHECK(json_is_null(json_object_get(sess, "request_rate")));
+    json_decref(b);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
 static struct gp_db *fixture_db(char *path, size_t n)
 {
     const char *tmp = getenv("TMPDIR");
@@ -482,6 +523,7 @@ int main(void)
     GP_RUN(test_jobs_filter);
     GP_RUN(test_downsample);
     GP_RUN(test_artifact_bundle);
+    GP_RUN(test_artifact_schedule_stimulus);
     GP_RUN(test_rdb);
     GP_RUN(test_search_decorate);
     return gp_test_summary();

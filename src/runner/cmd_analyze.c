@@ -165,7 +165,8 @@ static int write_csv(const struct analyze_args *a, json_t *const *cells, char *c
             snprintf(f[1], sizeof f[1], "%lld", (long long)json_integer_value(c));
         else if (json_is_number(r))
             gp_py_float_repr(json_number_value(r), f[1], sizeof f[1]);
-        else
+        else /* session_concurrency / fixed_schedule: perf_analyzer_config.py
+              * get_inference_value's AnalyzeDefaults.MIN_CONCURRENCY */
             snprintf(f[1], sizeof f[1], "1");
         snprintf(f[2], sizeof f[2], "%ld", (long)num(cells[i], "input_sequence_length", "p99"));
         json_t *nde = json_object_get(json_object_get(ic, "input"), "num_dataset_entries");

@@ -38,7 +38,9 @@ static void usage(FILE *fp)
             "  -v, --verbose              accepted\n");
 }
 
-/* <model>[_multi]-openai-<type>-<stimulus>, GenAI-Perf's run directory name. */
+/* <model>[_multi]-openai-<type>-<stimulus>, GenAI-Perf's run directory name;
+ * the stimulus key in perf_analyzer_config.py's order (concurrency, request
+ * rate, session concurrency, fixed schedule). */
 static int run_name(const json_t *ic, char *out, size_t sz)
 {
     json_t *models = json_object_get(ic, "model_names");
@@ -47,12 +49,17 @@ static int run_name(const json_t *ic, char *out, size_t sz)
     json_t *stim = json_object_get(json_object_get(ic, "perf_analyzer"), "stimulus");
     char s[128] = "";
     json_t *c = json_object_get(stim, "concurrency"), *r = json_object_get(stim, "request_rate");
-    if (json_is_number(r)) {
+    json_t *sc = json_object_get(stim, "session_concurrency");
+    if (json_is_integer(c)) {
+        snprintf(s, sizeof s, "-concurrency%lld", (long long)json_integer_value(c));
+    } else if (json_is_number(r)) {
         char rep[64];
         gp_py_float_repr(json_number_value(r), rep, sizeof rep);
         snprintf(s, sizeof s, "-request_rate%s", rep);
-    } else if (json_is_integer(c)) {
-        snprintf(s, sizeof s, "-concurrency%lld", (long long)json_integer_value(c));
+    } else if (json_is_integer(sc)) {
+        snprintf(s, sizeof s, "-session_concurrency%lld", (long long)json_integer_value(sc));
+    } else if (json_object_get(stim, "fixed_schedule")) {
+        snprintf(s, sizeof s, "-fixed_schedule");
     }
     int w = snprintf(out, sz, "%s%s-openai-%s%s", m0 ? m0 : "model", json_array_size(models) > 1 ? "_multi" : "",
                      type ? type : "chat", s);
@@ -155,6 +162,10 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
         return gp_err(err, GP_EINVAL, "--artifact-dir '%s': path too long", a->artifact_dir);
     json_t *stim = json_object_get(json_object_get(ic, "perf_analyzer"), "stimulus");
     json_t *rate = json_object_get(stim, "request_rate");
+    /* no export mode: a session or fixed-schedule run reads as request_rate
+     * 0.0, as GenAI-Perf reads perf_analyzer's export of one */
+    int sched = !json_is_number(rate) && !json_is_integer(json_object_get(stim, "concurrency")) &&
+                (json_object_get(stim, "session_concurrency") || json_object_get(stim, "fixed_schedule"));
     const char *type = json_string_value(json_object_get(json_object_get(ic, "endpoint"), "type"));
     int streaming = json_is_true(json_object_get(json_object_get(ic, "endpoint"), "streaming"));
 
@@ -192,9 +203,12 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
         struct gp_export_ctx ctx = {
             .run_dir = run_dir,
             .profile_export_file = a->export_file,
-            .mode = m->exp_mode ? m->exp_mode : json_is_number(rate) ? "request_rate" : "concurrency",
-            .value = m->exp_mode        ? m->exp_value
+            .mode = m->exp_mode                 ? m->exp_mode
+                    : json_is_number(rate) || sched ? "request_rate"
+                                                    : "concurrency",
+            .value = m->exp_mode            ? m->exp_value
                      : json_is_number(rate) ? json_number_value(rate)
+                     : sched                ? 0.0
                                             : (double)json_integer_value(json_object_get(stim, "concurrency")),
             .service_kind = m->service_kind,
             .endpoint = m->endpoint,

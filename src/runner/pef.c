@@ -284,7 +284,7 @@ static int merge_node(struct gp_pef_merged *m, const char *pa, const char *gap, 
             m->endpoint = dup_str(json_object_get(p, "endpoint"), "v1/chat/completions");
             m->service_kind = dup_str(json_object_get(p, "service_kind"), "openai");
             /* the experiment as the first node wrote it: a session run's is
-             * request_rate 0.0 where its input_config says concurrency */
+             * request_rate 0.0 where its input_config says session_concurrency */
             json_t *e = json_object_get(ex, "experiment"), *mode = json_object_get(e, "mode");
             json_t *val = json_object_get(e, "value");
             if (json_is_string(mode) && json_is_number(val) &&

@@ -340,6 +340,10 @@ static int special(struct mapper *m, const char *k, const json_t *v)
         return each_item(m, v, "--server-metrics-url", "server_metrics_url(s)");
     }
     if (!strcmp(k, "stimulus")) {
+        /* _parse_stimulus: a string is {name: None}, which only the fixed
+         * schedule runs with */
+        if (json_is_string(v) && !strcmp(json_string_value(v), "fixed_schedule"))
+            return push2(m, "--fixed-schedule", "true");
         if (json_is_string(v))
             return gp_err(m->err, GP_EINVAL, "User Config: stimulus '%s' needs a value (e.g. stimulus: {%s: 4})",
                           json_string_value(v), json_string_value(v));
@@ -355,7 +359,15 @@ static int special(struct mapper *m, const char *k, const json_t *v)
                                                                    : NULL;
             if (!flag)
                 return gp_err(m->err, GP_EINVAL,
-                              "User Config: stimulus %s is not supported by genperf (concurrency or request_rate)", s);
+                              "User Config: stimulus %s is not supported by genperf (concurrency, request_rate, "
+                              "session_concurrency or fixed_schedule)",
+                              s);
+            /* {fixed_schedule: null} is how GenAI-Perf writes a trace replay */
+            if (json_is_null(x) && !strcmp(s, "fixed_schedule")) {
+                if (push2(m, flag, "true"))
+                    return -GP_ENOMEM;
+                continue;
+            }
             if (json_is_null(x))
                 continue;
             if (scalar(x, buf, sizeof buf) < 0)

@@ -85,6 +85,18 @@ static void test_analyze_and_process(void)
     s = mapped("model_name: m\nanalyze: {request_rate: {}}\n", &err);
     CHECK_STR(s, "analyze -m m --sweep-type request_rate --sweep-range 16:8192");
     free(s);
+    /* GenAI-Perf's session and fixed-schedule stimuli, as its input_config writes them */
+    s = mapped("model_name: m\nperf_analyzer: {stimulus: {session_concurrency: 3}}\n"
+               "input: {sessions: {num: 6}}\n",
+               &err);
+    CHECK(s && strstr(s, "--session-concurrency 3") != NULL);
+    free(s);
+    s = mapped("model_name: m\nperf_analyzer: {stimulus: {fixed_schedule: null}}\n", &err);
+    CHECK_STR(s, "profile -m m --fixed-schedule true");
+    free(s);
+    s = mapped("model_name: m\nperf_analyzer: {stimulus: fixed_schedule}\n", &err);
+    CHECK_STR(s, "profile -m m --fixed-schedule true");
+    free(s);
     s = mapped("process: {input_path: nodes}\noutput: {artifact_directory: out}\n", &err);
     CHECK_STR(s, "process-export-files --input-directory nodes --artifact-dir out");
     free(s);
@@ -101,6 +113,8 @@ static void test_refusals(void)
     CHECK_STR(err.msg, "User Config: x is not a valid turns parameter");
     CHECK(mapped("model_name: m\nperf_analyzer: {measurement: {mode: forever}}\n", &err) == NULL);
     CHECK_STR(err.msg, "User Config: forever is not a valid perf_analyzer_measurement mode");
+    CHECK(mapped("model_name: m\nperf_analyzer: {stimulus: {session_request_rate: 2}}\n", &err) == NULL);
+    CHECK(strstr(err.msg, "stimulus session_request_rate is not supported by genperf") != NULL);
     CHECK(mapped("model_name: m\nanalyze: {batch: {}}\n", &err) == NULL);
     CHECK_STR(err.msg, "User Config: batch is not a valid analyze parameter");
     CHECK(mapped("model_name: m\ninput: {goodput: {time_to_first_token: fast}}\n", &err) == NULL);

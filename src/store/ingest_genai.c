@@ -99,6 +99,13 @@ static int ic_stimulus(struct ig_job *j, const json_t *ic, const char *path, str
                (r = ig_opt_num(st, "request_rate", &j->request_rate, path,
                                "input_config.perf_analyzer.stimulus.request_rate", err))))
         return r;
+    /* a session run ({"session_concurrency": N}) is N closed-loop sessions:
+     * its scenario's concurrency is N; a trace replay ({"fixed_schedule":
+     * null}) has neither a concurrency nor a rate */
+    if (st && !j->concurrency.set && !j->request_rate.set &&
+        (r = ig_opt_int(st, "session_concurrency", &j->concurrency, path,
+                        "input_config.perf_analyzer.stimulus.session_concurrency", err)))
+        return r;
     const json_t *me = ig_opt_obj(pa, "measurement", path, "input_config.perf_analyzer.measurement", &bad, err);
     if (bad)
         return -GP_EINVAL;

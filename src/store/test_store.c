@@ -565,6 +565,59 @@ static void test_ingest_endpoints(void)
     gp_db_close(db);
 }
 
+/* A copy of our profile fixture in dir/name whose stimulus is `stim`. */
+static int write_stim_run(const char *dir, const char *name, json_t *stim)
+{
+    char run[4300], file[4400];
+    struct gp_error err = {0};
+    snprintf(run, sizeof run, "%s/%s", dir, name);
+    json_t *g = json_load_file(EP_FIXTURE "/profile_export_genai_perf.json", JSON_PRESERVE_ORDER, NULL);
+    json_t *pa = json_object_get(json_object_get(g, "input_config"), "perf_analyzer");
+    if (!pa || gp_mkdir_p(run, &err) || json_object_set_new(pa, "stimulus", stim))
+        return json_decref(g), -1;
+    snprintf(file, sizeof file, "%s/profile_export_genai_perf.json", run);
+    int r = json_dump_file(g, file, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(g);
+    return r;
+}
+
+/* GenAI-Perf's session and fixed-schedule stimuli: a session run's scenario
+ * concurrency is its session concurrency, a trace replay has neither figure
+ * (and its run directory's name does not make one up). */
+static void test_ingest_schedule_stimulus(void)
+{
+    char path[4200], dir[4200], got[256];
+    scratch_path(path, sizeof path, "stimulus.db");
+    scratch_path(dir, sizeof dir, "stimulus");
+    unlink(path);
+    struct gp_error err = {0};
+    struct gp_db *db = NULL;
+    CHECK_INT(gp_db_open(path, &db, &err), 0);
+    if (!db)
+        return;
+    CHECK_INT(write_stim_run(dir, "m-openai-chat-session_concurrency3", json_pack("{s:i}", "session_concurrency", 3)),
+              0);
+    CHECK_INT(write_stim_run(dir, "m-openai-chat-fixed_schedule", json_pack("{s:n}", "fixed_schedule")), 0);
+    struct gp_ingest_result res = {0};
+    CHECK_INT(gp_store_ingest_dir(db, dir, NULL, &res, &err), 0);
+    CHECK_INT(res.jobs_added, 2);
+    gp_ingest_result_free(&res);
+    q1(db,
+       "SELECT group_concat(s, ' ') FROM (SELECT COALESCE(concurrency, 'null') || '/' || "
+       "COALESCE(request_rate, 'null') AS s FROM v_jobs ORDER BY s)",
+       got, sizeof got);
+    CHECK_STR(got, "3/null null/null");
+    /* a bad value is a rejection naming the field */
+    CHECK_INT(write_stim_run(dir, "m-openai-chat-session_concurrencyx", json_pack("{s:s}", "session_concurrency", "x")),
+              0);
+    memset(&res, 0, sizeof res);
+    CHECK(gp_store_ingest_dir(db, dir, NULL, &res, &err) < 0);
+    CHECK(strstr(err.msg, "field 'input_config.perf_analyzer.stimulus.session_concurrency': expected an integer") !=
+          NULL);
+    gp_ingest_result_free(&res);
+    gp_db_close(db);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -582,6 +635,7 @@ int main(void)
     GP_RUN(test_ingest_stop_and_count);
     GP_RUN(test_csv_duplicates);
     GP_RUN(test_ingest_endpoints);
+    GP_RUN(test_ingest_schedule_stimulus);
     GP_RUN(test_telemetry_hosts);
     char cmd[4300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);

@@ -36,6 +36,18 @@ grep -q '"session_id":' "$TMPDIR/insess/node1/profile_export.json" || { echo "se
 cmp "$TMPDIR/insess/node1/profile_export.json" "$TMPDIR"/sessout/*/profile_export.json ||
   { echo "FAIL session run: re-exported profile_export.json differs from the original"; exit 1; }
 echo "ok   session run re-exported byte-identical (session_id / delay kept)"
+# the merged run directory is named from the stimulus {"session_concurrency": 2}, as profile names
+# the node's run directory and GenAI-Perf's perf_analyzer_config.py names both
+[ -d "$TMPDIR/s1/genperf-sim-openai-chat-session_concurrency2" ] ||
+  { echo "FAIL session run directory: $(ls "$TMPDIR/s1")"; exit 1; }
+[ -d "$TMPDIR/sessout/genperf-sim-openai-chat-session_concurrency2" ] ||
+  { echo "FAIL merged session run directory: $(ls "$TMPDIR/sessout")"; exit 1; }
+python3 - "$TMPDIR/sessout/genperf-sim-openai-chat-session_concurrency2/profile_export_genai_perf.json" <<'PY' || exit 1
+import json, sys
+st = json.load(open(sys.argv[1]))["input_config"]["perf_analyzer"]["stimulus"]
+assert st == {"session_concurrency": 2}, st
+PY
+echo "ok   merged session run in <model>-openai-chat-session_concurrency2, stimulus kept"
 "$GENPERF" process-export-files --input-directory "$TMPDIR/in" --artifact-dir "$TMPDIR/merged" \
   >"$TMPDIR/m.out" 2>&1 || { cat "$TMPDIR/m.out"; exit 1; }
 cat "$TMPDIR/m.out"

@@ -41,6 +41,11 @@ for mode in ("plain", "stream"):
             check(150 <= gap < 250, "%s: next turn %.1f ms after the previous response ended (delay 150)" % (mode, gap))
     gj = json.load(open(glob.glob(tmp + "/art.%s/*/*_genperf.json" % mode)[0]))
     check(gj["schedule"] and gj["schedule"]["requests"] == 12, "%s: schedule block counts 12 turns" % mode)
+    # GenAI-Perf's create_config.py: the session concurrency is the stimulus, and names the run
+    runs = glob.glob(tmp + "/art.%s/*/*_genai_perf.json" % mode)
+    st = json.load(open(runs[0]))["input_config"]["perf_analyzer"]["stimulus"]
+    check(st == {"session_concurrency": 4}, "%s: input_config stimulus %r" % (mode, st))
+    check(runs[0].split("/")[-2] == "genperf-sim-openai-chat-session_concurrency4", "%s: run directory %s" % (mode, runs[0]))
     if W > 1:
         recs = [json.loads(l) for l in open(glob.glob(tmp + "/art.%s/*/*_records.jsonl" % mode)[0])]
         recs = [r for r in recs if not r["warmup"]]

@@ -70,5 +70,10 @@ if W > 1:
 gj = json.load(open(glob.glob(tmp + "/art.trace/*/*_genperf.json")[0]))
 s = gj["schedule"]
 check(s is not None and s["requests"] == 10 and s["lag"]["max_ms"] >= s["lag"]["p50_ms"] >= 0, "genperf.json schedule block")
+# GenAI-Perf's create_config.py: {"fixed_schedule": null} is the stimulus, and names the run
+runs = glob.glob(tmp + "/art.trace/*/*_genai_perf.json")
+st = json.load(open(runs[0]))["input_config"]["perf_analyzer"]["stimulus"]
+check(st == {"fixed_schedule": None}, "input_config stimulus %r" % st)
+check(runs[0].split("/")[-2] == "genperf-sim-openai-chat-fixed_schedule", "run directory %s" % runs[0])
 sys.exit(1 if bad else 0)
 PY
