@@ -18,9 +18,10 @@ start_serve() { # $1 = url file, rest = serve flags
     --prefill-us-per-token 0 "$@" >/dev/null &
   pids="$pids $!"
   for _ in $(seq 200); do [ -s "$f" ] && break; sleep 0.05; done
-  cat "$f"
 }
-url=$(start_serve "$TMPDIR/url6" --max-batch 6)
+# (not url=$(start_serve ...): a subshell would keep the pid from the trap, and the
+# server would outlive the test)
+start_serve "$TMPDIR/url6" --max-batch 6; url=$(cat "$TMPDIR/url6")
 common=(-m org/sim --tokenizer builtin --endpoint-type chat --streaming --isl 16)
 
 t0=$(date +%s)
@@ -72,7 +73,7 @@ n=$(ls -d "$TMPDIR"/a/org_sim-openai-chat-concurrency* | wc -l)
 sed -n 2,5p "$TMPDIR/q" | cut -d, -f2 | tr '\n' ' ' | grep -q '^1 2 4 8 $' || { cat "$TMPDIR/q"; exit 1; }
 
 # saturation: 2 slots, a generous SLO; concurrency 4 gains no throughput over 2 while latency doubles
-url2=$(start_serve "$TMPDIR/url2" --max-batch 2)
+start_serve "$TMPDIR/url2" --max-batch 2; url2=$(cat "$TMPDIR/url2")
 "$GENPERF" search "${common[@]}" -u "$url2" --osl 50 -g time_to_first_token:100000 \
   --artifact-dir "$TMPDIR/s" >"$TMPDIR/out2" 2>&1 || { cat "$TMPDIR/out2"; exit 1; }
 grep -q '^limit: concurrency 4$' "$TMPDIR/out2" && grep -q '^stopped: saturated at concurrency 4: throughput' "$TMPDIR/out2" ||
