@@ -201,6 +201,24 @@ static void send_some(struct loop *L, struct slot *s)
 }
 
 static void connected(struct loop *L, struct slot *s);
+static void connect_next(struct loop *L, struct slot *s);
+
+/* The current address failed (e: its errno): try the host's next one, or
+ * fail the transfer with libcurl's wording. */
+static void connect_failed(struct loop *L, struct slot *s, int e)
+{
+    struct h1_xfer *x = s->h1;
+    struct gp_h1_target *t = &L->h1t[x->ep];
+    drop_conn(L, s, x->ep);
+    if (x->ai + 1 < t->naddr) {
+        x->ai++;
+        connect_next(L, s);
+        return;
+    }
+    snprintf(s->errbuf, sizeof s->errbuf, "Failed to connect to %s port %d after %llu ms: %s", t->host, t->port,
+             (unsigned long long)((gp_now_ns() - s->t_start) / 1000000ull), strerror(e));
+    finish(L, s, CURLE_COULDNT_CONNECT);
+}
 
 /* Opens the connection to the target's address x->ai; sends at once when
  * connect completes before it returns or right after. */
@@ -249,16 +267,7 @@ static void connect_next(struct loop *L, struct slot *s)
             connected(L, s);
         return;
     }
-    int e = errno;
-    drop_conn(L, s, x->ep);
-    if (x->ai + 1 < t->naddr) {
-        x->ai++;
-        connect_next(L, s);
-        return;
-    }
-    snprintf(s->errbuf, sizeof s->errbuf, "Failed to connect to %s port %d after %llu ms: %s", t->host, t->port,
-             (unsigned long long)((gp_now_ns() - s->t_start) / 1000000ull), strerror(e));
-    finish(L, s, CURLE_COULDNT_CONNECT);
+    connect_failed(L, s, errno);
 }
 
 void gp_cl_h1_start(struct loop *L, struct slot *s, const char *body, size_t blen)
@@ -351,15 +360,7 @@ static void connected(struct loop *L, struct slot *s)
         send_some(L, s);
         return;
     }
-    drop_conn(L, s, x->ep);
-    if (x->ai + 1 < t->naddr) {
-        x->ai++;
-        connect_next(L, s);
-        return;
-    }
-    snprintf(s->errbuf, sizeof s->errbuf, "Failed to connect to %s port %d after %llu ms: %s", t->host, t->port,
-             (unsigned long long)((gp_now_ns() - s->t_start) / 1000000ull), strerror(e));
-    finish(L, s, CURLE_COULDNT_CONNECT);
+    connect_failed(L, s, e);
 }
 
 void gp_cl_h1_event(struct loop *L, uint64_t tag, uint32_t events)
