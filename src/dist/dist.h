@@ -157,6 +157,12 @@ int gp_dist_gather(struct gp_dist *d, size_t chunk_bytes, gp_dist_next_fn next, 
  * *pos starts at 0. Returns 1 with *rec and *rec_len set, 0 at the end, -1 when
  * the chunk is malformed (a length running past the end). */
 int gp_dist_chunk_next(const void *chunk, size_t len, size_t *pos, const void **rec, size_t *rec_len);
+/* The same walk for records that open with a u32 kind tag (in the sender's
+ * byte order: every rank runs the same binary): 1 with *kind and the bytes
+ * after it in *body and *body_len, 0 at the end, -1 when the chunk is malformed
+ * or a record is too short for its tag. */
+int gp_dist_chunk_next_kind(const void *chunk, size_t len, size_t *pos, uint32_t *kind, const char **body,
+                            size_t *body_len);
 
 /* ---- splitting the load exactly (pure) ----
  *

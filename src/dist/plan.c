@@ -101,3 +101,19 @@ int gp_dist_chunk_next(const void *chunk, size_t len, size_t *pos, const void **
     *pos += 4 + n;
     return 1;
 }
+
+int gp_dist_chunk_next_kind(const void *chunk, size_t len, size_t *pos, uint32_t *kind, const char **body,
+                            size_t *body_len)
+{
+    const void *rec;
+    size_t n;
+    int rc = gp_dist_chunk_next(chunk, len, pos, &rec, &n);
+    if (rc != 1)
+        return rc;
+    if (n < sizeof *kind)
+        return -1;
+    memcpy(kind, rec, sizeof *kind);
+    *body = (const char *)rec + sizeof *kind;
+    *body_len = n - sizeof *kind;
+    return 1;
+}

@@ -217,6 +217,24 @@ static void test_chunk_next(void)
     CHECK_INT(gp_dist_chunk_next(chunk, 2, &pos, &rec, &n), -1);
 }
 
+static void test_chunk_next_kind(void)
+{
+    /* a 6-byte record: kind 0x04030201 then "ab"; then a 3-byte record, too
+     * short for its tag */
+    const unsigned char chunk[] = {6, 0, 0, 0, 1, 2, 3, 4, 'a', 'b', 3, 0, 0, 0, 9, 9, 9};
+    size_t pos = 0, n = 0;
+    uint32_t kind = 0, want;
+    const unsigned char tag[4] = {1, 2, 3, 4};
+    memcpy(&want, tag, sizeof want);
+    const char *body = NULL;
+    CHECK_INT(gp_dist_chunk_next_kind(chunk, 10, &pos, &kind, &body, &n), 1);
+    CHECK(kind == want);
+    CHECK_INT(n, 2);
+    CHECK(memcmp(body, "ab", 2) == 0);
+    CHECK_INT(gp_dist_chunk_next_kind(chunk, 10, &pos, &kind, &body, &n), 0);
+    CHECK_INT(gp_dist_chunk_next_kind(chunk, sizeof chunk, &pos, &kind, &body, &n), -1);
+}
+
 static void test_detect(void)
 {
     struct gp_dist_launch l;
@@ -400,6 +418,7 @@ int main(void)
     GP_RUN(test_arrivals_round_robin);
     GP_RUN(test_clock_pick);
     GP_RUN(test_chunk_next);
+    GP_RUN(test_chunk_next_kind);
     GP_RUN(test_detect);
     GP_RUN(test_init_refuses_k_ranks_without_mpi);
     GP_RUN(test_single_process_job);

@@ -499,16 +499,12 @@ static int on_chunk(void *ctx, int src, const void *chunk, size_t len, struct gp
 {
     struct gp_profile_dist *pd = ctx;
     size_t pos = 0, n = 0;
-    const void *rec;
+    uint32_t kind = 0;
+    const char *p;
     int more;
-    while ((more = gp_dist_chunk_next(chunk, len, &pos, &rec, &n)) == 1) {
-        uint32_t kind = 0;
-        if (n < sizeof kind)
-            return gp_err(err, GP_EIO, "malformed chunk from rank %d", src);
-        memcpy(&kind, rec, sizeof kind);
-        const char *p = (const char *)rec + sizeof kind;
-        int rc = kind == KIND_STATS ? take_stats(pd, src, p, n - sizeof kind, err)
-                 : kind == KIND_REC ? take_record(pd, src, p, n - sizeof kind, err)
+    while ((more = gp_dist_chunk_next_kind(chunk, len, &pos, &kind, &p, &n)) == 1) {
+        int rc = kind == KIND_STATS ? take_stats(pd, src, p, n, err)
+                 : kind == KIND_REC ? take_record(pd, src, p, n, err)
                                     : gp_err(err, GP_EIO, "malformed chunk from rank %d (kind)", src);
         if (rc)
             return rc;

@@ -92,15 +92,10 @@ static int on_tel_chunk(void *ctx, int src, const void *chunk, size_t len, struc
     struct tel_recv *r = ctx;
     struct gp_profile_tel_hosts *h = r->h;
     size_t pos = 0, n = 0;
-    const void *rec;
+    uint32_t kind = 0;
+    const char *p;
     int more;
-    while ((more = gp_dist_chunk_next(chunk, len, &pos, &rec, &n)) == 1) {
-        uint32_t kind = 0;
-        if (n < sizeof kind)
-            return gp_err(err, GP_EIO, "malformed telemetry from rank %d", src);
-        memcpy(&kind, rec, sizeof kind);
-        const char *p = (const char *)rec + sizeof kind;
-        n -= sizeof kind;
+    while ((more = gp_dist_chunk_next_kind(chunk, len, &pos, &kind, &p, &n)) == 1) {
         if (kind == KIND_HDR) {
             struct gp_telemetry *t = NULL;
             if (h->n >= r->cap)
