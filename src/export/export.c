@@ -33,6 +33,20 @@ void gp_export_stem(const char *file, char *out, size_t outsz)
     snprintf(out, outsz, "%.*s", (int)n, base);
 }
 
+int gp_export_run_name(const char *model0, int multi, const char *type, const char *stimulus, char *out,
+                       size_t outsz)
+{
+    int n = snprintf(out, outsz, "%s%s-openai-%s%s%s", model0, multi ? "_multi" : "", type, *stimulus ? "-" : "",
+                     stimulus);
+    if (n < 0 || (size_t)n >= outsz)
+        return -1;
+    size_t m = strlen(model0);
+    for (size_t i = 0; i < m; i++)
+        if (out[i] == '/')
+            out[i] = '_';
+    return 0;
+}
+
 /* ---- rows and labels ----------------------------------------------------- */
 
 /* CSV/console labels use GenAI-Perf's metadata units, not the JSON ones. */

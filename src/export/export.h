@@ -121,4 +121,12 @@ int gp_export_schedule_summary(const struct gp_record_store *st, struct gp_expor
 /* <stem> of a profile export file name: "custom_export.json" -> "custom_export". */
 void gp_export_stem(const char *profile_export_file, char *out, size_t outsz);
 
+/* GenAI-Perf's run directory name, "<model0>[_multi]-openai-<type>[-<stimulus>]"
+ * with every '/' of the model name as '_' (perf_analyzer_config.py). One
+ * copy for `profile` (from its flags) and `process-export-files` (from a
+ * node's input_config); stimulus "" adds no suffix. 0, or -1 when it does not
+ * fit in outsz. */
+int gp_export_run_name(const char *model0, int multi, const char *type, const char *stimulus, char *out,
+                       size_t outsz);
+
 #endif

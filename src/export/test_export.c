@@ -376,6 +376,13 @@ static void test_pyjson(void)
     CHECK_STR(stem, "a.b");
     gp_export_stem("noext", stem, sizeof stem);
     CHECK_STR(stem, "noext");
+    /* the run directory name: '/' only in the model part, "" = no stimulus */
+    char name[64];
+    CHECK_INT(gp_export_run_name("org/m/x", 1, "chat", "session_concurrency2", name, sizeof name), 0);
+    CHECK_STR(name, "org_m_x_multi-openai-chat-session_concurrency2");
+    CHECK_INT(gp_export_run_name("m", 0, "completions", "", name, sizeof name), 0);
+    CHECK_STR(name, "m-openai-completions");
+    CHECK_INT(gp_export_run_name("m", 0, "chat", "concurrency1", name, 10), -1);
 }
 
 /* request_rate mode, a warmup and a failed request through the two big writers */

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/redact.h"
+#include "export/export.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -450,11 +451,7 @@ const char *gp_profile_mode(const struct profile_config *cfg)
 
 int gp_profile_run_name(const struct profile_config *cfg, char *out, size_t outsz)
 {
-    char name[1024], stim[96];
-    snprintf(name, sizeof name, "%s%s", cfg->models[0], cfg->n_models > 1 ? "_multi" : "");
-    for (char *c = name; *c; c++)
-        if (*c == '/')
-            *c = '_';
+    char stim[96];
     int ss = schedule_stimulus(cfg);
     if (ss == 1) {
         snprintf(stim, sizeof stim, "session_concurrency%ld", cfg->sessions.session_concurrency);
@@ -467,8 +464,8 @@ int gp_profile_run_name(const struct profile_config *cfg, char *out, size_t outs
     } else {
         snprintf(stim, sizeof stim, "concurrency%ld", cfg->concurrency);
     }
-    int n = snprintf(out, outsz, "%s-openai-%s-%s", name, gp_profile_endpoint_type_name(cfg), stim);
-    return n < 0 || (size_t)n >= outsz ? -GP_EINVAL : 0;
+    return gp_export_run_name(cfg->models[0], cfg->n_models > 1, gp_profile_endpoint_type_name(cfg), stim, out,
+                              outsz) < 0 ? -GP_EINVAL : 0;
 }
 
 int gp_profile_run_dir(const struct profile_config *cfg, char *out, size_t outsz)

@@ -47,26 +47,21 @@ static int run_name(const json_t *ic, char *out, size_t sz)
     const char *m0 = json_string_value(json_array_get(models, 0));
     const char *type = json_string_value(json_object_get(json_object_get(ic, "endpoint"), "type"));
     json_t *stim = json_object_get(json_object_get(ic, "perf_analyzer"), "stimulus");
-    char s[128] = "";
+    char s[128] = ""; /* the stimulus part, without its '-' */
     json_t *c = json_object_get(stim, "concurrency"), *r = json_object_get(stim, "request_rate");
     json_t *sc = json_object_get(stim, "session_concurrency");
     if (json_is_integer(c)) {
-        snprintf(s, sizeof s, "-concurrency%lld", (long long)json_integer_value(c));
+        snprintf(s, sizeof s, "concurrency%lld", (long long)json_integer_value(c));
     } else if (json_is_number(r)) {
         char rep[64];
         gp_py_float_repr(json_number_value(r), rep, sizeof rep);
-        snprintf(s, sizeof s, "-request_rate%s", rep);
+        snprintf(s, sizeof s, "request_rate%s", rep);
     } else if (json_is_integer(sc)) {
-        snprintf(s, sizeof s, "-session_concurrency%lld", (long long)json_integer_value(sc));
+        snprintf(s, sizeof s, "session_concurrency%lld", (long long)json_integer_value(sc));
     } else if (json_object_get(stim, "fixed_schedule")) {
-        snprintf(s, sizeof s, "-fixed_schedule");
+        snprintf(s, sizeof s, "fixed_schedule");
     }
-    int w = snprintf(out, sz, "%s%s-openai-%s%s", m0 ? m0 : "model", json_array_size(models) > 1 ? "_multi" : "",
-                     type ? type : "chat", s);
-    for (char *p = out; *p; p++)
-        if (*p == '/')
-            *p = '_';
-    return (w < 0 || (size_t)w >= sz) ? -1 : 0;
+    return gp_export_run_name(m0 ? m0 : "model", json_array_size(models) > 1, type ? type : "chat", s, out, sz);
 }
 
 struct pef_args {
