@@ -173,4 +173,9 @@ int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *
 void gp_client_rng_seed(struct gp_rng *r, uint64_t seed);
 double gp_client_rng_exp(struct gp_rng *r, double mean);
 
+/* $GENPERF_TRANSPORT: unset or empty (the built-in HTTP/1.1 client where
+ * the URLs allow it, else libcurl), "curl" or "h1". Any other value: -1 with
+ * a message naming it, so a typo fails before anything runs or is written. */
+int gp_client_transport_check(const char *value, struct gp_error *err);
+
 #endif

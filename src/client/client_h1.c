@@ -28,6 +28,15 @@
 
 #define H1_BUF (256 * 1024) /* as the curl path's CURLOPT_BUFFERSIZE */
 
+int gp_client_transport_check(const char *value, struct gp_error *err)
+{
+    if (!value || !*value || !strcmp(value, "curl") || !strcmp(value, "h1"))
+        return 0;
+    return gp_err(err, GP_EINVAL,
+                  "GENPERF_TRANSPORT=%s: not a transport; use curl (libcurl) or h1 (built-in HTTP/1.1), or unset it",
+                  value);
+}
+
 int gp_cl_h1_setup(struct loop *L, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;

@@ -75,4 +75,9 @@ for case in "stream|http://127.0.0.1:$PORT|--streaming" "nonstream|localhost:$PO
   cmp -s "$tag.curl.osl" "$tag.h1.osl" || fail "$tag: output tokens differ (curl $(cat $tag.curl.osl), h1 $(cat $tag.h1.osl))"
   grep -q "Expect" "$tag.h1.reqs" && fail "$tag: Expect header sent"
 done
+# a transport name that is neither: one line naming it, exit 1, no run directory
+GENPERF_TRANSPORT=libcurl "$GENPERF" profile -m m --tokenizer builtin -u "http://127.0.0.1:$PORT" --endpoint-type chat \
+  --request-count 2 --artifact-dir art.bad >bad.out 2>bad.err && fail "GENPERF_TRANSPORT=libcurl accepted"
+grep -q "GENPERF_TRANSPORT=libcurl: not a transport; use curl" bad.err || { cat bad.err; fail "no error naming GENPERF_TRANSPORT"; }
+[ ! -e art.bad ] || fail "a run directory was written for a bad GENPERF_TRANSPORT"
 echo "h1 and libcurl sent identical requests and read identical responses"
