@@ -26,10 +26,12 @@ function check(ok, what) { if (!ok) fails.push(what); console.log((ok ? 'ok   ' 
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   const origin = spec.base.startsWith('http') ? new URL(spec.base).origin : null;
-  await page.route('**/*', (route) => {
+  let slowList = 0; // ms to hold back /api/jobs (the race of check 4)
+  await page.route('**/*', async (route) => {
     const u = route.request().url();
     const local = spec.offline ? (u.startsWith('file:') || u.startsWith('data:')) : (u.startsWith(origin) || u.startsWith('data:'));
     if (!local) { external.push(u); return route.abort(); }
+    if (slowList && new URL(u).pathname === '/api/jobs') await new Promise((r) => setTimeout(r, slowList));
     return route.continue();
   });
   const go = async (hash) => {
@@ -82,6 +84,19 @@ function check(ok, what) { if (!ok) fails.push(what); console.log((ok ? 'ok   ' 
     check(ov.length >= 2 && ov.every((c) => Number(c.overlay) === 2 && c.ink > 300),
       `two jobs' TTFT and latency distributions overlaid (${ov.map((c) => c.title + ' x' + c.overlay).join('; ')})`);
     await shot('overlay');
+
+    // 4. The list's answer arriving after the page moved on to a compare view must not pull
+    // it back to the list (it did: CI saw check 3 fail when /api/jobs was slow under load).
+    if (!spec.offline) {
+      slowList = 1500;
+      await go(spec.two);
+      await page.waitForTimeout(2500);
+      const where = await page.evaluate(() => [location.hash, document.body.getAttribute('data-view'),
+        document.querySelectorAll('#gp-compare').length, document.querySelectorAll('#gp-jobs').length]);
+      check(where[0] === spec.two && where[1] === 'compare' && where[2] === 1 && where[3] === 0,
+        `a slow list answer leaves the compare view in place (hash ${where[0]}, view ${where[1]}, compare ${where[2]}, list ${where[3]})`);
+      slowList = 0;
+    }
   } catch (e) {
     check(false, 'exception: ' + (e && e.stack || e));
   }

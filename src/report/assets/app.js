@@ -63,7 +63,14 @@
   }
   function jobHref(id, tab) { return '#/job/' + encodeURIComponent(String(id)) + (tab ? '/' + tab : ''); }
 
+  /* Each view bumps this; an answer that arrives after the user (or a hash
+   * change) moved on belongs to a view no longer shown and is dropped. Without
+   * it a slow /api/jobs answer rendered the list after the compare view had
+   * started, and the list's replaceState('#/') pulled the page back to it. */
+  let viewGen = 0;
+  function current(gen) { return gen === viewGen; }
   function clear() {
+    viewGen++;
     while (charts.length) charts.pop().destroy();
     while (root.firstChild) root.removeChild(root.firstChild);
   }
@@ -134,7 +141,9 @@
     clear();
     add(root, el('h2', null, 'Benchmarks'));
     const box = el('div'); add(root, box);
-    api('/api/jobs').then(function (d) { renderList(box, d.jobs || []); }).catch(function (e) { showError(box, e); });
+    const gen = viewGen;
+    api('/api/jobs').then(function (d) { if (current(gen)) renderList(box, d.jobs || []); })
+      .catch(function (e) { if (current(gen)) showError(box, e); });
   }
 
   function renderList(box, jobs) {
@@ -265,7 +274,9 @@
       bundle ? null : el('a', { href: '/report?id=' + encodeURIComponent(id), id: 'gp-download', download: 'genperf-report-' + id + '.html' }, 'HTML report ⤓'));
     add(root, tabs);
     const body = el('div', { id: tab === 'hardware' ? 'gp-hardware' : 'gp-metrics' }); add(root, body);
+    const gen = viewGen;
     api('/api/job' + q).then(function (d) {
+      if (!current(gen)) return null;
       renderJobHead(head, d.job || {});
       if (tab === 'hardware') return renderHardware(body, q, d);
       return renderMetrics(body, q, d);
@@ -398,6 +409,7 @@
     clear();
     add(root, el('h2', null, kind === 'scenario' ? ['Compare sweep ', el('span', null, arg)] : 'Compare jobs'));
     const body = el('div', { id: 'gp-compare' }); add(root, body);
+    const gen = viewGen;
     const path = '/api/compare?' + (kind === 'scenario' ? 'scenario=' + encodeURIComponent(arg) : 'ids=' + arg.split(',').map(encodeURIComponent).join(','));
     api(path).catch(function (e) {
       // A report holds the comparison of all its jobs; another selection is
@@ -417,7 +429,7 @@
           inter_token_latency_p99: m['inter_token_latency.p99'], output_token_throughput_per_user: m['output_token_throughput_per_user.avg'],
           tool: j.producer, gpu_count: j.gpu_count };
       }) };
-    }).then(function (d) { return renderCompare(body, d); }).catch(function (e) { showError(body, e); });
+    }).then(function (d) { return current(gen) ? renderCompare(body, d) : null; }).catch(function (e) { if (current(gen)) showError(body, e); });
   }
 
   /* A vertical marker at x (the search's limit) drawn over a chart. */
