@@ -61,7 +61,8 @@ void gp_record_store_free(struct gp_record_store *st)
     free(st->recs);
     free(st->chunks);
     if (st->arena) {
-        munmap(st->arena->map, st->arena->map_len);
+        if (st->arena->map) /* NULL: its bytes were moved (gp_record_store_take_bytes) */
+            munmap(st->arena->map, st->arena->map_len);
         pthread_mutex_destroy(&st->arena->mu);
         pthread_cond_destroy(&st->arena->cv);
         free(st->arena);
@@ -391,7 +392,20 @@ int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_sto
     if (mremap(sa->base, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, da->base + off) == MAP_FAILED)
         return -1;
     dst->bytes.len = off + src->bytes.len; /* src's NUL came along */
-    /* src keeps its (now partly empty) mapping until gp_record_store_free */
+    /* What is left of src's mapping goes now, around the hole the move left.
+     * Keeping it for gp_record_store_free was a bug: malloc may map its next
+     * large block into that hole (the merge grows dst->recs right after), and
+     * the munmap of src's whole original range then took the block with it
+     * (--workers 2, 200,000 requests: SIGSEGV in the metrics). */
+    char *end = sa->map + sa->map_len;
+    if (sa->base > sa->map)
+        munmap(sa->map, (size_t)(sa->base - sa->map));
+    if (sa->base + len < end)
+        munmap(sa->base + len, (size_t)(end - (sa->base + len)));
+    sa->map = NULL;
+    sa->map_len = 0;
+    sa->base = NULL;
+    sa->reserved = 0;
     src->bytes.len = 0;
     src->bytes.data = NULL;
     src->bytes.cap = 0;
