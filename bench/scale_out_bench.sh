@@ -12,7 +12,8 @@
 # On the 2-core build machine nginx shares the cores, so wall-clock scaling is
 # not expected here; where more cores are lent, SCALE_SHAPES can add "w8".
 # Knobs: SCALE_STREAM_N (requests, default 20000), SCALE_NS_N (60000),
-# SCALE_CONC (256), SCALE_SHAPES ("w1 w2 r2"; wN = N workers, rK = K ranks).
+# SCALE_CONC (256), SCALE_SHAPES ("w1 w2 r2"; wN = N workers, rK = K ranks),
+# SCALE_ROUNDS (3: the shapes run interleaved this many times; medians).
 set -u
 source "$(dirname "$0")/lib.sh"
 ulimit -n 16384 2>/dev/null || true
@@ -54,24 +55,43 @@ PY
   S_UNITS=$ok; [ "$mode" = stream ] && S_UNITS=$(( ok * OSL ))
   S_RATE=$(calc %.0f 'w>0 ? u/w : 0' u="$S_UNITS" w="$win")
   S_PER_CPU=$(calc %.0f 'c>0 ? u/c : 0' u="$S_UNITS" c="$S_CPU")
-  printf '%-6s %-7s %7s %10s %12s %8s %12s %6s\n' "$shape" "$mode" "$n" "$S_UNITS" "$S_RATE" "$S_CPU" "$S_PER_CPU" "$S_FAIL"
+  printf '%-6s %-7s %5s %7s %10s %12s %8s %12s %6s\n' "$shape" "$mode" "${ROUND:-1}" "$n" "$S_UNITS" "$S_RATE" "$S_CPU" "$S_PER_CPU" "$S_FAIL"
 }
 
-printf '%-6s %-7s %7s %10s %12s %8s %12s %6s\n' shape mode reqs units units/s cpu_s units/cpu_s failed
+# Rounds: on a shared VM one run's CPU time swings by 1.5x with how fresh the
+# memory it touches is (the host populates guest pages on first use), more
+# than the effect measured. So the shapes run interleaved, SCALE_ROUNDS times
+# (default 3), and the figures are medians; each ratio is of the medians.
+ROUNDS=${SCALE_ROUNDS:-3}
+declare -A RATE PERCPU FAILS
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR ? a[int((NR+1)/2)] : 0)}'; }
+printf '%-6s %-7s %5s %7s %10s %12s %8s %12s %6s\n' shape mode round reqs units units/s cpu_s units/cpu_s failed
+for r in $(seq "$ROUNDS"); do
+  for mode in stream ns; do
+    n=$SN; [ $mode = ns ] && n=$NN
+    for shape in $SHAPES; do
+      if [ "${shape:0:1}" = r ] && [ $have_mpi = 0 ]; then
+        [ "$r" = 1 ] && echo "$shape: skipped (mpirun or an MPI build missing)"; continue
+      fi
+      ROUND=$r run_shape "$shape" $mode "$n" || continue
+      RATE[$shape.$mode]+=" $S_RATE"; PERCPU[$shape.$mode]+=" $S_PER_CPU"
+      FAILS[$shape.$mode]=$(( ${FAILS[$shape.$mode]:-0} + S_FAIL ))
+    done
+  done
+done
+echo "medians of $ROUNDS rounds:"
 for mode in stream ns; do
-  n=$SN unit=tok; [ $mode = ns ] && { n=$NN; unit=req; }
+  unit=tok; [ $mode = ns ] && unit=req
   base=0
   for shape in $SHAPES; do
-    if [ "${shape:0:1}" = r ] && [ $have_mpi = 0 ]; then
-      echo "$shape: skipped (mpirun or an MPI build missing)"; continue
-    fi
-    run_shape "$shape" $mode "$n" || continue
+    [ -n "${PERCPU[$shape.$mode]:-}" ] || continue
+    rate=$(median ${RATE[$shape.$mode]}) per=$(median ${PERCPU[$shape.$mode]})
     label="$shape, $( [ $mode = stream ] && echo streaming || echo non-streaming ), c=$C"
-    result scale_out "$unit/s, $label" "$S_RATE" "$unit/s" - -
-    result scale_out "$unit per client CPU-second, $label" "$S_PER_CPU" "$unit/CPU-s" - -
-    if [ "$shape" = w1 ]; then base=$S_PER_CPU; continue; fi
-    r=$(calc %.2f 'b>0 ? a/b : 0' a="$S_PER_CPU" b="$base")
-    result scale_out "$unit per CPU-s vs 1 worker, $label" "$r" x ">= 0.9" "$(met 'r>=0.9' r="$r")"
-    [ "$S_FAIL" = 0 ] || result scale_out "failed requests, $label" "$S_FAIL" requests 0 no
+    result scale_out "$unit/s, $label" "$rate" "$unit/s" - -
+    result scale_out "$unit per client CPU-second, $label" "$per" "$unit/CPU-s" - -
+    if [ "$shape" = w1 ]; then base=$per; continue; fi
+    q=$(calc %.2f 'b>0 ? a/b : 0' a="$per" b="$base")
+    result scale_out "$unit per CPU-s vs 1 worker, $label" "$q" x ">= 0.9" "$(met 'q>=0.9' q="$q")"
+    [ "${FAILS[$shape.$mode]}" = 0 ] || result scale_out "failed requests, $label" "${FAILS[$shape.$mode]}" requests 0 no
   done
 done
