@@ -71,6 +71,7 @@ struct gp_export_ctx {
     uint64_t start_wall_ns, end_wall_ns;   /* run start/end (CLOCK_REALTIME ns); 0 = from store */
     double ramp_s;                   /* --ramp-up-duration; > 0 writes "ramp" (records flagged GP_REC_RAMP) */
 
+    int buffered_io;                 /* 1: the big files never O_DIRECT (core/bigfile.h; tests) */
     FILE *console;                   /* table destination (stdout); NULL = no table */
     int verbose;                     /* -v: GenAI-Perf's GPU telemetry tables follow the table */
     int console_width;               /* 0 = $COLUMNS or 80 */

@@ -1,11 +1,12 @@
 /* export/stream.c — the big files, streamed: perf_analyzer's
  * profile_export.json (spec §4.6) and our <stem>_records.jsonl.
  *
- * Both go through one reused buffer that is flushed to the atomic temp file
- * every megabyte, so a million-request run needs no second copy of the data
- * in memory; writeback is started as we go (see sink_flush).
+ * Both go through a gp_bigfile (core/bigfile.h): one reused buffer flushed
+ * to the atomic temp file every few megabytes, so a million-request run
+ * needs no second copy of the data in memory.
  */
 #include "client/record.h"
+#include "core/bigfile.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -20,53 +21,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-
-#define FLUSH_AT (1u << 20)
-
-struct sink {
-    struct gp_atomic_file af;
-    struct gp_buf b;
-    int bad;
-    off_t written, synced;
-};
-
-/* how far written data may run ahead of the writeback we have started */
-#define WRITEBACK_AT (8u << 20)
-
-static int sink_flush(struct sink *s)
-{
-    if (s->b.len && fwrite(s->b.data, 1, s->b.len, s->af.fp) != s->b.len)
-        s->bad = errno ? errno : EIO;
-    s->written += (off_t)s->b.len;
-    gp_buf_reset(&s->b);
-#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
-    /* The commit fsyncs the file; a gigabyte of dirty pages then meant
-     * seconds of waiting for the disk after the last byte was formatted.
-     * Starting writeback as we go overlaps the disk with the formatting
-     * (it only queues I/O and does not wait; errors still surface at the
-     * fsync, so the result is ignored here). Bytes still in stdio's buffer
-     * are simply not in the page cache yet. */
-    if (!s->bad && s->written - s->synced >= (off_t)WRITEBACK_AT) {
-        (void)sync_file_range(fileno(s->af.fp), s->synced, s->written - s->synced, SYNC_FILE_RANGE_WRITE);
-        s->synced = s->written;
-    }
-#endif
-    return s->bad;
-}
-
-static int sink_finish(struct sink *s, int oom, const char *path, struct gp_error *err)
-{
-    if (!oom)
-        sink_flush(s);
-    gp_buf_free(&s->b);
-    if (oom || s->bad) {
-        gp_atomic_abort(&s->af);
-        if (oom)
-            return gp_err(err, GP_ENOMEM, "out of memory writing '%s'", path);
-        return gp_err(err, GP_EIO, "cannot write '%s': %s", path, strerror(s->bad));
-    }
-    return gp_atomic_commit(&s->af, err);
-}
 
 static uint64_t wall_of(const struct gp_export_ctx *ctx, uint64_t mono)
 {
@@ -96,9 +50,8 @@ static int put_session_meta(struct gp_buf *b, const struct gp_export_ctx *ctx, u
 
 int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
 {
-    struct sink s;
-    memset(&s, 0, sizeof s);
-    int rc = gp_atomic_open(&s.af, path, err);
+    struct gp_bigfile s;
+    int rc = gp_bigfile_open(&s, path, ctx->buffered_io, err);
     if (rc)
         return rc;
     const struct gp_record_store *st = ctx->store;
@@ -146,7 +99,7 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
             r |= gp_buf_putc(&s.b, '}');
         }
         r |= gp_buf_puts(&s.b, "]}");
-        if (s.b.len >= FLUSH_AT && sink_flush(&s))
+        if (gp_bigfile_maybe_flush(&s))
             break;
     }
     r |= gp_buf_puts(&s.b, "],\"window_boundaries\":[");
@@ -162,7 +115,7 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     r |= gp_buf_puts(&s.b, ",\"endpoint\":");
     r |= gp_json_str(&s.b, ep, strlen(ep), 0);
     r |= gp_buf_putc(&s.b, '}');
-    return sink_finish(&s, r != 0, path, err);
+    return gp_bigfile_finish(&s, r != 0, err);
 }
 
 /* key is the literal ",\"name\":" */
@@ -175,9 +128,8 @@ static int put_opt(struct gp_buf *b, const char *key, size_t klen, int64_t v)
 
 int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
 {
-    struct sink s;
-    memset(&s, 0, sizeof s);
-    int rc = gp_atomic_open(&s.af, path, err);
+    struct gp_bigfile s;
+    int rc = gp_bigfile_open(&s, path, ctx->buffered_io, err);
     if (rc)
         return rc;
     const struct gp_record_store *st = ctx->store;
@@ -275,8 +227,8 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
         r |= OPT(&s.b, "worker", rec->worker);
         r |= OPT(&s.b, "slot", rec->slot);
         r |= PUTS(&s.b, "}\n");
-        if (s.b.len >= FLUSH_AT && sink_flush(&s))
+        if (gp_bigfile_maybe_flush(&s))
             break;
     }
-    return sink_finish(&s, r != 0, path, err);
+    return gp_bigfile_finish(&s, r != 0, err);
 }

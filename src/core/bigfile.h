@@ -1,0 +1,44 @@
+/* core/bigfile.h — one large artifact written as it is formatted.
+ *
+ * The caller formats into f->b (a gp_buf it appends to directly) and calls
+ * gp_bigfile_maybe_flush after each piece; the buffer is flushed to an
+ * atomic temp file (core/fsutil.h) every few megabytes, so a file far
+ * larger than memory needs no second copy of itself. gp_bigfile_finish
+ * writes the rest, fsyncs and renames onto the path (or, on failure,
+ * removes the temp file) and frees the buffer: exactly one finish per open.
+ *
+ * Where the file system allows it, whole 4 KiB blocks go to the disk with
+ * O_DIRECT (see bigfile.c for why); the file's bytes are the same either way.
+ */
+#ifndef GP_CORE_BIGFILE_H
+#define GP_CORE_BIGFILE_H
+
+#include "core/buf.h"
+#include "core/fsutil.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct gp_error;
+
+struct gp_bigfile {
+    struct gp_buf b;          /* append here; owned (freed by finish) */
+    struct gp_atomic_file af;
+    int bad;                  /* errno of the first failed write */
+    int dfd;                  /* the temp file opened O_DIRECT; -1: all through af.fp */
+    size_t flush_at;
+    off_t written, synced;
+    uint64_t direct_bytes;    /* how many went O_DIRECT (tests, diagnostics) */
+};
+
+/* buffered_only: never O_DIRECT (tests compare the two paths). */
+int gp_bigfile_open(struct gp_bigfile *f, const char *path, int buffered_only, struct gp_error *err);
+
+/* Flushes when the buffer is full; nonzero once a write has failed (stop
+ * formatting: finish reports it). */
+int gp_bigfile_maybe_flush(struct gp_bigfile *f);
+
+/* oom: the caller ran out of memory formatting (the file is abandoned). */
+int gp_bigfile_finish(struct gp_bigfile *f, int oom, struct gp_error *err);
+
+#endif
