@@ -2,8 +2,10 @@
  *
  * Builds N synthetic streamed request records in a gp_record_store (a role
  * chunk, K content chunks, a usage chunk and [DONE], as vLLM sends them),
- * then times gp_metrics_compute and gp_export_all (every artifact, fsync'd)
- * separately. Usage: postprocess [N=1000000] [K=4] [out_dir=bench/out/postprocess | - for metrics only]
+ * then times gp_metrics_compute and gp_export_all (every artifact, fsync'd).
+ * Where the library has the pipeline (GP_EXPORT_PE_PIPELINE), profile_export.json
+ * is written during the metrics, as genperf profile does: "metrics" then
+ * includes that overlap and "export" is what is left after it. Usage: postprocess [N=1000000] [K=4] [out_dir=bench/out/postprocess | - for metrics only]
  * Prints one line per phase, "total <s> s (goal < 2 s)" (issue 19) and the
  * peak RSS. The wall-clock origin is fixed, so the files are the same bytes
  * on every run (bench/postprocess_bench.sh compares two builds with them).
@@ -16,6 +18,9 @@
 #include "export/export.h"
 #include "metrics/metrics.h"
 #include "tokenizer/tokenizer.h"
+#ifdef GP_EXPORT_PE_PIPELINE /* export.h says so; older builds (PP_BASE_REF) have no watch */
+#include "metrics/watch.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,21 +117,7 @@ int main(int argc, char **argv)
     }
     struct gp_metrics_opts o = {.inter_chunk = 1};
     struct gp_metrics_result m;
-    uint64_t t1 = gp_now_ns();
-    double c1 = cpu_s();
-    if (gp_metrics_compute(&st, &ds, tok, &o, &m, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
-    uint64_t t2 = gp_now_ns();
-    double c2 = cpu_s();
-    printf("metrics  %.3f s, cpu %.3f s (%zu ok, request_count %.0f, TTFT p50 %.3f ms)\n", (t2 - t1) / 1e9, c2 - c1, m.n_ok,
-           m.stats[GP_M_REQUEST_COUNT].avg, m.stats[GP_M_TTFT].p[4]);
-
-    if (strcmp(out, "-") == 0) { /* metrics only (profiling) */
-        gp_metrics_result_free(&m);
-        return 0;
-    }
+    int only_metrics = strcmp(out, "-") == 0;
     FILE *devnull = fopen("/dev/null", "w");
     json_t *ic = json_pack("{s:[s], s:s}", "model_names", "m", "subcommand", "profile");
     struct gp_export_ctx ctx = {0};
@@ -144,6 +135,36 @@ int main(int argc, char **argv)
     ctx.tokenizer_source = "builtin";
     ctx.client_busy_fraction = -1;
     ctx.console = devnull;
+    uint64_t t1 = gp_now_ns();
+    double c1 = cpu_s();
+#ifdef GP_EXPORT_PE_PIPELINE
+    /* as genperf profile does: profile_export.json follows the metrics'
+     * parse workers (a build without the pipeline runs one after the other) */
+    struct gp_metrics_watch watch;
+    gp_metrics_watch_init(&watch);
+    if (!only_metrics) {
+        ctx.watch = &watch;
+        if (gp_export_pe_start(&ctx, &ctx.pe, &err)) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        ctx.watch = NULL;
+        o.watch = ctx.pe ? &watch : NULL;
+    }
+#endif
+    if (gp_metrics_compute(&st, &ds, tok, &o, &m, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    uint64_t t2 = gp_now_ns();
+    double c2 = cpu_s();
+    printf("metrics  %.3f s, cpu %.3f s (%zu ok, request_count %.0f, TTFT p50 %.3f ms)\n", (t2 - t1) / 1e9, c2 - c1, m.n_ok,
+           m.stats[GP_M_REQUEST_COUNT].avg, m.stats[GP_M_TTFT].p[4]);
+
+    if (only_metrics) { /* metrics only (profiling) */
+        gp_metrics_result_free(&m);
+        return 0;
+    }
     if (gp_export_all(&ctx, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;

@@ -117,17 +117,19 @@ int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_er
 
 /* ---- all ------------------------------------------------------------------ */
 
-struct pe_job {
-    const struct gp_export_ctx *ctx;
+struct gp_export_pe {
+    struct gp_export_ctx ctx; /* the caller's, copied: the thread may outlive its frame */
     char path[4096];
     struct gp_error err;
     int rc;
+    pthread_t th;
+    int threaded;
 };
 
 static void *pe_thread(void *arg)
 {
-    struct pe_job *j = arg;
-    j->rc = gp_export_profile_json(j->ctx, j->path, &j->err);
+    struct gp_export_pe *j = arg;
+    j->rc = gp_export_profile_json(&j->ctx, j->path, &j->err);
     return NULL;
 }
 
@@ -141,36 +143,84 @@ static int address_space_limited(void)
     return getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
 }
 
-int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
+/* The file name given (without a directory: GenAI-Perf writes it into the run directory). */
+static const char *pe_name(const struct gp_export_ctx *ctx)
 {
-    if (!ctx->run_dir || !ctx->store || !ctx->m)
-        return gp_err(err, GP_EINVAL, "export: run_dir, store and metrics are required");
+    const char *pef = ctx->profile_export_file ? ctx->profile_export_file : "profile_export.json";
+    const char *slash = strrchr(pef, '/');
+    return slash ? slash + 1 : pef;
+}
+
+/* A job for profile_export.json, its thread started unless threads are out. */
+static int pe_new(const struct gp_export_ctx *ctx, struct gp_export_pe **out, struct gp_error *err)
+{
+    *out = NULL;
     int rc = gp_mkdir_p(ctx->run_dir, err);
     if (rc)
         return rc;
-    const char *pef = ctx->profile_export_file ? ctx->profile_export_file : "profile_export.json";
-    const char *slash = strrchr(pef, '/');
-    if (slash)
-        pef = slash + 1;
-    char stem[1024], path[4096], name[1200];
-    gp_export_stem(pef, stem, sizeof stem);
-    if ((rc = gp_export_console(ctx, err)))
-        return rc;
-    struct pe_job *job = calloc(1, sizeof *job);
+    struct gp_export_pe *job = calloc(1, sizeof *job);
     if (!job)
         return gp_err(err, GP_ENOMEM, "out of memory starting the export");
-    job->ctx = ctx;
-    if (gp_path_join(job->path, sizeof job->path, ctx->run_dir, pef)) {
+    job->ctx = *ctx;
+    job->ctx.pe = NULL;
+    if (gp_path_join(job->path, sizeof job->path, ctx->run_dir, pe_name(ctx))) {
         free(job);
         return gp_err(err, GP_EINVAL, "run directory path '%s' is too long", ctx->run_dir);
     }
-    /* the raw profile export is by far the largest file: write it on a
-     * second thread while the summaries and the records file are written
-     * here (both only read the store and the metrics) */
-    pthread_t th;
-    int threaded = !address_space_limited() && pthread_create(&th, NULL, pe_thread, job) == 0;
-    if (!threaded)
+    job->threaded = !address_space_limited() && pthread_create(&job->th, NULL, pe_thread, job) == 0;
+    *out = job;
+    return 0;
+}
+
+int gp_export_pe_start(const struct gp_export_ctx *ctx, struct gp_export_pe **out, struct gp_error *err)
+{
+    if (!ctx->run_dir || !ctx->store || !ctx->m || !ctx->watch)
+        return gp_err(err, GP_EINVAL, "export: run_dir, store, metrics and a watch are required");
+    int rc = pe_new(ctx, out, err);
+    if (rc == 0 && !(*out)->threaded) { /* no thread: gp_export_all writes it, after the metrics */
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int gp_export_pe_join(struct gp_export_pe *job, struct gp_error *err)
+{
+    if (!job)
+        return 0;
+    if (job->threaded)
+        pthread_join(job->th, NULL);
+    else
         pe_thread(job);
+    int rc = job->rc;
+    if (rc && err)
+        *err = job->err;
+    free(job);
+    return rc;
+}
+
+int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
+{
+    if (!ctx->run_dir || !ctx->store || !ctx->m) {
+        gp_export_pe_join(ctx->pe, NULL);
+        return gp_err(err, GP_EINVAL, "export: run_dir, store and metrics are required");
+    }
+    char stem[1024], path[4096], name[1200];
+    gp_export_stem(pe_name(ctx), stem, sizeof stem);
+    int rc = gp_mkdir_p(ctx->run_dir, err);
+    if (!rc)
+        rc = gp_export_console(ctx, err);
+    /* the raw profile export is by far the largest file: it is written on a
+     * second thread (started here, or already by gp_export_pe_start) while
+     * the summaries and the records file are written here (both only read
+     * the store and the metrics) */
+    struct gp_export_pe *job = ctx->pe;
+    if (!job && !rc)
+        rc = pe_new(ctx, &job, err);
+    if (rc) {
+        gp_export_pe_join(job, NULL);
+        return rc;
+    }
     snprintf(name, sizeof name, "%s_genai_perf.json", stem);
     gp_path_join(path, sizeof path, ctx->run_dir, name);
     rc = gp_export_genai_perf_json(ctx, path, err);
@@ -189,13 +239,12 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
         gp_path_join(path, sizeof path, ctx->run_dir, name);
         rc = gp_export_genperf_json(ctx, path, err);
     }
-    if (threaded)
-        pthread_join(th, NULL);
-    if (!rc && job->rc) {
-        rc = job->rc;
+    struct gp_error perr = {0};
+    int prc = gp_export_pe_join(job, &perr);
+    if (!rc && prc) {
+        rc = prc;
         if (err)
-            *err = job->err;
+            *err = perr;
     }
-    free(job);
     return rc;
 }

@@ -31,6 +31,9 @@ struct gp_dataset;
 struct gp_inputs_meta;
 struct gp_metrics_result;
 
+struct gp_metrics_watch;
+struct gp_export_pe;
+
 struct gp_export_ctx {
     const char *run_dir;             /* created if missing (mkdir -p) */
     const char *profile_export_file; /* bare file name, default "profile_export.json" */
@@ -72,6 +75,13 @@ struct gp_export_ctx {
     double ramp_s;                   /* --ramp-up-duration; > 0 writes "ramp" (records flagged GP_REC_RAMP) */
 
     int buffered_io;                 /* 1: the big files never O_DIRECT (core/bigfile.h; tests) */
+    /* Post-processing as a pipeline (metrics/watch.h): with watch set,
+     * profile_export.json reads each request's verdict as soon as the
+     * metrics have it, so gp_export_pe_start can write it while
+     * gp_metrics_compute still runs; pe: that writer, joined (and its
+     * result taken) by gp_export_all instead of writing the file again. */
+    struct gp_metrics_watch *watch;
+    struct gp_export_pe *pe;
     FILE *console;                   /* table destination (stdout); NULL = no table */
     int verbose;                     /* -v: GenAI-Perf's GPU telemetry tables follow the table */
     int console_width;               /* 0 = $COLUMNS or 80 */
@@ -89,6 +99,16 @@ struct gp_export_ctx {
 /* Writes every artifact above (console table first, as GenAI-Perf does);
  * stops at the first error. */
 int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err);
+
+/* Starts profile_export.json on its own thread (see pe above): ctx is
+ * copied; what it points to (store, dataset, the metrics result the watch
+ * fills) must stay valid until the join. *out = NULL (returning 0) where no
+ * thread can be started: gp_export_all then writes the file itself. */
+struct gp_export_pe;
+#define GP_EXPORT_PE_PIPELINE 1 /* for bench/postprocess.c, which also builds against older trees */
+int gp_export_pe_start(const struct gp_export_ctx *ctx, struct gp_export_pe **out, struct gp_error *err);
+/* Waits for it, frees it; its result (gp_export_all calls this for ctx->pe). */
+int gp_export_pe_join(struct gp_export_pe *pe, struct gp_error *err);
 
 /* The single writers (path = full file path). */
 int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);

@@ -16,6 +16,7 @@
 #include "export/export.h"
 #include "export/fastput.h"
 #include "metrics/metrics.h"
+#include "metrics/watch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,11 +64,26 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     else
         r |= gp_buf_printf(&s.b, "%llu", (unsigned long long)(ctx->value > 0 ? ctx->value : 0));
     r |= gp_buf_puts(&s.b, "},\"requests\":[");
-    int first = 1;
+    int first = 1, lost = 0;
+    /* With a watch the metrics may still be running: request i is read only
+     * once its parse worker has passed it (metrics/watch.h). */
+    struct gp_metrics_watch *wt = ctx->watch;
+    const struct gp_req_metrics *reqs = NULL;
+    size_t n = 0, until = 0;
+    if (wt) { /* m is not to be read before the watch says so */
+        lost = gp_metrics_watch_begin(wt, &reqs, &n) != 0;
+    } else {
+        reqs = m->reqs;
+        n = until = m->n_reqs;
+    }
     /* only requests the metrics used: PA aborts a run on any failure, so a
      * PA export never holds one; they are all in <stem>_records.jsonl */
-    for (size_t i = 0; i < m->n_reqs && !r; i++) {
-        const struct gp_req_metrics *q = &m->reqs[i];
+    for (size_t i = 0; i < n && !r && !lost; i++) {
+        if (i >= until && gp_metrics_watch_next(wt, i, &until)) {
+            lost = 1;
+            break;
+        }
+        const struct gp_req_metrics *q = &reqs[i];
         if (!(q->flags & GP_RQ_OK))
             continue;
         const struct gp_record *rec = &st->recs[q->rec];
@@ -102,8 +118,10 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
         if (gp_bigfile_maybe_flush(&s))
             break;
     }
+    if (wt && !r && !lost && gp_metrics_watch_done(wt))
+        lost = 1;
     r |= gp_buf_puts(&s.b, "],\"window_boundaries\":[");
-    if (m->window_end_ns)
+    if (!lost && m->window_end_ns) /* lost: m is being freed by the metrics' thread */
         r |= gp_buf_printf(&s.b, "%llu,%llu", (unsigned long long)wall_of(ctx, m->window_start_ns),
                            (unsigned long long)wall_of(ctx, m->window_end_ns));
     r |= gp_buf_printf(&s.b, "]}],\"version\":\"genperf %s\",\"service_kind\":", GP_VERSION);
@@ -115,6 +133,12 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     r |= gp_buf_puts(&s.b, ",\"endpoint\":");
     r |= gp_json_str(&s.b, ep, strlen(ep), 0);
     r |= gp_buf_putc(&s.b, '}');
+    if (wt)
+        gp_metrics_watch_leave(wt);
+    if (lost) {
+        gp_bigfile_finish(&s, 1, NULL);
+        return gp_err(err, GP_EIO, "'%s' not written: computing the metrics failed", path);
+    }
     return gp_bigfile_finish(&s, r != 0, err);
 }
 

@@ -10,6 +10,7 @@
 #include "export/export.h"
 #include "core/pytext.h"
 #include "metrics/metrics.h"
+#include "metrics/watch.h"
 #include "tokenizer/tokenizer.h"
 
 #include <jansson.h>
@@ -529,8 +530,104 @@ static void test_profile_session_meta(void)
     free_ds(&ds);
 }
 
+/* The pipeline (profile_export.json written while the metrics' workers
+ * parse, metrics/watch.h) writes the same bytes as the file written after
+ * them. 30,000 requests: enough for the metrics to use every core (their
+ * threshold is 20,000), so the writer follows more than one worker. */
+static void test_pipeline_same_bytes(void)
+{
+    enum { NREQ = 30000 };
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    st.mono0_ns = 1000000000ull;
+    st.wall0_ns = 1733000000000000000ull;
+    struct gp_dataset ds = {0};
+    ds.n = 8;
+    ds.entries = calloc(ds.n, sizeof *ds.entries);
+    for (size_t i = 0; i < ds.n; i++) {
+        char pl[128];
+        snprintf(pl, sizeof pl, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"p%zu\"}],\"stream\":true}", i);
+        ds.entries[i].payload = strdup(pl);
+        ds.entries[i].payload_len = strlen(pl);
+        ds.entries[i].isl = 3;
+        ds.entries[i].osl_asked = -1;
+    }
+    const char *ev = "data: {\"choices\":[{\"delta\":{\"content\":\"ab\"}}]}\n\n";
+    for (size_t i = 0; i < NREQ; i++) {
+        struct gp_buf b = {0};
+        struct gp_chunk ch[4];
+        uint64_t t0 = st.mono0_ns + i * 1000;
+        for (int c = 0; c < 3; c++) {
+            ch[c].t_ns = t0 + 1000000 + (uint64_t)c * (500000 + i % 777);
+            ch[c].off = b.len;
+            gp_buf_puts(&b, ev);
+            if (c == 2)
+                gp_buf_puts(&b, "data: [DONE]\n\n");
+            ch[c].len = (uint32_t)(b.len - ch[c].off);
+        }
+        struct gp_record r = {.t_start_ns = t0, .t_end_ns = ch[2].t_ns + 10, .http_status = 200,
+                              .flags = GP_REC_STREAMING, .entry = (uint32_t)(i % ds.n)};
+        if (i % 1000 == 999) { /* a failure now and then: left out of the file */
+            r.http_status = 500;
+            r.flags = GP_REC_FAILED;
+            gp_record_append(&st, &r, NULL, 0, NULL, 0, "HTTP 500", 8);
+        } else {
+            gp_record_append(&st, &r, ch, 3, b.data, b.len, NULL, 0);
+        }
+        gp_buf_free(&b);
+    }
+    struct gp_tokenizer *tok = NULL;
+    gp_tokenizer_load("builtin", NULL, &tok, NULL);
+    char dir[512];
+    const char *td = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
+    CHECK(mkdtemp(dir) != NULL);
+
+    /* after the metrics */
+    struct gp_metrics_result m1, m2;
+    CHECK_INT(gp_metrics_compute(&st, &ds, tok, NULL, &m1, NULL), 0);
+    struct gp_export_ctx ctx = {.store = &st, .ds = &ds, .m = &m1, .mode = "concurrency", .value = 4};
+    char a[600], run_dir[600], b2[700];
+    snprintf(a, sizeof a, "%s/after.json", dir);
+    CHECK_INT(gp_export_profile_json(&ctx, a, NULL), 0);
+
+    /* during the metrics */
+    snprintf(run_dir, sizeof run_dir, "%s/during", dir);
+    struct gp_metrics_watch w;
+    gp_metrics_watch_init(&w);
+    ctx.m = &m2;
+    ctx.run_dir = run_dir;
+    ctx.watch = &w;
+    struct gp_export_pe *pe = NULL;
+    CHECK_INT(gp_export_pe_start(&ctx, &pe, NULL), 0);
+    CHECK(pe != NULL);
+    struct gp_metrics_opts o = {.inter_chunk = 1, .watch = pe ? &w : NULL};
+    CHECK_INT(gp_metrics_compute(&st, &ds, tok, &o, &m2, NULL), 0);
+    CHECK_INT(gp_export_pe_join(pe, NULL), 0);
+    snprintf(b2, sizeof b2, "%s/profile_export.json", run_dir);
+    char *x = NULL, *y = NULL;
+    size_t xl = 0, yl = 0;
+    CHECK_INT(gp_read_file(a, &x, &xl, NULL), 0);
+    CHECK_INT(gp_read_file(b2, &y, &yl, NULL), 0);
+    CHECK(xl > 1000000);
+    CHECK(x && y && xl == yl && memcmp(x, y, xl) == 0);
+    free(x);
+    free(y);
+    unlink(a);
+    unlink(b2);
+    rmdir(run_dir);
+    rmdir(dir);
+    gp_metrics_watch_destroy(&w);
+    gp_metrics_result_free(&m1);
+    gp_metrics_result_free(&m2);
+    gp_tokenizer_free(tok);
+    gp_record_store_free(&st);
+    free_ds(&ds);
+}
+
 int main(void)
 {
+    GP_RUN(test_pipeline_same_bytes);
     GP_RUN(test_profile_and_records);
     GP_RUN(test_profile_session_meta);
     GP_RUN(test_csv_literal);

@@ -10,6 +10,7 @@
  */
 #include "metrics/metrics.h"
 #include "metrics/metrics_int.h"
+#include "metrics/watch.h"
 #include "client/record.h"
 #include "core/buf.h"
 #include "core/error.h"
@@ -48,7 +49,7 @@ const char *gp_fail_kind_name(enum gp_fail_kind k)
 /* GenAI-Perf ISL of a sent body (dataset's reader: message contents and
  * text parts, or the completions prompt list). Used only when the dataset
  * did not record it. */
-#define MAX_WORKERS 8
+#define MAX_WORKERS GP_METRICS_MAX_THREADS
 
 /* One statistic to compute (x sorted in place). Independent of the others,
  * so they run on the workers' threads; each is the same computation as on
@@ -173,9 +174,20 @@ static int parse_parallel(struct compute *c, struct gp_error *err)
         w->k0 = c->nmeas * (size_t)t / (size_t)c->nw;
         w->k1 = c->nmeas * (size_t)(t + 1) / (size_t)c->nw;
         gp_sse_init(&w->s.sse);
-        if (t > 0 && pthread_create(&th[t], NULL, gp_mx_worker_run, w) == 0)
-            started[t] = 1;
+        w->watch = c->opts->watch;
+        w->slot = t;
     }
+    if (c->opts->watch) {
+        size_t k0[MAX_WORKERS], k1[MAX_WORKERS];
+        for (int t = 0; t < c->nw; t++) {
+            k0[t] = c->wk[t].k0;
+            k1[t] = c->wk[t].k1;
+        }
+        gp_metrics_watch_start(c->opts->watch, c->out->reqs, c->nmeas, c->nw, k0, k1);
+    }
+    for (int t = 1; t < c->nw; t++)
+        if (pthread_create(&th[t], NULL, gp_mx_worker_run, &c->wk[t]) == 0)
+            started[t] = 1;
     gp_mx_worker_run(&c->wk[0]);
     for (int t = 1; t < c->nw; t++) {
         if (started[t])
@@ -416,6 +428,8 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
     }
     compute_free(c);
     free(c);
+    if (opts && opts->watch) /* on failure: once the watcher has stopped reading */
+        gp_metrics_watch_end(opts->watch, rc == 0);
     if (rc)
         gp_metrics_result_free(out);
     return rc;

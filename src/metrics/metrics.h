@@ -117,6 +117,8 @@ struct gp_slo {
     double value;
 };
 
+struct gp_metrics_watch;
+
 struct gp_metrics_opts {
     const struct gp_slo *slos;     /* NULL/0 = no --goodput */
     size_t n_slos;
@@ -124,6 +126,7 @@ struct gp_metrics_opts {
     int requests_only;             /* embeddings/rankings: a 2xx response ends its request and
                                       carries no content; only request latency, throughput,
                                       goodput and count are reported (GenAI-Perf's Metrics) */
+    struct gp_metrics_watch *watch; /* optional: another thread follows the parse (watch.h) */
 };
 
 /* Reasoning figures over the requests in the content statistics (ok, >= 1

@@ -75,6 +75,8 @@ struct worker {
     struct arrays icl;             /* only icl/nicl/icl_cap used */
     uint64_t *cts;                 /* content chunk times of its requests */
     size_t ncts, cts_cap;
+    struct gp_metrics_watch *watch; /* NULL, or published to as the range is parsed */
+    int slot;                      /* this worker's index in the watch */
     int rc;
 };
 

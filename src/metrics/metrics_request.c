@@ -8,6 +8,7 @@
  */
 #include "metrics/metrics.h"
 #include "metrics/metrics_int.h"
+#include "metrics/watch.h"
 #include "client/record.h"
 #include "core/buf.h"
 #include "core/error.h"
@@ -338,8 +339,14 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
 void *gp_mx_worker_run(void *arg)
 {
     struct worker *w = arg;
-    for (size_t k = w->k0; k < w->k1 && !w->rc; k++)
+    for (size_t k = w->k0; k < w->k1 && !w->rc; k++) {
         w->rc = process_one(w, w->idx[k], &w->reqs[k]);
+        /* every 4096 requests: a lock per publication, not per request */
+        if (w->watch && !w->rc && ((k + 1 - w->k0) & 4095) == 0)
+            gp_metrics_watch_progress(w->watch, w->slot, k + 1);
+    }
+    if (w->watch && !w->rc)
+        gp_metrics_watch_progress(w->watch, w->slot, w->k1);
     return NULL;
 }
 

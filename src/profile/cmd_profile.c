@@ -509,6 +509,9 @@ static int stage_run(struct profile_run *r)
 
 static void run_free(struct profile_run *r)
 {
+    gp_export_pe_join(r->pe, NULL); /* normally joined by the export stage */
+    if (r->watching)
+        gp_metrics_watch_destroy(&r->watch);
     gp_profile_tel_hosts_free(&r->tel_hosts);
     gp_telemetry_free(r->tel);
     gp_metrics_result_free(&r->mr);

@@ -12,6 +12,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The export's inputs, but for telemetry (added by the export stage). */
+static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
+{
+    const struct profile_config *cfg = &r->cfg;
+    *ctx = (struct gp_export_ctx){
+        .run_dir = r->run_dir,
+        .profile_export_file = cfg->profile_export_file,
+        .mode = gp_profile_mode(cfg),
+        .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
+        .service_kind = "openai",
+        .endpoint = cfg->endpoint,
+        .endpoint_type = (int)cfg->endpoint_type,
+        .endpoint_type_name = gp_profile_endpoint_type_name(cfg),
+        .streaming = cfg->streaming,
+        .goodput = cfg->n_slos > 0,
+        .input_config = r->input_config,
+        .scale_out = r->scale_out,
+        .store = &r->st,
+        .ds = r->ds,
+        .m = &r->mr,
+        .inputs_meta = r->shape.meta,
+        .n_inputs_meta = r->shape.meta ? r->n_bodies : 0,
+        .tokenizer_source = gp_tokenizer_source(r->tok),
+        .client_busy_fraction = r->cs.busy_fraction,
+        .client_busy_warn = BUSY_WARN,
+        .n_sent = r->cs.n_sent,
+        .n_retried = r->cs.n_retried,
+        .n_warmup = r->cs.n_warmup,
+        .incomplete = r->cs.incomplete,
+        .n_lost = r->cs.n_lost,
+        .n_backoff = r->cs.n_backoff,
+        .backoff_ns = r->cs.backoff_ns,
+        .start_wall_ns = r->wall_start,
+        .end_wall_ns = r->wall_end,
+        .ramp_s = cfg->ramp_s,
+        .console = stdout,
+        .console_width = 0,
+        .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
+    };
+}
+
 /* Stage 4: per-request and benchmark metrics from the recorded bytes. A
  * failure here still lets the run report its client counts. */
 void gp_profile_stage_metrics(struct profile_run *r)
@@ -31,9 +72,22 @@ void gp_profile_stage_metrics(struct profile_run *r)
         .inter_chunk = 1,
         .requests_only = cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS,
     };
+    /* The raw profile export needs of the metrics only each request's
+     * verdict: its writer follows the parse workers (metrics/watch.h) and the
+     * disk works while they parse. */
+    gp_metrics_watch_init(&r->watch);
+    r->watching = 1;
+    struct gp_export_ctx ctx;
+    export_ctx(r, &ctx);
+    ctx.watch = &r->watch;
+    if (gp_export_pe_start(&ctx, &r->pe, NULL) < 0)
+        r->pe = NULL; /* the export stage reports it (same directory, same error) */
+    mo.watch = r->pe ? &r->watch : NULL;
     if (gp_metrics_compute(&r->st, r->ds, r->tok, &mo, &r->mr, &r->err) < 0) {
         fprintf(stderr, "%s: error: computing metrics: %s\n", r->prog, r->err.msg);
         r->export_ok = 0;
+        gp_export_pe_join(r->pe, NULL); /* it gave up: no profile export without metrics */
+        r->pe = NULL;
     } else {
         const struct gp_metrics_result *mr = &r->mr;
         r->metrics_ok = 1;
@@ -89,50 +143,18 @@ static void add_host_summaries(const struct profile_run *r, json_t *tsummary)
 /* Stage 5: every artifact GenAI-Perf writes, the console table, telemetry. */
 void gp_profile_stage_export(struct profile_run *r)
 {
-    const struct profile_config *cfg = &r->cfg;
     json_t *tstats = NULL, *tsummary = NULL;
     if (r->tel) {
         tstats = gp_telemetry_stats_json(r->tel);
         tsummary = gp_telemetry_summary_json(r->tel);
         add_host_summaries(r, tsummary);
     }
-    struct gp_export_ctx ctx = {
-        .run_dir = r->run_dir,
-        .profile_export_file = cfg->profile_export_file,
-        .mode = gp_profile_mode(cfg),
-        .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
-        .service_kind = "openai",
-        .endpoint = cfg->endpoint,
-        .endpoint_type = (int)cfg->endpoint_type,
-        .endpoint_type_name = gp_profile_endpoint_type_name(cfg),
-        .streaming = cfg->streaming,
-        .goodput = cfg->n_slos > 0,
-        .input_config = r->input_config,
-        .telemetry_stats = tstats,
-        .telemetry_summary = tsummary,
-        .scale_out = r->scale_out,
-        .store = &r->st,
-        .ds = r->ds,
-        .m = &r->mr,
-        .inputs_meta = r->shape.meta,
-        .n_inputs_meta = r->shape.meta ? r->n_bodies : 0,
-        .tokenizer_source = gp_tokenizer_source(r->tok),
-        .client_busy_fraction = r->cs.busy_fraction,
-        .client_busy_warn = BUSY_WARN,
-        .n_sent = r->cs.n_sent,
-        .n_retried = r->cs.n_retried,
-        .n_warmup = r->cs.n_warmup,
-        .incomplete = r->cs.incomplete,
-        .n_lost = r->cs.n_lost,
-        .n_backoff = r->cs.n_backoff,
-        .backoff_ns = r->cs.backoff_ns,
-        .start_wall_ns = r->wall_start,
-        .end_wall_ns = r->wall_end,
-        .ramp_s = cfg->ramp_s,
-        .console = stdout,
-        .console_width = 0,
-        .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
-    };
+    struct gp_export_ctx ctx;
+    export_ctx(r, &ctx);
+    ctx.telemetry_stats = tstats;
+    ctx.telemetry_summary = tsummary;
+    ctx.pe = r->pe; /* joined by gp_export_all */
+    r->pe = NULL;
     if (gp_export_all(&ctx, &r->err) < 0) {
         fprintf(stderr, "%s: error: writing artifacts: %s\n", r->prog, r->err.msg);
         r->export_ok = 0;

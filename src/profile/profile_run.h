@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "dataset/dataset.h"
 #include "metrics/metrics.h"
+#include "metrics/watch.h"
 #include "profile/profile_config.h"
 #include "profile/profile_dist.h"
 #include "telemetry/telemetry.h"
@@ -18,6 +19,8 @@
 
 #include <jansson.h>
 #include <stdint.h>
+
+struct gp_export_pe;
 
 #define BUSY_WARN 0.8
 
@@ -45,6 +48,12 @@ struct profile_run {
     uint64_t wall_start, wall_end;
     struct gp_metrics_result mr;
     int metrics_ok, export_ok;
+    /* profile_export.json written while the metrics are computed
+     * (profile_report.c): its writer, joined by the export stage, and the
+     * watch it follows (initialized when watching = 1) */
+    struct gp_export_pe *pe;
+    struct gp_metrics_watch watch;
+    int watching;
     /* The client sees transport and HTTP failures; metrics also sees the
      * ones inside a 200 stream (error events, truncation), so its counts
      * are the ones reported and used for the exit status. */
