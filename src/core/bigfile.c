@@ -1,15 +1,18 @@
 /* core/bigfile.c — see bigfile.h.
  *
- * Why O_DIRECT: on the build VM, copying a gigabyte into fresh page-cache
- * pages (the kernel's copy_folio_from_iter: 37% of the 1M-record
- * post-processing profile) ran at 0.3-1.2 GB/s, and the commit's fsync then
- * waited for all of it to reach the disk; O_DIRECT writes of 4 MiB ran at
- * 1.5 GB/s with nothing left to sync (bench/postprocess_bench.sh: the export
- * went from 5.4 s to 1.4 s, same bytes). Only whole 4 KiB blocks from an
- * aligned buffer go direct; the tail, and everything where O_DIRECT is
- * refused (some file systems) or the buffer had to grow past its aligned
- * block, goes through the FILE* as before. */
+ * Buffered first, O_DIRECT when the page cache is slow. On the build VM the
+ * kernel's copy into fresh page-cache pages (copy_folio_from_iter) ran at
+ * 1.8 GB/s on a quiet host but at 0.3 GB/s under memory pressure, where it
+ * was 37% of the 1M-record post-processing profile and the export took 5.4 s;
+ * O_DIRECT writes of 4 MiB ran at 1.0-1.5 GB/s either way (1.4 s). Always
+ * direct lost on the quiet host (1.6 s against 1.1 s), so each file measures
+ * its first PROBE_BYTES: buffered writes (fwrite plus the writeback they
+ * start) slower than MIN_RATE switch the rest of the file to O_DIRECT.
+ * Only whole 4 KiB blocks from an aligned buffer go direct; the last partial
+ * block, and everything where O_DIRECT is refused (some file systems) or the
+ * buffer had to grow past its aligned block, goes through the FILE*. */
 #include "core/bigfile.h"
+#include "core/clock.h"
 #include "core/error.h"
 
 #include <errno.h>
@@ -22,12 +25,30 @@
 #define DIRECT_FLUSH_AT (4u << 20)
 #define DIRECT_CAP (DIRECT_FLUSH_AT + (1u << 20))
 #define DIRECT_ALIGN 4096u
+#define PROBE_BYTES (64u << 20)
+#define MIN_RATE 600e6 /* bytes/s */
 /* buffered: how far written data may run ahead of the writeback started */
 #define WRITEBACK_AT (8u << 20)
 
-static void open_direct(struct gp_bigfile *f)
+int gp_bigfile_open(struct gp_bigfile *f, const char *path, int direct, struct gp_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->dfd = -1;
+    f->flush_at = FLUSH_AT;
+    f->direct = direct;
+    f->probe_bytes = PROBE_BYTES;
+    return gp_atomic_open(&f->af, path, err);
+}
+
+/* From here on O_DIRECT: the partial block at the end of what was written
+ * buffered is read back and written again with the next blocks, so every
+ * direct write starts on a block boundary. Stays buffered if anything fails. */
+static void go_direct(struct gp_bigfile *f)
 {
 #ifdef O_DIRECT
+    size_t pad = (size_t)(f->written & (off_t)(DIRECT_ALIGN - 1));
+    if (f->b.len + pad > DIRECT_CAP || fflush(f->af.fp) != 0)
+        return;
     void *p = NULL;
     if (posix_memalign(&p, DIRECT_ALIGN, DIRECT_CAP))
         return;
@@ -36,26 +57,31 @@ static void open_direct(struct gp_bigfile *f)
         free(p);
         return;
     }
+    if (pad) { /* a plain descriptor (fopen's is write-only): the page cache has them */
+        int rfd = open(f->af.tmp, O_RDONLY | O_CLOEXEC);
+        ssize_t got = rfd >= 0 ? pread(rfd, p, pad, f->written - (off_t)pad) : -1;
+        if (rfd >= 0)
+            close(rfd);
+        if (got != (ssize_t)pad) {
+            close(fd);
+            free(p);
+            return;
+        }
+    }
+    if (f->b.len)
+        memcpy((char *)p + pad, f->b.data, f->b.len);
+    free(f->b.data);
     f->b.data = p;
+    f->b.len += pad;
     f->b.cap = DIRECT_CAP;
+    f->written -= (off_t)pad;
     f->dfd = fd;
     f->flush_at = DIRECT_FLUSH_AT;
 #endif
 }
 
-int gp_bigfile_open(struct gp_bigfile *f, const char *path, int buffered_only, struct gp_error *err)
-{
-    memset(f, 0, sizeof *f);
-    f->dfd = -1;
-    f->flush_at = FLUSH_AT;
-    int rc = gp_atomic_open(&f->af, path, err);
-    if (rc == 0 && !buffered_only)
-        open_direct(f);
-    return rc;
-}
-
 /* Buffered from here on: the FILE*'s position moves to the end of what went
- * direct (it wrote nothing before). */
+ * direct. */
 static void drop_direct(struct gp_bigfile *f)
 {
     if (f->dfd < 0)
@@ -104,6 +130,7 @@ static int flush(struct gp_bigfile *f)
         return f->bad;
     if (f->dfd >= 0 && flush_direct(f))
         return f->bad;
+    uint64_t t0 = gp_now_ns();
     if (f->b.len && fwrite(f->b.data, 1, f->b.len, f->af.fp) != f->b.len)
         f->bad = errno ? errno : EIO;
     f->written += (off_t)f->b.len;
@@ -120,6 +147,13 @@ static int flush(struct gp_bigfile *f)
         f->synced = f->written;
     }
 #endif
+    f->buffered_ns += gp_now_ns() - t0;
+    if (!f->bad && f->direct >= 0 && !f->probed && f->written >= (off_t)f->probe_bytes) {
+        f->probed = 1;
+        double rate = (double)f->written / ((double)(f->buffered_ns ? f->buffered_ns : 1) / 1e9);
+        if (f->direct > 0 || rate < MIN_RATE)
+            go_direct(f);
+    }
     return f->bad;
 }
 

@@ -7,8 +7,10 @@
  * writes the rest, fsyncs and renames onto the path (or, on failure,
  * removes the temp file) and frees the buffer: exactly one finish per open.
  *
- * Where the file system allows it, whole 4 KiB blocks go to the disk with
- * O_DIRECT (see bigfile.c for why); the file's bytes are the same either way.
+ * Buffered through the page cache; when that proves slow on the first 64 MiB
+ * (a host under memory pressure), the rest goes to the disk with O_DIRECT
+ * where the file system allows it (see bigfile.c for why). The file's bytes
+ * are the same either way.
  */
 #ifndef GP_CORE_BIGFILE_H
 #define GP_CORE_BIGFILE_H
@@ -25,14 +27,19 @@ struct gp_bigfile {
     struct gp_buf b;          /* append here; owned (freed by finish) */
     struct gp_atomic_file af;
     int bad;                  /* errno of the first failed write */
-    int dfd;                  /* the temp file opened O_DIRECT; -1: all through af.fp */
+    int dfd;                  /* the temp file opened O_DIRECT; -1: through af.fp */
+    int direct;               /* -1 never, 0 if the page cache proves slow, 1 after the probe regardless */
+    int probed;
+    size_t probe_bytes;       /* the decision comes after this much (64 MiB; tests lower it) */
     size_t flush_at;
     off_t written, synced;
+    uint64_t buffered_ns;     /* time in buffered writes (the probe) */
     uint64_t direct_bytes;    /* how many went O_DIRECT (tests, diagnostics) */
 };
 
-/* buffered_only: never O_DIRECT (tests compare the two paths). */
-int gp_bigfile_open(struct gp_bigfile *f, const char *path, int buffered_only, struct gp_error *err);
+/* direct: 0 = O_DIRECT after 64 MiB if buffered writes ran slower than
+ * 600 MB/s; -1 = never; 1 = after 64 MiB whatever the speed (tests). */
+int gp_bigfile_open(struct gp_bigfile *f, const char *path, int direct, struct gp_error *err);
 
 /* Flushes when the buffer is full; nonzero once a write has failed (stop
  * formatting: finish reports it). */
