@@ -117,8 +117,11 @@ int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_er
 
 /* ---- all ------------------------------------------------------------------ */
 
-struct gp_export_pe {
-    struct gp_export_ctx ctx; /* the caller's, copied: the thread may outlive its frame */
+/* The big files written on their own threads: profile_export.json always,
+ * <stem>_records.jsonl too when started before the metrics finish. */
+struct pe_file {
+    struct gp_export_pe *pe;
+    int records;              /* 0 profile_export.json, 1 <stem>_records.jsonl */
     char path[4096];
     struct gp_error err;
     int rc;
@@ -126,10 +129,17 @@ struct gp_export_pe {
     int threaded;
 };
 
+struct gp_export_pe {
+    struct gp_export_ctx ctx; /* the caller's, copied: the threads may outlive its frame */
+    struct pe_file f[2];
+    int nf;
+};
+
 static void *pe_thread(void *arg)
 {
-    struct gp_export_pe *j = arg;
-    j->rc = gp_export_profile_json(&j->ctx, j->path, &j->err);
+    struct pe_file *f = arg;
+    f->rc = f->records ? gp_export_records_jsonl(&f->pe->ctx, f->path, &f->err)
+                       : gp_export_profile_json(&f->pe->ctx, f->path, &f->err);
     return NULL;
 }
 
@@ -151,8 +161,9 @@ static const char *pe_name(const struct gp_export_ctx *ctx)
     return slash ? slash + 1 : pef;
 }
 
-/* A job for profile_export.json, its thread started unless threads are out. */
-static int pe_new(const struct gp_export_ctx *ctx, struct gp_export_pe **out, struct gp_error *err)
+/* A job for profile_export.json (and the records file), each on its own
+ * thread unless threads are out: gp_export_pe_join then writes it. */
+static int pe_new(const struct gp_export_ctx *ctx, int with_records, struct gp_export_pe **out, struct gp_error *err)
 {
     *out = NULL;
     int rc = gp_mkdir_p(ctx->run_dir, err);
@@ -163,11 +174,22 @@ static int pe_new(const struct gp_export_ctx *ctx, struct gp_export_pe **out, st
         return gp_err(err, GP_ENOMEM, "out of memory starting the export");
     job->ctx = *ctx;
     job->ctx.pe = NULL;
-    if (gp_path_join(job->path, sizeof job->path, ctx->run_dir, pe_name(ctx))) {
-        free(job);
-        return gp_err(err, GP_EINVAL, "run directory path '%s' is too long", ctx->run_dir);
+    char stem[1024], name[1200];
+    gp_export_stem(pe_name(ctx), stem, sizeof stem);
+    snprintf(name, sizeof name, "%s_records.jsonl", stem);
+    job->nf = with_records ? 2 : 1;
+    for (int i = 0; i < job->nf; i++) {
+        struct pe_file *f = &job->f[i];
+        f->pe = job;
+        f->records = i;
+        if (gp_path_join(f->path, sizeof f->path, ctx->run_dir, i ? name : pe_name(ctx))) {
+            free(job);
+            return gp_err(err, GP_EINVAL, "run directory path '%s' is too long", ctx->run_dir);
+        }
     }
-    job->threaded = !address_space_limited() && pthread_create(&job->th, NULL, pe_thread, job) == 0;
+    int limited = address_space_limited();
+    for (int i = 0; i < job->nf; i++)
+        job->f[i].threaded = !limited && pthread_create(&job->f[i].th, NULL, pe_thread, &job->f[i]) == 0;
     *out = job;
     return 0;
 }
@@ -176,25 +198,26 @@ int gp_export_pe_start(const struct gp_export_ctx *ctx, struct gp_export_pe **ou
 {
     if (!ctx->run_dir || !ctx->store || !ctx->m || !ctx->watch)
         return gp_err(err, GP_EINVAL, "export: run_dir, store, metrics and a watch are required");
-    int rc = pe_new(ctx, out, err);
-    if (rc == 0 && !(*out)->threaded) { /* no thread: gp_export_all writes it, after the metrics */
-        free(*out);
-        *out = NULL;
-    }
-    return rc;
+    return pe_new(ctx, 1, out, err);
 }
 
 int gp_export_pe_join(struct gp_export_pe *job, struct gp_error *err)
 {
     if (!job)
         return 0;
-    if (job->threaded)
-        pthread_join(job->th, NULL);
-    else
-        pe_thread(job);
-    int rc = job->rc;
-    if (rc && err)
-        *err = job->err;
+    int rc = 0;
+    for (int i = 0; i < job->nf; i++) {
+        struct pe_file *f = &job->f[i];
+        if (f->threaded)
+            pthread_join(f->th, NULL);
+        else
+            pe_thread(f); /* no thread: now (with a watch, the metrics are over by now) */
+        if (f->rc && !rc) {
+            rc = f->rc;
+            if (err)
+                *err = f->err;
+        }
+    }
     free(job);
     return rc;
 }
@@ -216,7 +239,7 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
      * the store and the metrics) */
     struct gp_export_pe *job = ctx->pe;
     if (!job && !rc)
-        rc = pe_new(ctx, &job, err);
+        rc = pe_new(ctx, 0, &job, err);
     if (rc) {
         gp_export_pe_join(job, NULL);
         return rc;
@@ -229,7 +252,7 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
         gp_path_join(path, sizeof path, ctx->run_dir, name);
         rc = gp_export_genai_perf_csv(ctx, path, err);
     }
-    if (!rc) {
+    if (!rc && job->nf < 2) { /* else the job writes it */
         snprintf(name, sizeof name, "%s_records.jsonl", stem);
         gp_path_join(path, sizeof path, ctx->run_dir, name);
         rc = gp_export_records_jsonl(ctx, path, err);

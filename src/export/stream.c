@@ -68,10 +68,11 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     /* With a watch the metrics may still be running: request i is read only
      * once its parse worker has passed it (metrics/watch.h). */
     struct gp_metrics_watch *wt = ctx->watch;
+    struct gp_metrics_reader rd = {wt, 0};
     const struct gp_req_metrics *reqs = NULL;
     size_t n = 0, until = 0;
     if (wt) { /* m is not to be read before the watch says so */
-        lost = gp_metrics_watch_begin(wt, &reqs, &n) != 0;
+        lost = gp_metrics_watch_begin(&rd, &reqs, &n, NULL, NULL) != 0;
     } else {
         reqs = m->reqs;
         n = until = m->n_reqs;
@@ -79,7 +80,7 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     /* only requests the metrics used: PA aborts a run on any failure, so a
      * PA export never holds one; they are all in <stem>_records.jsonl */
     for (size_t i = 0; i < n && !r && !lost; i++) {
-        if (i >= until && gp_metrics_watch_next(wt, i, &until)) {
+        if (i >= until && gp_metrics_watch_next(&rd, i, &until)) {
             lost = 1;
             break;
         }
@@ -118,7 +119,7 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
         if (gp_bigfile_maybe_flush(&s))
             break;
     }
-    if (wt && !r && !lost && gp_metrics_watch_done(wt))
+    if (wt && !r && !lost && gp_metrics_watch_done(&rd))
         lost = 1;
     r |= gp_buf_puts(&s.b, "],\"window_boundaries\":[");
     if (!lost && m->window_end_ns) /* lost: m is being freed by the metrics' thread */
@@ -134,7 +135,7 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     r |= gp_json_str(&s.b, ep, strlen(ep), 0);
     r |= gp_buf_putc(&s.b, '}');
     if (wt)
-        gp_metrics_watch_leave(wt);
+        gp_metrics_watch_leave(&rd);
     if (lost) {
         gp_bigfile_finish(&s, 1, NULL);
         return gp_err(err, GP_EIO, "'%s' not written: computing the metrics failed", path);
@@ -158,13 +159,44 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
         return rc;
     const struct gp_record_store *st = ctx->store;
     const struct gp_metrics_result *m = ctx->m;
-    size_t k = 0; /* walks m->reqs, which is in store order without warmups */
+    /* With a watch the metrics may still be running (metrics/watch.h): a
+     * request is read once its worker passed it; an error text (rare) only
+     * after the end, when the texts are in request order. */
+    struct gp_metrics_reader rd = {ctx->watch, 0};
+    const struct gp_req_metrics *reqs = NULL;
+    const uint64_t *cts = NULL;
+    size_t n = 0, nct = 0, until = 0;
+    int lost = 0, final = 0;
+    if (ctx->watch) {
+        lost = gp_metrics_watch_begin(&rd, &reqs, &n, &cts, &nct) != 0;
+    } else {
+        reqs = m->reqs;
+        n = until = m->n_reqs;
+        cts = m->content_ns;
+        nct = m->n_content_ns;
+        final = 1;
+    }
+    size_t k = 0; /* walks reqs, which is in store order without warmups */
     int r = 0;
-    for (size_t i = 0; i < st->n && !r; i++) {
+    for (size_t i = 0; i < st->n && !r && !lost; i++) {
         const struct gp_record *rec = &st->recs[i];
         const struct gp_req_metrics *q = NULL;
-        if (!(rec->flags & GP_REC_WARMUP) && k < m->n_reqs && m->reqs[k].rec == i)
-            q = &m->reqs[k++];
+        if (!(rec->flags & GP_REC_WARMUP) && k < n) {
+            if (k >= until && gp_metrics_watch_next(&rd, k, &until)) {
+                lost = 1;
+                break;
+            }
+            if (reqs[k].rec == i)
+                q = &reqs[k++];
+        }
+        if (q && q->err_len && !final) {
+            if (gp_metrics_watch_done(&rd)) {
+                lost = 1;
+                break;
+            }
+            final = 1;
+            until = n;
+        }
         r |= PUTS(&s.b, "{\"request_index\":");
         r |= put_u64(&s.b, i);
         r |= OPT(&s.b, "entry", rec->entry);
@@ -223,10 +255,10 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
             r |= OPT(&s.b, "content_chunks", q->content_chunks);
             /* every content chunk's time, ns after the request start */
             r |= PUTS(&s.b, ",\"content_ns\":[");
-            for (uint32_t c = 0; c < q->content_chunks && q->ct_first + c < m->n_content_ns; c++) {
+            for (uint32_t c = 0; c < q->content_chunks && q->ct_first + c < nct; c++) {
                 if (c)
                     r |= gp_buf_putc(&s.b, ',');
-                r |= put_u64(&s.b, m->content_ns[q->ct_first + c] - rec->t_start_ns);
+                r |= put_u64(&s.b, cts[q->ct_first + c] - rec->t_start_ns);
             }
             r |= gp_buf_putc(&s.b, ']');
             r |= OPT(&s.b, "reasoning_tokens", q->reasoning_tokens);
@@ -253,6 +285,12 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
         r |= PUTS(&s.b, "}\n");
         if (gp_bigfile_maybe_flush(&s))
             break;
+    }
+    if (ctx->watch)
+        gp_metrics_watch_leave(&rd);
+    if (lost) {
+        gp_bigfile_finish(&s, 1, NULL);
+        return gp_err(err, GP_EIO, "'%s' not written: computing the metrics failed", path);
     }
     return gp_bigfile_finish(&s, r != 0, err);
 }

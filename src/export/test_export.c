@@ -530,9 +530,9 @@ static void test_profile_session_meta(void)
     free_ds(&ds);
 }
 
-/* The pipeline (profile_export.json written while the metrics' workers
- * parse, metrics/watch.h) writes the same bytes as the file written after
- * them. 30,000 requests: enough for the metrics to use every core (their
+/* The pipeline (profile_export.json and the records file written while the
+ * metrics' workers parse, metrics/watch.h) writes the same bytes as the
+ * files written after them. 30,000 requests: enough for the metrics to use every core (their
  * threshold is 20,000), so the writer follows more than one worker. */
 static void test_pipeline_same_bytes(void)
 {
@@ -590,6 +590,9 @@ static void test_pipeline_same_bytes(void)
     char a[600], run_dir[600], b2[700];
     snprintf(a, sizeof a, "%s/after.json", dir);
     CHECK_INT(gp_export_profile_json(&ctx, a, NULL), 0);
+    char ra[600];
+    snprintf(ra, sizeof ra, "%s/after_records.jsonl", dir);
+    CHECK_INT(gp_export_records_jsonl(&ctx, ra, NULL), 0);
 
     /* during the metrics */
     snprintf(run_dir, sizeof run_dir, "%s/during", dir);
@@ -613,8 +616,21 @@ static void test_pipeline_same_bytes(void)
     CHECK(x && y && xl == yl && memcmp(x, y, xl) == 0);
     free(x);
     free(y);
+    /* and the records file, which waited for the end at the first error text */
+    char rb[700];
+    snprintf(rb, sizeof rb, "%s/profile_export_records.jsonl", run_dir);
+    x = y = NULL;
+    CHECK_INT(gp_read_file(ra, &x, &xl, NULL), 0);
+    CHECK_INT(gp_read_file(rb, &y, &yl, NULL), 0);
+    CHECK(xl > 1000000);
+    CHECK(x && y && xl == yl && memcmp(x, y, xl) == 0);
+    CHECK(x && strstr(x, "HTTP 500") != NULL);
+    free(x);
+    free(y);
     unlink(a);
     unlink(b2);
+    unlink(ra);
+    unlink(rb);
     rmdir(run_dir);
     rmdir(dir);
     gp_metrics_watch_destroy(&w);

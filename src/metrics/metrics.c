@@ -142,6 +142,19 @@ static int alloc_arrays(struct compute *c, struct gp_error *err)
     for (size_t i = 0, k = 0; i < st->n; i++)
         if (!(st->recs[i].flags & GP_REC_WARMUP))
             c->idx[k++] = (uint32_t)i;
+    /* Each request's content times get a slot of their most possible count,
+     * fixed here: a worker writes them in place, and they are final with the
+     * request (no rebasing after the workers, which the records file would
+     * have to wait for). */
+    uint64_t tot = 0;
+    for (size_t k = 0; k < c->nmeas; k++) {
+        c->out->reqs[k].ct_first = tot;
+        tot += gp_scan_ct_capacity(st, &st->recs[c->idx[k]]);
+    }
+    c->out->content_ns = malloc((tot ? tot : 1) * sizeof *c->out->content_ns);
+    if (!c->out->content_ns)
+        return gp_err(err, GP_ENOMEM, "out of memory for %llu content chunk times", (unsigned long long)tot);
+    c->out->n_content_ns = tot;
     return 0;
 }
 
@@ -174,6 +187,8 @@ static int parse_parallel(struct compute *c, struct gp_error *err)
         w->k0 = c->nmeas * (size_t)t / (size_t)c->nw;
         w->k1 = c->nmeas * (size_t)(t + 1) / (size_t)c->nw;
         gp_sse_init(&w->s.sse);
+        w->content_ns = c->out->content_ns;
+        w->n_content_ns = c->out->n_content_ns;
         w->watch = c->opts->watch;
         w->slot = t;
     }
@@ -183,7 +198,8 @@ static int parse_parallel(struct compute *c, struct gp_error *err)
             k0[t] = c->wk[t].k0;
             k1[t] = c->wk[t].k1;
         }
-        gp_metrics_watch_start(c->opts->watch, c->out->reqs, c->nmeas, c->nw, k0, k1);
+        gp_metrics_watch_start(c->opts->watch, c->out->reqs, c->nmeas, c->out->content_ns, c->out->n_content_ns,
+                               c->nw, k0, k1);
     }
     for (int t = 1; t < c->nw; t++)
         if (pthread_create(&th[t], NULL, gp_mx_worker_run, &c->wk[t]) == 0)
@@ -201,43 +217,35 @@ static int parse_parallel(struct compute *c, struct gp_error *err)
     return 0;
 }
 
-/* The workers' error texts, content times and inter-chunk gaps, back into
+/* The workers' error texts and inter-chunk gaps, back into
  * request order in one buffer each. */
 static int gather_workers(struct compute *c, struct gp_error *err)
 {
     struct gp_metrics_result *out = c->out;
-    size_t tlen = 0, nicl = 0, ncts = 0;
+    size_t tlen = 0, nicl = 0;
     for (int t = 0; t < c->nw; t++) {
         tlen += c->wk[t].text.len;
         nicl += c->wk[t].icl.nicl;
-        ncts += c->wk[t].ncts;
     }
     out->text = malloc(tlen + 1);
     c->a.icl = malloc((nicl ? nicl : 1) * sizeof(double));
-    out->content_ns = malloc((ncts ? ncts : 1) * sizeof *out->content_ns);
-    if (!out->text || !c->a.icl || !out->content_ns)
+    if (!out->text || !c->a.icl)
         return gp_err(err, GP_ENOMEM, "out of memory collecting error texts");
-    size_t base = 0, cbase = 0;
+    size_t base = 0;
     for (int t = 0; t < c->nw; t++) {
         const struct worker *w = &c->wk[t];
         if (w->text.len)
             memcpy(out->text + base, w->text.data, w->text.len);
-        if (w->ncts)
-            memcpy(out->content_ns + cbase, w->cts, w->ncts * sizeof *w->cts);
-        for (size_t k = w->k0; k < w->k1; k++) {
+        for (size_t k = w->k0; k < w->k1; k++)
             if (out->reqs[k].err_len)
                 out->reqs[k].err_off += base;
-            out->reqs[k].ct_first += cbase;
-        }
         base += w->text.len;
-        cbase += w->ncts;
         if (w->icl.nicl)
             memcpy(c->a.icl + c->a.nicl, w->icl.icl, w->icl.nicl * sizeof(double));
         c->a.nicl += w->icl.nicl;
     }
     out->text[tlen] = '\0';
     out->text_len = tlen;
-    out->n_content_ns = ncts;
     return 0;
 }
 

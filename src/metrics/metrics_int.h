@@ -35,6 +35,9 @@ struct gp_scan {
 /* Re-frames and scans one record's response into s (reset first).
  * *streamed = it was an event stream. requests_only: embeddings/rankings
  * (a 2xx body ends the request and is not content). 0 or -GP_ENOMEM. */
+/* The most content chunk times gp_scan_response can keep for r: one per
+ * read of an event stream plus one at its end, else one. */
+size_t gp_scan_ct_capacity(const struct gp_record_store *st, const struct gp_record *r);
 int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r, struct gp_scan *s,
                      int *streamed, int requests_only);
 void gp_scan_free(struct gp_scan *s);
@@ -73,8 +76,8 @@ struct worker {
     struct gp_scan s;
     struct gp_buf text;            /* err_off of its reqs are relative to this */
     struct arrays icl;             /* only icl/nicl/icl_cap used */
-    uint64_t *cts;                 /* content chunk times of its requests */
-    size_t ncts, cts_cap;
+    uint64_t *content_ns;          /* the result's content times: a request's go to [ct_first ..) */
+    size_t n_content_ns;
     struct gp_metrics_watch *watch; /* NULL, or published to as the range is parsed */
     int slot;                      /* this worker's index in the watch */
     int rc;

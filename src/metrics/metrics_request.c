@@ -93,23 +93,6 @@ int gp_mx_is_good(const struct gp_req_metrics *rm, const struct gp_metrics_opts 
 }
 
 
-static int push_cts(struct worker *w, const uint64_t *t, size_t n)
-{
-    if (w->ncts + n > w->cts_cap) {
-        size_t nc = w->cts_cap ? w->cts_cap : 1024;
-        while (nc < w->ncts + n)
-            nc *= 2;
-        uint64_t *p = realloc(w->cts, nc * sizeof *p);
-        if (!p)
-            return -GP_ENOMEM;
-        w->cts = p;
-        w->cts_cap = nc;
-    }
-    memcpy(w->cts + w->ncts, t, n * sizeof *t);
-    w->ncts += n;
-    return 0;
-}
-
 static long tcount(struct worker *w, const char *p, size_t n)
 {
     if (w->tok_lock)
@@ -288,8 +271,17 @@ static int timings(struct worker *w, const struct gp_record *r, struct gp_req_me
                 rm->tps_user = 1.0 / ((double)rm->itl_ns / 1e9);
         }
     }
-    rm->ct_first = w->ncts;
-    return s->nct ? push_cts(w, s->ct, s->nct) : 0;
+    /* into the slot alloc_arrays reserved for it (its capacity): final as
+     * soon as the request is, which lets the records file follow the parse */
+    size_t n = s->nct, cap = gp_scan_ct_capacity(w->st, r);
+    if (n > cap)
+        n = cap; /* cannot happen (the scan keeps at most that many); never overrun */
+    if (rm->ct_first + n > w->n_content_ns)
+        n = rm->ct_first < w->n_content_ns ? w->n_content_ns - rm->ct_first : 0;
+    if (n)
+        memcpy(w->content_ns + rm->ct_first, s->ct, n * sizeof *s->ct);
+    rm->content_chunks = (uint32_t)n;
+    return 0;
 }
 
 /* A successful request: its flags and its inter-chunk gaps. */
@@ -355,6 +347,5 @@ void gp_mx_worker_free(struct worker *w)
     gp_scan_free(&w->s);
     gp_buf_free(&w->text);
     free(w->icl.icl);
-    free(w->cts);
 }
 

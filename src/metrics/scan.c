@@ -88,6 +88,22 @@ static int looks_like_sse(const char *p, size_t n)
            (n - i >= 6 && memcmp(p + i, "event:", 6) == 0);
 }
 
+/* Streamed by flag, or a non-streaming request answered with an event stream. */
+static int is_sse(const struct gp_record_store *st, const struct gp_record *r)
+{
+    if (r->flags & GP_REC_STREAMING)
+        return 1;
+    if (!r->n_chunks)
+        return 0;
+    const struct gp_chunk *c0 = gp_record_chunk(st, r, 0);
+    return looks_like_sse(gp_record_bytes(st, c0), c0->len);
+}
+
+size_t gp_scan_ct_capacity(const struct gp_record_store *st, const struct gp_record *r)
+{
+    return is_sse(st, r) ? (size_t)r->n_chunks + 1 : 1;
+}
+
 /* A read that completed reasoning text (the first one is the time to first
  * reasoning token); no allocation: only a time and a count. */
 static void note_reasoning(struct gp_scan *s, uint64_t t)
@@ -111,11 +127,7 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     s->events = s->bad_events = 0;
     s->first_reasoning_ns = 0;
     s->reasoning_chunks = 0;
-    int sse = (r->flags & GP_REC_STREAMING) != 0;
-    if (!sse && r->n_chunks) {
-        const struct gp_chunk *c0 = gp_record_chunk(st, r, 0);
-        sse = looks_like_sse(gp_record_bytes(st, c0), c0->len);
-    }
+    int sse = is_sse(st, r);
     *streamed = sse;
     if (sse) {
         for (uint32_t i = 0; i < r->n_chunks; i++) {

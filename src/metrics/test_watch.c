@@ -19,7 +19,7 @@ static void nap_us(long us)
 }
 
 struct follow {
-    struct gp_metrics_watch *w;
+    struct gp_metrics_reader rd;
     size_t seen, early;     /* requests read; of those, read before they were written */
     int begin_rc, next_rc, done_rc;
     long linger_us;         /* how long it reads each run (the failure test) */
@@ -31,13 +31,13 @@ static void *follower(void *arg)
     struct follow *f = arg;
     const struct gp_req_metrics *reqs = NULL;
     size_t n = 0, until = 0;
-    f->begin_rc = gp_metrics_watch_begin(f->w, &reqs, &n);
+    f->begin_rc = gp_metrics_watch_begin(&f->rd, &reqs, &n, NULL, NULL);
     for (size_t k = 0; k < n && !f->begin_rc; k++) {
         if (k >= until) {
             if (f->linger_us)
                 nap_us(f->linger_us);
             atomic_store(&f->back, 1);
-            if ((f->next_rc = gp_metrics_watch_next(f->w, k, &until)) != 0)
+            if ((f->next_rc = gp_metrics_watch_next(&f->rd, k, &until)) != 0)
                 return NULL;
             atomic_store(&f->back, 0);
         }
@@ -45,8 +45,8 @@ static void *follower(void *arg)
         f->seen++;
     }
     if (!f->begin_rc)
-        f->done_rc = gp_metrics_watch_done(f->w);
-    gp_metrics_watch_leave(f->w);
+        f->done_rc = gp_metrics_watch_done(&f->rd);
+    gp_metrics_watch_leave(&f->rd);
     return NULL;
 }
 
@@ -57,12 +57,13 @@ static void test_follows_every_request(void)
     memset(reqs, 0, sizeof reqs);
     struct gp_metrics_watch w;
     gp_metrics_watch_init(&w);
-    struct follow f = {.w = &w};
-    pthread_t th;
+    struct follow f = {.rd = {&w, 0}}, f2 = {.rd = {&w, 0}}; /* two readers, as the export has */
+    pthread_t th, th2;
     CHECK_INT(pthread_create(&th, NULL, follower, &f), 0);
-    nap_us(2000); /* the follower waits for the start */
+    CHECK_INT(pthread_create(&th2, NULL, follower, &f2), 0);
+    nap_us(2000); /* the followers wait for the start */
     size_t k0[2] = {0, N / 2}, k1[2] = {N / 2, N};
-    gp_metrics_watch_start(&w, reqs, N, 2, k0, k1);
+    gp_metrics_watch_start(&w, reqs, N, NULL, 0, 2, k0, k1);
     for (size_t step = 0; step < N / 2; step += 500) {
         for (int t = 0; t < 2; t++) {
             for (size_t k = k0[t] + step; k < k0[t] + step + 500; k++)
@@ -73,6 +74,10 @@ static void test_follows_every_request(void)
     }
     gp_metrics_watch_end(&w, 1);
     pthread_join(th, NULL);
+    pthread_join(th2, NULL);
+    CHECK_INT(f2.seen, N);
+    CHECK_INT(f2.early, 0);
+    CHECK_INT(w.readers, 0);
     CHECK_INT(f.begin_rc, 0);
     CHECK_INT(f.next_rc, 0);
     CHECK_INT(f.done_rc, 0);
@@ -89,10 +94,10 @@ static void test_failure_waits_for_the_reader(void)
     memset(reqs, 0, sizeof reqs);
     struct gp_metrics_watch w;
     gp_metrics_watch_init(&w);
-    struct follow f = {.w = &w, .linger_us = 50000};
+    struct follow f = {.rd = {&w, 0}, .linger_us = 50000};
     pthread_t th;
     size_t k0[1] = {0}, k1[1] = {N};
-    gp_metrics_watch_start(&w, reqs, N, 1, k0, k1);
+    gp_metrics_watch_start(&w, reqs, N, NULL, 0, 1, k0, k1);
     for (size_t k = 0; k < 100; k++)
         reqs[k].flags = 7u;
     gp_metrics_watch_progress(&w, 0, 100);
@@ -108,7 +113,7 @@ static void test_failure_waits_for_the_reader(void)
 
     /* failed before it started: begin says so */
     gp_metrics_watch_init(&w);
-    struct follow g = {.w = &w};
+    struct follow g = {.rd = {&w, 0}};
     CHECK_INT(pthread_create(&th, NULL, follower, &g), 0);
     gp_metrics_watch_end(&w, 0);
     pthread_join(th, NULL);

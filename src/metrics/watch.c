@@ -17,16 +17,39 @@ void gp_metrics_watch_destroy(struct gp_metrics_watch *w)
     pthread_cond_destroy(&w->cv);
 }
 
-int gp_metrics_watch_begin(struct gp_metrics_watch *w, const struct gp_req_metrics **reqs, size_t *n)
+/* with the lock held */
+static void release(struct gp_metrics_reader *rd)
 {
+    if (rd->holding) {
+        rd->w->readers--;
+        rd->holding = 0;
+        pthread_cond_broadcast(&rd->w->cv); /* a failing computation may be waiting for that */
+    }
+}
+
+static void hold(struct gp_metrics_reader *rd)
+{
+    rd->w->readers++;
+    rd->holding = 1;
+}
+
+int gp_metrics_watch_begin(struct gp_metrics_reader *rd, const struct gp_req_metrics **reqs, size_t *n,
+                           const uint64_t **ct, size_t *n_ct)
+{
+    struct gp_metrics_watch *w = rd->w;
     pthread_mutex_lock(&w->mu);
+    release(rd);
     while (w->state == 0)
         pthread_cond_wait(&w->cv, &w->mu);
     int ok = w->state > 0;
-    w->busy = ok;
+    if (ok)
+        hold(rd);
     *reqs = w->reqs;
     *n = ok ? w->n : 0;
-    pthread_cond_broadcast(&w->cv);
+    if (ct) {
+        *ct = w->content_ns;
+        *n_ct = ok ? w->n_content_ns : 0;
+    }
     pthread_mutex_unlock(&w->mu);
     return ok ? 0 : -1;
 }
@@ -40,18 +63,18 @@ static int owner(const struct gp_metrics_watch *w, size_t k)
     return -1;
 }
 
-int gp_metrics_watch_next(struct gp_metrics_watch *w, size_t k, size_t *until)
+int gp_metrics_watch_next(struct gp_metrics_reader *rd, size_t k, size_t *until)
 {
+    struct gp_metrics_watch *w = rd->w;
     pthread_mutex_lock(&w->mu);
-    w->busy = 0;
-    pthread_cond_broadcast(&w->cv); /* a failing computation may be waiting for that */
+    release(rd);
     int t = owner(w, k), rc = -1;
     for (;;) {
         if (w->state < 0 || t < 0)
             break;
         if (w->state == 2 || w->done[t] > k) {
             *until = w->state == 2 ? w->n : w->done[t];
-            w->busy = 1;
+            hold(rd);
             rc = 0;
             break;
         }
@@ -61,33 +84,36 @@ int gp_metrics_watch_next(struct gp_metrics_watch *w, size_t k, size_t *until)
     return rc;
 }
 
-int gp_metrics_watch_done(struct gp_metrics_watch *w)
+int gp_metrics_watch_done(struct gp_metrics_reader *rd)
 {
+    struct gp_metrics_watch *w = rd->w;
     pthread_mutex_lock(&w->mu);
-    w->busy = 0;
-    pthread_cond_broadcast(&w->cv);
+    release(rd);
     while (w->state == 0 || w->state == 1)
         pthread_cond_wait(&w->cv, &w->mu);
     int ok = w->state == 2;
-    w->busy = ok;
+    if (ok)
+        hold(rd);
     pthread_mutex_unlock(&w->mu);
     return ok ? 0 : -1;
 }
 
-void gp_metrics_watch_leave(struct gp_metrics_watch *w)
+void gp_metrics_watch_leave(struct gp_metrics_reader *rd)
 {
-    pthread_mutex_lock(&w->mu);
-    w->busy = 0;
-    pthread_cond_broadcast(&w->cv);
-    pthread_mutex_unlock(&w->mu);
+    pthread_mutex_lock(&rd->w->mu);
+    release(rd);
+    pthread_mutex_unlock(&rd->w->mu);
 }
 
-void gp_metrics_watch_start(struct gp_metrics_watch *w, const struct gp_req_metrics *reqs, size_t n, int nw,
-                            const size_t *k0, const size_t *k1)
+void gp_metrics_watch_start(struct gp_metrics_watch *w, const struct gp_req_metrics *reqs, size_t n,
+                            const uint64_t *content_ns, size_t n_content_ns, int nw, const size_t *k0,
+                            const size_t *k1)
 {
     pthread_mutex_lock(&w->mu);
     w->reqs = reqs;
     w->n = n;
+    w->content_ns = content_ns;
+    w->n_content_ns = n_content_ns;
     w->nw = nw < GP_METRICS_MAX_THREADS ? nw : GP_METRICS_MAX_THREADS;
     for (int t = 0; t < w->nw; t++) {
         w->k0[t] = k0[t];
@@ -113,7 +139,7 @@ void gp_metrics_watch_end(struct gp_metrics_watch *w, int ok)
     pthread_mutex_lock(&w->mu);
     w->state = ok ? 2 : -1;
     pthread_cond_broadcast(&w->cv);
-    while (!ok && w->busy)
+    while (!ok && w->readers)
         pthread_cond_wait(&w->cv, &w->mu);
     pthread_mutex_unlock(&w->mu);
 }
