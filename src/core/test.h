@@ -125,4 +125,17 @@ static inline int gp_test_summary_named(const char *name)
 }
 #define gp_test_summary() gp_test_summary_named(__FILE__)
 
+/* A fresh directory under $TMPDIR (or /tmp) named <prefix>-XXXXXX into dir
+ * (size n); the test removes it. NULL (and dir empty) on failure. */
+static inline char *gp_test_mkdtemp(char *dir, size_t n, const char *prefix)
+{
+    const char *td = getenv("TMPDIR");
+    snprintf(dir, n, "%s/%s-XXXXXX", td && *td ? td : "/tmp", prefix);
+    if (!mkdtemp(dir)) {
+        dir[0] = '\0';
+        return NULL;
+    }
+    return dir;
+}
+
 #endif

@@ -94,9 +94,7 @@ static void one(const char *dir, const char *name, int direct, size_t big, int d
 static void test_bytes_every_path(void)
 {
     char dir[512];
-    const char *td = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gp-bigfile-XXXXXX", td && *td ? td : "/tmp");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-bigfile") != NULL);
     int direct_ok = direct_works_in(dir);
     if (!direct_ok)
         printf("note: O_DIRECT refused in %s: only the buffered path is checked\n", dir);
@@ -115,9 +113,7 @@ static void test_abandoned_and_missing_dir(void)
     CHECK(strstr(err.msg, "/nonexistent-gp-dir/x.json") != NULL);
 
     char dir[512];
-    const char *td = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gp-bigfile-XXXXXX", td && *td ? td : "/tmp");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-bigfile") != NULL);
     char path[600];
     snprintf(path, sizeof path, "%s/oom.json", dir);
     CHECK_INT(gp_bigfile_open(&f, path, 0, &err), 0);

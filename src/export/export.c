@@ -161,6 +161,15 @@ static const char *pe_name(const struct gp_export_ctx *ctx)
     return slash ? slash + 1 : pef;
 }
 
+/* run_dir/<stem><suffix>: the artifacts beside the profile export */
+static int stem_path(const struct gp_export_ctx *ctx, const char *suffix, char *out, size_t n)
+{
+    char stem[1024], name[1200];
+    gp_export_stem(pe_name(ctx), stem, sizeof stem);
+    snprintf(name, sizeof name, "%s%s", stem, suffix);
+    return gp_path_join(out, n, ctx->run_dir, name);
+}
+
 /* A job for profile_export.json (and the records file), each on its own
  * thread unless threads are out: gp_export_pe_join then writes it. */
 static int pe_new(const struct gp_export_ctx *ctx, int with_records, struct gp_export_pe **out, struct gp_error *err)
@@ -174,15 +183,13 @@ static int pe_new(const struct gp_export_ctx *ctx, int with_records, struct gp_e
         return gp_err(err, GP_ENOMEM, "out of memory starting the export");
     job->ctx = *ctx;
     job->ctx.pe = NULL;
-    char stem[1024], name[1200];
-    gp_export_stem(pe_name(ctx), stem, sizeof stem);
-    snprintf(name, sizeof name, "%s_records.jsonl", stem);
     job->nf = with_records ? 2 : 1;
     for (int i = 0; i < job->nf; i++) {
         struct pe_file *f = &job->f[i];
         f->pe = job;
         f->records = i;
-        if (gp_path_join(f->path, sizeof f->path, ctx->run_dir, i ? name : pe_name(ctx))) {
+        if (i ? stem_path(ctx, "_records.jsonl", f->path, sizeof f->path)
+              : gp_path_join(f->path, sizeof f->path, ctx->run_dir, pe_name(ctx))) {
             free(job);
             return gp_err(err, GP_EINVAL, "run directory path '%s' is too long", ctx->run_dir);
         }
@@ -228,15 +235,12 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
         gp_export_pe_join(ctx->pe, NULL);
         return gp_err(err, GP_EINVAL, "export: run_dir, store and metrics are required");
     }
-    char stem[1024], path[4096], name[1200];
-    gp_export_stem(pe_name(ctx), stem, sizeof stem);
     int rc = gp_mkdir_p(ctx->run_dir, err);
     if (!rc)
         rc = gp_export_console(ctx, err);
-    /* the raw profile export is by far the largest file: it is written on a
-     * second thread (started here, or already by gp_export_pe_start) while
-     * the summaries and the records file are written here (both only read
-     * the store and the metrics) */
+    /* the big files are written on threads (started here, or already by
+     * gp_export_pe_start, which also took the records file) while the
+     * summaries are written here (all only read the store and the metrics) */
     struct gp_export_pe *job = ctx->pe;
     if (!job && !rc)
         rc = pe_new(ctx, 0, &job, err);
@@ -244,23 +248,21 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
         gp_export_pe_join(job, NULL);
         return rc;
     }
-    snprintf(name, sizeof name, "%s_genai_perf.json", stem);
-    gp_path_join(path, sizeof path, ctx->run_dir, name);
-    rc = gp_export_genai_perf_json(ctx, path, err);
-    if (!rc) {
-        snprintf(name, sizeof name, "%s_genai_perf.csv", stem);
-        gp_path_join(path, sizeof path, ctx->run_dir, name);
-        rc = gp_export_genai_perf_csv(ctx, path, err);
-    }
-    if (!rc && job->nf < 2) { /* else the job writes it */
-        snprintf(name, sizeof name, "%s_records.jsonl", stem);
-        gp_path_join(path, sizeof path, ctx->run_dir, name);
-        rc = gp_export_records_jsonl(ctx, path, err);
-    }
-    if (!rc) {
-        snprintf(name, sizeof name, "%s_genperf.json", stem);
-        gp_path_join(path, sizeof path, ctx->run_dir, name);
-        rc = gp_export_genperf_json(ctx, path, err);
+    static const struct {
+        const char *suffix;
+        int (*write)(const struct gp_export_ctx *, const char *, struct gp_error *);
+    } files[] = {
+        {"_genai_perf.json", gp_export_genai_perf_json},
+        {"_genai_perf.csv", gp_export_genai_perf_csv},
+        {"_records.jsonl", gp_export_records_jsonl},
+        {"_genperf.json", gp_export_genperf_json},
+    };
+    char path[4096];
+    for (size_t i = 0; i < sizeof files / sizeof files[0] && !rc; i++) {
+        if (files[i].write == gp_export_records_jsonl && job->nf == 2)
+            continue; /* the job writes it */
+        stem_path(ctx, files[i].suffix, path, sizeof path);
+        rc = files[i].write(ctx, path, err);
     }
     struct gp_error perr = {0};
     int prc = gp_export_pe_join(job, &perr);

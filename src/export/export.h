@@ -74,7 +74,6 @@ struct gp_export_ctx {
     uint64_t start_wall_ns, end_wall_ns;   /* run start/end (CLOCK_REALTIME ns); 0 = from store */
     double ramp_s;                   /* --ramp-up-duration; > 0 writes "ramp" (records flagged GP_REC_RAMP) */
 
-    int direct_io;                   /* the big files' O_DIRECT policy (core/bigfile.h): 0 = when the page cache is slow */
     /* Post-processing as a pipeline (metrics/watch.h): with watch set,
      * profile_export.json reads each request's verdict as soon as the
      * metrics have it, so gp_export_pe_start can write it while

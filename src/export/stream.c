@@ -52,7 +52,7 @@ static int put_session_meta(struct gp_buf *b, const struct gp_export_ctx *ctx, u
 int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
 {
     struct gp_bigfile s;
-    int rc = gp_bigfile_open(&s, path, ctx->direct_io, err);
+    int rc = gp_bigfile_open(&s, path, 0, err);
     if (rc)
         return rc;
     const struct gp_record_store *st = ctx->store;
@@ -154,7 +154,7 @@ static int put_opt(struct gp_buf *b, const char *key, size_t klen, int64_t v)
 int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err)
 {
     struct gp_bigfile s;
-    int rc = gp_bigfile_open(&s, path, ctx->direct_io, err);
+    int rc = gp_bigfile_open(&s, path, 0, err);
     if (rc)
         return rc;
     const struct gp_record_store *st = ctx->store;

@@ -281,9 +281,7 @@ static void test_json_literal(void)
 
     /* every artifact through gp_export_all */
     char dir[512];
-    const char *td = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-export") != NULL);
     char run_dir[256];
     snprintf(run_dir, sizeof run_dir, "%s/run/x", dir);
     ctx.run_dir = run_dir;
@@ -418,9 +416,7 @@ static void test_profile_and_records(void)
     ctx.value = 2.5;
     ctx.endpoint = "/v1/chat/completions";
     char dir[512];
-    const char *td = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-export") != NULL);
     char pe[600], rj[600];
     snprintf(pe, sizeof pe, "%s/pe.json", dir);
     snprintf(rj, sizeof rj, "%s/r.jsonl", dir);
@@ -501,9 +497,7 @@ static void test_profile_session_meta(void)
     ctx.inputs_meta = meta;
     ctx.n_inputs_meta = 3;
     char dir[512];
-    const char *td = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-export") != NULL);
     char pe[600];
     snprintf(pe, sizeof pe, "%s/pe.json", dir);
     CHECK_INT(gp_export_profile_json(&ctx, pe, NULL), 0);
@@ -579,9 +573,7 @@ static void test_pipeline_same_bytes(void)
     struct gp_tokenizer *tok = NULL;
     gp_tokenizer_load("builtin", NULL, &tok, NULL);
     char dir[512];
-    const char *td = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gp-export-XXXXXX", td && *td ? td : "/tmp");
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-export") != NULL);
 
     /* after the metrics */
     struct gp_metrics_result m1, m2;
