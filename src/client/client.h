@@ -127,6 +127,12 @@ struct gp_client_stats {
     uint64_t n_send_stamped;         /* measured records with a t_send_ns */
     uint64_t send_lag_sum_ns;        /* sum and max of t_send_ns - t_start_ns over them */
     uint64_t send_lag_max_ns;
+    /* h1 transport, measured phase: reads stamped with the kernel's receive
+     * time, and how much later recv returned (the loop's own lateness,
+     * which those stamps leave out of TTFT and ITL) */
+    uint64_t n_rx_kstamp;
+    uint64_t rx_lag_sum_ns, rx_lag_max_ns;
+    uint64_t n_rx_lag_over_1ms;
     double busy_fraction;            /* cpu_ns / (end - start) */
     int interrupted;                 /* the stop fd fired */
     int incomplete;                  /* the record store could not grow: the run stopped early */
@@ -177,5 +183,11 @@ double gp_client_rng_exp(struct gp_rng *r, double mean);
  * the URLs allow it, else libcurl), "curl" or "h1". Any other value: -1 with
  * a message naming it, so a typo fails before anything runs or is written. */
 int gp_client_transport_check(const char *value, struct gp_error *err);
+
+/* $GENPERF_RX_STAMP: unset, empty or "kernel" (the built-in HTTP/1.1 client
+ * stamps each read with the socket's receive time, SO_TIMESTAMPNS) or "user"
+ * (when recv returns, as libcurl's write callback does). Anything else: -1
+ * with a message naming it. */
+int gp_client_rx_stamp_check(const char *value, struct gp_error *err);
 
 #endif

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #define H1_BUF (256 * 1024) /* as the curl path's CURLOPT_BUFFERSIZE */
@@ -67,7 +68,19 @@ int gp_cl_h1_setup(struct loop *L, struct gp_error *err)
     }
     L->h1t = t;
     L->n_h1t = n;
+    const char *rx = getenv("GENPERF_RX_STAMP");
+    L->rx_kstamp = !(rx && !strcmp(rx, "user"));
     return 0;
+}
+
+int gp_client_rx_stamp_check(const char *value, struct gp_error *err)
+{
+    if (!value || !*value || !strcmp(value, "kernel") || !strcmp(value, "user"))
+        return 0;
+    return gp_err(err, GP_EINVAL,
+                  "GENPERF_RX_STAMP=%s: not a stamp source; use kernel (the socket's receive time, the default) "
+                  "or user (when recv returns), or unset it",
+                  value);
 }
 
 void gp_cl_h1_teardown(struct loop *L)
@@ -249,6 +262,10 @@ static void connect_next(struct loop *L, struct slot *s)
     setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &idle, sizeof idle);
+    /* the kernel stamps each segment as it is queued on the socket; a
+     * refusal (no such option) leaves recv's own stamp */
+    if (L->rx_kstamp)
+        setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
     x->fd[x->ep] = fd;
     x->out = 1;
     struct epoll_event ev;
@@ -288,6 +305,7 @@ void gp_cl_h1_start(struct loop *L, struct slot *s, const char *body, size_t ble
     x->off = 0;
     x->cl_len = (size_t)snprintf(x->cl, sizeof x->cl, "%zu\r\n\r\n", blen);
     gp_h1_resp_init(&x->r);
+    x->t_last = s->t_start;
     x->deadline = 0;
     if (L->o->timeout_s > 0) {
         x->deadline = s->t_start + (uint64_t)(L->o->timeout_s * 1e9);
@@ -305,10 +323,11 @@ void gp_cl_h1_start(struct loop *L, struct slot *s, const char *body, size_t ble
 
 /* The first body span of a read carries the read's stamp; a read holding
  * several chunks hands the later ones over stamped as they are handed over,
- * as libcurl's write callback stamps them. That is not a nicety: a read
- * with a whole zero-delay stream would otherwise give every event one time,
- * GenAI-Perf then drops inter_token_latency (it sums to 0), and the
- * artifacts would depend on the transport (tests/golden). */
+ * as libcurl's write callback stamps them, less how much later than its
+ * stamp the read returned (t_shift: 0 for recv's own stamp). That is not a
+ * nicety: a read with a whole zero-delay stream would otherwise give every
+ * event one time, GenAI-Perf then drops inter_token_latency (it sums to 0),
+ * and the artifacts would depend on the transport (tests/golden). */
 static int put_body(void *ud, const char *p, size_t n)
 {
     struct slot *s = ud;
@@ -316,21 +335,76 @@ static int put_body(void *ud, const char *p, size_t n)
     if (t)
         s->h1->t_read = 0;
     else
-        t = gp_now_ns();
+        t = gp_now_ns() - s->h1->t_shift;
+    s->h1->t_last = t;
     return gp_cl_slot_put(s, p, n, t);
 }
 
-/* One read, stamped when it returns, parsed at once. */
+/* The kernel's receive time of the read's last segment (SCM_TIMESTAMPNS, on
+ * CLOCK_REALTIME) moved to CLOCK_MONOTONIC by the two clocks' offset read
+ * now. Why: recv returns after the loop has served every socket that woke
+ * before this one, and at 512 streams that wait, not the network, was the
+ * tail of the chunk-time error; the kernel's stamp does not wait for the
+ * loop. The result is kept within [the transfer's last stamp, t_user]: a
+ * step of the wall clock (settimeofday, NTP) moves it only inside what recv
+ * alone would have said, and a transfer's stamps never go back. */
+static uint64_t kernel_stamp(struct loop *L, struct h1_xfer *x, struct msghdr *mh, uint64_t t_user)
+{
+    const struct timespec *k = NULL;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS)
+            k = (const struct timespec *)(void *)CMSG_DATA(c);
+    if (!k)
+        return t_user;
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    int64_t back = ((int64_t)rt.tv_sec - (int64_t)k->tv_sec) * 1000000000 + (rt.tv_nsec - k->tv_nsec);
+    uint64_t t = back <= 0 ? t_user : (uint64_t)back >= t_user ? 0 : t_user - (uint64_t)back;
+    if (t < x->t_last)
+        t = x->t_last;
+    if (t > t_user)
+        t = t_user;
+    if (!L->phase_warmup) {
+        uint64_t lag = t_user - t;
+        L->stats->n_rx_kstamp++;
+        L->stats->rx_lag_sum_ns += lag;
+        if (lag > L->stats->rx_lag_max_ns)
+            L->stats->rx_lag_max_ns = lag;
+        L->stats->n_rx_lag_over_1ms += lag > 1000000;
+    }
+    return t;
+}
+
+/* One read, stamped (kernel_stamp) before it is parsed, parsed at once. */
 static void recv_some(struct loop *L, struct slot *s)
 {
     struct h1_xfer *x = s->h1;
-    ssize_t n = recv(x->fd[x->ep], L->h1_buf, H1_BUF, 0);
+    struct iovec iov = {.iov_base = L->h1_buf, .iov_len = H1_BUF};
+    union {
+        char b[CMSG_SPACE(sizeof(struct timespec)) + 64];
+        struct cmsghdr align;
+    } cb;
+    struct msghdr mh;
+    memset(&mh, 0, sizeof mh);
+    mh.msg_iov = &iov;
+    mh.msg_iovlen = 1;
+    if (L->rx_kstamp) {
+        mh.msg_control = cb.b;
+        mh.msg_controllen = sizeof cb.b;
+    }
+    ssize_t n = recvmsg(x->fd[x->ep], &mh, 0);
     uint64_t t = gp_now_ns();
     if (n < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
             return;
         fail_errno(L, s, CURLE_RECV_ERROR, "Recv failure", errno);
         return;
+    }
+    x->t_shift = 0;
+    if (n > 0 && L->rx_kstamp) {
+        uint64_t k = kernel_stamp(L, x, &mh, t);
+        x->t_shift = t - k;
+        t = k;
     }
     int rc;
     if (n == 0) {

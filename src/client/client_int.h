@@ -61,7 +61,9 @@ struct h1_xfer {
     size_t cl_len;
     char cl[32];             /* the Content-Length value and the blank line */
     uint64_t deadline;       /* --request-timeout; 0 = none */
-    uint64_t t_read;         /* when the read being parsed returned */
+    uint64_t t_read;         /* the read being parsed: its stamp (rx_stamp below) */
+    uint64_t t_last;         /* the latest stamp this transfer handed over: stamps never go back */
+    uint64_t t_shift;        /* the read returned this long after its stamp (kernel_stamp) */
     int res;                 /* CURLcode once the transfer ended */
     struct gp_h1_resp r;
 };
@@ -149,6 +151,8 @@ struct loop {
     size_t h1_ndone, h1_done_cap;
     uint64_t h1_next_deadline; /* no h1 transfer times out before this (0 = none armed) */
     char *h1_buf;            /* the read buffer: a read is parsed before the next */
+    int rx_kstamp;           /* stamp reads with the kernel's receive time (SO_TIMESTAMPNS);
+                              * GENPERF_RX_STAMP=user: when recv returns */
 };
 
 struct phase {

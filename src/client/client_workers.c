@@ -184,6 +184,11 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
     t->send_lag_sum_ns += s->send_lag_sum_ns;
     if (s->send_lag_max_ns > t->send_lag_max_ns)
         t->send_lag_max_ns = s->send_lag_max_ns;
+    t->n_rx_kstamp += s->n_rx_kstamp;
+    t->rx_lag_sum_ns += s->rx_lag_sum_ns;
+    if (s->rx_lag_max_ns > t->rx_lag_max_ns)
+        t->rx_lag_max_ns = s->rx_lag_max_ns;
+    t->n_rx_lag_over_1ms += s->n_rx_lag_over_1ms;
     if (s->busy_fraction > t->busy_fraction)
         t->busy_fraction = s->busy_fraction;
     t->interrupted |= s->interrupted;

@@ -71,6 +71,8 @@ struct gp_export_ctx {
     uint64_t n_lost;                 /* requests finished but not recorded */
     uint64_t n_backoff;              /* reconnect back-offs (client.backoff; written only when > 0) */
     uint64_t backoff_ns;             /* their total */
+    uint64_t n_rx_kstamp;            /* reads stamped with the kernel's receive time (client.receive_stamp) */
+    uint64_t rx_lag_sum_ns, rx_lag_max_ns, n_rx_lag_over_1ms; /* recv's return after that stamp */
     uint64_t start_wall_ns, end_wall_ns;   /* run start/end (CLOCK_REALTIME ns); 0 = from store */
     double ramp_s;                   /* --ramp-up-duration; > 0 writes "ramp" (records flagged GP_REC_RAMP) */
 

@@ -131,6 +131,23 @@ static void add_send_lag(json_t *cl, const struct gp_record_store *st)
     json_object_set_new(cl, "queue_to_send_lag", l);
 }
 
+/* Where chunk stamps came from. "kernel": the built-in HTTP/1.1 client took
+ * each read's time from the socket (SO_TIMESTAMPNS), so TTFT and ITL leave
+ * out how long the loop took to get to the read; recv_lag says how long that
+ * was (the client's own receive lateness). "recv": stamped when the read
+ * returned (libcurl, or GENPERF_RX_STAMP=user). */
+static void add_receive_stamp(json_t *cl, const struct gp_export_ctx *ctx)
+{
+    uint64_t n = ctx->n_rx_kstamp;
+    json_object_set_new(cl, "receive_stamp", json_string(n ? "kernel" : "recv"));
+    json_t *l = json_object();
+    json_object_set_new(l, "reads", json_integer((json_int_t)n));
+    json_object_set_new(l, "avg_us", n ? json_real((double)ctx->rx_lag_sum_ns / (double)n / 1e3) : json_null());
+    json_object_set_new(l, "max_us", n ? json_real((double)ctx->rx_lag_max_ns / 1e3) : json_null());
+    json_object_set_new(l, "reads_over_1ms", json_integer((json_int_t)ctx->n_rx_lag_over_1ms));
+    json_object_set_new(cl, "recv_lag", l);
+}
+
 /* where ISL and OSL came from (client tokenizer or server usage) */
 static void add_token_sources(json_t *o, const struct gp_export_ctx *ctx)
 {
@@ -304,6 +321,7 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(cl, "busy_warn_threshold", json_real(warn_at));
     json_object_set_new(cl, "busy_warning", json_boolean(ctx->client_busy_fraction >= warn_at));
     add_send_lag(cl, st);
+    add_receive_stamp(cl, ctx);
     if (ctx->n_backoff) { /* only then: runs without connection failures keep their bytes */
         json_t *bo = json_object();
         json_object_set_new(bo, "count", json_integer((json_int_t)ctx->n_backoff));

@@ -175,6 +175,8 @@ static int stage_load(struct profile_run *r, int argc, char **argv)
         return fail(r, NULL);
     if (gp_client_transport_check(getenv("GENPERF_TRANSPORT"), &r->err) < 0)
         return fail(r, NULL);
+    if (gp_client_rx_stamp_check(getenv("GENPERF_RX_STAMP"), &r->err) < 0)
+        return fail(r, NULL);
     for (size_t i = 0; i < cfg->n_metrics_urls; i++)
         if (gp_telemetry_check_url(cfg->metrics_urls[i], &r->err) < 0)
             return fail(r, "--server-metrics-url: ");

@@ -1,0 +1,77 @@
+# Chunk stamps come from the socket's receive time (SO_TIMESTAMPNS), not from
+# when the event loop got round to the read. The client is stopped (SIGSTOP)
+# for 150 ms out of every 180 ms while the server streams one chunk per 200 ms
+# per request, so most chunks wait in the socket for the loop; each read then
+# holds one chunk. Every chunk's stamp is compared with the server's own send
+# time (--timing-log, CLOCK_MONOTONIC):
+#  - kernel stamps (the default): every chunk within 30 ms of the truth;
+#  - GENPERF_RX_STAMP=user, the same run stamped when recv returns: some chunk
+#    over 50 ms late (proof that the stops did delay the reads, so the first
+#    check could fail).
+# _genperf.json says which stamp was used and how late the reads were.
+. "$GP_ROOT/tests/e2e/profile_common.inc"
+cd "$TMPDIR"
+
+run() { # dir, env...: a fresh server each time; its log is complete once it stopped
+  local dir=$1; shift
+  start_serve --ttft-ms 20 --itl-ms 200 --tokenizer builtin --timing-log "$TMPDIR/$dir.truth"
+  [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
+  local spid=${PIDS[${#PIDS[@]}-1]}
+  env "$@" "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --streaming --tokenizer builtin \
+    --synthetic-input-tokens-mean 8 --output-tokens-mean 12 --output-tokens-mean-deterministic \
+    --request-count 4 --concurrency 4 --artifact-dir "$dir" >"$dir.out" 2>"$dir.err" &
+  local pid=$!
+  sleep 0.1
+  while kill -0 $pid 2>/dev/null; do
+    kill -STOP $pid 2>/dev/null; sleep 0.15; kill -CONT $pid 2>/dev/null; sleep 0.03
+  done
+  wait $pid || { cat "$dir.err"; fail "$dir: exit $?"; }
+  kill -TERM $spid; wait $spid 2>/dev/null
+}
+
+check() { # dir, expect: kernel|user
+  python3 - "$1"/*/ "$TMPDIR/$1.truth" "$2" <<'PY'
+import glob, json, re, sys, time
+d, log, mode = sys.argv[1:4]
+off = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+truth = {}
+for line in open(log):
+    r = json.loads(line)
+    truth[r["id"]] = [t for t, k in zip(r["chunks_ns"], r["kinds"]) if k == "C"]
+reqs = json.load(open(d + "profile_export.json"))["experiments"][0]["requests"]
+errs = []
+for q in reqs:
+    rid, got = None, []
+    for ts, out in zip(q["response_timestamps"], q["response_outputs"]):
+        text = out.get("response", "")
+        m = re.search(r'"id"\s*:\s*"([^"]+)"', text)
+        rid = rid or (m and m.group(1))
+        got += [ts - off] * len(re.findall(r'"content"\s*:\s*"(?:[^"\\]|\\.)+"', text))
+    want = truth[rid]
+    assert len(got) == len(want) == 12, (rid, len(got), len(want))
+    errs += [abs(g - w) / 1e6 for g, w in zip(got, want)]
+worst = max(errs)
+cl = json.load(open(glob.glob(d + "*_genperf.json")[0]))["client"]
+print("%s: %d chunks, worst |stamp - server send| %.1f ms, median %.2f ms; receive_stamp %s, recv_lag %s"
+      % (mode, len(errs), worst, sorted(errs)[len(errs) // 2], cl["receive_stamp"], cl["recv_lag"]))
+if mode == "kernel":
+    assert cl["receive_stamp"] == "kernel", cl
+    assert cl["recv_lag"]["max_us"] > 50000, "the stops did not delay a read: %s" % cl["recv_lag"]
+    assert worst < 30, "a chunk stamped %.1f ms away from its send" % worst
+else:
+    assert cl["receive_stamp"] == "recv", cl
+    assert worst > 50, "stamped on return, yet no chunk was late: %.1f ms" % worst
+PY
+}
+
+run k
+check k kernel || fail "kernel stamps"
+run u GENPERF_RX_STAMP=user
+check u user || fail "recv stamps (control)"
+
+# a typo in the variable fails before anything runs
+GENPERF_RX_STAMP=kernal "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --request-count 1 \
+  --artifact-dir bad >bad.out 2>bad.err && fail "GENPERF_RX_STAMP=kernal accepted"
+grep -q 'GENPERF_RX_STAMP=kernal' bad.err || { cat bad.err; fail "no message naming GENPERF_RX_STAMP"; }
+[ ! -e bad ] || fail "artifacts written for a bad GENPERF_RX_STAMP"
+echo ok
