@@ -38,7 +38,8 @@ struct gp_bigfile {
 };
 
 /* direct: 0 = O_DIRECT after 64 MiB if buffered writes ran slower than
- * 600 MB/s; -1 = never; 1 = after 64 MiB whatever the speed (tests). */
+ * 600 MB/s; -1 = never; 1 = after 64 MiB whatever the speed (the big
+ * export files: export/stream.c says why; tests). */
 int gp_bigfile_open(struct gp_bigfile *f, const char *path, int direct, struct gp_error *err);
 
 /* Flushes when the buffer is full; nonzero once a write has failed (stop

@@ -277,6 +277,8 @@ static void accumulate(struct compute *c)
         }
         out->n_ok++;
         c->n_throughput++;
+        if (rm->tps_user >= 0) /* every ok request's, with content or not */
+            a->tps[a->ntps++] = rm->tps_user;
         if (rm->flags & GP_RQ_OSL_MISMATCH)
             out->n_osl_mismatch++;
         if (rm->content_chunks == 0) {
@@ -327,11 +329,7 @@ static void statistics(struct compute *c)
     /* GenAI-Perf skips inter_token_latency (and so TPS/user's source) when it sums to 0 */
     if (sum != 0)
         jobs[nj++] = (struct stat_job){a->itl, a->nitl, &out->stats[GP_M_ITL]};
-    size_t ntps = 0;
-    for (size_t i = 0; i < out->n_reqs; i++)
-        if ((out->reqs[i].flags & GP_RQ_OK) && out->reqs[i].tps_user >= 0)
-            a->tps[ntps++] = out->reqs[i].tps_user;
-    jobs[nj++] = (struct stat_job){a->tps, ntps, &out->stats[GP_M_TPS_PER_USER]};
+    jobs[nj++] = (struct stat_job){a->tps, a->ntps, &out->stats[GP_M_TPS_PER_USER]};
     c->osl_sum = 0; /* before the sort: the sum's order is the requests' */
     for (size_t i = 0; i < a->nlat; i++)
         c->osl_sum += a->osl[i];

@@ -57,7 +57,7 @@ struct gp_metrics_opts;
 
 struct arrays {
     double *lat, *ttft, *ttst, *itl, *tps, *osl, *isl, *icl;
-    size_t nlat, nttst, nitl, nicl, icl_cap;
+    size_t nlat, nttst, nitl, ntps, nicl, icl_cap;
 };
 
 /* One worker handles a contiguous range of the measured requests with its

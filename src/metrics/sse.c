@@ -164,21 +164,23 @@ struct js {
     int bad;
 };
 
-static void ws(struct js *j)
+/* ws, peek and eat run several times per key: inline, so the common case
+ * (no blank before the next token) costs two compares, not a call. */
+static inline void ws(struct js *j)
 {
     while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
         j->p++;
 }
 
-static int peek(struct js *j)
+static inline int peek(struct js *j)
 {
     ws(j);
     return j->p < j->end ? (unsigned char)*j->p : -1;
 }
 
-static int eat(struct js *j, char c)
+static inline int eat(struct js *j, char c)
 {
-    if (peek(j) == c) {
+    if (peek(j) == (unsigned char)c) {
         j->p++;
         return 1;
     }
