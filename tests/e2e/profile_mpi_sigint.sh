@@ -51,6 +51,8 @@ for round in 1 2 3; do
   check_rc $rc 1 130
   grep -q "genperf: interrupted: wrote what was measured to $dir/$run_dir" $dir.err \
     || fail "round $round: no 'interrupted: wrote what was measured' line"
+  grep -q "genperf: note: rank 0 exits 130; the launcher may report its own status" $dir.err \
+    || fail "round $round: no note on mpirun's exit status"
   [ -z "$(find $dir -name '*.tmp*')" ] || fail "round $round: temporary files left: $(find $dir -name '*.tmp*')"
   python3 - $dir/$run_dir <<'PY' || fail "round $round: partial artifacts"
 import csv, glob, json, os, sys
