@@ -9,7 +9,10 @@
 # Requests take ~3 s and the signal comes just after the first ones finished,
 # so the one-process 2 s grace for the rest overran the window and the
 # SIGKILL left no artifacts. Three rounds: the signal to mpirun alone,
-# and to mpirun's process group as a terminal's Ctrl-C sends it.
+# and to mpirun's process group as a terminal's Ctrl-C sends it; a fourth
+# before any request finished: every request is cut off, which must not pass
+# for a rank whose every request failed (that fails the job with no
+# artifacts).
 # mpirun exits 1 (Open MPI's status for a job it stopped), not 130.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 command -v mpirun >/dev/null || { echo "mpirun not installed (apt-get install openmpi-bin libopenmpi-dev)"; exit 77; }
@@ -22,9 +25,10 @@ start_serve --ttft-ms 50 --itl-ms 10 --quiet
 [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
 cd "$TMPDIR"
 successes() { curl -s "$URL/metrics" | awk '/^vllm:request_success_total/ {s += $2} END {print s + 0}'; }
+running() { curl -s "$URL/metrics" | awk '/^vllm:num_requests_running/ {s += $2} END {print s + 0}'; }
 run_dir=m-openai-chat-concurrency4
 
-for round in 1 2 3; do
+for round in 1 2 3 4; do
   dir=r$round
   before=$(successes)
   # setsid: mpirun leads its own process group, as in a terminal
@@ -34,12 +38,14 @@ for round in 1 2 3; do
     >$dir.out 2>$dir.err &
   mp=$!
   PIDS+=($mp)
-  for _ in $(seq 300); do   # up to 15 s: some requests of the measured phase finished
-    [ $(( $(successes) - before )) -ge 4 ] && break
+  want=4; [ $round = 4 ] && want=0
+  for _ in $(seq 300); do   # up to 15 s: some requests of the measured phase finished (round 4: began)
+    [ $(( $(successes) - before )) -ge $want ] && [ "$(running)" -ge 4 ] && break
     kill -0 $mp 2>/dev/null || break
     sleep 0.05
   done
-  [ $(( $(successes) - before )) -ge 4 ] || { cat $dir.err; fail "round $round: no request finished"; }
+  [ $(( $(successes) - before )) -ge $want ] || { cat $dir.err; fail "round $round: no request finished"; }
+  [ $round != 4 ] || [ $(( $(successes) - before )) = 0 ] || fail "round 4: a request finished already" 
   sleep 0.1   # the next requests are in flight, ~3 s from their end
   if [ $round = 2 ]; then kill -INT -- -$mp; else kill -INT $mp; fi
   rc=0
@@ -54,9 +60,9 @@ for round in 1 2 3; do
   grep -q "genperf: note: rank 0 exits 130; the launcher may report its own status" $dir.err \
     || fail "round $round: no note on mpirun's exit status"
   [ -z "$(find $dir -name '*.tmp*')" ] || fail "round $round: temporary files left: $(find $dir -name '*.tmp*')"
-  python3 - $dir/$run_dir <<'PY' || fail "round $round: partial artifacts"
+  python3 - $dir/$run_dir $want <<'PY' || fail "round $round: partial artifacts"
 import csv, glob, json, os, sys
-d = sys.argv[1]
+d, finished = sys.argv[1], int(sys.argv[2])
 names = {os.path.basename(f) for f in glob.glob(os.path.join(d, "*"))}
 want = {"inputs.json", "profile_export.json", "profile_export_genai_perf.json", "profile_export_genai_perf.csv",
         "profile_export_genperf.json", "profile_export_records.jsonl"}
@@ -70,7 +76,10 @@ for n in names:
 pe = json.load(open(os.path.join(d, "profile_export.json")))
 ok = len(pe["experiments"][0]["requests"])
 g = json.load(open(os.path.join(d, "profile_export_genai_perf.json")))
-assert ok >= 1 and g["request_count"]["avg"] == ok, (ok, g.get("request_count"))
+if finished:
+    assert ok >= 1 and g["request_count"]["avg"] == ok, (ok, g.get("request_count"))
+else:
+    assert ok == 0, ok
 recs = [json.loads(l) for l in open(os.path.join(d, "profile_export_records.jsonl"))]
 assert 0 < len(recs) < 5000, len(recs)
 assert sum(r["status"] == "ok" for r in recs) == ok, "records and profile_export.json disagree"
