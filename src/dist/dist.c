@@ -84,6 +84,22 @@ void gp_dist_detect(struct gp_dist_launch *o)
     }
 }
 
+uint64_t gp_dist_kill_window_ns(void)
+{
+    struct gp_dist_launch l;
+    gp_dist_detect(&l);
+    if (!l.launched)
+        return 0;
+    long s = 1;
+    /* unset, 0 or unparsable: plan for the default (a shorter window than
+     * the real one only costs in-flight requests their grace) */
+    if (!env_long("OMPI_MCA_odls_base_sigkill_timeout", &s) || s < 1)
+        s = 1;
+    if (s > 3600)
+        s = 3600;
+    return (uint64_t)s * 1000000000ull;
+}
+
 /* GENPERF_HOSTNAME_OVERRIDE is for tests only: it lets ranks on one machine
  * pose as several hosts (per-host telemetry, tests/e2e/profile_mpi_hosts.sh). */
 static void own_hostname(char *out)

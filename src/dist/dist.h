@@ -57,6 +57,15 @@ struct gp_dist_launch {
  * `srun --mpi=pmix`). Unparsable values are ignored. */
 void gp_dist_detect(struct gp_dist_launch *out);
 
+/* How long this rank has between the SIGTERM with which the launcher stops a
+ * job and the SIGKILL that follows. Open MPI's mpirun does not forward a
+ * Ctrl-C: it sends each rank SIGCONT, then SIGTERM after
+ * odls_base_sigkill_timeout seconds, then SIGKILL after as many again; it
+ * hands the value to the ranks as $OMPI_MCA_odls_base_sigkill_timeout
+ * (default 1). Other launchers are assumed to leave Open MPI's default. 0
+ * when no launcher started us (nothing will kill us). */
+uint64_t gp_dist_kill_window_ns(void);
+
 /* 1 when this binary was built with MPI. */
 int gp_dist_have_mpi(void);
 

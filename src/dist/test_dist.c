@@ -274,6 +274,28 @@ static void test_detect(void)
     clear_launcher_env();
 }
 
+/* Open MPI's SIGTERM-to-SIGKILL window as the ranks see it (mpirun --mca
+ * odls_base_sigkill_timeout S puts it in their environment). */
+static void test_kill_window(void)
+{
+    clear_launcher_env();
+    unsetenv("OMPI_MCA_odls_base_sigkill_timeout");
+    CHECK(gp_dist_kill_window_ns() == 0); /* no launcher: nobody kills us */
+    setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+    CHECK(gp_dist_kill_window_ns() == 1000000000ull);
+    setenv("OMPI_MCA_odls_base_sigkill_timeout", "5", 1);
+    CHECK(gp_dist_kill_window_ns() == 5000000000ull);
+    setenv("OMPI_MCA_odls_base_sigkill_timeout", "0", 1);
+    CHECK(gp_dist_kill_window_ns() == 1000000000ull);
+    setenv("OMPI_MCA_odls_base_sigkill_timeout", "5s", 1);
+    CHECK(gp_dist_kill_window_ns() == 1000000000ull);
+    unsetenv("OMPI_MCA_odls_base_sigkill_timeout");
+    clear_launcher_env();
+    setenv("PMI_SIZE", "4", 1); /* another launcher: Open MPI's default assumed */
+    CHECK(gp_dist_kill_window_ns() == 1000000000ull);
+    clear_launcher_env();
+}
+
 /* A binary without MPI that a launcher started as one of 3 ranks refuses; as
  * the only rank it runs. (In an MPI build, init would call MPI_Init here, so
  * only the no-MPI binary checks the refusal.) */
@@ -420,6 +442,7 @@ int main(void)
     GP_RUN(test_chunk_next);
     GP_RUN(test_chunk_next_kind);
     GP_RUN(test_detect);
+    GP_RUN(test_kill_window);
     GP_RUN(test_init_refuses_k_ranks_without_mpi);
     GP_RUN(test_single_process_job);
     return gp_test_summary_named(gp_dist_have_mpi() ? "dist_test_dist" : "dist_test_dist (no MPI)");

@@ -372,6 +372,14 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
     return gp_dist_barrier(pd->d, err);
 }
 
+uint64_t gp_profile_dist_grace_ns(const struct gp_profile_dist *pd, uint64_t one)
+{
+    if (!pd || pd->size < 2)
+        return one;
+    uint64_t quarter = gp_dist_kill_window_ns() / 4;
+    return quarter && quarter < one ? quarter : one;
+}
+
 static uint64_t to_rank0(const struct gp_profile_dist *pd, uint64_t t)
 {
     return t ? (uint64_t)gp_dist_to_rank0_ns(&pd->mine, t) : 0;
@@ -513,7 +521,9 @@ static int on_chunk(void *ctx, int src, const void *chunk, size_t len, struct gp
 }
 
 /* What makes a rank fail the job: its client could not run, or every one of
- * its requests failed (typically: its host cannot reach the server). */
+ * its requests failed (typically: its host cannot reach the server). Not
+ * when it was interrupted: a Ctrl-C before any of its requests finished
+ * cancels them all, and what the other ranks measured is still written. */
 static void local_verdict(const struct gp_profile_dist *pd, int crc, const struct gp_error *run_err,
                           const struct gp_client_stats *cs, struct gp_error *local)
 {
@@ -521,7 +531,7 @@ static void local_verdict(const struct gp_profile_dist *pd, int crc, const struc
         /* GP_ENET is kept for MPI's own failures (see the header) */
         gp_err(local, run_err->code == GP_ENET ? GP_EIO : run_err->code ? run_err->code : GP_EIO, "%s",
                run_err->msg);
-    else if (pd->size > 1 && cs->n_ok == 0 && cs->n_failed > 0)
+    else if (pd->size > 1 && cs->n_ok == 0 && cs->n_failed > 0 && !cs->interrupted)
         gp_err(local, GP_EIO, "every one of its %llu requests failed: %s", (unsigned long long)cs->n_failed,
                cs->first_error);
 }

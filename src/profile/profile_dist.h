@@ -78,6 +78,13 @@ int gp_profile_dist_setup(struct gp_profile_dist *pd, int *status, int cont, str
 int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct gp_client_opts *co,
                                struct gp_error *err);
 
+/* The grace in-flight requests get after the first stop signal: `one` (a
+ * single process's) or, in a job of several, at most a quarter of the
+ * launcher's SIGTERM-to-SIGKILL window (gp_dist_kill_window_ns: 1 s under a
+ * default mpirun), so that the stop, the gather and rank 0's artifacts fit
+ * before the SIGKILL. */
+uint64_t gp_profile_dist_grace_ns(const struct gp_profile_dist *pd, uint64_t one);
+
 /* crc/run_err: this rank's gp_client_run_workers result. On rank 0, st and cs
  * become the job's (merged records, summed stats); per_worker: this rank's
  * `workers` entries. 0 or -code (every rank the same). */

@@ -207,6 +207,9 @@ int gp_profile_finish(struct profile_run *r)
 
     if (cs->interrupted) {
         fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", r->run_dir);
+        if (gp_profile_dist_size(r->dist) > 1) /* rank 0 exits 130, but mpirun has the last word */
+            fprintf(stderr, "genperf: note: rank 0 exits 130; the launcher may report its own status for a job it "
+                            "stopped (Open MPI's mpirun: 1)\n");
         return 130;
     }
     if (!r->export_ok)

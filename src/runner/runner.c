@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,17 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
         if (sc->api_key) {
             gp_argv_push(a, "-x");
             gp_argv_push(a, "GENPERF_API_KEY");
+        }
+        /* Ctrl-C: mpirun sends the ranks SIGTERM this many seconds after
+         * it, and SIGKILL as many later; Open MPI's 1 s leaves a big run
+         * too little to gather and write what it measured (docs/scale-out.md
+         * "Ctrl-C"). A value in mpirun_args wins. */
+        int own_timeout = 0;
+        json_array_foreach(sc->mpirun_args, i, x) own_timeout |= strstr(json_string_value(x), "sigkill_timeout") != NULL;
+        if (!own_timeout) {
+            gp_argv_push(a, "--mca");
+            gp_argv_push(a, "odls_base_sigkill_timeout");
+            gp_argv_push(a, GP_RUNNER_MPI_KILL_TIMEOUT_S);
         }
         json_array_foreach(sc->mpirun_args, i, x) gp_argv_push(a, json_string_value(x));
     }
@@ -252,9 +264,14 @@ static void print_summary(FILE *out, const struct cell_summary *cs, size_t n)
 }
 
 /* Runs argv as a child in our process group; forwards SIGINT when *stop is
- * set so the profile writes what it measured. Returns the exit status. */
+ * set so the profile writes what it measured. Returns the exit status.
+ * mpirun gets its own process group (and no terminal input, which it would
+ * otherwise read from the background): Open MPI's mpirun takes a second
+ * SIGINT as "kill everything now", so a terminal Ctrl-C must reach it once,
+ * through us, not from the terminal and again from us. */
 static int run_child(const struct gp_argv *argv, volatile sig_atomic_t *stop)
 {
+    int own_group = !strcmp(argv->v[0], "mpirun");
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -262,22 +279,30 @@ static int run_child(const struct gp_argv *argv, volatile sig_atomic_t *stop)
     if (pid == 0) {
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        if (own_group) {
+            setpgid(0, 0);
+            int fd = open("/dev/null", O_RDONLY);
+            if (fd > 0) {
+                dup2(fd, 0);
+                close(fd);
+            }
+        }
         execvp(argv->v[0], argv->v); /* PATH only for "mpirun": the rest are paths */
         fprintf(stderr, "genperf run: cannot execute %s: %s\n", argv->v[0], strerror(errno));
         _exit(127);
     }
     int status = 0, forwarded = 0;
     for (;;) {
+        /* also a stop that came before the wait (mpirun sees no other) */
+        if (stop && *stop && !forwarded) {
+            kill(pid, SIGINT);
+            forwarded = 1;
+        }
         pid_t w = waitpid(pid, &status, 0);
         if (w == pid)
             break;
-        if (w < 0 && errno == EINTR) {
-            if (stop && *stop && !forwarded) {
-                kill(pid, SIGINT);
-                forwarded = 1;
-            }
+        if (w < 0 && errno == EINTR)
             continue;
-        }
         return -1;
     }
     if (WIFEXITED(status))

@@ -29,6 +29,12 @@ struct gp_run_opts {
  * runner failure), -GP_EINTR when interrupted, another negative code on error. */
 int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, struct gp_error *err);
 
+/* Seconds between Open MPI's SIGTERM and SIGKILL after a Ctrl-C (mpirun
+ * --mca odls_base_sigkill_timeout), set on each cell's mpirun unless
+ * load.mpirun_args names its own: the ranks stop this long after the Ctrl-C
+ * and then have as long again to write what they measured. */
+#define GP_RUNNER_MPI_KILL_TIMEOUT_S "3"
+
 /* The profile command line of one cell (exposed for tests). */
 int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c, const char *self_exe,
                            const char *url, const char *cell_dir, struct gp_argv *argv);

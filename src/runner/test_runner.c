@@ -225,11 +225,25 @@ static void test_profile_argv_load(void)
     gp_runner_profile_argv(&sc, &c, "/g", "http://h:1", "o", &a);
     gp_argv_to_shell(&a, &b);
     CHECK_STR(b.data,
-              "mpirun -n 2 --host a,b -x GENPERF_API_KEY --oversubscribe /g profile -m m --url http://h:1 "
+              "mpirun -n 2 --host a,b -x GENPERF_API_KEY --mca odls_base_sigkill_timeout 3 --oversubscribe /g "
+              "profile -m m --url http://h:1 "
               "--tokenizer m --endpoint-type chat --synthetic-input-tokens-mean 8 --synthetic-input-tokens-stddev 0 "
               "--output-tokens-mean 2 --output-tokens-stddev 0 --request-count 6 --num-dataset-entries 6 "
               "--concurrency 4 --random-seed 0 --workers 2 --profile-export-file profile_export_c4_isl8_osl2.json "
               "--artifact-dir o");
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+    gp_scenario_free(&sc);
+    json_decref(j);
+    /* a timeout of the scenario's own replaces ours */
+    j = yaml("model: m\nframework: attach\nurl: u\nconcurrency: 1\nisl: 1\nosl: 1\n"
+             "load: {ranks: 2, mpirun_args: [--mca, odls_base_sigkill_timeout, '20']}\n");
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    gp_runner_profile_argv(&sc, &c, "/g", "u", "o", &a);
+    gp_argv_to_shell(&a, &b);
+    const char *head = "mpirun -n 2 --mca odls_base_sigkill_timeout 20 /g profile ";
+    CHECK(!strncmp(b.data, head, strlen(head)));
+    CHECK(strstr(b.data, "timeout 3") == NULL);
     gp_argv_free(&a);
     gp_buf_free(&b);
     gp_scenario_free(&sc);

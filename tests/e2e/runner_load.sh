@@ -22,7 +22,7 @@ load: {workers: 2, ranks: 3, hosts: [h1, h2], mpirun_args: [--map-by, node, --bi
 Y
 out=$("$GENPERF" run l.yaml --dry-run)
 echo "$out"
-want="mpirun -n 3 --host h1,h2 --map-by node --bind-to none $GENPERF profile -m sim --url http://127.0.0.1:9"
+want="mpirun -n 3 --host h1,h2 --mca odls_base_sigkill_timeout 3 --map-by node --bind-to none $GENPERF profile -m sim --url http://127.0.0.1:9"
 want+=" -H 'Accept: text/event-stream' --tokenizer builtin --endpoint-type chat --streaming"
 want+=" --synthetic-input-tokens-mean 16 --synthetic-input-tokens-stddev 0 --output-tokens-mean 4"
 want+=" --output-tokens-stddev 0 --request-count 12 --num-dataset-entries 12 --concurrency 4 --random-seed 0"
@@ -35,11 +35,11 @@ out=$("$GENPERF" run w.yaml --dry-run)
 grep -q "^$GENPERF profile .* --random-seed 0 --workers auto --profile-export-file" <<<"$out" || fail "workers: auto"
 grep -q mpirun <<<"$out" && fail "mpirun without ranks/hosts"
 sed 's/^load:.*/load: {hosts: [a, b, c]}/' l.yaml > h.yaml
-"$GENPERF" run h.yaml --dry-run | grep -q "^mpirun -n 3 --host a,b,c $GENPERF profile " || fail "hosts alone"
+"$GENPERF" run h.yaml --dry-run | grep -q "^mpirun -n 3 --host a,b,c --mca odls_base_sigkill_timeout 3 $GENPERF profile " || fail "hosts alone"
 # an api_key reaches remote ranks through -x GENPERF_API_KEY, never by value
 printf 'api_key: SECRETKEY\n' >> h.yaml
 out=$("$GENPERF" run h.yaml --dry-run)
-grep -q "^mpirun -n 3 --host a,b,c -x GENPERF_API_KEY $GENPERF profile " <<<"$out" || fail "-x GENPERF_API_KEY"
+grep -q "^mpirun -n 3 --host a,b,c -x GENPERF_API_KEY --mca odls_base_sigkill_timeout 3 $GENPERF profile " <<<"$out" || fail "-x GENPERF_API_KEY"
 grep -q SECRETKEY <<<"$out" && fail "api key printed"
 
 # validation: one line each, naming the key
