@@ -110,6 +110,13 @@ for c in ${NGX_CONC:-1 64 256 1024}; do
   result nginx_stream "wrk events/s (req/s x $OSL, bytes only), c=$c" "$wtps" events/s - -
   result nginx_stream "genperf / python-aiohttp tokens/s, c=$c" "$gp" x ">= 20" "$(met 'r>=20' r="$gp")"
   result nginx_stream "genperf / wrk event rate, c=$c" "$gw" x ">= 0.3" "$(met 'r>=0.3' r="$gw")"
+  # wrk reads bytes and parses nothing, so no client beats its rate: where
+  # wrk itself is under 20x the Python client (c = 1: the round trip through
+  # nginx bounds every client; 21-107 us a request on this VM depending on
+  # whether the client and nginx share a core), the 20x goal is out of reach
+  # for any client and genperf / wrk is the figure that says how close it is
+  result nginx_stream "wrk / python-aiohttp event rate (the most any client could show), c=$c" \
+    "$(calc %.1f 'b>0 ? a/b : 0' a="$wtps" b="$ptps")" x - -
   result nginx_stream "genperf tokens per client CPU-second (whole process), c=$c" "$gtpc" tok/CPU-s - -
   result nginx_stream "python-aiohttp tokens per client CPU-second, c=$c" "$ptpc" tok/CPU-s - -
   result nginx_stream "wrk events per client CPU-second, c=$c" "$wtpc" events/CPU-s - -
