@@ -53,8 +53,7 @@ struct gp_bigfile_io {
     pthread_cond_t work, idle;
     int fd;
     off_t fail_at;
-    char *spare;              /* the buffer not in f->b: in flight or free */
-    size_t spare_cap;
+    char *spare;              /* the buffer not in f->b: in flight or free (DIRECT_CAP) */
     /* the write handed over (under mu) */
     size_t n;
     off_t off;
@@ -135,7 +134,6 @@ static struct gp_bigfile_io *io_start(int fd, off_t fail_at)
     io->fd = fd;
     io->fail_at = fail_at;
     io->spare = p;
-    io->spare_cap = DIRECT_CAP;
     pthread_mutex_init(&io->mu, NULL);
     pthread_cond_init(&io->work, NULL);
     pthread_cond_init(&io->idle, NULL);
@@ -257,8 +255,9 @@ static void drop_direct(struct gp_bigfile *f)
  * not to go direct (the caller writes buffered instead). */
 static int flush_direct(struct gp_bigfile *f)
 {
-    if (reap(f) || ((uintptr_t)f->b.data & (DIRECT_ALIGN - 1))) {
-        /* refused, or grown past DIRECT_CAP: realloc'd */
+    if (reap(f) || f->b.cap != DIRECT_CAP || ((uintptr_t)f->b.data & (DIRECT_ALIGN - 1))) {
+        /* refused, or grown past DIRECT_CAP: realloc'd, aligned or not
+         * depending on the allocator (TSan's kept it aligned) */
         drop_direct(f);
         return 0;
     }
@@ -269,12 +268,10 @@ static int flush_direct(struct gp_bigfile *f)
     if (!n)
         return 1;
     char *next = io->spare;
-    size_t next_cap = io->spare_cap;
     memcpy(next, f->b.data + n, tail);
     next[tail] = '\0';
     pthread_mutex_lock(&io->mu);
     io->spare = f->b.data;
-    io->spare_cap = f->b.cap;
     io->n = n;
     io->off = f->written;
     io->busy = 1;
@@ -282,7 +279,6 @@ static int flush_direct(struct gp_bigfile *f)
     pthread_cond_signal(&io->work);
     pthread_mutex_unlock(&io->mu);
     f->b.data = next;
-    f->b.cap = next_cap;
     f->b.len = tail;
     f->written += (off_t)n;
     f->direct_bytes += n;
