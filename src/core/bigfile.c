@@ -56,6 +56,7 @@ struct gp_bigfile_io {
     pthread_cond_t work, idle;
     int fd;
     off_t fail_at;
+    int fail_errno;
     char *spare;              /* the buffer not in f->b: in flight or free (DIRECT_CAP) */
     /* the write handed over (under mu) */
     size_t n;
@@ -63,6 +64,7 @@ struct gp_bigfile_io {
     int busy, quit;
     /* its outcome (under mu until read by the caller after busy drops) */
     int pending;              /* handed over and not yet reaped */
+    int refused;              /* reaped: refused, its bytes still in spare for drop_direct */
     int err;
     size_t done;
 };
@@ -73,7 +75,7 @@ static void io_write(struct gp_bigfile_io *io, const char *p, size_t n, off_t of
     *err = 0;
     *done = 0;
     if (io->fail_at && off + (off_t)n > io->fail_at) {
-        *err = EIO;
+        *err = io->fail_errno ? io->fail_errno : EIO;
         return;
     }
     while (*done < n) {
@@ -126,7 +128,7 @@ static void io_wait(struct gp_bigfile_io *io)
 }
 
 /* Starts the thread; NULL if it (or its buffer) cannot be had. */
-static struct gp_bigfile_io *io_start(int fd, off_t fail_at)
+static struct gp_bigfile_io *io_start(int fd, const struct gp_bigfile *f)
 {
     struct gp_bigfile_io *io = calloc(1, sizeof *io);
     void *p = NULL;
@@ -135,7 +137,8 @@ static struct gp_bigfile_io *io_start(int fd, off_t fail_at)
         return NULL;
     }
     io->fd = fd;
-    io->fail_at = fail_at;
+    io->fail_at = f->fail_at;
+    io->fail_errno = f->fail_errno;
     io->spare = p;
     pthread_mutex_init(&io->mu, NULL);
     pthread_cond_init(&io->work, NULL);
@@ -167,7 +170,8 @@ static void io_stop(struct gp_bigfile_io *io)
 
 /* Waits for the write in flight. Its failure becomes f->bad; returns 1 if
  * it was refused (EINVAL before a byte: the file system takes no O_DIRECT
- * after all), its bytes still in the spare buffer for drop_direct. */
+ * after all), its bytes still in the spare buffer for drop_direct (which
+ * must then follow: io->refused says so to it). */
 static int reap(struct gp_bigfile *f)
 {
     struct gp_bigfile_io *io = f->io;
@@ -176,7 +180,7 @@ static int reap(struct gp_bigfile *f)
     io_wait(io);
     io->pending = 0;
     if (io->err == EINVAL && io->done == 0)
-        return 1;
+        return io->refused = 1;
     if (io->err && !f->bad)
         f->bad = io->err;
     return 0;
@@ -210,7 +214,7 @@ static void go_direct(struct gp_bigfile *f)
             return;
         }
     }
-    struct gp_bigfile_io *io = io_start(fd, f->fail_at);
+    struct gp_bigfile_io *io = io_start(fd, f);
     if (!io) {
         close(fd);
         free(p);
@@ -236,8 +240,8 @@ static void drop_direct(struct gp_bigfile *f)
 {
     if (f->dfd < 0)
         return;
-    int refused = reap(f);
-    if (refused && !f->bad) {
+    reap(f);
+    if (f->io->refused && !f->bad) {
         struct gp_bigfile_io *io = f->io;
         off_t at = f->written - (off_t)io->n;
         f->direct_bytes -= io->n;

@@ -40,7 +40,8 @@ struct gp_bigfile {
     uint64_t buffered_ns;     /* time in buffered writes (the probe) */
     uint64_t direct_bytes;    /* how many went O_DIRECT (tests, diagnostics) */
     struct gp_bigfile_io *io; /* set while direct (owned; finish frees it) */
-    off_t fail_at;            /* tests: a direct write reaching past it fails with EIO (0: never) */
+    off_t fail_at;            /* tests: a direct write reaching past it fails (0: never) */
+    int fail_errno;           /* tests: with this errno (0: EIO; EINVAL: refused, see bigfile.c) */
 };
 
 /* direct: 0 = O_DIRECT after 64 MiB if buffered writes ran slower than

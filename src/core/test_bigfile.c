@@ -133,6 +133,36 @@ static void one_failing(const char *dir, size_t total, int stops_early)
     gp_buf_free(&want);
 }
 
+/* The file system refusing a direct write after all (EINVAL before a byte,
+ * seen only when the next flush reaps it): those bytes and the rest go
+ * through the FILE*, and the file is still exactly what was appended. */
+static void test_direct_refused_late(void)
+{
+    char dir[512];
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-bigfile") != NULL);
+    if (!direct_works_in(dir)) {
+        printf("note: O_DIRECT refused in %s: nothing to refuse late\n", dir);
+        rmdir(dir);
+        return;
+    }
+    char path[600];
+    snprintf(path, sizeof path, "%s/refused.json", dir);
+    struct gp_bigfile f;
+    struct gp_buf want = {0};
+    struct gp_error err = {0};
+    CHECK_INT(gp_bigfile_open(&f, path, 1, &err), 0);
+    f.probe_bytes = (1u << 20) + 1;
+    f.fail_at = 6u << 20;
+    f.fail_errno = EINVAL;
+    CHECK_INT(fill(&f, &want, 20u << 20, 0), 0);
+    CHECK_INT(gp_bigfile_finish(&f, 0, &err), 0);
+    CHECK(same_bytes(path, &want));
+    CHECK(f.direct_bytes > 0 && f.direct_bytes < (6u << 20)); /* the first write went direct, no more */
+    gp_buf_free(&want);
+    unlink(path);
+    CHECK(rmdir(dir) == 0);
+}
+
 static void test_direct_write_error(void)
 {
     char dir[512];
@@ -169,6 +199,7 @@ int main(void)
 {
     GP_RUN(test_bytes_every_path);
     GP_RUN(test_direct_write_error);
+    GP_RUN(test_direct_refused_late);
     GP_RUN(test_abandoned_and_missing_dir);
     return gp_test_summary();
 }
