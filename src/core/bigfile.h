@@ -10,7 +10,10 @@
  * Buffered through the page cache; when that proves slow on the first 64 MiB
  * (a host under memory pressure), the rest goes to the disk with O_DIRECT
  * where the file system allows it (see bigfile.c for why). The file's bytes
- * are the same either way.
+ * are the same either way. Direct writes run on a thread of the file's own
+ * (two aligned buffers: the caller formats into one while the other goes to
+ * the disk); a write that fails there is reported by the next
+ * gp_bigfile_maybe_flush, or at the latest by gp_bigfile_finish.
  */
 #ifndef GP_CORE_BIGFILE_H
 #define GP_CORE_BIGFILE_H
@@ -22,6 +25,7 @@
 #include <sys/types.h>
 
 struct gp_error;
+struct gp_bigfile_io; /* the direct writes' thread and its spare buffer (bigfile.c) */
 
 struct gp_bigfile {
     struct gp_buf b;          /* append here; owned (freed by finish) */
@@ -35,6 +39,9 @@ struct gp_bigfile {
     off_t written, synced;
     uint64_t buffered_ns;     /* time in buffered writes (the probe) */
     uint64_t direct_bytes;    /* how many went O_DIRECT (tests, diagnostics) */
+    struct gp_bigfile_io *io; /* set while direct (owned; finish frees it) */
+    off_t fail_at;            /* tests: a direct write reaching past it fails (0: never) */
+    int fail_errno;           /* tests: with this errno (0: EIO; EINVAL: refused, see bigfile.c) */
 };
 
 /* direct: 0 = O_DIRECT after 64 MiB if buffered writes ran slower than

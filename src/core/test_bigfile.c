@@ -2,11 +2,13 @@
  * whether it stayed buffered, switched to O_DIRECT after its probe (from an
  * offset that is not on a block boundary), or went back to buffered after a
  * piece larger than the aligned buffer; a missing directory fails at open
- * with the path in the message. */
+ * with the path in the message; a direct write that fails on the I/O thread
+ * fails the flush that follows it, or the finish, and leaves no file. */
 #include "core/bigfile.h"
 #include "core/error.h"
 #include "core/test.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +107,76 @@ static void test_bytes_every_path(void)
     rmdir(dir);
 }
 
+/* A direct write failing on the I/O thread (fail_at: every one reaching
+ * past 6 MiB): formatting of 10 MiB ends before any flush could see it, so
+ * finish reports it; of 20 MiB, the flush after the failed write does (at
+ * about 13 MiB, flushes come every 4 MiB). Either way no file is left. */
+static void one_failing(const char *dir, size_t total, int stops_early)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/failing.json", dir);
+    struct gp_bigfile f;
+    struct gp_buf want = {0};
+    struct gp_error err = {0};
+    CHECK_INT(gp_bigfile_open(&f, path, 1, &err), 0);
+    f.probe_bytes = (1u << 20) + 1;
+    f.fail_at = 6u << 20;
+    int rc = fill(&f, &want, total, 0);
+    CHECK_INT(rc, stops_early ? -1 : 0);
+    if (stops_early)
+        CHECK(want.len < (15u << 20)); /* not only at the end */
+    CHECK(f.direct_bytes > 0);
+    CHECK(gp_bigfile_finish(&f, 0, &err) < 0);
+    CHECK(strstr(err.msg, path) != NULL);
+    CHECK(strstr(err.msg, strerror(EIO)) != NULL);
+    CHECK(access(path, F_OK) != 0);
+    gp_buf_free(&want);
+}
+
+/* The file system refusing a direct write after all (EINVAL before a byte,
+ * seen only when the next flush reaps it): those bytes and the rest go
+ * through the FILE*, and the file is still exactly what was appended. */
+static void test_direct_refused_late(void)
+{
+    char dir[512];
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-bigfile") != NULL);
+    if (!direct_works_in(dir)) {
+        printf("note: O_DIRECT refused in %s: nothing to refuse late\n", dir);
+        rmdir(dir);
+        return;
+    }
+    char path[600];
+    snprintf(path, sizeof path, "%s/refused.json", dir);
+    struct gp_bigfile f;
+    struct gp_buf want = {0};
+    struct gp_error err = {0};
+    CHECK_INT(gp_bigfile_open(&f, path, 1, &err), 0);
+    f.probe_bytes = (1u << 20) + 1;
+    f.fail_at = 6u << 20;
+    f.fail_errno = EINVAL;
+    CHECK_INT(fill(&f, &want, 20u << 20, 0), 0);
+    CHECK_INT(gp_bigfile_finish(&f, 0, &err), 0);
+    CHECK(same_bytes(path, &want));
+    CHECK(f.direct_bytes > 0 && f.direct_bytes < (6u << 20)); /* the first write went direct, no more */
+    gp_buf_free(&want);
+    unlink(path);
+    CHECK(rmdir(dir) == 0);
+}
+
+static void test_direct_write_error(void)
+{
+    char dir[512];
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-bigfile") != NULL);
+    if (!direct_works_in(dir)) {
+        printf("note: O_DIRECT refused in %s: no I/O thread to fail\n", dir);
+        rmdir(dir);
+        return;
+    }
+    one_failing(dir, 10u << 20, 0); /* reported by finish */
+    one_failing(dir, 20u << 20, 1); /* reported by a gp_bigfile_maybe_flush */
+    CHECK(rmdir(dir) == 0);         /* empty: the temp files went too */
+}
+
 static void test_abandoned_and_missing_dir(void)
 {
     struct gp_bigfile f;
@@ -126,6 +198,8 @@ static void test_abandoned_and_missing_dir(void)
 int main(void)
 {
     GP_RUN(test_bytes_every_path);
+    GP_RUN(test_direct_write_error);
+    GP_RUN(test_direct_refused_late);
     GP_RUN(test_abandoned_and_missing_dir);
     return gp_test_summary();
 }
