@@ -51,7 +51,8 @@ struct gp_client_stats;
 struct gp_record_store;
 struct gp_metrics_result;
 
-#define GP_PROFILE_DIST_CHUNK (4u << 20) /* bytes per gathered chunk of records */
+#define GP_PROFILE_DIST_CHUNK (4u << 20) /* bytes per gathered chunk (telemetry) */
+#define GP_PROFILE_DIST_PIECE (64u << 20) /* bytes per piece of a rank's records (gp_dist_gather_bulk) */
 #define GP_PROFILE_DIST_CLOCK_ROUNDS 50
 
 /* Joins the job; argv is copied on rank 0 of a job of several. Fails
