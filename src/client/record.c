@@ -440,13 +440,15 @@ static int span_ok(uint64_t off, uint64_t len, uint64_t nb)
 
 int gp_record_store_commit_tail(struct gp_record_store *st, size_t n, size_t nc, uint64_t base, size_t nb)
 {
-    struct gp_record *r = st->recs + st->n;
-    struct gp_chunk *c = st->chunks + st->nchunks;
+    /* (an array may still be NULL when nothing came) */
+    struct gp_record *r = n ? st->recs + st->n : NULL;
+    struct gp_chunk *c = nc ? st->chunks + st->nchunks : NULL;
     for (size_t i = 0; i < nc; i++)
         if (!span_ok(c[i].off, c[i].len, nb))
             return -GP_EIO;
     for (size_t i = 0; i < n; i++)
-        if (!span_ok(r[i].chunk_first, r[i].n_chunks, nc) || (r[i].err_len && !span_ok(r[i].err_off, r[i].err_len, nb)) ||
+        if (!span_ok(r[i].chunk_first, r[i].n_chunks, nc) ||
+            (r[i].err_len && !span_ok(r[i].err_off, r[i].err_len, nb)) ||
             (r[i].body_len && !span_ok(r[i].body_off, r[i].body_len, nb)))
             return -GP_EIO;
     for (size_t i = 0; i < nc; i++)

@@ -457,8 +457,9 @@ static int place_parts(void *ctx, int src, struct gp_dist_part *parts, int n, st
         return gp_err(err, GP_ENOMEM, "out of memory storing rank %d's %zu records (%zu bytes)", src,
                       pd->tail_recs, pd->tail_bytes);
     parts[PART_BYTES].data = bytes;
-    parts[PART_RECS].data = st->recs + st->n;
-    parts[PART_CHUNKS].data = st->chunks + st->nchunks;
+    /* (the arrays may still be NULL when nothing comes) */
+    parts[PART_RECS].data = pd->tail_recs ? st->recs + st->n : NULL;
+    parts[PART_CHUNKS].data = pd->tail_chunks ? st->chunks + st->nchunks : NULL;
     return 0;
 }
 

@@ -185,8 +185,14 @@ static void check_bcast(struct gp_dist *d)
 /* ---- the bulk gather: three parts per rank > 0, one empty, one of many
  * pieces, received into rank 0's buffers and checked byte for byte ---- */
 #define PIECE 4096
-static size_t bulk_len(int rank, int i) { return i == 0 ? 1000u * (size_t)rank + 5 : i == 1 ? 0 : 3u * PIECE + 7 + (size_t)rank; }
-static unsigned char bulk_byte(int rank, int i, size_t k) { return (unsigned char)(rank * 31 + i * 17 + k * 7 + k / 251); }
+static size_t bulk_len(int rank, int i)
+{
+    return i == 0 ? 1000u * (size_t)rank + 5 : i == 1 ? 0 : 3u * PIECE + 7 + (size_t)rank;
+}
+static unsigned char bulk_byte(int rank, int i, size_t k)
+{
+    return (unsigned char)(rank * 31 + i * 17 + k * 7 + k / 251);
+}
 
 struct bulk_src {
     int rank, fail;
