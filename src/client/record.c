@@ -413,6 +413,57 @@ int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_sto
     return 0;
 }
 
+int gp_record_store_reserve_tail(struct gp_record_store *st, size_t n, size_t nc, size_t nb, char **bytes,
+                                 uint64_t *base)
+{
+    if (n > SIZE_MAX - st->n || nc > SIZE_MAX - st->nchunks || nb > SIZE_MAX / 2 ||
+        grow(st, (void **)&st->recs, &st->cap, st->n + n, sizeof *st->recs) ||
+        grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + nc, sizeof *st->chunks) ||
+        bytes_reserve(st, nb))
+        return -GP_ENOMEM;
+    *base = st->bytes.len;
+    *bytes = st->bytes.data + st->bytes.len;
+    st->bytes.len += nb;
+    st->bytes.data[st->bytes.len] = '\0';
+    /* the whole span at once: the helper populates it while the caller's
+     * copy (MPI's) fills it from the front */
+    if (st->arena)
+        prefault_ahead(st->arena, st->bytes.len);
+    return 0;
+}
+
+/* off + len within [0, nb), without overflow */
+static int span_ok(uint64_t off, uint64_t len, uint64_t nb)
+{
+    return off <= nb && len <= nb - off;
+}
+
+int gp_record_store_commit_tail(struct gp_record_store *st, size_t n, size_t nc, uint64_t base, size_t nb)
+{
+    /* (an array may still be NULL when nothing came) */
+    struct gp_record *r = n ? st->recs + st->n : NULL;
+    struct gp_chunk *c = nc ? st->chunks + st->nchunks : NULL;
+    for (size_t i = 0; i < nc; i++)
+        if (!span_ok(c[i].off, c[i].len, nb))
+            return -GP_EIO;
+    for (size_t i = 0; i < n; i++)
+        if (!span_ok(r[i].chunk_first, r[i].n_chunks, nc) ||
+            (r[i].err_len && !span_ok(r[i].err_off, r[i].err_len, nb)) ||
+            (r[i].body_len && !span_ok(r[i].body_off, r[i].body_len, nb)))
+            return -GP_EIO;
+    for (size_t i = 0; i < nc; i++)
+        c[i].off += base;
+    for (size_t i = 0; i < n; i++) {
+        r[i].chunk_first += st->nchunks;
+        /* no error text: err_off is unused; keep it inside the store */
+        r[i].err_off = r[i].err_len ? r[i].err_off + base : base;
+        r[i].body_off += r[i].body_len ? base : 0;
+    }
+    st->n += n;
+    st->nchunks += nc;
+    return 0;
+}
+
 int gp_record_join_chunks(struct gp_record_store *st, const struct gp_chunk *chunks, size_t n, uint64_t t,
                           struct gp_buf *scratch, struct gp_chunk *out)
 {

@@ -136,6 +136,25 @@ long gp_record_append_placed(struct gp_record_store *st, const struct gp_record 
  * that took several stores cannot grow past its reservation later. */
 int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_store *src, uint64_t *shift);
 
+/* A bulk merge of another store sent whole (the MPI gather, profile_dist.c),
+ * in two steps with the caller's copy in between:
+ * _reserve_tail makes room for n records, nc chunks and nb bytes at the
+ * tail. On 0: *bytes points at the nb bytes at offset *base, already counted
+ * in st->bytes.len (their contents are the caller's to fill; a NUL follows;
+ * a running prefault helper populates them ahead of the writer), and
+ * st->recs + st->n, st->chunks + st->nchunks have room for n and nc entries,
+ * not yet counted. The pointers stay valid until the store next grows.
+ * -GP_ENOMEM: nothing counted.
+ * _commit_tail counts the n records and nc chunks written there, whose byte
+ * offsets (chunk off, err_off, body_off) are relative to the nb bytes at base
+ * and whose chunk_first are relative to those nc chunks: it checks that each
+ * stays inside them and rebases it, as gp_client_merge_stores does for a
+ * worker's store. -GP_EIO (one does not fit): nothing counted, the bytes
+ * stay unreferenced. */
+int gp_record_store_reserve_tail(struct gp_record_store *st, size_t n, size_t nc, size_t nb, char **bytes,
+                                 uint64_t *base);
+int gp_record_store_commit_tail(struct gp_record_store *st, size_t n, size_t nc, uint64_t base, size_t nb);
+
 /* One chunk stamped t covering the n placed chunks' bytes in order (a
  * non-streamed body is recorded as one response). Their reads are usually
  * back to back in the arena and *out then just spans them; when another

@@ -2,7 +2,8 @@
  * shared byte arena, error text placement, growth across many appends, and
  * the prefaulted arena (bytes kept exact across non-temporal copies, moves
  * past the reservation and helper restarts), and the workers' merge moving
- * the arenas instead of copying them. */
+ * the arenas instead of copying them, and the MPI gather's bulk merge at
+ * the tail (gp_record_store_reserve_tail / _commit_tail). */
 #include "client/client.h"
 #include "client/record.h"
 #include "core/error.h"
@@ -316,6 +317,101 @@ static void test_merge_frees_only_its_own(void)
     gp_record_store_free(&dst);
 }
 
+/* The MPI gather's merge: another store's arena, records and chunks copied
+ * whole to the tail of a store with records of its own (arena prefaulted, as
+ * on rank 0), then rebased: every record reads back its chunks, error text
+ * and sent body; a record pointing outside the bytes it came with is refused
+ * and nothing is counted. */
+static void fill_src(struct gp_record_store *src)
+{
+    gp_record_store_init(src);
+    static char buf[9000];
+    for (int i = 0; i < 40; i++) {
+        size_t n = 1 + (size_t)i * 211 % 8999;
+        for (size_t k = 0; k < n; k++)
+            buf[k] = (char)('a' + (i + (int)k) % 26);
+        struct gp_record r = {.t_start_ns = 100 + (uint64_t)i, .entry = (uint32_t)i};
+        uint64_t off;
+        if (i % 3 == 0) { /* a sent body, put first */
+            CHECK_INT(gp_record_put_bytes(src, "BODY", 4, &off), 0);
+            r.body_off = off;
+            r.body_len = 4;
+        }
+        struct gp_chunk c[2];
+        CHECK_INT(gp_record_put_bytes(src, buf, n / 2, &c[0].off), 0);
+        CHECK_INT(gp_record_put_bytes(src, "zz", 2, &off), 0); /* unreferenced, travels too */
+        CHECK_INT(gp_record_put_bytes(src, buf + n / 2, n - n / 2, &c[1].off), 0);
+        c[0].len = (uint32_t)(n / 2);
+        c[1].len = (uint32_t)(n - n / 2);
+        c[0].t_ns = c[1].t_ns = 200 + (uint64_t)i;
+        const char *e = i % 5 == 0 ? "boom" : NULL;
+        CHECK(gp_record_append_placed(src, &r, c, 2, e, e ? 4 : 0) == i);
+    }
+}
+
+static void copy_tail(struct gp_record_store *dst, const struct gp_record_store *src, uint64_t *base)
+{
+    char *bytes = NULL;
+    CHECK_INT(gp_record_store_reserve_tail(dst, src->n, src->nchunks, src->bytes.len, &bytes, base), 0);
+    memcpy(bytes, src->bytes.data, src->bytes.len);
+    memcpy(dst->recs + dst->n, src->recs, src->n * sizeof *src->recs);
+    memcpy(dst->chunks + dst->nchunks, src->chunks, src->nchunks * sizeof *src->chunks);
+}
+
+static void test_bulk_tail(void)
+{
+    struct gp_record_store src, dst;
+    fill_src(&src);
+    gp_record_store_init(&dst);
+    struct gp_record r0 = {.t_start_ns = 1};
+    struct gp_chunk c0 = {.t_ns = 2, .off = 0, .len = 3};
+    CHECK_INT(gp_record_append(&dst, &r0, &c0, 1, "own", 3, "err", 3), 0);
+    dst.arena_reserve = 1u << 20;
+    CHECK_INT(gp_record_store_prefault_start(&dst), 0);
+    uint64_t base = 0;
+    copy_tail(&dst, &src, &base);
+    CHECK_INT(base, 6);
+    CHECK_INT(gp_record_store_commit_tail(&dst, src.n, src.nchunks, base, src.bytes.len), 0);
+    gp_record_store_prefault_stop(&dst);
+    CHECK_INT(dst.n, 41);
+    CHECK_INT(dst.nchunks, 81);
+    CHECK_INT(dst.bytes.len, 6 + src.bytes.len);
+    CHECK_INT(dst.bytes.data[dst.bytes.len], 0);
+    CHECK(!memcmp(gp_record_bytes(&dst, gp_record_chunk(&dst, &dst.recs[0], 0)), "own", 3));
+    int bad = 0;
+    for (size_t i = 0; i < src.n; i++) {
+        const struct gp_record *a = &src.recs[i], *b = &dst.recs[1 + i];
+        bad += a->t_start_ns != b->t_start_ns || a->n_chunks != b->n_chunks || a->err_len != b->err_len ||
+               a->body_len != b->body_len || b->chunk_first != a->chunk_first + 1;
+        for (uint32_t j = 0; j < a->n_chunks && j < b->n_chunks; j++) {
+            const struct gp_chunk *ca = gp_record_chunk(&src, a, j), *cb = gp_record_chunk(&dst, b, j);
+            bad += ca->len != cb->len || ca->t_ns != cb->t_ns ||
+                   memcmp(gp_record_bytes(&src, ca), gp_record_bytes(&dst, cb), ca->len) != 0;
+        }
+        if (a->err_len)
+            bad += memcmp(dst.bytes.data + b->err_off, "boom", 4) != 0;
+        if (a->body_len)
+            bad += memcmp(gp_record_body(&dst, b), "BODY", 4) != 0;
+    }
+    CHECK_INT(bad, 0);
+    /* a chunk past the bytes, then a record past the chunks: refused */
+    size_t n = dst.n, nc = dst.nchunks;
+    copy_tail(&dst, &src, &base);
+    dst.chunks[dst.nchunks + 5].off = src.bytes.len - 1;
+    CHECK_INT(gp_record_store_commit_tail(&dst, src.n, src.nchunks, base, src.bytes.len), -GP_EIO);
+    CHECK_INT(dst.n, n);
+    CHECK_INT(dst.nchunks, nc);
+    copy_tail(&dst, &src, &base);
+    dst.recs[dst.n + 39].chunk_first = src.nchunks - 1;
+    CHECK_INT(gp_record_store_commit_tail(&dst, src.n, src.nchunks, base, src.bytes.len), -GP_EIO);
+    copy_tail(&dst, &src, &base);
+    dst.recs[dst.n].err_off = src.bytes.len - 2;
+    CHECK_INT(gp_record_store_commit_tail(&dst, src.n, src.nchunks, base, src.bytes.len), -GP_EIO);
+    CHECK_INT(dst.n, n);
+    gp_record_store_free(&src);
+    gp_record_store_free(&dst);
+}
+
 static void test_sort_by_start(void)
 {
     struct gp_record_store st;
@@ -341,6 +437,7 @@ static void test_sort_by_start(void)
 int main(void)
 {
     GP_RUN(test_sort_by_start);
+    GP_RUN(test_bulk_tail);
     GP_RUN(test_merge_moves_bytes);
     GP_RUN(test_merge_frees_only_its_own);
     GP_RUN(test_headroom_under_rlimit_as);

@@ -1,5 +1,5 @@
 /* dist/dist.c — the job: launcher detection, MPI start/stop, broadcast,
- * barrier, status check, clock ping-pong and the chunked gather.
+ * barrier, status check and clock ping-pong (the gathers: gather.c).
  *
  * Every public function first handles the single-process case (a build
  * without MPI, or an MPI build not started by a launcher, or a job of one
@@ -14,29 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/buf.h"
 #include "core/clock.h"
 
-#ifdef GP_HAVE_MPI
-#include <mpi.h>
-#endif
-
-struct gp_dist {
-    int rank, size;
-    int mpi_owned;  /* we called MPI_Init, so we call MPI_Finalize */
-    int use_mpi;    /* size > 1: the collectives talk over comm */
-    char *hosts;    /* size * GP_DIST_HOST_MAX bytes, rank-major */
-#ifdef GP_HAVE_MPI
-    MPI_Comm comm;  /* our own duplicate of MPI_COMM_WORLD, MPI_ERRORS_RETURN */
-    int have_comm;
-#endif
-};
-
-/* The status that collectives hand around: fixed size so it travels as bytes. */
-struct status_blk {
-    int32_t code;
-    char msg[sizeof(((struct gp_error *)0)->msg)];
-};
+#include "dist/dist_int.h"
 
 int gp_dist_have_mpi(void)
 {
@@ -126,7 +106,7 @@ const char *gp_dist_hostname(const struct gp_dist *d, int rank)
 
 #ifdef GP_HAVE_MPI
 /* One line naming who failed; MPI's own words at the end. */
-static int mpi_fail(const struct gp_dist *d, struct gp_error *err, int rc, const char *what, int peer)
+int dist_mpi_fail(const struct gp_dist *d, struct gp_error *err, int rc, const char *what, int peer)
 {
     char s[MPI_MAX_ERROR_STRING] = "";
     int n = 0;
@@ -157,7 +137,7 @@ static void lazy_pause(long *ns)
     nanosleep(&ts, NULL);
 }
 
-static int lazy_wait(MPI_Request *rq, MPI_Status *st)
+int dist_lazy_wait(MPI_Request *rq, MPI_Status *st)
 {
     long ns = 0;
     for (;;) {
@@ -170,7 +150,7 @@ static int lazy_wait(MPI_Request *rq, MPI_Status *st)
 }
 
 /* MPI_Probe, lazily */
-static int lazy_probe(MPI_Comm comm, int src, MPI_Status *st)
+int dist_lazy_probe(MPI_Comm comm, int src, MPI_Status *st)
 {
     long ns = 0;
     for (;;) {
@@ -186,14 +166,14 @@ static int lazy_barrier(MPI_Comm comm)
 {
     MPI_Request rq;
     int rc = MPI_Ibarrier(comm, &rq);
-    return rc == MPI_SUCCESS ? lazy_wait(&rq, NULL) : rc;
+    return rc == MPI_SUCCESS ? dist_lazy_wait(&rq, NULL) : rc;
 }
 
 static int lazy_bcast(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
 {
     MPI_Request rq;
     int rc = MPI_Ibcast(buf, count, type, 0, comm, &rq);
-    return rc == MPI_SUCCESS ? lazy_wait(&rq, NULL) : rc;
+    return rc == MPI_SUCCESS ? dist_lazy_wait(&rq, NULL) : rc;
 }
 
 static int mpi_join(struct gp_dist *d, int *argc, char ***argv, struct gp_error *err)
@@ -208,7 +188,7 @@ static int mpi_join(struct gp_dist *d, int *argc, char ***argv, struct gp_error 
     }
     int rc = MPI_Comm_dup(MPI_COMM_WORLD, &d->comm);
     if (rc != MPI_SUCCESS)
-        return mpi_fail(d, err, rc, "Comm_dup", -1);
+        return dist_mpi_fail(d, err, rc, "Comm_dup", -1);
     d->have_comm = 1;
     MPI_Comm_set_errhandler(d->comm, MPI_ERRORS_RETURN);
     MPI_Comm_rank(d->comm, &d->rank);
@@ -220,7 +200,7 @@ static int mpi_join(struct gp_dist *d, int *argc, char ***argv, struct gp_error 
     own_hostname(me);
     rc = MPI_Allgather(me, GP_DIST_HOST_MAX, MPI_CHAR, d->hosts, GP_DIST_HOST_MAX, MPI_CHAR, d->comm);
     if (rc != MPI_SUCCESS)
-        return mpi_fail(d, err, rc, "Allgather of hostnames", -1);
+        return dist_mpi_fail(d, err, rc, "Allgather of hostnames", -1);
     d->use_mpi = d->size > 1;
     return 0;
 }
@@ -306,25 +286,25 @@ int gp_dist_barrier(struct gp_dist *d, struct gp_error *err)
 #ifdef GP_HAVE_MPI
     int rc = lazy_barrier(d->comm);
     if (rc != MPI_SUCCESS)
-        return mpi_fail(d, err, rc, "Barrier", -1);
+        return dist_mpi_fail(d, err, rc, "Barrier", -1);
 #endif
     return 0;
 }
 
 #ifdef GP_HAVE_MPI
 /* Rank 0's verdict (a status_blk) reaches every rank, which returns it. */
-static int share_verdict(struct gp_dist *d, struct status_blk *v, struct gp_error *err)
+int dist_share_verdict(struct gp_dist *d, struct status_blk *v, struct gp_error *err)
 {
     int rc = lazy_bcast(v, (int)sizeof *v, MPI_BYTE, d->comm);
     if (rc != MPI_SUCCESS)
-        return mpi_fail(d, err, rc, "Bcast of the status", -1);
+        return dist_mpi_fail(d, err, rc, "Bcast of the status", -1);
     if (!v->code)
         return 0;
     v->msg[sizeof v->msg - 1] = '\0';
     return gp_err(err, v->code, "%s", v->msg);
 }
 
-static void blame(const struct gp_dist *d, struct status_blk *v, int rank, int code, const char *msg)
+void dist_blame(const struct gp_dist *d, struct status_blk *v, int rank, int code, const char *msg)
 {
     if (v->code)
         return;
@@ -346,9 +326,9 @@ int gp_dist_check(struct gp_dist *d, const struct gp_error *local, struct gp_err
     MPI_Request rq;
     int rc = MPI_Iallreduce(&failed, &any, 1, MPI_INT, MPI_SUM, d->comm, &rq);
     if (rc == MPI_SUCCESS)
-        rc = lazy_wait(&rq, NULL);
+        rc = dist_lazy_wait(&rq, NULL);
     if (rc != MPI_SUCCESS)
-        return mpi_fail(d, err, rc, "Allreduce of the status", -1);
+        return dist_mpi_fail(d, err, rc, "Allreduce of the status", -1);
     if (!any)
         return 0;
     /* Someone failed: collect the lines at rank 0, which names the first. */
@@ -362,13 +342,13 @@ int gp_dist_check(struct gp_dist *d, const struct gp_error *local, struct gp_err
     rc = MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, d->comm);
     if (rc != MPI_SUCCESS) {
         free(all);
-        return mpi_fail(d, err, rc, "Gather of the status", -1);
+        return dist_mpi_fail(d, err, rc, "Gather of the status", -1);
     }
     if (d->rank == 0) {
         for (int r = 0; r < d->size; r++) {
             all[r].msg[sizeof all[r].msg - 1] = '\0';
             if (all[r].code)
-                blame(d, &verdict, r, all[r].code, all[r].msg);
+                dist_blame(d, &verdict, r, all[r].code, all[r].msg);
         }
         if (any > 1) {
             size_t n = strlen(verdict.msg);
@@ -376,7 +356,7 @@ int gp_dist_check(struct gp_dist *d, const struct gp_error *local, struct gp_err
         }
         free(all);
     }
-    return share_verdict(d, &verdict, err);
+    return dist_share_verdict(d, &verdict, err);
 #else
     return 0;
 #endif
@@ -390,7 +370,7 @@ int gp_dist_bcast(struct gp_dist *d, void **data, size_t *len, struct gp_error *
     uint64_t n = d->rank == 0 ? (uint64_t)*len : 0;
     int rc = lazy_bcast(&n, 1, MPI_UINT64_T, d->comm);
     if (rc != MPI_SUCCESS)
-        return mpi_fail(d, err, rc, "Bcast of the size", -1);
+        return dist_mpi_fail(d, err, rc, "Bcast of the size", -1);
     char *buf = d->rank == 0 ? *data : NULL;
     struct gp_error local = {0};
     if (d->rank != 0 && (n >= SIZE_MAX || !(buf = malloc((size_t)n + 1))))
@@ -406,7 +386,7 @@ int gp_dist_bcast(struct gp_dist *d, void **data, size_t *len, struct gp_error *
         rc = MPI_Bcast(buf + off, piece, MPI_BYTE, 0, d->comm);
         if (rc != MPI_SUCCESS) {
             free(d->rank != 0 ? buf : NULL);
-            return mpi_fail(d, err, rc, "Bcast of the data", -1);
+            return dist_mpi_fail(d, err, rc, "Bcast of the data", -1);
         }
         off += (uint64_t)piece;
     }
@@ -418,8 +398,6 @@ int gp_dist_bcast(struct gp_dist *d, void **data, size_t *len, struct gp_error *
 #endif
     return 0;
 }
-
-enum { TAG_PING = 1701, TAG_PONG, TAG_GO, TAG_CHUNK, TAG_END };
 
 int gp_dist_clock_sync(struct gp_dist *d, int rounds, struct gp_dist_clock *mine,
                        struct gp_dist_clock *all, struct gp_error *err)
@@ -451,7 +429,7 @@ int gp_dist_clock_sync(struct gp_dist *d, int rounds, struct gp_dist_clock *mine
                 int64_t t2 = (int64_t)gp_now_ns();
                 if (rc != MPI_SUCCESS) {
                     free(out);
-                    return mpi_fail(d, err, rc, "clock ping-pong", r);
+                    return dist_mpi_fail(d, err, rc, "clock ping-pong", r);
                 }
                 gp_dist_clock_pick(&t0, &t1, &t2, 1, &cur);
                 if (i == 0 || cur.rtt_ns < best.rtt_ns)
@@ -472,7 +450,7 @@ int gp_dist_clock_sync(struct gp_dist *d, int rounds, struct gp_dist_clock *mine
             if (rc == MPI_SUCCESS)
                 rc = MPI_Send(&t1, 1, MPI_INT64_T, 0, TAG_PONG, d->comm);
             if (rc != MPI_SUCCESS)
-                return mpi_fail(d, err, rc, "clock ping-pong", 0);
+                return dist_mpi_fail(d, err, rc, "clock ping-pong", 0);
         }
     }
     rc = MPI_Scatter(out, 4, MPI_INT64_T, blk, 4, MPI_INT64_T, 0, d->comm);
@@ -481,173 +459,8 @@ int gp_dist_clock_sync(struct gp_dist *d, int rounds, struct gp_dist_clock *mine
             all[r] = (struct gp_dist_clock){out[4 * r], out[4 * r + 1], out[4 * r + 2], (int)out[4 * r + 3]};
     free(out);
     if (rc != MPI_SUCCESS)
-        return mpi_fail(d, err, rc, "Scatter of the clock offsets", -1);
+        return dist_mpi_fail(d, err, rc, "Scatter of the clock offsets", -1);
     *mine = (struct gp_dist_clock){blk[0], blk[1], blk[2], (int)blk[3]};
 #endif
     return 0;
-}
-
-/* ---- gather ---- */
-
-/* Where a full chunk goes: rank 0 hands its own chunks to on_chunk, the
- * others send theirs to rank 0. A failure here stops this rank's stream. */
-struct sink {
-    struct gp_dist *d;
-    gp_dist_chunk_fn on_chunk;
-    void *ctx;
-    int transport_failed; /* MPI broke: no end-of-stream message can follow */
-};
-
-static int sink_put(struct sink *s, const void *chunk, size_t len, struct gp_error *err)
-{
-    if (s->d->rank == 0)
-        return s->on_chunk ? s->on_chunk(s->ctx, 0, chunk, len, err) : 0;
-#ifdef GP_HAVE_MPI
-    MPI_Request rq;
-    int rc = MPI_Issend(chunk, (int)len, MPI_BYTE, 0, TAG_CHUNK, s->d->comm, &rq);
-    if (rc == MPI_SUCCESS)
-        rc = lazy_wait(&rq, NULL);
-    if (rc != MPI_SUCCESS) {
-        s->transport_failed = 1;
-        return mpi_fail(s->d, err, rc, "Ssend of a record chunk", 0);
-    }
-#endif
-    return 0;
-}
-
-/* Packs next()'s records into chunks of at most chunk_bytes and puts them. */
-static int stream_records(struct sink *s, size_t chunk_bytes, gp_dist_next_fn next, void *ctx,
-                          struct gp_error *err)
-{
-    struct gp_buf b = {0};
-    int rc = 0;
-    for (;;) {
-        const void *rec = NULL;
-        size_t n = 0;
-        int more = next ? next(ctx, &rec, &n, err) : 0;
-        if (more < 0) {
-            rc = more;
-            break;
-        }
-        if (more == 0)
-            break;
-        if (n > (size_t)INT_MAX - 4) {
-            rc = gp_err(err, GP_EINVAL, "a record of %zu bytes is too large to gather (limit 2 GiB)", n);
-            break;
-        }
-        if (b.len && b.len + 4 + n > chunk_bytes) {
-            if ((rc = sink_put(s, b.data, b.len, err)) != 0)
-                break;
-            gp_buf_reset(&b);
-        }
-        unsigned char h[4] = {(unsigned char)n, (unsigned char)(n >> 8), (unsigned char)(n >> 16),
-                              (unsigned char)(n >> 24)};
-        if (gp_buf_append(&b, h, 4) || gp_buf_append(&b, rec, n)) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory packing a %zu-byte record", n);
-            break;
-        }
-        /* Full, or one record bigger than a chunk: it travels alone. */
-        if (b.len >= chunk_bytes) {
-            if ((rc = sink_put(s, b.data, b.len, err)) != 0)
-                break;
-            gp_buf_reset(&b);
-        }
-    }
-    if (!rc && b.len)
-        rc = sink_put(s, b.data, b.len, err);
-    gp_buf_free(&b);
-    return rc;
-}
-
-#ifdef GP_HAVE_MPI
-/* Rank 0: asks rank r for its records and takes chunks until its end marker
- * (which carries its error line, if any). Returns non-zero only when MPI
- * itself failed. */
-static int pull_rank(struct gp_dist *d, int r, struct gp_buf *buf, gp_dist_chunk_fn on_chunk, void *ctx,
-                     struct status_blk *verdict, struct gp_error *err)
-{
-    int go = 1, rc = MPI_Send(&go, 1, MPI_INT, r, TAG_GO, d->comm);
-    if (rc != MPI_SUCCESS)
-        return mpi_fail(d, err, rc, "Send of the gather request", r);
-    for (;;) {
-        MPI_Status st;
-        int n = 0;
-        if ((rc = lazy_probe(d->comm, r, &st)) != MPI_SUCCESS ||
-            (rc = MPI_Get_count(&st, MPI_BYTE, &n)) != MPI_SUCCESS)
-            return mpi_fail(d, err, rc, "Probe of a record chunk", r);
-        gp_buf_reset(buf);
-        if (gp_buf_reserve(buf, (size_t)n + 1))
-            return gp_err(err, GP_ENOMEM, "out of memory for a %d-byte chunk from rank %d", n, r);
-        rc = MPI_Recv(buf->data, n, MPI_BYTE, r, st.MPI_TAG, d->comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return mpi_fail(d, err, rc, "Recv of a record chunk", r);
-        buf->data[n] = '\0';
-        if (st.MPI_TAG == TAG_END) {
-            if ((size_t)n > offsetof(struct status_blk, msg)) {
-                int32_t code;
-                memcpy(&code, buf->data, sizeof code);
-                blame(d, verdict, r, code, buf->data + offsetof(struct status_blk, msg));
-            }
-            return 0;
-        }
-        if (!verdict->code && on_chunk) {
-            struct gp_error e = {0};
-            if (on_chunk(ctx, r, buf->data, (size_t)n, &e))
-                blame(d, verdict, 0, e.code, e.msg);
-        }
-    }
-}
-#endif
-
-int gp_dist_gather(struct gp_dist *d, size_t chunk_bytes, gp_dist_next_fn next, void *next_ctx,
-                   gp_dist_chunk_fn on_chunk, void *chunk_ctx, struct gp_error *err)
-{
-    if (chunk_bytes < 16 || chunk_bytes > INT_MAX)
-        return gp_err(err, GP_EINVAL, "gather: chunk size %zu; use 16 bytes .. 2 GiB", chunk_bytes);
-    struct sink s = {d, on_chunk, chunk_ctx, 0};
-    if (!d->use_mpi)
-        return stream_records(&s, chunk_bytes, next, next_ctx, err);
-#ifdef GP_HAVE_MPI
-    struct status_blk verdict = {0};
-    struct gp_error e = {0};
-    int rc;
-    if (d->rank == 0) {
-        if (stream_records(&s, chunk_bytes, next, next_ctx, &e))
-            blame(d, &verdict, 0, e.code, e.msg);
-        struct gp_buf buf = {0};
-        for (int r = 1; r < d->size; r++) {
-            if ((rc = pull_rank(d, r, &buf, on_chunk, chunk_ctx, &verdict, err)) != 0) {
-                gp_buf_free(&buf);
-                return rc; /* MPI broke: the others may be stuck; the caller aborts */
-            }
-        }
-        gp_buf_free(&buf);
-    } else {
-        int go = 0;
-        MPI_Request rq;
-        rc = MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, d->comm, &rq);
-        if (rc == MPI_SUCCESS)
-            rc = lazy_wait(&rq, NULL);
-        if (rc != MPI_SUCCESS)
-            return mpi_fail(d, err, rc, "Recv of the gather request", 0);
-        rc = stream_records(&s, chunk_bytes, next, next_ctx, &e);
-        if (rc && s.transport_failed)
-            return gp_err(err, e.code, "%s", e.msg);
-        /* The end marker: empty = all sent, else this rank's error code and line. */
-        struct status_blk end = {.code = e.code ? e.code : GP_EIO};
-        size_t n = 0;
-        if (rc) {
-            snprintf(end.msg, sizeof end.msg, "%s", e.msg);
-            n = offsetof(struct status_blk, msg) + strlen(end.msg);
-        }
-        rc = MPI_Issend(&end, (int)n, MPI_BYTE, 0, TAG_END, d->comm, &rq);
-        if (rc == MPI_SUCCESS)
-            rc = lazy_wait(&rq, NULL);
-        if (rc != MPI_SUCCESS)
-            return mpi_fail(d, err, rc, "Ssend of the end of records", 0);
-    }
-    return share_verdict(d, &verdict, err);
-#else
-    return 0;
-#endif
 }

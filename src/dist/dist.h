@@ -173,6 +173,46 @@ int gp_dist_chunk_next(const void *chunk, size_t len, size_t *pos, const void **
 int gp_dist_chunk_next_kind(const void *chunk, size_t len, size_t *pos, uint32_t *kind, const char **body,
                             size_t *body_len);
 
+/* ---- the bulk gather: whole buffers to rank 0, received in place ----
+ *
+ * For data that already sits in memory as a few large buffers (a record
+ * store's byte arena and its arrays): each rank > 0 names up to
+ * GP_DIST_PARTS_MAX buffers; rank 0 learns their sizes, says where each is to
+ * land (typically the tail of its own arrays, room reserved first) and MPI
+ * writes the bytes there directly, in pieces of at most piece_bytes, two in
+ * flight. No packing, no staging buffer: one copy per byte (MPI's), and rank
+ * 0 needs no memory beyond the places it gave. Ranks are served one after the
+ * other (1, 2, ...) and only when rank 0 asks, as in gp_dist_gather; a rank's
+ * failure (its parts() failing) or rank 0's (place/landed failing) is
+ * reported the same way: every rank returns "rank R on host H: <msg>" of the
+ * first failing one, after rank 0 has heard from every rank. Rank 0's own
+ * data does not travel (it has it): in a single process this is a no-op. */
+
+#define GP_DIST_PARTS_MAX 8
+
+struct gp_dist_part {
+    void *data;
+    size_t len;
+};
+
+/* Ranks > 0: set parts[0 .. *n) (the memory must stay valid and unchanged
+ * until the gather returns). < 0 = failed (err filled): nothing is sent but
+ * the error line, which names this rank on every rank. */
+typedef int (*gp_dist_parts_fn)(void *ctx, struct gp_dist_part *parts, int *n, struct gp_error *err);
+/* Rank 0, per rank src > 0: parts[i].len are src's sizes; point parts[i].data
+ * at room for that many bytes (any pointer when 0). Non-zero = refused (err
+ * filled): src sends nothing and the gather fails naming rank 0. */
+typedef int (*gp_dist_place_fn)(void *ctx, int src, struct gp_dist_part *parts, int n, struct gp_error *err);
+/* Rank 0, once src's parts have all landed where place said. Non-zero =
+ * failed, as for place. */
+typedef int (*gp_dist_landed_fn)(void *ctx, int src, const struct gp_dist_part *parts, int n,
+                                 struct gp_error *err);
+
+/* Collective. piece_bytes: 16 .. INT_MAX. parts is used on ranks > 0,
+ * place/landed (with ctx) on rank 0; NULL where unused. */
+int gp_dist_gather_bulk(struct gp_dist *d, size_t piece_bytes, gp_dist_parts_fn parts, void *parts_ctx,
+                        gp_dist_place_fn place, gp_dist_landed_fn landed, void *ctx, struct gp_error *err);
+
 /* ---- splitting the load exactly (pure) ----
  *
  * The rule. The job has S = ranks x workers slots, numbered

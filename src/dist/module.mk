@@ -18,12 +18,12 @@ endif
 ifneq ($(strip $(DIST_MPI_LIBS)),)
 # -isystem: MPI's headers are not held to our warning flags.
 DIST_MPI_CFLAGS := -DGP_HAVE_MPI $(patsubst -I%,-isystem %,$(shell $(MPICC) --showme:compile 2>/dev/null))
-$(BUILD)/obj/dist/dist.o: CFLAGS += $(DIST_MPI_CFLAGS)
+$(BUILD)/obj/dist/dist.o $(BUILD)/obj/dist/gather.o: CFLAGS += $(DIST_MPI_CFLAGS)
 LDLIBS += $(DIST_MPI_LIBS)
 
 # dist/ once more without MPI, to test the refusal to run as one of K ranks.
-DIST_NOMPI_O := $(BUILD)/obj-nompi/dist/dist.o $(BUILD)/obj-nompi/dist/plan.o
-$(BUILD)/obj-nompi/dist/%.o: src/dist/%.c src/dist/dist.h
+DIST_NOMPI_O := $(BUILD)/obj-nompi/dist/dist.o $(BUILD)/obj-nompi/dist/gather.o $(BUILD)/obj-nompi/dist/plan.o
+$(BUILD)/obj-nompi/dist/%.o: src/dist/%.c src/dist/dist.h src/dist/dist_int.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $< (no MPI)"
 	@$(CC) $(CFLAGS) -c $< -o $@

@@ -370,6 +370,35 @@ static int on_chunk(void *ctx, int src, const void *chunk, size_t len, struct gp
     return 0;
 }
 
+static int bulk_never_parts(void *ctx, struct gp_dist_part *parts, int *n, struct gp_error *err)
+{
+    (void)ctx;
+    (void)parts;
+    (void)n;
+    CHECK(0);
+    return gp_err(err, GP_EIO, "called");
+}
+
+static int bulk_never_place(void *ctx, int src, struct gp_dist_part *parts, int n, struct gp_error *err)
+{
+    (void)ctx;
+    (void)src;
+    (void)parts;
+    (void)n;
+    CHECK(0);
+    return gp_err(err, GP_EIO, "called");
+}
+
+static int bulk_never_landed(void *ctx, int src, const struct gp_dist_part *parts, int n, struct gp_error *err)
+{
+    (void)ctx;
+    (void)src;
+    (void)parts;
+    (void)n;
+    CHECK(0);
+    return gp_err(err, GP_EIO, "called");
+}
+
 static void test_single_process_job(void)
 {
     clear_launcher_env();
@@ -428,6 +457,12 @@ static void test_single_process_job(void)
     CHECK(strstr(e.msg, "connection refused") != NULL);
     CHECK(g2.recs <= 6);
     CHECK(gp_dist_gather(d, 8, next_rec, &r, on_chunk, &g, &e) < 0); /* chunk too small */
+    /* the bulk gather: rank 0 alone has its data already; no callback runs
+     * (they would fail if called) */
+    CHECK_INT(gp_dist_gather_bulk(d, 1u << 20, bulk_never_parts, NULL, bulk_never_place, bulk_never_landed, NULL,
+                                  &e), 0);
+    CHECK(gp_dist_gather_bulk(d, 8, NULL, NULL, NULL, NULL, NULL, &e) < 0); /* piece too small */
+    CHECK(strstr(e.msg, "piece size 8") != NULL);
     gp_dist_finalize(d);
 }
 

@@ -9,12 +9,13 @@
  *                and the starts arrays
  *   start        one i64: the measured phase's start on rank 0's clock
  *                (every mode; an open loop's schedule origin)
- *   a record     u32 kind (KIND_STATS | KIND_REC) then
- *                stats:  i32 workers, the rank's summed gp_client_stats, then
- *                        one per worker, start/end already on rank 0's clock
- *                record: struct gp_record (times on rank 0's clock; worker is
- *                        already the job's loop index rank x W + w), n_chunks x
- *                        struct wire_chunk, the chunk bytes, the error text
+ *   the gather   per rank > 0, four parts (gp_dist_gather_bulk): the stats
+ *                (i32 workers, the rank's summed gp_client_stats, then one
+ *                per worker, start/end on rank 0's clock), the store's byte
+ *                arena, its struct gp_record array (times on rank 0's clock;
+ *                worker is already the job's loop index rank x W + w) and its
+ *                struct gp_chunk array (t_ns on rank 0's clock); rank 0
+ *                rebases the offsets (gp_record_store_commit_tail)
  */
 #include "profile/profile_dist.h"
 #include "profile/profile_dist_int.h"
@@ -32,14 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { KIND_STATS = 0x53544154u, KIND_REC = 0x52454344u };
-
-struct wire_chunk {
-    uint64_t t_ns;
-    uint32_t len;
-    uint32_t pad;
-};
 
 
 /* ---- the setup blob ---- */
@@ -392,132 +385,101 @@ static void stats_to_rank0(const struct gp_profile_dist *pd, struct gp_client_st
     s->began_ns = to_rank0(pd, s->began_ns);
 }
 
-/* gp_dist_next_fn on ranks > 0: first the stats, then every record. */
-static int next_record(void *ctx, const void **rec, size_t *len, struct gp_error *err)
+/* The gather (gp_dist_gather_bulk): a rank > 0 sends its store as it lies
+ * in memory, so each byte is copied once (by MPI, straight into rank 0's
+ * arena) instead of being packed, staged and appended record by record. */
+enum { PART_STATS, PART_BYTES, PART_RECS, PART_CHUNKS, N_PARTS };
+
+/* gp_dist_parts_fn on ranks > 0: the stats, then the store's byte arena,
+ * records and chunks, their times converted to rank 0's clock in place (the
+ * store is not used after the gather on these ranks). The whole arena
+ * travels, also bytes no record references (a transfer cut off at the end of
+ * a time-bounded run, the scattered reads of a joined body): finding them
+ * would cost a pass over every record for a few percent of the bytes, and
+ * rank 0 never reads them. */
+static int send_parts(void *ctx, struct gp_dist_part *parts, int *n, struct gp_error *err)
 {
     struct gp_profile_dist *pd = ctx;
+    struct gp_record_store *st = pd->st_rw;
     struct gp_buf *b = &pd->out;
     gp_buf_reset(b);
-    uint32_t kind;
-    int bad = 0;
-    if (!pd->stats_sent) {
-        kind = KIND_STATS;
-        int32_t w = (int32_t)pd->workers;
-        struct gp_client_stats s = *pd->cs;
+    int32_t w = (int32_t)pd->workers;
+    struct gp_client_stats s = *pd->cs;
+    stats_to_rank0(pd, &s);
+    int bad = gp_buf_append(b, &w, sizeof w) || gp_buf_append(b, &s, sizeof s);
+    for (long i = 0; i < pd->workers && !bad; i++) {
+        s = pd->per_worker[i];
         stats_to_rank0(pd, &s);
-        bad = gp_buf_append(b, &kind, sizeof kind) || gp_buf_append(b, &w, sizeof w) ||
-              gp_buf_append(b, &s, sizeof s);
-        for (long i = 0; i < pd->workers && !bad; i++) {
-            s = pd->per_worker[i];
-            stats_to_rank0(pd, &s);
-            bad = gp_buf_append(b, &s, sizeof s);
-        }
-        pd->stats_sent = 1;
-    } else {
-        const struct gp_record_store *st = pd->st;
-        if (pd->next_rec >= st->n)
-            return 0;
-        const struct gp_record *src = &st->recs[pd->next_rec++];
-        struct gp_record r = *src;
-        r.t_start_ns = to_rank0(pd, r.t_start_ns);
-        r.t_end_ns = to_rank0(pd, r.t_end_ns);
-        r.t_send_ns = to_rank0(pd, r.t_send_ns);
-        r.t_sched_ns = to_rank0(pd, r.t_sched_ns);
-        r.chunk_first = 0;
-        r.err_off = 0;
-        r.body_off = 0;
-        kind = KIND_REC;
-        bad = gp_buf_append(b, &kind, sizeof kind) || gp_buf_append(b, &r, sizeof r);
-        for (uint32_t i = 0; i < r.n_chunks && !bad; i++) {
-            const struct gp_chunk *c = gp_record_chunk(st, src, i);
-            struct wire_chunk w = {to_rank0(pd, c->t_ns), c->len, 0};
-            bad = gp_buf_append(b, &w, sizeof w);
-        }
-        for (uint32_t i = 0; i < r.n_chunks && !bad; i++) {
-            const struct gp_chunk *c = gp_record_chunk(st, src, i);
-            bad = gp_buf_append(b, gp_record_bytes(st, c), c->len);
-        }
-        if (!bad && r.err_len)
-            bad = gp_buf_append(b, st->bytes.data + src->err_off, r.err_len);
-        if (!bad && r.body_len) /* after the error text: a session turn's sent body */
-            bad = gp_buf_append(b, gp_record_body(st, src), r.body_len);
+        bad = gp_buf_append(b, &s, sizeof s);
     }
     if (bad)
-        return gp_err(err, GP_ENOMEM, "out of memory packing records for rank 0");
-    *rec = b->data;
-    *len = b->len;
-    return 1;
+        return gp_err(err, GP_ENOMEM, "out of memory packing the stats for rank 0");
+    for (size_t i = 0; i < st->n; i++) {
+        struct gp_record *r = &st->recs[i];
+        r->t_start_ns = to_rank0(pd, r->t_start_ns);
+        r->t_end_ns = to_rank0(pd, r->t_end_ns);
+        r->t_send_ns = to_rank0(pd, r->t_send_ns);
+        r->t_sched_ns = to_rank0(pd, r->t_sched_ns);
+    }
+    for (size_t i = 0; i < st->nchunks; i++)
+        st->chunks[i].t_ns = to_rank0(pd, st->chunks[i].t_ns);
+    parts[PART_STATS] = (struct gp_dist_part){b->data, b->len};
+    parts[PART_BYTES] = (struct gp_dist_part){st->bytes.data, st->bytes.len};
+    parts[PART_RECS] = (struct gp_dist_part){st->recs, st->n * sizeof *st->recs};
+    parts[PART_CHUNKS] = (struct gp_dist_part){st->chunks, st->nchunks * sizeof *st->chunks};
+    *n = N_PARTS;
+    return 0;
 }
 
-static int take_stats(struct gp_profile_dist *pd, int src, const char *p, size_t n, struct gp_error *err)
+static size_t stats_len(long workers)
 {
+    return sizeof(int32_t) + (size_t)(workers + 1) * sizeof(struct gp_client_stats);
+}
+
+/* gp_dist_place_fn on rank 0: the stats into pd->out, the rest at the tail
+ * of the store. */
+static int place_parts(void *ctx, int src, struct gp_dist_part *parts, int n, struct gp_error *err)
+{
+    struct gp_profile_dist *pd = ctx;
+    if (n != N_PARTS || parts[PART_STATS].len != stats_len(pd->workers) ||
+        parts[PART_RECS].len % sizeof(struct gp_record) || parts[PART_CHUNKS].len % sizeof(struct gp_chunk))
+        return gp_err(err, GP_EIO, "malformed records from rank %d (%d parts)", src, n);
+    gp_buf_reset(&pd->out);
+    if (gp_buf_reserve(&pd->out, parts[PART_STATS].len))
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    parts[PART_STATS].data = pd->out.data;
+    struct gp_record_store *st = pd->st_rw;
+    pd->tail_recs = parts[PART_RECS].len / sizeof(struct gp_record);
+    pd->tail_chunks = parts[PART_CHUNKS].len / sizeof(struct gp_chunk);
+    pd->tail_bytes = parts[PART_BYTES].len;
+    char *bytes = NULL;
+    if (gp_record_store_reserve_tail(st, pd->tail_recs, pd->tail_chunks, pd->tail_bytes, &bytes, &pd->tail_base))
+        return gp_err(err, GP_ENOMEM, "out of memory storing rank %d's %zu records (%zu bytes)", src,
+                      pd->tail_recs, pd->tail_bytes);
+    parts[PART_BYTES].data = bytes;
+    /* (the arrays may still be NULL when nothing comes) */
+    parts[PART_RECS].data = pd->tail_recs ? st->recs + st->n : NULL;
+    parts[PART_CHUNKS].data = pd->tail_chunks ? st->chunks + st->nchunks : NULL;
+    return 0;
+}
+
+/* gp_dist_landed_fn on rank 0 */
+static int landed_parts(void *ctx, int src, const struct gp_dist_part *parts, int n, struct gp_error *err)
+{
+    struct gp_profile_dist *pd = ctx;
+    (void)n;
     int32_t w = 0;
-    if (n < sizeof w)
-        return gp_err(err, GP_EIO, "malformed stats from rank %d", src);
-    memcpy(&w, p, sizeof w);
-    if (w != pd->workers || n != sizeof w + (size_t)(w + 1) * sizeof(struct gp_client_stats))
+    memcpy(&w, parts[PART_STATS].data, sizeof w);
+    if (w != pd->workers)
         return gp_err(err, GP_EIO, "malformed stats from rank %d (%d workers, expected %ld)", src, (int)w,
                       pd->workers);
-    p += sizeof w;
+    const char *p = (const char *)parts[PART_STATS].data + sizeof w;
     memcpy(&pd->rank_stats[src], p, sizeof pd->rank_stats[src]);
     memcpy(&pd->loop_stats[(size_t)src * (size_t)w], p + sizeof(struct gp_client_stats),
            (size_t)w * sizeof(struct gp_client_stats));
+    if (gp_record_store_commit_tail(pd->st_rw, pd->tail_recs, pd->tail_chunks, pd->tail_base, pd->tail_bytes))
+        return gp_err(err, GP_EIO, "malformed records from rank %d (an offset outside its bytes)", src);
     return 0;
-}
-
-static int take_record(struct gp_profile_dist *pd, int src, const char *p, size_t n, struct gp_error *err)
-{
-    struct gp_record r;
-    if (n < sizeof r)
-        return gp_err(err, GP_EIO, "malformed record from rank %d", src);
-    memcpy(&r, p, sizeof r);
-    p += sizeof r;
-    n -= sizeof r;
-    if (r.n_chunks > n / sizeof(struct wire_chunk))
-        return gp_err(err, GP_EIO, "malformed record from rank %d (chunks)", src);
-    if (r.n_chunks > pd->chunks_cap) {
-        size_t cap = r.n_chunks * 2u;
-        struct gp_chunk *c = realloc(pd->chunks, cap * sizeof *c);
-        if (!c)
-            return gp_err(err, GP_ENOMEM, "out of memory for %u chunks", r.n_chunks);
-        pd->chunks = c;
-        pd->chunks_cap = cap;
-    }
-    size_t off = 0;
-    for (uint32_t i = 0; i < r.n_chunks; i++) {
-        struct wire_chunk w;
-        memcpy(&w, p + (size_t)i * sizeof w, sizeof w);
-        pd->chunks[i] = (struct gp_chunk){.t_ns = w.t_ns, .off = off, .len = w.len};
-        off += w.len;
-    }
-    const char *bytes = p + (size_t)r.n_chunks * sizeof(struct wire_chunk);
-    size_t rest = n - (size_t)r.n_chunks * sizeof(struct wire_chunk);
-    if (off > rest || rest - off != (size_t)r.err_len + r.body_len)
-        return gp_err(err, GP_EIO, "malformed record from rank %d (bytes)", src);
-    if (r.body_len && gp_record_put_bytes(pd->st_rw, bytes + off + r.err_len, r.body_len, &r.body_off))
-        return gp_err(err, GP_ENOMEM, "out of memory storing rank %d's records", src);
-    if (gp_record_append(pd->st_rw, &r, pd->chunks, r.n_chunks, bytes, off, r.err_len ? bytes + off : NULL,
-                         r.err_len) < 0)
-        return gp_err(err, GP_ENOMEM, "out of memory storing rank %d's records", src);
-    return 0;
-}
-
-/* gp_dist_chunk_fn on rank 0 */
-static int on_chunk(void *ctx, int src, const void *chunk, size_t len, struct gp_error *err)
-{
-    struct gp_profile_dist *pd = ctx;
-    size_t pos = 0, n = 0;
-    uint32_t kind = 0;
-    const char *p;
-    int more;
-    while ((more = gp_dist_chunk_next_kind(chunk, len, &pos, &kind, &p, &n)) == 1) {
-        int rc = kind == KIND_STATS ? take_stats(pd, src, p, n, err)
-                 : kind == KIND_REC ? take_record(pd, src, p, n, err)
-                                    : gp_err(err, GP_EIO, "malformed chunk from rank %d (kind)", src);
-        if (rc)
-            return rc;
-    }
-    return more < 0 ? gp_err(err, GP_EIO, "malformed chunk from rank %d", src) : 0;
 }
 
 /* What makes a rank fail the job: its client could not run, or every one of
@@ -555,7 +517,6 @@ int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct 
     if (rc)
         return rc;
     pd->workers = workers;
-    pd->st = st;
     pd->st_rw = st;
     pd->cs = cs;
     pd->per_worker = per_worker;
@@ -568,8 +529,8 @@ int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct 
      * during the run (batched: cheaper than a fault per page). */
     if (pd->rank == 0)
         gp_record_store_prefault_start(st);
-    rc = gp_dist_gather(pd->d, GP_PROFILE_DIST_CHUNK, pd->rank ? next_record : NULL, pd, pd->rank ? NULL : on_chunk,
-                        pd, err);
+    rc = gp_dist_gather_bulk(pd->d, GP_PROFILE_DIST_PIECE, pd->rank ? send_parts : NULL, pd,
+                             pd->rank ? NULL : place_parts, pd->rank ? NULL : landed_parts, pd, err);
     gp_buf_free(&pd->out);
     if (pd->rank == 0)
         gp_record_store_prefault_stop(st);
@@ -609,6 +570,5 @@ void gp_profile_dist_free(struct gp_profile_dist *pd)
     free(pd->clocks);
     free(pd->rank_stats);
     free(pd->loop_stats);
-    free(pd->chunks);
     free(pd);
 }

@@ -23,9 +23,12 @@
  *               (co->measure_start)
  *   after_run   a rank that failed (or whose every request failed) fails the
  *               run on every rank with "rank R on host H: ..."; otherwise the
- *               records travel to rank 0 in chunks of 4 MiB, converted to
- *               rank 0's clock, and are merged into rank 0's store by start
- *               time; the stats are summed into rank 0's
+ *               records, converted to rank 0's clock in place, travel to
+ *               rank 0 as the sender's store lies in memory (its byte arena,
+ *               records and chunks in pieces of at most 64 MiB, received at
+ *               the tail of rank 0's store), and are merged into rank 0's
+ *               store by start time; the stats are summed into rank 0's. A
+ *               rank > 0's store is not usable afterwards
  *   telemetry   (only when the ranks span several hosts) the lowest rank on
  *               each host sampled it; each sends its samples to rank 0 in
  *               bounded chunks, on rank 0's clock (profile_dist_tel.c)
@@ -51,7 +54,8 @@ struct gp_client_stats;
 struct gp_record_store;
 struct gp_metrics_result;
 
-#define GP_PROFILE_DIST_CHUNK (4u << 20) /* bytes per gathered chunk of records */
+#define GP_PROFILE_DIST_CHUNK (4u << 20) /* bytes per gathered chunk (telemetry) */
+#define GP_PROFILE_DIST_PIECE (64u << 20) /* bytes per piece of a rank's records (gp_dist_gather_bulk) */
 #define GP_PROFILE_DIST_CLOCK_ROUNDS 50
 
 /* Joins the job; argv is copied on rank 0 of a job of several. Fails
@@ -86,8 +90,9 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
 uint64_t gp_profile_dist_grace_ns(const struct gp_profile_dist *pd, uint64_t one);
 
 /* crc/run_err: this rank's gp_client_run_workers result. On rank 0, st and cs
- * become the job's (merged records, summed stats); per_worker: this rank's
- * `workers` entries. 0 or -code (every rank the same). */
+ * become the job's (merged records, summed stats); on the others st's times
+ * are left on rank 0's clock (it was sent as it lies). per_worker: this
+ * rank's `workers` entries. 0 or -code (every rank the same). */
 int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct gp_error *run_err, long workers,
                               struct gp_record_store *st, struct gp_client_stats *cs,
                               const struct gp_client_stats *per_worker, struct gp_error *err);

@@ -31,16 +31,12 @@ struct gp_profile_dist {
     struct gp_error start_err;     /* MPI failed while agreeing on it */
     struct gp_client_stats *rank_stats;   /* rank 0: size entries */
     struct gp_client_stats *loop_stats;   /* rank 0: size x workers entries */
-    /* sender state of the gather */
-    const struct gp_record_store *st;
-    const struct gp_client_stats *cs, *per_worker;
-    size_t next_rec;
-    int stats_sent;
-    struct gp_buf out;
-    /* receiver (rank 0) */
+    /* the gather (profile_dist.c: send_parts, place_parts, landed_parts) */
     struct gp_record_store *st_rw;
-    struct gp_chunk *chunks;
-    size_t chunks_cap;
+    const struct gp_client_stats *cs, *per_worker;
+    struct gp_buf out;             /* the stats blob, sent or received */
+    size_t tail_recs, tail_chunks, tail_bytes; /* rank 0: the rank being received */
+    uint64_t tail_base;
 };
 
 #endif

@@ -1,13 +1,15 @@
 /* tests/dist/mpi_check.c — dist/ against real MPI ranks (tests/e2e/dist_mpi.sh
  * runs it under `mpirun -n 3`). Every rank checks what it can see; rank 0
  * prints one "mpi_check: ok ..." line when broadcast, barrier, clock offsets
- * and the chunked gather all held. A failed assertion prints
+ * and the chunked and bulk gathers all held. A failed assertion prints
  * "mpi_check: FAIL ..." and the process exits 1.
  *
  *   mpi_check                 the checks
  *   mpi_check --have-mpi      prints yes/no (was dist/ built with MPI)
  *   mpi_check --fail-rank R   rank R reports a local error through gp_dist_check
  *   mpi_check --fail-gather R rank R's record producer fails half-way
+ *   mpi_check --fail-bulk R   the bulk gather fails: rank R's parts() (R > 0),
+ *                             or rank 0 refuses rank 1's parts (R = 0)
  *   mpi_check --die-rank R    rank R exits(3) before the gather
  */
 #include <stdint.h>
@@ -179,6 +181,104 @@ static void check_bcast(struct gp_dist *d)
         free(data);
 }
 
+
+/* ---- the bulk gather: three parts per rank > 0, one empty, one of many
+ * pieces, received into rank 0's buffers and checked byte for byte ---- */
+#define PIECE 4096
+static size_t bulk_len(int rank, int i)
+{
+    return i == 0 ? 1000u * (size_t)rank + 5 : i == 1 ? 0 : 3u * PIECE + 7 + (size_t)rank;
+}
+static unsigned char bulk_byte(int rank, int i, size_t k)
+{
+    return (unsigned char)(rank * 31 + i * 17 + k * 7 + k / 251);
+}
+
+struct bulk_src {
+    int rank, fail;
+    unsigned char *buf[3];
+};
+
+static int bulk_parts(void *ctx, struct gp_dist_part *parts, int *n, struct gp_error *err)
+{
+    struct bulk_src *b = ctx;
+    if (b->fail)
+        return gp_err(err, GP_ENET, "injected failure: cannot pack the records");
+    for (int i = 0; i < 3; i++) {
+        parts[i].len = bulk_len(b->rank, i);
+        parts[i].data = b->buf[i];
+    }
+    *n = 3;
+    return 0;
+}
+
+struct bulk_dst {
+    int refuse_rank, placed, landed, bad, last_src;
+    unsigned char *buf[3];
+};
+
+static int bulk_place(void *ctx, int src, struct gp_dist_part *parts, int n, struct gp_error *err)
+{
+    struct bulk_dst *b = ctx;
+    if (src == b->refuse_rank)
+        return gp_err(err, GP_ENOMEM, "injected failure: no room for rank %d", src);
+    if (n != 3 || src <= b->last_src)
+        b->bad++;
+    b->last_src = src;
+    b->placed++;
+    for (int i = 0; i < 3 && i < n; i++) {
+        if (parts[i].len != bulk_len(src, i))
+            b->bad++;
+        free(b->buf[i]);
+        b->buf[i] = malloc(parts[i].len + 1);
+        parts[i].data = b->buf[i];
+    }
+    return 0;
+}
+
+static int bulk_landed(void *ctx, int src, const struct gp_dist_part *parts, int n, struct gp_error *err)
+{
+    struct bulk_dst *b = ctx;
+    (void)err;
+    b->landed++;
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; k < parts[i].len; k++)
+            if (((const unsigned char *)parts[i].data)[k] != bulk_byte(src, i, k)) {
+                b->bad++;
+                break;
+            }
+    return 0;
+}
+
+/* 0 = checked (failures counted); 1 = --fail-bulk: the process ends with rc */
+static int check_bulk(struct gp_dist *d, int fail_rank, int *rc_out)
+{
+    int rank = gp_dist_rank(d), size = gp_dist_size(d);
+    struct bulk_src src = {rank, rank == fail_rank && rank > 0, {NULL, NULL, NULL}};
+    struct bulk_dst dst = {fail_rank == 0 ? 1 : -1, 0, 0, 0, 0, {NULL, NULL, NULL}};
+    for (int i = 0; i < 3 && rank > 0; i++) {
+        src.buf[i] = malloc(bulk_len(rank, i) + 1);
+        for (size_t k = 0; src.buf[i] && k < bulk_len(rank, i); k++)
+            src.buf[i][k] = bulk_byte(rank, i, k);
+    }
+    struct gp_error e = {0};
+    int rc = gp_dist_gather_bulk(d, PIECE, bulk_parts, &src, bulk_place, bulk_landed, &dst, &e);
+    for (int i = 0; i < 3; i++) {
+        free(src.buf[i]);
+        free(dst.buf[i]);
+    }
+    if (fail_rank >= 0) {
+        fprintf(stderr, "mpi_check: rank %d: bulk gather returned %d: %s\n", rank, rc, e.msg);
+        *rc_out = rc ? 1 : 0;
+        return 1;
+    }
+    EXPECT(rc == 0, "bulk gather: %s", e.msg);
+    if (rank == 0)
+        EXPECT(dst.placed == size - 1 && dst.landed == size - 1 && dst.bad == 0,
+               "bulk gather: %d placed, %d landed, %d bad", dst.placed, dst.landed, dst.bad);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--have-mpi") == 0) {
@@ -253,6 +353,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "mpi_check: rank %d exits now (--die-rank)\n", rank);
         fflush(stderr);
         _exit(3);
+    }
+
+    int brc = 0;
+    if (check_bulk(d, arg_rank(argc, argv, "--fail-bulk"), &brc)) {
+        gp_dist_finalize(d);
+        return brc;
     }
 
     /* the chunked gather */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # dist/ across real processes: 3 MPI ranks on this host (broadcast, barrier,
-# clock offsets within their uncertainty, the chunked gather), a local failure
+# clock offsets within their uncertainty, the chunked and the bulk gather), a local failure
 # on one rank named on every rank, a dying rank ending the job non-zero, and a
 # build without MPI refusing to be one of 3 ranks.
 set -u
@@ -47,6 +47,15 @@ want="rank 2 on host $host: injected failure: cannot reach the server"
 [ "$(grep -c "gather returned -6: rank 1 on host $host: injected failure" "$TMPDIR/gfail.out")" = 3 ] || \
   { cat "$TMPDIR/gfail.out"; fail "gather failure not named on every rank"; }
 grep -q '^mpi_check: ok' "$TMPDIR/gfail.out" && fail "a failed gather printed ok"
+
+# 4b. The bulk gather: a rank that cannot name its parts, and rank 0 refusing
+# a rank's parts (no room), fail it everywhere with the culprit named.
+"${mpirun[@]}" "$check" --fail-bulk 2 >"$TMPDIR/bfail.out" 2>&1 && fail "--fail-bulk 2 exited 0"
+[ "$(grep -c "bulk gather returned -6: rank 2 on host $host: injected failure: cannot pack" "$TMPDIR/bfail.out")" = 3 ] || \
+  { cat "$TMPDIR/bfail.out"; fail "bulk gather failure of rank 2 not named on every rank"; }
+"${mpirun[@]}" "$check" --fail-bulk 0 >"$TMPDIR/bref.out" 2>&1 && fail "--fail-bulk 0 exited 0"
+[ "$(grep -c "bulk gather returned -3: rank 0 on host $host: injected failure: no room for rank 1" "$TMPDIR/bref.out")" = 3 ] || \
+  { cat "$TMPDIR/bref.out"; fail "rank 0's refusal not named on every rank"; }
 
 # 5. A rank that dies: Open MPI's runtime ends the whole job non-zero (no
 # rank waits forever) and names the process; nobody prints ok.
