@@ -8,7 +8,8 @@
 #  - GENPERF_RX_STAMP=user, the same run stamped when recv returns: some chunk
 #    over 50 ms late (proof that the stops did delay the reads, so the first
 #    check could fail).
-# _genperf.json says which stamp was used and how late the reads were.
+# _genperf.json says which stamp was used and how late the reads were. A
+# non-streamed body (below) is stamped with its last read's receive time.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 cd "$TMPDIR"
 
@@ -68,6 +69,37 @@ run k
 check k kernel || fail "kernel stamps"
 run u GENPERF_RX_STAMP=user
 check u user || fail "recv stamps (control)"
+
+# Non-streamed: the body is one chunk stamped at completion, which is its last
+# read's receive time. The server answers ~820 ms after the request; the
+# client is stopped from 0.5 s to 1.5 s after its start, so the body waits
+# in the socket for ~0.7 s.
+ns_run() { # dir, env...
+  local dir=$1; shift
+  start_serve --ttft-ms 20 --itl-ms 400 --tokenizer builtin --timing-log "$TMPDIR/$dir.truth"
+  local spid=${PIDS[${#PIDS[@]}-1]}
+  env "$@" "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --tokenizer builtin \
+    --synthetic-input-tokens-mean 8 --output-tokens-mean 3 --output-tokens-mean-deterministic \
+    --request-count 1 --concurrency 1 --artifact-dir "$dir" >"$dir.out" 2>"$dir.err" &
+  local pid=$!
+  sleep 0.5; kill -STOP $pid; sleep 1; kill -CONT $pid
+  wait $pid || { cat "$dir.err"; fail "$dir: exit $?"; }
+  kill -TERM $spid; wait $spid 2>/dev/null
+  python3 - "$dir"/*/ "$TMPDIR/$dir.truth" <<'PY'
+import json, sys, time
+d, log = sys.argv[1:3]
+off = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+sent = json.loads(open(log).readline())["chunks_ns"][-1]
+q = json.load(open(d + "profile_export.json"))["experiments"][0]["requests"][0]
+print("%.1f" % ((q["response_timestamps"][-1] - off - sent) / 1e6))
+PY
+}
+late=$(ns_run nk) || fail "non-streamed, kernel stamps"
+echo "non-streamed body stamped $late ms after the server sent it (kernel stamps)"
+python3 -c "import sys; sys.exit(0 if abs(float('$late')) < 30 else 1)" || fail "non-streamed: $late ms off"
+late=$(ns_run nu GENPERF_RX_STAMP=user) || fail "non-streamed, recv stamps"
+echo "non-streamed body stamped $late ms after the server sent it (recv stamps)"
+python3 -c "import sys; sys.exit(0 if float('$late') > 200 else 1)" || fail "non-streamed control: only $late ms late"
 
 # a typo in the variable fails before anything runs
 GENPERF_RX_STAMP=kernal "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --request-count 1 \
