@@ -459,8 +459,9 @@ int gp_record_store_reserve_tail(struct gp_record_store *st, size_t n, size_t nc
     st->bytes.len += nb;
     st->bytes.data[st->bytes.len] = '\0';
     /* the whole span at once: the helper populates it while the caller's
-     * copy (MPI's) fills it from the front */
-    if (st->arena)
+     * copy (MPI's) fills it from the front (nothing to populate for bytes
+     * that were mapped: gp_record_store_map_tail) */
+    if (st->arena && nb)
         prefault_ahead(st->arena, st->bytes.len);
     return 0;
 }
