@@ -14,7 +14,10 @@
  *                per worker, start/end on rank 0's clock), the store's byte
  *                arena, its struct gp_record array (times on rank 0's clock;
  *                worker is already the job's loop index rank x W + w) and its
- *                struct gp_chunk array (t_ns on rank 0's clock); rank 0
+ *                struct gp_chunk array (t_ns on rank 0's clock), and an
+ *                inline struct gp_record_shm (empty when the arena is not a
+ *                whole memfd): a rank 0 on the same host maps the bytes from
+ *                it and takes that part (nothing travels for it); rank 0
  *                rebases the offsets (gp_record_store_commit_tail)
  */
 #include "profile/profile_dist.h"

@@ -26,7 +26,8 @@
  *               records, converted to rank 0's clock in place, travel to
  *               rank 0 as the sender's store lies in memory (its byte arena,
  *               records and chunks in pieces of at most 64 MiB, received at
- *               the tail of rank 0's store), and are merged into rank 0's
+ *               the tail of rank 0's store; on one host the byte arena is a
+ *               memfd that rank 0 maps there instead), and are merged into rank 0's
  *               store by start time; the stats are summed into rank 0's. A
  *               rank > 0's store is not usable afterwards
  *   telemetry   (only when the ranks span several hosts) the lowest rank on
