@@ -287,6 +287,8 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
         gp_record_store_init(&ws[i].st);
         ws[i].stop_pipe[0] = ws[i].stop_pipe[1] = -1;
     }
+    /* the store st adopts whole in the merge (record.h: shm_arena) */
+    ws[0].st.shm_arena = st->shm_arena;
     if (!st->mono0_ns) {
         st->mono0_ns = gp_now_ns();
         st->wall0_ns = gp_wall_ns();

@@ -12,13 +12,18 @@
 #include "client/record.h"
 #include "core/error.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -51,6 +56,9 @@ struct gp_record_arena {
     size_t faulted;           /* [0, faulted) is populated */
     int stop;
     int failed;               /* madvise refused: nothing more to do */
+    int memfd;                /* -1, or the memfd behind map (st->shm_arena): file offset 0 = map */
+    uint64_t nonce;           /* in the memfd's name, so another process can tell it is this one */
+    int foreign;              /* another store's pages were moved in: the memfd no longer holds them all */
 };
 
 void gp_record_store_init(struct gp_record_store *st) { memset(st, 0, sizeof *st); }
@@ -63,6 +71,8 @@ void gp_record_store_free(struct gp_record_store *st)
     if (st->arena) {
         if (st->arena->map) /* NULL: its bytes were moved (gp_record_store_take_bytes) */
             munmap(st->arena->map, st->arena->map_len);
+        if (st->arena->memfd >= 0)
+            close(st->arena->memfd);
         pthread_mutex_destroy(&st->arena->mu);
         pthread_cond_destroy(&st->arena->cv);
         free(st->arena);
@@ -139,6 +149,19 @@ static int reservation_is_free(void)
     return mode != 2;
 }
 
+/* A memfd whose name carries a random nonce ("genperf-arena-<16 hex>"): a
+ * process that opens it through /proc/<pid>/fd/<n> reads the name back and
+ * so knows it reached this file, not whatever that pid/fd pair names in its
+ * own pid namespace. -1 when the kernel or the nonce says no. */
+static int memfd_open(uint64_t *nonce)
+{
+    if (getrandom(nonce, sizeof *nonce, GRND_NONBLOCK) != (ssize_t)sizeof *nonce)
+        return -1;
+    char name[64];
+    snprintf(name, sizeof name, "genperf-arena-%016llx", (unsigned long long)*nonce);
+    return memfd_create(name, MFD_CLOEXEC);
+}
+
 static int arena_create(struct gp_record_store *st)
 {
     size_t want = st->arena_reserve ? st->arena_reserve : ARENA_RESERVE;
@@ -148,14 +171,20 @@ static int arena_create(struct gp_record_store *st)
     struct gp_record_arena *a = calloc(1, sizeof *a);
     if (!a)
         return -GP_ENOMEM;
+    a->memfd = st->shm_arena ? memfd_open(&a->nonce) : -1;
     void *m = MAP_FAILED;
     while (m == MAP_FAILED && want >= need && (want >= ARENA_MIN_RESERVE || st->arena_reserve)) {
-        m = mmap(NULL, want + HUGE_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+        if (a->memfd < 0)
+            m = mmap(NULL, want + HUGE_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+        else if (ftruncate(a->memfd, (off_t)(want + HUGE_ALIGN)) == 0) /* sparse: nothing is allocated */
+            m = mmap(NULL, want + HUGE_ALIGN, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, a->memfd, 0);
         if (m == MAP_FAILED)
             want /= 2;
     }
     if (m == MAP_FAILED) {
+        if (a->memfd >= 0)
+            close(a->memfd);
         free(a);
         return -GP_ENOMEM;
     }
@@ -217,8 +246,8 @@ void gp_record_store_prefault_stop(struct gp_record_store *st)
     /* give back what was populated beyond the last byte: up to 16 MiB of RSS
      * the post-processing would otherwise carry */
     size_t used = (st->bytes.len + 1 + 4095) & ~(size_t)4095;
-    if (a->faulted > used)
-        madvise(a->base + used, a->faulted - used, MADV_DONTNEED);
+    if (a->faulted > used) /* (shared pages: DONTNEED would only unmap them, REMOVE frees them) */
+        madvise(a->base + used, a->faulted - used, a->memfd >= 0 ? MADV_REMOVE : MADV_DONTNEED);
     a->faulted = used < a->faulted ? used : a->faulted;
 }
 
@@ -262,7 +291,10 @@ static int bytes_reserve(struct gp_record_store *st, size_t n)
     while (nr < st->bytes.len + n + 1)
         nr *= 2;
     size_t off = (size_t)(a->base - a->map);
-    void *m = mremap(a->map, a->map_len, nr + off, MREMAP_MAYMOVE);
+    void *m = MAP_FAILED;
+    /* (a memfd's mapping may not reach past the file's end) */
+    if (a->memfd < 0 || ftruncate(a->memfd, (off_t)(nr + off)) == 0)
+        m = mremap(a->map, a->map_len, nr + off, MREMAP_MAYMOVE);
     if (m == MAP_FAILED) {
         if (was_running)
             gp_record_store_prefault_start(st);
@@ -391,6 +423,7 @@ int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_sto
         return -1;
     if (mremap(sa->base, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, da->base + off) == MAP_FAILED)
         return -1;
+    da->foreign = 1;
     dst->bytes.len = off + src->bytes.len; /* src's NUL came along */
     /* What is left of src's mapping goes now, around the hole the move left.
      * Keeping it for gp_record_store_free was a bug: malloc may map its next
@@ -426,9 +459,81 @@ int gp_record_store_reserve_tail(struct gp_record_store *st, size_t n, size_t nc
     st->bytes.len += nb;
     st->bytes.data[st->bytes.len] = '\0';
     /* the whole span at once: the helper populates it while the caller's
-     * copy (MPI's) fills it from the front */
-    if (st->arena)
+     * copy (MPI's) fills it from the front (nothing to populate for bytes
+     * that were mapped: gp_record_store_map_tail) */
+    if (st->arena && nb)
         prefault_ahead(st->arena, st->bytes.len);
+    return 0;
+}
+
+int gp_record_store_shm_handle(const struct gp_record_store *st, struct gp_record_shm *h)
+{
+    const struct gp_record_arena *a = st->arena;
+    if (!a || a->memfd < 0 || a->foreign || !a->map || a->th_running)
+        return -1;
+    h->pid = (int32_t)getpid();
+    h->fd = a->memfd;
+    h->nonce = a->nonce;
+    h->file_off = (uint64_t)(a->base - a->map);
+    h->len = st->bytes.len;
+    return 0;
+}
+
+/* Opens h's memfd and checks, by the name of what was opened, that it is
+ * the one h names. -1 on anything else. */
+static int shm_open_checked(const struct gp_record_shm *h, size_t need)
+{
+    char path[64], want[64], got[96];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)h->pid, (int)h->fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    /* our own fd's link: the file actually opened (the pid's fd may have
+     * changed since it named it; the nonce says whether it is still it) */
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    snprintf(want, sizeof want, "/memfd:genperf-arena-%016llx (deleted)", (unsigned long long)h->nonce);
+    ssize_t n = readlink(path, got, sizeof got - 1);
+    struct stat sb;
+    if (n < 0 || (size_t)n != strlen(want) || memcmp(got, want, (size_t)n) || fstat(fd, &sb) ||
+        sb.st_size < 0 || (uint64_t)sb.st_size < h->file_off || (uint64_t)sb.st_size - h->file_off < need) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int gp_record_store_map_tail(struct gp_record_store *st, const struct gp_record_shm *h, uint64_t *base)
+{
+    struct gp_record_arena *a = st->arena;
+    if (!a || !a->map || h->len > SIZE_MAX / 2 || h->file_off % 4096)
+        return -1;
+    size_t off = (st->bytes.len + 1 + 4095) & ~(size_t)4095;
+    size_t len = ((size_t)h->len + 1 + 4095) & ~(size_t)4095; /* its NUL comes along */
+    if (off > a->reserved || len > a->reserved - off)
+        return -1;
+    int fd = shm_open_checked(h, len);
+    if (fd < 0)
+        return -1;
+    /* the helper must not populate what is being replaced */
+    int was_running = a->th_running;
+    gp_record_store_prefault_stop(st);
+    void *m = mmap(a->base + off, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, (off_t)h->file_off);
+    close(fd); /* the mapping keeps the file */
+    if (m == MAP_FAILED) {
+        /* MAP_FIXED may have unmapped the range already: put the reservation back */
+        if (mmap(a->base + off, len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED)
+            a->reserved = off; /* a hole: the store ends before it */
+        if (was_running)
+            gp_record_store_prefault_start(st);
+        return -1;
+    }
+    a->foreign = 1;
+    st->bytes.len = off + (size_t)h->len;
+    st->bytes.data[st->bytes.len] = '\0';
+    if (was_running)
+        gp_record_store_prefault_start(st);
+    *base = off;
     return 0;
 }
 

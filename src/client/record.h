@@ -77,6 +77,8 @@ struct gp_record_store {
     size_t arena_reserve;    /* address space the arena reserves (0 = 64 GiB); tests set it small */
     void *headroom;          /* record.c: address space held back under RLIMIT_AS (see prefault_start) */
     size_t headroom_len;
+    int shm_arena;           /* set before the arena is made: back it with a memfd another process on
+                              * this host can map (gp_record_store_shm_handle); MPI ranks > 0 */
     uint64_t mono0_ns;       /* gp_now_ns() at run start */
     uint64_t wall0_ns;       /* gp_wall_ns() read at the same moment: wall = wall0 + (t - mono0) */
 };
@@ -154,6 +156,29 @@ int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_sto
 int gp_record_store_reserve_tail(struct gp_record_store *st, size_t n, size_t nc, size_t nb, char **bytes,
                                  uint64_t *base);
 int gp_record_store_commit_tail(struct gp_record_store *st, size_t n, size_t nc, uint64_t base, size_t nb);
+
+/* The same merge without the copy, on one host: a store made with
+ * shm_arena keeps its bytes in a memfd (same reservation, same prefault
+ * helper), and another process maps them at its own arena's tail.
+ * _shm_handle (the sender): where its bytes are, for as long as the store
+ * lives (its fd must stay open until the receiver has mapped them). -1 when
+ * there is no such arena (no shm_arena, no reservation possible, e.g. under
+ * ulimit -v, or another store's pages were moved in): send the bytes.
+ * _map_tail (the receiver): opens /proc/<pid>/fd/<fd>, checks by its name
+ * (the nonce) that it is that memfd (another host, pid namespace or user
+ * fails here), maps its h->len bytes MAP_SHARED|MAP_FIXED at a page boundary
+ * past st's bytes inside st's reservation and counts them: on 0 they are at
+ * *base, as _reserve_tail's would be (then _reserve_tail(n, nc, 0) and
+ * _commit_tail(n, nc, *base, h->len) for the records). -1: nothing changed,
+ * copy instead. A store that mapped one cannot grow past its reservation. */
+struct gp_record_shm {
+    int32_t pid, fd;
+    uint64_t nonce;
+    uint64_t file_off;   /* where byte 0 lies in the file (page-aligned) */
+    uint64_t len;
+};
+int gp_record_store_shm_handle(const struct gp_record_store *st, struct gp_record_shm *h);
+int gp_record_store_map_tail(struct gp_record_store *st, const struct gp_record_shm *h, uint64_t *base);
 
 /* One chunk stamped t covering the n placed chunks' bytes in order (a
  * non-streamed body is recorded as one response). Their reads are usually

@@ -322,9 +322,8 @@ static void test_merge_frees_only_its_own(void)
  * on rank 0), then rebased: every record reads back its chunks, error text
  * and sent body; a record pointing outside the bytes it came with is refused
  * and nothing is counted. */
-static void fill_src(struct gp_record_store *src)
+static void fill_src_into(struct gp_record_store *src)
 {
-    gp_record_store_init(src);
     static char buf[9000];
     for (int i = 0; i < 40; i++) {
         size_t n = 1 + (size_t)i * 211 % 8999;
@@ -347,6 +346,35 @@ static void fill_src(struct gp_record_store *src)
         const char *e = i % 5 == 0 ? "boom" : NULL;
         CHECK(gp_record_append_placed(src, &r, c, 2, e, e ? 4 : 0) == i);
     }
+}
+
+static void fill_src(struct gp_record_store *src)
+{
+    gp_record_store_init(src);
+    fill_src_into(src);
+}
+
+/* dst's records first .. first + src->n are src's, rebased: each reads back
+ * its chunks, error text and sent body. Returns the number of mismatches. */
+static int merged_mismatches(const struct gp_record_store *dst, size_t first, size_t first_chunk,
+                             const struct gp_record_store *src)
+{
+    int bad = 0;
+    for (size_t i = 0; i < src->n; i++) {
+        const struct gp_record *a = &src->recs[i], *b = &dst->recs[first + i];
+        bad += a->t_start_ns != b->t_start_ns || a->n_chunks != b->n_chunks || a->err_len != b->err_len ||
+               a->body_len != b->body_len || b->chunk_first != a->chunk_first + first_chunk;
+        for (uint32_t j = 0; j < a->n_chunks && j < b->n_chunks; j++) {
+            const struct gp_chunk *ca = gp_record_chunk(src, a, j), *cb = gp_record_chunk(dst, b, j);
+            bad += ca->len != cb->len || ca->t_ns != cb->t_ns ||
+                   memcmp(gp_record_bytes(src, ca), gp_record_bytes(dst, cb), ca->len) != 0;
+        }
+        if (a->err_len)
+            bad += memcmp(dst->bytes.data + b->err_off, "boom", 4) != 0;
+        if (a->body_len)
+            bad += memcmp(gp_record_body(dst, b), "BODY", 4) != 0;
+    }
+    return bad;
 }
 
 static void copy_tail(struct gp_record_store *dst, const struct gp_record_store *src, uint64_t *base)
@@ -378,22 +406,7 @@ static void test_bulk_tail(void)
     CHECK_INT(dst.bytes.len, 6 + src.bytes.len);
     CHECK_INT(dst.bytes.data[dst.bytes.len], 0);
     CHECK(!memcmp(gp_record_bytes(&dst, gp_record_chunk(&dst, &dst.recs[0], 0)), "own", 3));
-    int bad = 0;
-    for (size_t i = 0; i < src.n; i++) {
-        const struct gp_record *a = &src.recs[i], *b = &dst.recs[1 + i];
-        bad += a->t_start_ns != b->t_start_ns || a->n_chunks != b->n_chunks || a->err_len != b->err_len ||
-               a->body_len != b->body_len || b->chunk_first != a->chunk_first + 1;
-        for (uint32_t j = 0; j < a->n_chunks && j < b->n_chunks; j++) {
-            const struct gp_chunk *ca = gp_record_chunk(&src, a, j), *cb = gp_record_chunk(&dst, b, j);
-            bad += ca->len != cb->len || ca->t_ns != cb->t_ns ||
-                   memcmp(gp_record_bytes(&src, ca), gp_record_bytes(&dst, cb), ca->len) != 0;
-        }
-        if (a->err_len)
-            bad += memcmp(dst.bytes.data + b->err_off, "boom", 4) != 0;
-        if (a->body_len)
-            bad += memcmp(gp_record_body(&dst, b), "BODY", 4) != 0;
-    }
-    CHECK_INT(bad, 0);
+    CHECK_INT(merged_mismatches(&dst, 1, 1, &src), 0);
     /* a chunk past the bytes, then a record past the chunks: refused */
     size_t n = dst.n, nc = dst.nchunks;
     copy_tail(&dst, &src, &base);
@@ -409,6 +422,85 @@ static void test_bulk_tail(void)
     CHECK_INT(gp_record_store_commit_tail(&dst, src.n, src.nchunks, base, src.bytes.len), -GP_EIO);
     CHECK_INT(dst.n, n);
     gp_record_store_free(&src);
+    gp_record_store_free(&dst);
+}
+
+/* The same merge on one host without the copy: a store made with
+ * shm_arena keeps its bytes in a memfd, which another store maps at its
+ * tail through /proc/<pid>/fd/<fd> (here our own pid) after checking the
+ * nonce in its name; the records then read back as after the copy, the
+ * pages are shared (not copied), and they outlive the sender's store. A
+ * wrong nonce, a file that is not that memfd, and stores without a memfd
+ * arena are refused with nothing changed. */
+static void test_shm_tail(void)
+{
+    struct gp_record_store src, dst, plain;
+    gp_record_store_init(&src);
+    src.shm_arena = 1;
+    src.arena_reserve = 4u << 20;
+    CHECK_INT(gp_record_store_prefault_start(&src), 0);
+    fill_src_into(&src);
+    struct gp_record_shm h;
+    CHECK_INT(gp_record_store_shm_handle(&src, &h), -1); /* the helper still runs */
+    gp_record_store_prefault_stop(&src);
+    CHECK_INT(gp_record_store_shm_handle(&src, &h), 0);
+    CHECK_INT(h.pid, getpid());
+    CHECK_INT(h.len, src.bytes.len);
+    fill_src(&plain); /* malloc'd bytes */
+    struct gp_record_shm hp;
+    CHECK_INT(gp_record_store_shm_handle(&plain, &hp), -1);
+    plain.arena_reserve = 1u << 20; /* an anonymous reservation */
+    CHECK_INT(gp_record_store_prefault_start(&plain), 0);
+    gp_record_store_prefault_stop(&plain);
+    CHECK_INT(gp_record_store_shm_handle(&plain, &hp), -1);
+
+    gp_record_store_init(&dst);
+    struct gp_record r0 = {.t_start_ns = 1};
+    struct gp_chunk c0 = {.t_ns = 2, .off = 0, .len = 3};
+    CHECK_INT(gp_record_append(&dst, &r0, &c0, 1, "own", 3, "err", 3), 0);
+    uint64_t base = 0;
+    CHECK_INT(gp_record_store_map_tail(&dst, &h, &base), -1); /* no mmap'd arena yet */
+    dst.arena_reserve = 1u << 20;
+    CHECK_INT(gp_record_store_prefault_start(&dst), 0);
+    struct gp_record_shm bad = h;
+    bad.nonce ^= 1;
+    CHECK_INT(gp_record_store_map_tail(&dst, &bad, &base), -1);
+    bad = h;
+    bad.fd = 0; /* stdin: not that memfd */
+    CHECK_INT(gp_record_store_map_tail(&dst, &bad, &base), -1);
+    bad = h;
+    bad.len = 8u << 20; /* more than dst has room for */
+    CHECK_INT(gp_record_store_map_tail(&dst, &bad, &base), -1);
+    CHECK_INT(dst.bytes.len, 6);
+
+    CHECK_INT(gp_record_store_map_tail(&dst, &h, &base), 0);
+    CHECK_INT(base, 4096); /* the first page boundary past dst's bytes and NUL */
+    CHECK_INT(dst.bytes.len, 4096 + src.bytes.len);
+    CHECK_INT(dst.bytes.data[dst.bytes.len], 0);
+    char *bytes = NULL;
+    uint64_t b2 = 0;
+    CHECK_INT(gp_record_store_reserve_tail(&dst, src.n, src.nchunks, 0, &bytes, &b2), 0);
+    memcpy(dst.recs + dst.n, src.recs, src.n * sizeof *src.recs);
+    memcpy(dst.chunks + dst.nchunks, src.chunks, src.nchunks * sizeof *src.chunks);
+    CHECK_INT(gp_record_store_commit_tail(&dst, src.n, src.nchunks, base, (size_t)h.len), 0);
+    gp_record_store_prefault_stop(&dst);
+    CHECK_INT(dst.n, 41);
+    CHECK(!memcmp(gp_record_bytes(&dst, gp_record_chunk(&dst, &dst.recs[0], 0)), "own", 3));
+    CHECK_INT(merged_mismatches(&dst, 1, 1, &src), 0);
+    /* shared, not copied: a byte written by the sender shows at the tail */
+    char was = src.bytes.data[10];
+    src.bytes.data[10] = '#';
+    CHECK_INT(dst.bytes.data[base + 10], '#');
+    src.bytes.data[10] = was;
+    /* the sender goes (its fd closes): the mapping keeps the bytes */
+    char *copy = malloc(src.bytes.len);
+    size_t len = src.bytes.len;
+    if (copy)
+        memcpy(copy, src.bytes.data, len);
+    gp_record_store_free(&src);
+    CHECK(copy && !memcmp(dst.bytes.data + base, copy, len));
+    free(copy);
+    gp_record_store_free(&plain);
     gp_record_store_free(&dst);
 }
 
@@ -438,6 +530,7 @@ int main(void)
 {
     GP_RUN(test_sort_by_start);
     GP_RUN(test_bulk_tail);
+    GP_RUN(test_shm_tail);
     GP_RUN(test_merge_moves_bytes);
     GP_RUN(test_merge_frees_only_its_own);
     GP_RUN(test_headroom_under_rlimit_as);

@@ -189,10 +189,22 @@ int gp_dist_chunk_next_kind(const void *chunk, size_t len, size_t *pos, uint32_t
  * data does not travel (it has it): in a single process this is a no-op. */
 
 #define GP_DIST_PARTS_MAX 8
+#define GP_DIST_INLINE_MAX 64
+
+/* flags of a part:
+ * INLINE (set by the sender): its bytes (at most GP_DIST_INLINE_MAX) travel
+ *   with the sizes, so rank 0's place already sees them in data (valid until
+ *   landed returns; place leaves data alone). A handle to where the rest of
+ *   the data is, say.
+ * TAKEN (set by rank 0's place): it got this part's bytes another way (from
+ *   the handle): nothing travels for it. The sender keeps its memory as it is
+ *   until the gather returns, so rank 0 has it until then. */
+enum { GP_DIST_PART_INLINE = 1u << 0, GP_DIST_PART_TAKEN = 1u << 1 };
 
 struct gp_dist_part {
     void *data;
     size_t len;
+    unsigned flags;
 };
 
 /* Ranks > 0: set parts[0 .. *n) (the memory must stay valid and unchanged

@@ -213,6 +213,11 @@ static int move_pieces(struct gp_dist *d, int peer, int recv, const struct gp_di
     return rc;
 }
 
+/* The sizes message, in u64 words: n, then (length, flags) per part, then
+ * each inline part's bytes padded to whole words. The go-ahead: bit 0 =
+ * send, bit 1 + i = part i was taken another way (do not send it). */
+#define SIZES_WORDS (1 + 2 * GP_DIST_PARTS_MAX + GP_DIST_PARTS_MAX * GP_DIST_INLINE_MAX / 8)
+
 /* Rank r > 0: waits for rank 0's turn, then sends its sizes, its parts (if
  * rank 0 accepts them) and the end marker (its error line, if any). */
 static int bulk_send(struct gp_dist *d, size_t piece, gp_dist_parts_fn parts_fn, void *ctx, struct gp_error *err)
@@ -230,19 +235,34 @@ static int bulk_send(struct gp_dist *d, size_t piece, gp_dist_parts_fn parts_fn,
     int failed = parts_fn ? parts_fn(ctx, parts, &n, &e) : 0;
     if (!failed && (n < 0 || n > GP_DIST_PARTS_MAX))
         failed = gp_err(&e, GP_EINVAL, "bulk gather: %d parts (at most %d)", n, GP_DIST_PARTS_MAX);
+    uint64_t sizes[SIZES_WORDS] = {(uint64_t)n};
+    int w = 1 + 2 * n;
+    for (int i = 0; i < n && !failed; i++) {
+        sizes[1 + 2 * i] = parts[i].len;
+        sizes[2 + 2 * i] = parts[i].flags & GP_DIST_PART_INLINE;
+        if (!(parts[i].flags & GP_DIST_PART_INLINE))
+            continue;
+        if (parts[i].len > GP_DIST_INLINE_MAX)
+            failed = gp_err(&e, GP_EINVAL, "bulk gather: an inline part of %zu bytes (at most %d)", parts[i].len,
+                            GP_DIST_INLINE_MAX);
+        else if (parts[i].len)
+            memcpy(&sizes[w], parts[i].data, parts[i].len);
+        w += (int)((parts[i].len + 7) / 8);
+    }
     if (!failed) {
-        uint64_t sizes[1 + GP_DIST_PARTS_MAX] = {(uint64_t)n};
-        for (int i = 0; i < n; i++)
-            sizes[1 + i] = parts[i].len;
         int accept = 0;
-        rc = MPI_Issend(sizes, 1 + n, MPI_UINT64_T, 0, TAG_SIZES, d->comm, &rq);
+        rc = MPI_Issend(sizes, w, MPI_UINT64_T, 0, TAG_SIZES, d->comm, &rq);
         if (rc == MPI_SUCCESS)
             rc = dist_lazy_wait(&rq, NULL);
         if (rc == MPI_SUCCESS)
             rc = MPI_Irecv(&accept, 1, MPI_INT, 0, TAG_ACCEPT, d->comm, &rq);
         if (rc == MPI_SUCCESS)
             rc = dist_lazy_wait(&rq, NULL);
-        if (rc == MPI_SUCCESS && accept)
+        /* what travels: neither the inline parts (sent) nor those rank 0 took */
+        for (int i = 0; i < n; i++)
+            if ((parts[i].flags & GP_DIST_PART_INLINE) || (accept >> (1 + i) & 1))
+                parts[i].len = 0;
+        if (rc == MPI_SUCCESS && (accept & 1))
             rc = move_pieces(d, 0, 0, parts, n, piece);
         if (rc != MPI_SUCCESS)
             return dist_mpi_fail(d, err, rc, "bulk send of the records", 0);
@@ -260,6 +280,26 @@ static int bulk_send(struct gp_dist *d, size_t piece, gp_dist_parts_fn parts_fn,
     if (rc != MPI_SUCCESS)
         return dist_mpi_fail(d, err, rc, "Ssend of the end of records", 0);
     return 0;
+}
+
+/* Rank 0: the sizes message's parts (inline ones point into it). The number
+ * of parts, or -1 when it does not add up. */
+static int parse_sizes(uint64_t *sizes, int words, struct gp_dist_part *parts)
+{
+    if (words < 1 || sizes[0] > GP_DIST_PARTS_MAX || 1 + 2 * (int)sizes[0] > words)
+        return -1;
+    int n = (int)sizes[0], w = 1 + 2 * n;
+    for (int i = 0; i < n; i++) {
+        parts[i].len = (size_t)sizes[1 + 2 * i];
+        parts[i].flags = sizes[2 + 2 * i] & GP_DIST_PART_INLINE;
+        if (!parts[i].flags)
+            continue;
+        if (parts[i].len > GP_DIST_INLINE_MAX || (int)((parts[i].len + 7) / 8) > words - w)
+            return -1;
+        parts[i].data = &sizes[w];
+        w += (int)((parts[i].len + 7) / 8);
+    }
+    return w == words ? n : -1;
 }
 
 /* Rank 0: asks rank r for its parts and takes them until its end marker.
@@ -288,7 +328,7 @@ static int bulk_pull(struct gp_dist *d, int r, size_t piece, gp_dist_place_fn pl
                 dist_blame(d, verdict, r, end.code, end.msg);
             return 0;
         }
-        uint64_t sizes[1 + GP_DIST_PARTS_MAX] = {0};
+        uint64_t sizes[SIZES_WORDS] = {0};
         if (st.MPI_TAG != TAG_SIZES || cnt < 8 || (size_t)cnt > sizeof sizes || cnt % 8)
             return gp_err(err, GP_EIO, "bulk gather: unexpected message (tag %d, %d bytes) from rank %d",
                           st.MPI_TAG, cnt, r);
@@ -296,23 +336,29 @@ static int bulk_pull(struct gp_dist *d, int r, size_t piece, gp_dist_place_fn pl
         if (rc != MPI_SUCCESS)
             return dist_mpi_fail(d, err, rc, "Recv of the record sizes", r);
         struct gp_dist_part parts[GP_DIST_PARTS_MAX] = {{0}};
-        int n = (int)sizes[0] == cnt / 8 - 1 ? (int)sizes[0] : -1;
+        int n = parse_sizes(sizes, cnt / 8, parts);
         struct gp_error e = {0};
         if (n < 0)
             dist_blame(d, verdict, r, GP_EIO, "bulk gather: malformed sizes");
-        for (int i = 0; i < n; i++)
-            parts[i].len = (size_t)sizes[1 + i];
         /* after a failure nothing more is kept: the rank sends nothing */
         int accept = n >= 0 && !verdict->code;
         if (accept && place && place(ctx, r, parts, n, &e)) {
             dist_blame(d, verdict, 0, e.code, e.msg);
             accept = 0;
         }
+        struct gp_dist_part move[GP_DIST_PARTS_MAX] = {{0}};
+        for (int i = 0; accept && i < n; i++) {
+            move[i] = parts[i];
+            if (parts[i].flags & (GP_DIST_PART_INLINE | GP_DIST_PART_TAKEN))
+                move[i].len = 0;
+            if ((parts[i].flags & GP_DIST_PART_TAKEN) && !(parts[i].flags & GP_DIST_PART_INLINE))
+                accept |= 1 << (1 + i);
+        }
         if ((rc = MPI_Send(&accept, 1, MPI_INT, r, TAG_ACCEPT, d->comm)) != MPI_SUCCESS)
             return dist_mpi_fail(d, err, rc, "Send of the go-ahead", r);
         if (!accept)
             continue;
-        if ((rc = move_pieces(d, r, 1, parts, n, piece)) != MPI_SUCCESS)
+        if ((rc = move_pieces(d, r, 1, move, n, piece)) != MPI_SUCCESS)
             return dist_mpi_fail(d, err, rc, "bulk receive of the records", r);
         if (landed && landed(ctx, r, parts, n, &e))
             dist_blame(d, verdict, 0, e.code, e.msg);

@@ -466,6 +466,7 @@ static int stage_run(struct profile_run *r)
     }
     if (cfg->workers > 1)
         co.progress = 0;
+    gp_profile_dist_prepare_store(r->dist, &r->st);
     int crc = gp_client_run_workers(&co, (int)cfg->workers, &r->st, &r->cs, r->per_worker, &r->err);
     r->wall_end = gp_wall_ns();
     if (r->tel)

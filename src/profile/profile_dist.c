@@ -14,7 +14,10 @@
  *                per worker, start/end on rank 0's clock), the store's byte
  *                arena, its struct gp_record array (times on rank 0's clock;
  *                worker is already the job's loop index rank x W + w) and its
- *                struct gp_chunk array (t_ns on rank 0's clock); rank 0
+ *                struct gp_chunk array (t_ns on rank 0's clock), and an
+ *                inline struct gp_record_shm (empty when the arena is not a
+ *                whole memfd): a rank 0 on the same host maps the bytes from
+ *                it and takes that part (nothing travels for it); rank 0
  *                rebases the offsets (gp_record_store_commit_tail)
  */
 #include "profile/profile_dist.h"
@@ -365,6 +368,15 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
     return gp_dist_barrier(pd->d, err);
 }
 
+void gp_profile_dist_prepare_store(struct gp_profile_dist *pd, struct gp_record_store *st)
+{
+    if (!pd || pd->size < 2)
+        return;
+    const char *e = getenv("GENPERF_DIST_NO_SHM");
+    pd->no_shm = e && *e && strcmp(e, "0") != 0;
+    st->shm_arena = pd->rank != 0 && !pd->no_shm;
+}
+
 uint64_t gp_profile_dist_grace_ns(const struct gp_profile_dist *pd, uint64_t one)
 {
     if (!pd || pd->size < 2)
@@ -388,7 +400,7 @@ static void stats_to_rank0(const struct gp_profile_dist *pd, struct gp_client_st
 /* The gather (gp_dist_gather_bulk): a rank > 0 sends its store as it lies
  * in memory, so each byte is copied once (by MPI, straight into rank 0's
  * arena) instead of being packed, staged and appended record by record. */
-enum { PART_STATS, PART_BYTES, PART_RECS, PART_CHUNKS, N_PARTS };
+enum { PART_STATS, PART_BYTES, PART_RECS, PART_CHUNKS, PART_SHM, N_PARTS };
 
 /* gp_dist_parts_fn on ranks > 0: the stats, then the store's byte arena,
  * records and chunks, their times converted to rank 0's clock in place (the
@@ -423,10 +435,14 @@ static int send_parts(void *ctx, struct gp_dist_part *parts, int *n, struct gp_e
     }
     for (size_t i = 0; i < st->nchunks; i++)
         st->chunks[i].t_ns = to_rank0(pd, st->chunks[i].t_ns);
-    parts[PART_STATS] = (struct gp_dist_part){b->data, b->len};
-    parts[PART_BYTES] = (struct gp_dist_part){st->bytes.data, st->bytes.len};
-    parts[PART_RECS] = (struct gp_dist_part){st->recs, st->n * sizeof *st->recs};
-    parts[PART_CHUNKS] = (struct gp_dist_part){st->chunks, st->nchunks * sizeof *st->chunks};
+    parts[PART_STATS] = (struct gp_dist_part){b->data, b->len, 0};
+    parts[PART_BYTES] = (struct gp_dist_part){st->bytes.data, st->bytes.len, 0};
+    parts[PART_RECS] = (struct gp_dist_part){st->recs, st->n * sizeof *st->recs, 0};
+    parts[PART_CHUNKS] = (struct gp_dist_part){st->chunks, st->nchunks * sizeof *st->chunks, 0};
+    /* where the bytes are, for a rank 0 on this host (a memfd arena: see
+     * gp_profile_dist_prepare); empty when they must travel */
+    size_t hl = gp_record_store_shm_handle(st, &pd->shm) == 0 ? sizeof pd->shm : 0;
+    parts[PART_SHM] = (struct gp_dist_part){&pd->shm, hl, GP_DIST_PART_INLINE};
     *n = N_PARTS;
     return 0;
 }
@@ -452,10 +468,26 @@ static int place_parts(void *ctx, int src, struct gp_dist_part *parts, int n, st
     pd->tail_recs = parts[PART_RECS].len / sizeof(struct gp_record);
     pd->tail_chunks = parts[PART_CHUNKS].len / sizeof(struct gp_chunk);
     pd->tail_bytes = parts[PART_BYTES].len;
+    /* on this host its bytes are mapped, not sent; anything refused (another
+     * host, another pid namespace or user, no arena here) sends them */
+    uint64_t mapped_base = 0;
+    int mapped = 0;
+    if (parts[PART_SHM].len == sizeof(struct gp_record_shm) && !pd->no_shm &&
+        strcmp(gp_dist_hostname(pd->d, src), gp_dist_hostname(pd->d, 0)) == 0) {
+        struct gp_record_shm h;
+        memcpy(&h, parts[PART_SHM].data, sizeof h);
+        mapped = h.len == pd->tail_bytes && gp_record_store_map_tail(st, &h, &mapped_base) == 0;
+    }
     char *bytes = NULL;
-    if (gp_record_store_reserve_tail(st, pd->tail_recs, pd->tail_chunks, pd->tail_bytes, &bytes, &pd->tail_base))
+    if (gp_record_store_reserve_tail(st, pd->tail_recs, pd->tail_chunks, mapped ? 0 : pd->tail_bytes, &bytes,
+                                     &pd->tail_base))
         return gp_err(err, GP_ENOMEM, "out of memory storing rank %d's %zu records (%zu bytes)", src,
                       pd->tail_recs, pd->tail_bytes);
+    if (mapped) {
+        pd->tail_base = mapped_base;
+        parts[PART_BYTES].flags |= GP_DIST_PART_TAKEN;
+        pd->shm_ranks++;
+    }
     parts[PART_BYTES].data = bytes;
     /* (the arrays may still be NULL when nothing comes) */
     parts[PART_RECS].data = pd->tail_recs ? st->recs + st->n : NULL;

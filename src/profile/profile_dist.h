@@ -26,7 +26,8 @@
  *               records, converted to rank 0's clock in place, travel to
  *               rank 0 as the sender's store lies in memory (its byte arena,
  *               records and chunks in pieces of at most 64 MiB, received at
- *               the tail of rank 0's store), and are merged into rank 0's
+ *               the tail of rank 0's store; on one host the byte arena is a
+ *               memfd that rank 0 maps there instead), and are merged into rank 0's
  *               store by start time; the stats are summed into rank 0's. A
  *               rank > 0's store is not usable afterwards
  *   telemetry   (only when the ranks span several hosts) the lowest rank on
@@ -93,6 +94,13 @@ uint64_t gp_profile_dist_grace_ns(const struct gp_profile_dist *pd, uint64_t one
  * become the job's (merged records, summed stats); on the others st's times
  * are left on rank 0's clock (it was sent as it lies). per_worker: this
  * rank's `workers` entries. 0 or -code (every rank the same). */
+/* Before the run, on every rank: the store of a rank > 0 keeps its bytes in
+ * a memfd (record.h: shm_arena), which rank 0 maps at the gather when both
+ * run on one host instead of receiving a copy (the fallback for any other
+ * case). $GENPERF_DIST_NO_SHM=1 turns that off: every rank's bytes travel
+ * by MPI, as between hosts. A single process: nothing. */
+void gp_profile_dist_prepare_store(struct gp_profile_dist *pd, struct gp_record_store *st);
+
 int gp_profile_dist_after_run(struct gp_profile_dist *pd, int crc, const struct gp_error *run_err, long workers,
                               struct gp_record_store *st, struct gp_client_stats *cs,
                               const struct gp_client_stats *per_worker, struct gp_error *err);

@@ -37,6 +37,9 @@ struct gp_profile_dist {
     struct gp_buf out;             /* the stats blob, sent or received */
     size_t tail_recs, tail_chunks, tail_bytes; /* rank 0: the rank being received */
     uint64_t tail_base;
+    struct gp_record_shm shm;      /* ranks > 0: where its bytes are (sent inline) */
+    int no_shm;                    /* $GENPERF_DIST_NO_SHM: copy the bytes even on one host */
+    int shm_ranks;                 /* rank 0: ranks whose bytes were mapped, not copied */
 };
 
 #endif

@@ -61,6 +61,9 @@ json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
     json_t *o = json_object(), *ws = json_array(), *rs = json_array();
     json_object_set_new(o, "workers", json_integer(pd->workers));
     json_object_set_new(o, "ranks", json_integer(pd->size));
+    /* how the other ranks' response bytes reached rank 0: mapped from their
+     * memory (same host) or copied over MPI */
+    json_object_set_new(o, "gather_mapped_ranks", json_integer(pd->shm_ranks));
     for (int r = 0; r < pd->size; r++)
         for (long w = 0; w < pd->workers; w++)
             json_array_append_new(ws, loop_json(&pd->loop_stats[(size_t)r * (size_t)pd->workers + (size_t)w],

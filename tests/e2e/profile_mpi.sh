@@ -86,6 +86,25 @@ assert ms["max_skew_ns"] <= ms["skew_bound_ns"] <= ms["max_skew_ns"] + 2 * max(p
 print("shared start: margin %d ns, skew %d ns (bound %d ns)" % (ms["margin_ns"], ms["max_skew_ns"], ms["skew_bound_ns"]))
 # the measured phase, on rank 0's clock, is the span of the records
 print("ranks:", [(p["rank"], p["requests"], p["offset_ns"], p["uncertainty_ns"]) for p in pr])
+# one host: ranks 1 and 2's response bytes were mapped from their memfd, not copied
+assert so["gather_mapped_ranks"] == 2, so["gather_mapped_ranks"]
+PY
+
+# The same run with the bytes copied over MPI (as between hosts): the same
+# requests and the same response bytes in profile_export.json.
+"${mpirun[@]}" -n 3 -x GENPERF_DIST_NO_SHM=1 "$GENPERF" profile "${common[@]}" --warmup-request-count 6 \
+  --artifact-dir copied >oc.txt 2>ec.txt || { cat oc.txt ec.txt; fail "mpirun -n 3, GENPERF_DIST_NO_SHM=1: exit $?"; }
+python3 - three/$run_dir copied/$run_dir <<'PY' || fail "mapped vs copied gather"
+import json, sys
+def load(d):
+    reqs = json.load(open(d + "/profile_export.json"))["experiments"][0]["requests"]
+    out = sorted(len(json.dumps(r["response_outputs"])) for r in reqs)
+    return len(reqs), out, json.load(open(d + "/profile_export_genperf.json"))["scale_out"]["gather_mapped_ranks"]
+m, c = load(sys.argv[1]), load(sys.argv[2])
+assert m[0] == c[0] == 43, (m[0], c[0])
+assert m[1] == c[1], "response_outputs differ in size between the mapped and the copied gather"
+assert m[2] == 2 and c[2] == 0, (m[2], c[2])
+print("mapped vs copied: %d requests, %d response bytes each" % (m[0], sum(m[1])))
 PY
 
 # 2 ranks x 2 workers = 4 loops

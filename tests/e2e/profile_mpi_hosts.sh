@@ -48,6 +48,8 @@ assert t["samples"] == hs[0]["samples"], "top-level summary is rank 0's host"
 assert hs[1]["samples"] == sum(1 for l in lines if l["host"] == "node-b" and "value" in l), hs[1]["samples"]
 assert "host.cpu_util_pct" in hs[1]["metrics"], hs[1]["metrics"].keys()
 assert [p["host"] for p in g["scale_out"]["per_rank"]] == ["node-a", "node-a", "node-b"]
+# rank 1 shares rank 0's host: its bytes are mapped; rank 2's "host" differs: copied
+assert g["scale_out"]["gather_mapped_ranks"] == 1, g["scale_out"]["gather_mapped_ranks"]
 print("samples per host:", {h["host"]: h["samples"] for h in hs})
 PY
 
