@@ -309,6 +309,9 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
          * latency as it does for a stream's chunks */
         uint64_t t_done = s->h1 && L->rx_kstamp && s->nchunks ? s->chunks[s->nchunks - 1].t_ns : t_end;
         if (gp_record_join_chunks(L->st, s->chunks, s->nchunks, t_done, &L->body, &one) == 0) {
+            /* the body's one response is the transfer's end: the metrics
+             * and a re-export from the records read it there */
+            rec.t_end_ns = t_done;
             chunks = &one;
             nchunks = 1;
         } else {
