@@ -12,7 +12,10 @@
 # On the 2-core build machine nginx shares the cores, so wall-clock scaling is
 # not expected here; where more cores are lent, SCALE_SHAPES can add "w8".
 # Knobs: SCALE_STREAM_N (requests, default 20000), SCALE_NS_N (60000),
-# SCALE_CONC (256), SCALE_SHAPES ("w1 w2 r2"; wN = N workers, rK = K ranks),
+# SCALE_CONC (256), SCALE_SHAPES ("w1 w2 r2"; wN = N workers, rK = K ranks,
+# rKu = K ranks started with --bind-to none: Open MPI binds each of up to 2
+# ranks to a core of its own by default, so a rank cannot move off a core the
+# server is using),
 # SCALE_ROUNDS (3: the shapes run interleaved this many times; medians).
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -30,6 +33,7 @@ run_shape() {
   local shape=$1 mode=$2 n=$3 out="$BENCH_TMP/$1-$2" pre=() wk=1 url=$NGX_URL stream=(--streaming)
   case $shape in
     w*) wk=${shape#w} ;;
+    r*u) pre=(mpirun --allow-run-as-root --oversubscribe --bind-to none -n "${shape//[!0-9]/}") ;;
     r*) pre=(mpirun --allow-run-as-root --oversubscribe -n "${shape#r}") ;;
   esac
   [ "$mode" = ns ] && { url=$NGX_URL/ns; stream=(); }
