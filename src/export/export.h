@@ -68,6 +68,7 @@ struct gp_export_ctx {
     uint64_t n_retried;              /* stale-connection resends (not failures) */
     uint64_t n_warmup;
     int incomplete;                  /* the client stopped early (record store out of memory) */
+    int interrupted;                 /* Ctrl-C stopped the run ("interrupted": true; written only then) */
     uint64_t n_lost;                 /* requests finished but not recorded */
     uint64_t n_backoff;              /* reconnect back-offs (client.backoff; written only when > 0) */
     uint64_t backoff_ns;             /* their total */

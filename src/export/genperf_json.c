@@ -85,6 +85,8 @@ static void add_counts(json_t *o, const struct gp_export_ctx *ctx)
     json_object_set_new(rq, "with_server_usage", json_integer((json_int_t)m->n_with_usage));
     json_object_set_new(rq, "malformed_events", json_integer((json_int_t)m->n_bad_events));
     json_object_set_new(o, "requests", rq);
+    if (ctx->interrupted) /* only then: runs that ended by themselves keep their bytes */
+        json_object_set_new(o, "interrupted", json_true());
     if (ctx->incomplete) { /* only then: complete runs keep their bytes */
         json_object_set_new(o, "incomplete", json_true());
         json_object_set_new(rq, "lost_out_of_memory", json_integer((json_int_t)ctx->n_lost));

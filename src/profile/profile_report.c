@@ -41,6 +41,7 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .n_retried = r->cs.n_retried,
         .n_warmup = r->cs.n_warmup,
         .incomplete = r->cs.incomplete,
+        .interrupted = r->cs.interrupted,
         .n_lost = r->cs.n_lost,
         .n_backoff = r->cs.n_backoff,
         .backoff_ns = r->cs.backoff_ns,

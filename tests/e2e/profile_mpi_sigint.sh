@@ -86,6 +86,7 @@ assert sum(r["status"] == "ok" for r in recs) == ok, "records and profile_export
 assert any(r["fail_kind"] == "cancelled" for r in recs), "no request was cut off by the interrupt"
 gp = json.load(open(os.path.join(d, "profile_export_genperf.json")))
 assert gp["scale_out"]["ranks"] == 2 and gp["scale_out"]["workers"] == 2, gp["scale_out"]
+assert gp.get("interrupted") is True, "_genperf.json does not say interrupted"
 # both ranks shipped their records: rank r runs loops 2r and 2r+1
 ranks = {r["worker"] // 2 for r in recs}
 assert ranks == {0, 1}, ranks

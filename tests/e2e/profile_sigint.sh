@@ -14,4 +14,7 @@ ms=$(( (t1 - t0) / 1000000 )); [ $ms -lt 3000 ] || fail "took $ms ms to stop"
 n=$(wc -l <"$LOG"); [ "$n" -lt 1000 ] || fail "did not stop sending ($n)"
 grep -q interrupted err.txt || fail "no interrupted message"
 [ -f artifacts/m-openai-chat-concurrency4/profile_export_genai_perf.json ] || fail "no summary after Ctrl-C"
+# the artifacts say so themselves (a run that ended on its own has no such key: see golden)
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d.get("interrupted") is True else 1)' \
+  artifacts/m-openai-chat-concurrency4/profile_export_genperf.json || fail "_genperf.json does not say interrupted"
 echo ok
