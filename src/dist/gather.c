@@ -84,6 +84,35 @@ static int stream_records(struct sink *s, size_t chunk_bytes, gp_dist_next_fn ne
 }
 
 #ifdef GP_HAVE_MPI
+/* A rank > 0, either gather: waits for rank 0 to ask for its records (rank 0
+ * takes the ranks one at a time). */
+static int await_go(struct gp_dist *d, struct gp_error *err)
+{
+    int go = 0;
+    MPI_Request rq;
+    int rc = MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, d->comm, &rq);
+    if (rc == MPI_SUCCESS)
+        rc = dist_lazy_wait(&rq, NULL);
+    return rc == MPI_SUCCESS ? 0 : dist_mpi_fail(d, err, rc, "Recv of the gather request", 0);
+}
+
+/* A rank > 0, either gather: the end marker, empty when everything was
+ * sent, else this rank's error code and line (e, failed). */
+static int send_end(struct gp_dist *d, int failed, const struct gp_error *e, struct gp_error *err)
+{
+    struct status_blk end = {.code = e->code ? e->code : GP_EIO};
+    size_t len = 0;
+    if (failed) {
+        snprintf(end.msg, sizeof end.msg, "%s", e->msg);
+        len = offsetof(struct status_blk, msg) + strlen(end.msg);
+    }
+    MPI_Request rq;
+    int rc = MPI_Issend(&end, (int)len, MPI_BYTE, 0, TAG_END, d->comm, &rq);
+    if (rc == MPI_SUCCESS)
+        rc = dist_lazy_wait(&rq, NULL);
+    return rc == MPI_SUCCESS ? 0 : dist_mpi_fail(d, err, rc, "Ssend of the end of records", 0);
+}
+
 /* Rank 0: asks rank r for its records and takes chunks until its end marker
  * (which carries its error line, if any). Returns non-zero only when MPI
  * itself failed. */
@@ -147,28 +176,13 @@ int gp_dist_gather(struct gp_dist *d, size_t chunk_bytes, gp_dist_next_fn next, 
         }
         gp_buf_free(&buf);
     } else {
-        int go = 0;
-        MPI_Request rq;
-        rc = MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, d->comm, &rq);
-        if (rc == MPI_SUCCESS)
-            rc = dist_lazy_wait(&rq, NULL);
-        if (rc != MPI_SUCCESS)
-            return dist_mpi_fail(d, err, rc, "Recv of the gather request", 0);
+        if ((rc = await_go(d, err)) != 0)
+            return rc;
         rc = stream_records(&s, chunk_bytes, next, next_ctx, &e);
         if (rc && s.transport_failed)
             return gp_err(err, e.code, "%s", e.msg);
-        /* The end marker: empty = all sent, else this rank's error code and line. */
-        struct status_blk end = {.code = e.code ? e.code : GP_EIO};
-        size_t n = 0;
-        if (rc) {
-            snprintf(end.msg, sizeof end.msg, "%s", e.msg);
-            n = offsetof(struct status_blk, msg) + strlen(end.msg);
-        }
-        rc = MPI_Issend(&end, (int)n, MPI_BYTE, 0, TAG_END, d->comm, &rq);
-        if (rc == MPI_SUCCESS)
-            rc = dist_lazy_wait(&rq, NULL);
-        if (rc != MPI_SUCCESS)
-            return dist_mpi_fail(d, err, rc, "Ssend of the end of records", 0);
+        if ((rc = send_end(d, rc != 0, &e, err)) != 0)
+            return rc;
     }
     return dist_share_verdict(d, &verdict, err);
 #else
@@ -222,13 +236,10 @@ static int move_pieces(struct gp_dist *d, int peer, int recv, const struct gp_di
  * rank 0 accepts them) and the end marker (its error line, if any). */
 static int bulk_send(struct gp_dist *d, size_t piece, gp_dist_parts_fn parts_fn, void *ctx, struct gp_error *err)
 {
-    int go = 0;
+    int rc = await_go(d, err);
+    if (rc != 0)
+        return rc;
     MPI_Request rq;
-    int rc = MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, d->comm, &rq);
-    if (rc == MPI_SUCCESS)
-        rc = dist_lazy_wait(&rq, NULL);
-    if (rc != MPI_SUCCESS)
-        return dist_mpi_fail(d, err, rc, "Recv of the gather request", 0);
     struct gp_dist_part parts[GP_DIST_PARTS_MAX] = {{0}};
     int n = 0;
     struct gp_error e = {0};
@@ -267,19 +278,7 @@ static int bulk_send(struct gp_dist *d, size_t piece, gp_dist_parts_fn parts_fn,
         if (rc != MPI_SUCCESS)
             return dist_mpi_fail(d, err, rc, "bulk send of the records", 0);
     }
-    /* the end marker: empty = all sent, else this rank's error code and line */
-    struct status_blk end = {.code = e.code ? e.code : GP_EIO};
-    size_t len = 0;
-    if (failed) {
-        snprintf(end.msg, sizeof end.msg, "%s", e.msg);
-        len = offsetof(struct status_blk, msg) + strlen(end.msg);
-    }
-    rc = MPI_Issend(&end, (int)len, MPI_BYTE, 0, TAG_END, d->comm, &rq);
-    if (rc == MPI_SUCCESS)
-        rc = dist_lazy_wait(&rq, NULL);
-    if (rc != MPI_SUCCESS)
-        return dist_mpi_fail(d, err, rc, "Ssend of the end of records", 0);
-    return 0;
+    return send_end(d, failed != 0, &e, err);
 }
 
 /* Rank 0: the sizes message's parts (inline ones point into it). The number
