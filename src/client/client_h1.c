@@ -24,7 +24,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #define H1_BUF (256 * 1024) /* as the curl path's CURLOPT_BUFFERSIZE */
@@ -356,10 +355,9 @@ static uint64_t kernel_stamp(struct loop *L, struct h1_xfer *x, struct msghdr *m
             k = (const struct timespec *)(void *)CMSG_DATA(c);
     if (!k)
         return t_user;
-    struct timespec rt;
-    clock_gettime(CLOCK_REALTIME, &rt);
-    int64_t back = ((int64_t)rt.tv_sec - (int64_t)k->tv_sec) * 1000000000 + (rt.tv_nsec - k->tv_nsec);
-    uint64_t t = back <= 0 ? t_user : (uint64_t)back >= t_user ? 0 : t_user - (uint64_t)back;
+    uint64_t k_ns = (uint64_t)k->tv_sec * 1000000000ull + (uint64_t)k->tv_nsec, wall = gp_wall_ns();
+    uint64_t back = wall > k_ns ? wall - k_ns : 0; /* how long ago the segment came */
+    uint64_t t = back < t_user ? t_user - back : 0;
     if (t < x->t_last)
         t = x->t_last;
     if (t > t_user)
