@@ -82,6 +82,10 @@ void gp_record_store_free(struct gp_record_store *st)
     memset(st, 0, sizeof *st);
 }
 
+/* n bytes and the NUL that follows them, in whole pages: the span a store's
+ * bytes occupy in its arena when pages are populated, moved or mapped. */
+static size_t pages_with_nul(size_t n) { return (n + 1 + 4095) & ~(size_t)4095; }
+
 static void *prefault_main(void *p)
 {
     struct gp_record_arena *a = p;
@@ -245,7 +249,7 @@ void gp_record_store_prefault_stop(struct gp_record_store *st)
     a->th_running = 0;
     /* give back what was populated beyond the last byte: up to 16 MiB of RSS
      * the post-processing would otherwise carry */
-    size_t used = (st->bytes.len + 1 + 4095) & ~(size_t)4095;
+    size_t used = pages_with_nul(st->bytes.len);
     if (a->faulted > used) /* (shared pages: DONTNEED would only unmap them, REMOVE frees them) */
         madvise(a->base + used, a->faulted - used, a->memfd >= 0 ? MADV_REMOVE : MADV_DONTNEED);
     a->faulted = used < a->faulted ? used : a->faulted;
@@ -418,7 +422,7 @@ int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_sto
      * boundary past dst's bytes, so transparent huge pages stay whole; the gap
      * is address space, never touched. */
     size_t off = (dst->bytes.len + 1 + HUGE_ALIGN - 1) & ~(size_t)(HUGE_ALIGN - 1);
-    size_t len = (src->bytes.len + 1 + 4095) & ~(size_t)4095;
+    size_t len = pages_with_nul(src->bytes.len);
     if (off > da->reserved || len > da->reserved - off)
         return -1;
     if (mremap(sa->base, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, da->base + off) == MAP_FAILED)
@@ -507,8 +511,8 @@ int gp_record_store_map_tail(struct gp_record_store *st, const struct gp_record_
     struct gp_record_arena *a = st->arena;
     if (!a || !a->map || h->len > SIZE_MAX / 2 || h->file_off % 4096)
         return -1;
-    size_t off = (st->bytes.len + 1 + 4095) & ~(size_t)4095;
-    size_t len = ((size_t)h->len + 1 + 4095) & ~(size_t)4095; /* its NUL comes along */
+    size_t off = pages_with_nul(st->bytes.len);
+    size_t len = pages_with_nul((size_t)h->len); /* its NUL comes along */
     if (off > a->reserved || len > a->reserved - off)
         return -1;
     int fd = shm_open_checked(h, len);

@@ -115,6 +115,17 @@ static inline uint32_t ld4(const unsigned char *p, size_t i)
 }
 static inline void st4(unsigned char *p, size_t i, uint32_t v) { memcpy(p + 4 * i, &v, 4); }
 
+/* A radix pass's digit counts become each digit's first output slot. */
+static void counts_to_starts(size_t *cnt, size_t nb)
+{
+    size_t s = 0;
+    for (size_t k = 0; k < nb; k++) {
+        size_t c = cnt[k];
+        cnt[k] = s;
+        s += c;
+    }
+}
+
 /* Integral values in [0, 2^53) spread over less than 2^32 (nanosecond
  * latencies, token counts: nearly every metric) sort as 32-bit offsets from
  * their minimum, inside the caller's array: the keys in its first half, the
@@ -155,12 +166,7 @@ static int sort_small_ints(double *x, size_t n)
         memset(cnt, 0, sizeof cnt);
         for (size_t i = 0; i < n; i++)
             cnt[(ld4(a, i) >> sh) & (NB - 1)]++;
-        size_t s = 0;
-        for (size_t k = 0; k < NB; k++) {
-            size_t c = cnt[k];
-            cnt[k] = s;
-            s += c;
-        }
+        counts_to_starts(cnt, NB);
         for (size_t i = 0; i < n; i++) {
             uint32_t v = ld4(a, i);
             st4(b, cnt[(v >> sh) & (NB - 1)]++, v);
@@ -218,12 +224,7 @@ static void sort_doubles(double *x, size_t n)
         memset(cnt, 0, NB * sizeof *cnt);
         for (i = 0; i < n; i++)
             cnt[(ld8(a, i) >> sh) & (NB - 1)]++;
-        size_t s = 0;
-        for (size_t k = 0; k < NB; k++) {
-            size_t c = cnt[k];
-            cnt[k] = s;
-            s += c;
-        }
+        counts_to_starts(cnt, NB);
         for (i = 0; i < n; i++) {
             uint64_t v = ld8(a, i);
             st8(b, cnt[(v >> sh) & (NB - 1)]++, v);
