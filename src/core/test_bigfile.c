@@ -107,6 +107,19 @@ static void test_bytes_every_path(void)
     rmdir(dir);
 }
 
+/* dir/name opened always-direct after a probe of just over 1 MiB, its
+ * direct writes failing (fail_errno, 0 = EIO) once one reaches past 6 MiB. */
+static void open_failing(struct gp_bigfile *f, char *path, size_t cap, const char *dir, const char *name,
+                         int fail_errno)
+{
+    struct gp_error err = {0};
+    snprintf(path, cap, "%s/%s", dir, name);
+    CHECK_INT(gp_bigfile_open(f, path, 1, &err), 0);
+    f->probe_bytes = (1u << 20) + 1;
+    f->fail_at = 6u << 20;
+    f->fail_errno = fail_errno;
+}
+
 /* A direct write failing on the I/O thread (fail_at: every one reaching
  * past 6 MiB): formatting of 10 MiB ends before any flush could see it, so
  * finish reports it; of 20 MiB, the flush after the failed write does (at
@@ -114,13 +127,10 @@ static void test_bytes_every_path(void)
 static void one_failing(const char *dir, size_t total, int stops_early)
 {
     char path[600];
-    snprintf(path, sizeof path, "%s/failing.json", dir);
     struct gp_bigfile f;
     struct gp_buf want = {0};
     struct gp_error err = {0};
-    CHECK_INT(gp_bigfile_open(&f, path, 1, &err), 0);
-    f.probe_bytes = (1u << 20) + 1;
-    f.fail_at = 6u << 20;
+    open_failing(&f, path, sizeof path, dir, "failing.json", 0);
     int rc = fill(&f, &want, total, 0);
     CHECK_INT(rc, stops_early ? -1 : 0);
     if (stops_early)
@@ -146,14 +156,10 @@ static void test_direct_refused_late(void)
         return;
     }
     char path[600];
-    snprintf(path, sizeof path, "%s/refused.json", dir);
     struct gp_bigfile f;
     struct gp_buf want = {0};
     struct gp_error err = {0};
-    CHECK_INT(gp_bigfile_open(&f, path, 1, &err), 0);
-    f.probe_bytes = (1u << 20) + 1;
-    f.fail_at = 6u << 20;
-    f.fail_errno = EINVAL;
+    open_failing(&f, path, sizeof path, dir, "refused.json", EINVAL);
     CHECK_INT(fill(&f, &want, 20u << 20, 0), 0);
     CHECK_INT(gp_bigfile_finish(&f, 0, &err), 0);
     CHECK(same_bytes(path, &want));
