@@ -4,10 +4,11 @@
  * kernel's copy into fresh page-cache pages (copy_folio_from_iter) ran at
  * 1.8 GB/s on a quiet host but at 0.3 GB/s under memory pressure, where it
  * was 37% of the 1M-record post-processing profile and the export took 5.4 s;
- * O_DIRECT writes of 4 MiB ran at 1.0-1.5 GB/s either way (1.4 s). Always
- * direct lost on the quiet host (1.6 s against 1.1 s), so each file measures
- * its first PROBE_BYTES: buffered writes (fwrite plus the writeback they
- * start) slower than MIN_RATE switch the rest of the file to O_DIRECT.
+ * O_DIRECT writes of 4 MiB ran at 1.0-1.5 GB/s either way (1.4 s). A file
+ * first measured its buffered writes and switched only when they were slow;
+ * once the big files were written during the metrics, always switching won
+ * on a quiet host too (export/stream.c), and the measuring went. The first
+ * PROBE_BYTES stay buffered, so a small file never pays for the switch.
  * Only whole 4 KiB blocks from an aligned buffer go direct; the last partial
  * block, and everything where O_DIRECT is refused (some file systems) or the
  * buffer had to grow past its aligned block, goes through the FILE*.
@@ -15,7 +16,6 @@
  * export's formatting of 1M records took about as long as its writes
  * (0.5-0.9 s each for profile_export.json), one after the other until then. */
 #include "core/bigfile.h"
-#include "core/clock.h"
 #include "core/error.h"
 
 #include <errno.h>
@@ -30,7 +30,6 @@
 #define DIRECT_CAP (DIRECT_FLUSH_AT + (1u << 20))
 #define DIRECT_ALIGN 4096u
 #define PROBE_BYTES (64u << 20)
-#define MIN_RATE 600e6 /* bytes/s */
 /* buffered: how far written data may run ahead of the writeback started */
 #define WRITEBACK_AT (8u << 20)
 
@@ -298,7 +297,6 @@ static int flush(struct gp_bigfile *f)
         return f->bad;
     if (f->dfd >= 0 && (flush_direct(f) || f->bad))
         return f->bad;
-    uint64_t t0 = gp_now_ns();
     if (f->b.len && fwrite(f->b.data, 1, f->b.len, f->af.fp) != f->b.len)
         f->bad = errno ? errno : EIO;
     f->written += (off_t)f->b.len;
@@ -315,12 +313,9 @@ static int flush(struct gp_bigfile *f)
         f->synced = f->written;
     }
 #endif
-    f->buffered_ns += gp_now_ns() - t0;
-    if (!f->bad && f->direct >= 0 && !f->probed && f->written >= (off_t)f->probe_bytes) {
+    if (!f->bad && f->direct > 0 && !f->probed && f->written >= (off_t)f->probe_bytes) {
         f->probed = 1;
-        double rate = (double)f->written / ((double)(f->buffered_ns ? f->buffered_ns : 1) / 1e9);
-        if (f->direct > 0 || rate < MIN_RATE)
-            go_direct(f);
+        go_direct(f);
     }
     return f->bad;
 }

@@ -7,10 +7,10 @@
  * writes the rest, fsyncs and renames onto the path (or, on failure,
  * removes the temp file) and frees the buffer: exactly one finish per open.
  *
- * Buffered through the page cache; when that proves slow on the first 64 MiB
- * (a host under memory pressure), the rest goes to the disk with O_DIRECT
- * where the file system allows it (see bigfile.c for why). The file's bytes
- * are the same either way. Direct writes run on a thread of the file's own
+ * Buffered through the page cache for the first 64 MiB; with direct set, the
+ * rest goes to the disk with O_DIRECT where the file system allows it (see
+ * bigfile.c for why), so small files never do. The file's bytes are the
+ * same either way. Direct writes run on a thread of the file's own
  * (two aligned buffers: the caller formats into one while the other goes to
  * the disk); a write that fails there is reported by the next
  * gp_bigfile_maybe_flush, or at the latest by gp_bigfile_finish.
@@ -32,21 +32,19 @@ struct gp_bigfile {
     struct gp_atomic_file af;
     int bad;                  /* errno of the first failed write */
     int dfd;                  /* the temp file opened O_DIRECT; -1: through af.fp */
-    int direct;               /* -1 never, 0 if the page cache proves slow, 1 after the probe regardless */
+    int direct;               /* 0 never, 1 once probe_bytes are written */
     int probed;
-    size_t probe_bytes;       /* the decision comes after this much (64 MiB; tests lower it) */
+    size_t probe_bytes;       /* the switch comes after this much (64 MiB; tests lower it) */
     size_t flush_at;
     off_t written, synced;
-    uint64_t buffered_ns;     /* time in buffered writes (the probe) */
     uint64_t direct_bytes;    /* how many went O_DIRECT (tests, diagnostics) */
     struct gp_bigfile_io *io; /* set while direct (owned; finish frees it) */
     off_t fail_at;            /* tests: a direct write reaching past it fails (0: never) */
     int fail_errno;           /* tests: with this errno (0: EIO; EINVAL: refused, see bigfile.c) */
 };
 
-/* direct: 0 = O_DIRECT after 64 MiB if buffered writes ran slower than
- * 600 MB/s; -1 = never; 1 = after 64 MiB whatever the speed (the big
- * export files: export/stream.c says why; tests). */
+/* direct: 1 = O_DIRECT after the first 64 MiB (the big export files:
+ * export/stream.c says why); 0 = buffered throughout. */
 int gp_bigfile_open(struct gp_bigfile *f, const char *path, int direct, struct gp_error *err);
 
 /* Flushes when the buffer is full; nonzero once a write has failed (stop
