@@ -118,8 +118,11 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
         json_t *v;
         json_object_foreach(obj, k, v) {
             if (json_object_get(cfg->extra_inputs, k)) {
+                /* k belongs to obj: format the message before obj goes. */
+                int rc = gp_profile_config_err(cfg, err, GP_EINVAL,
+                                               "Input name already exists in request_inputs dictionary: %s", k);
                 json_decref(obj);
-                return gp_profile_config_err(cfg, err, GP_EINVAL, "Input name already exists in request_inputs dictionary: %s", k);
+                return rc;
             }
             json_object_set(cfg->extra_inputs, k, v);
         }

@@ -315,6 +315,12 @@ static void test_config_errors(void)
     CHECK_STR(e.msg, "Input name already exists in request_inputs dictionary: a");
     gp_profile_config_free(&c);
 
+    /* The repeated name comes from a JSON object: the message must be made
+     * while that object's keys still exist (the fuzzer found a use after free). */
+    CHECK(parse(&c, &e, "-m", "m", "--extra-inputs", "a:1", "--extra-inputs", "{\"zz\":1,\"a\":2}", NULL) < 0);
+    CHECK_STR(e.msg, "Input name already exists in request_inputs dictionary: a");
+    gp_profile_config_free(&c);
+
     CHECK(parse(&c, &e, "-m", "m", "--concurrency", "8", "--request-count", "4", NULL) < 0);
     CHECK(strstr(e.msg, "--request-count can not be less than concurrency") == e.msg);
     gp_profile_config_free(&c);
