@@ -87,6 +87,16 @@ void gp_dist_abort(struct gp_dist *d, int code);
 
 int gp_dist_rank(const struct gp_dist *d);
 int gp_dist_size(const struct gp_dist *d);
+/* The Open MPI transport selection gp_dist_init set for this job before
+ * MPI_Init ("pml=ob1 btl=self,vader"; only the parts it set), or "" when it
+ * left Open MPI to choose: when mpirun says every rank is on this host
+ * (OMPI_COMM_WORLD_LOCAL_SIZE == OMPI_COMM_WORLD_SIZE), the shared-memory
+ * transport is all the job can use, and probing the network ones (UCX, OFI,
+ * TCP, verbs) is most of a rank's start-up. A variable the user set
+ * (OMPI_MCA_pml, OMPI_MCA_btl, or mpirun --mca, which arrives as one) is
+ * kept; GENPERF_DIST_KEEP_MCA=1 sets nothing. Never NULL. */
+const char *gp_dist_mca_set(const struct gp_dist *d);
+
 /* Hostname of `rank` ("?" when out of range); stable until finalize. Tests
  * may set GENPERF_HOSTNAME_OVERRIDE per rank to fake several hosts. */
 const char *gp_dist_hostname(const struct gp_dist *d, int rank);

@@ -20,6 +20,7 @@ struct gp_dist {
     int mpi_owned;  /* we called MPI_Init, so we call MPI_Finalize */
     int use_mpi;    /* size > 1: the collectives talk over comm */
     char *hosts;    /* size * GP_DIST_HOST_MAX bytes, rank-major */
+    char mca_set[64]; /* the Open MPI selection we chose before MPI_Init ("" none) */
 #ifdef GP_HAVE_MPI
     MPI_Comm comm;  /* our own duplicate of MPI_COMM_WORLD, MPI_ERRORS_RETURN */
     int have_comm;

@@ -75,7 +75,8 @@ void gp_profile_usage(FILE *fp, const char *prog, int full)
     fprintf(fp, "\nEnvironment: GENPERF_API_KEY (see --api-key-file); GENPERF_TRANSPORT=curl|h1 (plain http://\n"
                 "uses the built-in HTTP/1.1 client unless curl); GENPERF_RX_STAMP=kernel|user (the built-in\n"
                 "client stamps each read with the kernel's receive time, or when recv returns);\n"
-                "GENPERF_DIST_NO_SHM=1 (under mpirun, copy the ranks' records to rank 0 even on one host).\n");
+                "GENPERF_DIST_NO_SHM=1 (under mpirun, copy the ranks' records to rank 0 even on one host);\n"
+                "GENPERF_DIST_KEEP_MCA=1 (under mpirun on one host, leave Open MPI's pml/btl choice alone).\n");
 }
 
 /* argparse's allow_abbrev: an unambiguous prefix of a long option matches. */

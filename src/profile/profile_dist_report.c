@@ -64,6 +64,8 @@ json_t *gp_profile_dist_scale_out(const struct gp_profile_dist *pd)
     /* how the other ranks' response bytes reached rank 0: mapped from their
      * memory (same host) or copied over MPI */
     json_object_set_new(o, "gather_mapped_ranks", json_integer(pd->shm_ranks));
+    /* the transport genperf named for a one-host job ("" = Open MPI chose) */
+    json_object_set_new(o, "mpi_mca_set", json_string(gp_dist_mca_set(pd->d)));
     for (int r = 0; r < pd->size; r++)
         for (long w = 0; w < pd->workers; w++)
             json_array_append_new(ws, loop_json(&pd->loop_stats[(size_t)r * (size_t)pd->workers + (size_t)w],

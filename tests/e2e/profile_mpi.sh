@@ -88,27 +88,33 @@ print("shared start: margin %d ns, skew %d ns (bound %d ns)" % (ms["margin_ns"],
 print("ranks:", [(p["rank"], p["requests"], p["offset_ns"], p["uncertainty_ns"]) for p in pr])
 # one host: ranks 1 and 2's response bytes were mapped from their memfd, not copied
 assert so["gather_mapped_ranks"] == 2, so["gather_mapped_ranks"]
+# one host: genperf named the shared-memory transport before MPI_Init
+assert so["mpi_mca_set"] == "pml=ob1 btl=self,vader", so["mpi_mca_set"]
 PY
 
 # The same run with the bytes copied over MPI (as between hosts): the same
 # requests and the same response bytes in profile_export.json.
-"${mpirun[@]}" -n 3 -x GENPERF_DIST_NO_SHM=1 "$GENPERF" profile "${common[@]}" --warmup-request-count 6 \
+# GENPERF_DIST_KEEP_MCA=1 leaves Open MPI to choose its transports itself.
+"${mpirun[@]}" -n 3 -x GENPERF_DIST_NO_SHM=1 -x GENPERF_DIST_KEEP_MCA=1 "$GENPERF" profile "${common[@]}" --warmup-request-count 6 \
   --artifact-dir copied >oc.txt 2>ec.txt || { cat oc.txt ec.txt; fail "mpirun -n 3, GENPERF_DIST_NO_SHM=1: exit $?"; }
 python3 - three/$run_dir copied/$run_dir <<'PY' || fail "mapped vs copied gather"
 import json, sys
 def load(d):
     reqs = json.load(open(d + "/profile_export.json"))["experiments"][0]["requests"]
     out = sorted(len(json.dumps(r["response_outputs"])) for r in reqs)
-    return len(reqs), out, json.load(open(d + "/profile_export_genperf.json"))["scale_out"]["gather_mapped_ranks"]
+    so = json.load(open(d + "/profile_export_genperf.json"))["scale_out"]
+    return len(reqs), out, so["gather_mapped_ranks"], so["mpi_mca_set"]
 m, c = load(sys.argv[1]), load(sys.argv[2])
 assert m[0] == c[0] == 43, (m[0], c[0])
 assert m[1] == c[1], "response_outputs differ in size between the mapped and the copied gather"
 assert m[2] == 2 and c[2] == 0, (m[2], c[2])
+assert c[3] == "", "GENPERF_DIST_KEEP_MCA=1 and genperf still chose: " + c[3]
 print("mapped vs copied: %d requests, %d response bytes each" % (m[0], sum(m[1])))
 PY
 
-# 2 ranks x 2 workers = 4 loops
-"${mpirun[@]}" -n 2 "$GENPERF" profile "${common[@]}" --workers 2 --artifact-dir four >o4.txt 2>e4.txt || \
+# 2 ranks x 2 workers = 4 loops; the user's own btl (mpirun --mca) is kept,
+# so genperf names only the pml
+"${mpirun[@]}" -n 2 --mca btl self,vader,tcp "$GENPERF" profile "${common[@]}" --workers 2 --artifact-dir four >o4.txt 2>e4.txt || \
   { cat e4.txt; fail "mpirun -n 2 --workers 2: exit $?"; }
 python3 - four/$run_dir <<'PY' || fail "2 ranks x 2 workers"
 import json, sys
@@ -117,6 +123,7 @@ assert len(recs) == 43 and all(r["status"] == "ok" for r in recs)
 assert {r["worker"] for r in recs} == {0, 1, 2, 3}, {r["worker"] for r in recs}
 so = json.load(open(sys.argv[1] + "/profile_export_genperf.json"))["scale_out"]
 assert so["ranks"] == 2 and so["workers"] == 2 and len(so["per_worker"]) == 4, so
+assert so["mpi_mca_set"] == "pml=ob1", so["mpi_mca_set"]
 assert [(w["worker"], w["rank"]) for w in so["per_worker"]] == [(0, 0), (1, 0), (2, 1), (3, 1)], so
 t0 = so["measured_start"]["start_wall_ns"]
 assert min(r["t_start_ns"] for r in recs) >= t0, "a measured request started before the shared start"
