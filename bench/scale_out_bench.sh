@@ -8,7 +8,13 @@
 #   tokens/s (streaming) or requests/s (non-streaming) over the measured window;
 #   tokens (requests) per client CPU-second: user+sys of the whole client
 #     (mpirun and every rank included), start-up, metrics, artifacts included;
-#   that per-CPU figure / the one-worker one (goal >= 0.9: near-linear).
+#   that per-CPU figure / the one-worker one (goal >= 0.9: near-linear);
+#   the same ratio beyond start-up: each shape also runs SCALE_SMALL_N (256)
+#     requests, whose CPU is reported as the shape's fixed cost (process and
+#     MPI start-up, dataset, artifacts; mpirun alone is about 0.05 CPU-s), and
+#     (units(N) - units(small)) / (cpu(N) - cpu(small)) is the per-CPU figure
+#     of the load itself; a short run pays the fixed cost once, a long one
+#     barely sees it, so both are printed.
 # On the 2-core build machine nginx shares the cores, so wall-clock scaling is
 # not expected here; where more cores are lent, SCALE_SHAPES can add "w8".
 # Knobs: SCALE_STREAM_N (requests, default 20000), SCALE_NS_N (60000),
@@ -16,12 +22,13 @@
 # rKu = K ranks started with --bind-to none: Open MPI binds each of up to 2
 # ranks to a core of its own by default, so a rank cannot move off a core the
 # server is using),
-# SCALE_ROUNDS (3: the shapes run interleaved this many times; medians).
+# SCALE_ROUNDS (3: the shapes run interleaved this many times; medians),
+# SCALE_SMALL_N (256; 0 skips the small runs).
 set -u
 source "$(dirname "$0")/lib.sh"
 ulimit -n 16384 2>/dev/null || true
 OSL=256
-SN=${SCALE_STREAM_N:-20000} NN=${SCALE_NS_N:-60000} C=${SCALE_CONC:-256}
+SN=${SCALE_STREAM_N:-20000} NN=${SCALE_NS_N:-60000} C=${SCALE_CONC:-256} SMALL=${SCALE_SMALL_N:-256}
 SHAPES=${SCALE_SHAPES:-w1 w2 r2}
 have_mpi=0
 command -v mpirun >/dev/null && ldd "$GENPERF" | grep -q libmpi && have_mpi=1
@@ -67,7 +74,7 @@ PY
 # than the effect measured. So the shapes run interleaved, SCALE_ROUNDS times
 # (default 3), and the figures are medians; each ratio is of the medians.
 ROUNDS=${SCALE_ROUNDS:-3}
-declare -A RATE PERCPU FAILS
+declare -A RATE PERCPU FAILS FIXED MARG
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR ? a[int((NR+1)/2)] : 0)}'; }
 printf '%-6s %-7s %5s %7s %10s %12s %8s %12s %6s\n' shape mode round reqs units units/s cpu_s units/cpu_s failed
 for r in $(seq "$ROUNDS"); do
@@ -80,6 +87,12 @@ for r in $(seq "$ROUNDS"); do
       ROUND=$r run_shape "$shape" $mode "$n" || continue
       RATE[$shape.$mode]+=" $S_RATE"; PERCPU[$shape.$mode]+=" $S_PER_CPU"
       FAILS[$shape.$mode]=$(( ${FAILS[$shape.$mode]:-0} + S_FAIL ))
+      [ "$SMALL" -gt 0 ] || continue
+      big_units=$S_UNITS big_cpu=$S_CPU
+      ROUND=$r run_shape "$shape" $mode "$SMALL" || continue
+      FIXED[$shape.$mode]+=" $S_CPU"
+      MARG[$shape.$mode]+=" $(calc %.0f 'c>0 ? u/c : 0' u="$((big_units - S_UNITS))" \
+        c="$(calc %.4f 'a-b' a="$big_cpu" b="$S_CPU")")"
     done
   done
 done
@@ -93,9 +106,20 @@ for mode in stream ns; do
     label="$shape, $( [ $mode = stream ] && echo streaming || echo non-streaming ), c=$C"
     result scale_out "$unit/s, $label" "$rate" "$unit/s" - -
     result scale_out "$unit per client CPU-second, $label" "$per" "$unit/CPU-s" - -
-    if [ "$shape" = w1 ]; then base=$per; continue; fi
+    marg=
+    if [ -n "${MARG[$shape.$mode]:-}" ]; then
+      marg=$(median ${MARG[$shape.$mode]})
+      result scale_out "client CPU-s of a $SMALL-request run (fixed cost), $label" \
+        "$(median ${FIXED[$shape.$mode]})" CPU-s - -
+      result scale_out "$unit per client CPU-second beyond start-up, $label" "$marg" "$unit/CPU-s" - -
+    fi
+    if [ "$shape" = w1 ]; then base=$per mbase=${marg:-0}; continue; fi
     q=$(calc %.2f 'b>0 ? a/b : 0' a="$per" b="$base")
     result scale_out "$unit per CPU-s vs 1 worker, $label" "$q" x ">= 0.9" "$(met 'q>=0.9' q="$q")"
+    if [ -n "$marg" ]; then
+      q=$(calc %.2f 'b>0 ? a/b : 0' a="$marg" b="$mbase")
+      result scale_out "$unit per CPU-s beyond start-up vs 1 worker, $label" "$q" x ">= 0.9" "$(met 'q>=0.9' q="$q")"
+    fi
     [ "${FAILS[$shape.$mode]}" = 0 ] || result scale_out "failed requests, $label" "${FAILS[$shape.$mode]}" requests 0 no
   done
 done
