@@ -23,7 +23,10 @@ for c in 1 64 512; do
       --request-count $n --num-dataset-entries 16 --concurrency $c --warmup-request-count 0 \
       --artifact-dir "$out" >"$out.log" 2>&1 || { echo "profile failed at $c: $(tail -3 "$out.log")"; continue; }
   c1=$(cpu)
-  tok=$(cat "$out"/*/*_records.jsonl | python3 -c 'import sys,json; print(sum((json.loads(l).get("server_completion_tokens") or 0) for l in sys.stdin))')
+  # the client's count (builtin tokenizer = the server's tokens): a streamed
+  # chat request asks for no usage block, so server_completion_tokens is null
+  tok=$(cat "$out"/*/*_records.jsonl | python3 -c 'import sys,json; print(sum((json.loads(l).get("osl") or 0) for l in sys.stdin))')
+  [ "$tok" -gt 0 ] || { echo "no output tokens counted at concurrency $c (records: osl missing)"; exit 1; }
   scpu=$(awk -v a="$c0" -v b="$c1" 'BEGIN{printf "%.3f", b-a}')
   tps_cpu=$(awk -v t="$tok" -v c="$scpu" 'BEGIN{printf "%.0f", (c > 0 ? t / c : 0)}')
   tps=$(awk -v t="$tok" -v w="$TIMED_WALL" 'BEGIN{printf "%.0f", (w > 0 ? t / w : 0)}')
