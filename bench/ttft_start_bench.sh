@@ -12,6 +12,9 @@
 # c = 8 and 256). GENPERF_BASE=/path/to/older/genperf adds that binary's rows
 # (before/after in one run). Both clients connect lazily: the first request of
 # each connection includes connect(). TTFT_N overrides the request count (a smoke run).
+# TTFT_ROUNDS (3): floor and genperf (and the base) run alternately this many
+# times at each concurrency; each figure is the median over the rounds (a p90
+# of 240 requests from one run moves by a third between runs on this host).
 set -u
 source "$(dirname "$0")/lib.sh"
 bench_boost_session "$@"
@@ -46,12 +49,34 @@ run_floor() {
   [ -s "$log" ] && /usr/bin/python3 "$GP_ROOT/bench/timing_compare.py" --floor "$BENCH_TMP/$name.out" "$log"
 }
 
+# med_json JSON... -> one JSON object: each numeric key's median over the inputs
+med_json() {
+  /usr/bin/python3 -c '
+import json, statistics, sys
+ds = [json.loads(a) for a in sys.argv[1:] if a.strip()]
+out = {}
+for k in ds[0] if ds else []:
+    v = [d[k] for d in ds if isinstance(d.get(k), (int, float))]
+    out[k] = statistics.median(v) if v else None
+print(json.dumps(out))' "$@"
+}
+
+ROUNDS=${TTFT_ROUNDS:-3}
 for c in ${TTFT_CONC:-1 8 256}; do
   case $c in 1) n=60 ;; 8) n=240 ;; *) n=$(( c * 4 )) ;; esac
   n=${TTFT_N:-$n}
-  fr=$(run_floor f$c "$c" "$n")
-  gr=$(run_genperf g$c "$GENPERF" "$c" "$n")
-  [ -n "$fr" ] && [ -n "$gr" ] || { echo "c=$c: no result"; continue; }
+  frs=() grs=() brs=()
+  for r in $(seq "$ROUNDS"); do
+    x=$(run_floor f$c-$r "$c" "$n"); [ -n "$x" ] && frs+=("$x")
+    y=$(run_genperf g$c-$r "$GENPERF" "$c" "$n"); [ -n "$y" ] && grs+=("$y")
+    if [ -n "${GENPERF_BASE:-}" ]; then
+      z=$(run_genperf b$c-$r "$GENPERF_BASE" "$c" "$n"); [ -n "$z" ] && brs+=("$z")
+    fi
+    [ -n "$x" ] && [ -n "$y" ] && echo "c=$c round $r: excess median/p90 floor $(fmt "$x" excess_median_us excess_p90_us)," \
+      "genperf $(fmt "$y" excess_median_us excess_p90_us) us"
+  done
+  [ ${#frs[@]} -gt 0 ] && [ ${#grs[@]} -gt 0 ] || { echo "c=$c: no result"; continue; }
+  fr=$(med_json "${frs[@]}") gr=$(med_json "${grs[@]}")
   echo "c=$c floor:   excess median/p90/max $(fmt "$fr" excess_median_us excess_p90_us excess_max_us) us;" \
        "send side $(fmt "$fr" send_median_us send_p90_us send_max_us); receive side $(fmt "$fr" recv_median_us recv_p90_us recv_max_us)"
   echo "c=$c genperf: excess median/p90/max $(fmt "$gr" excess_median_us excess_p90_us excess_max_us) us;" \
@@ -60,8 +85,8 @@ for c in ${TTFT_CONC:-1 8 256}; do
     "$(fmt "$fr" excess_median_us excess_p90_us excess_max_us)" us - -
   result ttft_start "genperf TTFT excess median / p90 / max, c=$c" \
     "$(fmt "$gr" excess_median_us excess_p90_us excess_max_us)" us - -
-  if [ -n "${GENPERF_BASE:-}" ]; then
-    br=$(run_genperf b$c "$GENPERF_BASE" "$c" "$n")
+  if [ ${#brs[@]} -gt 0 ]; then
+    br=$(med_json "${brs[@]}")
     if [ -n "$br" ]; then
       echo "c=$c base:    excess median/p90/max $(fmt "$br" excess_median_us excess_p90_us excess_max_us) us;" \
            "send side $(fmt "$br" send_median_us send_p90_us send_max_us); receive side $(fmt "$br" recv_median_us recv_p90_us recv_max_us)"
