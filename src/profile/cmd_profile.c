@@ -28,6 +28,7 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "dataset/dataset.h"
+#include "dist/dist.h"
 #include "tokenizer/tokenizer.h"
 
 #include "export/export.h"
@@ -551,6 +552,15 @@ int cmd_profile(int argc, char **argv)
     sigemptyset(&mask);
     sigaddset(&mask, SIGINT);
     sigaddset(&mask, SIGTERM);
+    /* Under a launcher, SIGUSR1 is a Ctrl-C too: Open MPI's mpirun keeps
+     * SIGINT for itself (its answer is to kill the job a second later) but
+     * forwards SIGUSR1 to every rank at once, so `kill -USR1 <mpirun>` (what
+     * `genperf run` sends on a Ctrl-C) stops the load everywhere now. A plain
+     * run keeps SIGUSR1's default. */
+    struct gp_dist_launch launch;
+    gp_dist_detect(&launch);
+    if (launch.launched)
+        sigaddset(&mask, SIGUSR1);
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
     r->sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
     /* A server that closes a TLS connection mid-write must cost one

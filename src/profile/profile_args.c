@@ -76,7 +76,8 @@ void gp_profile_usage(FILE *fp, const char *prog, int full)
                 "uses the built-in HTTP/1.1 client unless curl); GENPERF_RX_STAMP=kernel|user (the built-in\n"
                 "client stamps each read with the kernel's receive time, or when recv returns);\n"
                 "GENPERF_DIST_NO_SHM=1 (under mpirun, copy the ranks' records to rank 0 even on one host);\n"
-                "GENPERF_DIST_KEEP_MCA=1 (under mpirun on one host, leave Open MPI's pml/btl choice alone).\n");
+                "GENPERF_DIST_KEEP_MCA=1 (under mpirun on one host, leave Open MPI's pml/btl choice alone).\n"
+                "Under mpirun, SIGUSR1 to mpirun (forwarded to every rank at once) stops the run as a Ctrl-C does.\n");
 }
 
 /* argparse's allow_abbrev: an unambiguous prefix of a long option matches. */

@@ -268,10 +268,16 @@ static void print_summary(FILE *out, const struct cell_summary *cs, size_t n)
  * mpirun gets its own process group (and no terminal input, which it would
  * otherwise read from the background): Open MPI's mpirun takes a second
  * SIGINT as "kill everything now", so a terminal Ctrl-C must reach it once,
- * through us, not from the terminal and again from us. */
-static int run_child(const struct gp_argv *argv, volatile sig_atomic_t *stop)
+ * through us, not from the terminal and again from us.
+ * usr1 (mpirun running genperf ranks): the first stop is sent as SIGUSR1,
+ * which mpirun forwards to every rank at once and which the ranks take as
+ * their Ctrl-C (cmd_profile.c); SIGINT would only reach them as mpirun's
+ * SIGTERM odls_base_sigkill_timeout seconds later. A second Ctrl-C then
+ * sends SIGINT: mpirun's own stop, for ranks that do not answer. */
+static int run_child(const struct gp_argv *argv, volatile sig_atomic_t *stop, int usr1)
 {
     int own_group = !strcmp(argv->v[0], "mpirun");
+    usr1 = usr1 && own_group;
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -294,9 +300,9 @@ static int run_child(const struct gp_argv *argv, volatile sig_atomic_t *stop)
     int status = 0, forwarded = 0;
     for (;;) {
         /* also a stop that came before the wait (mpirun sees no other) */
-        if (stop && *stop && !forwarded) {
-            kill(pid, SIGINT);
-            forwarded = 1;
+        if (stop && *stop > forwarded && forwarded < 1 + usr1) {
+            kill(pid, usr1 && !forwarded ? SIGUSR1 : SIGINT);
+            forwarded++;
         }
         pid_t w = waitpid(pid, &status, 0);
         if (w == pid)
@@ -349,7 +355,7 @@ static int run_searches(const struct gp_scenario *sc, const struct gp_run_opts *
                 o->dry_run ? "# " : "genperf run: ", i + 1, n, c.isl, c.osl, dir, c.isl, c.osl,
                 o->dry_run ? "" : "  ", pl.data, "\n");
         if (!o->dry_run) {
-            int st = run_child(&pa, o->stop);
+            int st = run_child(&pa, o->stop, 0);
             if (st == 130 || (o->stop && *o->stop))
                 rc = gp_err(err, GP_EINTR, "interrupted during search %zu", i + 1);
             else if (st != 0)
@@ -499,7 +505,7 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
                 ncells, c.concurrency, c.isl, c.osl, c.requests, d->tplan->how == GP_TOOL_SELF ? "" : ", tool ",
                 d->tplan->how == GP_TOOL_SELF ? "" : gp_tool_name(sc));
         fflush(out);
-        int st = run_child(&pa, o->stop);
+        int st = run_child(&pa, o->stop, d->tplan->how == GP_TOOL_SELF);
         gp_argv_free(&pa);
         if (find_run_dir(cell_dir, run_dir, sizeof run_dir) == 0) {
             cs[i].ran = 1;
@@ -662,7 +668,7 @@ int gp_runner_ingest_cell(const char *db_url, const char *run_dir, const struct 
     gp_argv_push(&a, "--db");
     gp_argv_push(&a, db_url);
     fflush(out);
-    int st = run_child(&a, NULL);
+    int st = run_child(&a, NULL, 0);
     gp_argv_free(&a);
     if (st != 0)
         return gp_err(err, GP_EDB, "`genperf ingest %s --db %s` exited with status %d", run_dir, db_url, st);

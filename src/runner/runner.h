@@ -21,7 +21,7 @@ struct gp_run_opts {
     const char *recipes_dir;    /* NULL: $GENPERF_RECIPES_DIR, then built-in recipes */
     const char *db_url;         /* NULL: scenario db, else <artifact_dir>/genperf.db */
     const char *self_exe;       /* path of the genperf binary for the profile children */
-    volatile sig_atomic_t *stop;/* set by main's SIGINT/SIGTERM handler */
+    volatile sig_atomic_t *stop;/* main's SIGINT/SIGTERM handler counts the signals here */
     FILE *out;                  /* progress and the summary table */
 };
 

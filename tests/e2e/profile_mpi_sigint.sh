@@ -14,6 +14,10 @@
 # for a rank whose every request failed (that fails the job with no
 # artifacts).
 # mpirun exits 1 (Open MPI's status for a job it stopped), not 130.
+# A fifth round sends SIGUSR1 to mpirun (what `genperf run` sends on a
+# Ctrl-C): mpirun forwards it to the ranks at once and they take it as their
+# Ctrl-C, so the records end within the ranks' grace (a quarter of the 1 s
+# window), not after mpirun's SIGTERM a second later; mpirun then exits 130.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 command -v mpirun >/dev/null || { echo "mpirun not installed (apt-get install openmpi-bin libopenmpi-dev)"; exit 77; }
 command -v setsid >/dev/null || { echo "setsid not installed (util-linux)"; exit 77; }
@@ -28,7 +32,7 @@ successes() { curl -s "$URL/metrics" | awk '/^vllm:request_success_total/ {s += 
 running() { curl -s "$URL/metrics" | awk '/^vllm:num_requests_running/ {s += $2} END {print s + 0}'; }
 run_dir=m-openai-chat-concurrency4
 
-for round in 1 2 3 4; do
+for round in 1 2 3 4 5; do
   dir=r$round
   before=$(successes)
   # setsid: mpirun leads its own process group, as in a terminal
@@ -47,22 +51,23 @@ for round in 1 2 3 4; do
   [ $(( $(successes) - before )) -ge $want ] || { cat $dir.err; fail "round $round: no request finished"; }
   [ $round != 4 ] || [ $(( $(successes) - before )) = 0 ] || fail "round 4: a request finished already" 
   sleep 0.1   # the next requests are in flight, ~3 s from their end
-  if [ $round = 2 ]; then kill -INT -- -$mp; else kill -INT $mp; fi
+  t_sig=$(date +%s%N)
+  case $round in 2) kill -INT -- -$mp ;; 5) kill -USR1 $mp ;; *) kill -INT $mp ;; esac
   rc=0
   for _ in $(seq 200); do kill -0 $mp 2>/dev/null || break; sleep 0.1; done   # 20 s at most
   kill -0 $mp 2>/dev/null && { kill -KILL -- -$mp; fail "round $round: mpirun still running 20 s after Ctrl-C"; }
   wait $mp || rc=$?
   unset 'PIDS[${#PIDS[@]}-1]'
   echo "round $round: mpirun exit $rc"; tail -n 3 $dir.err
-  check_rc $rc 1 130
+  if [ $round = 5 ]; then check_rc $rc 130; else check_rc $rc 1 130; fi
   grep -q "genperf: interrupted: wrote what was measured to $dir/$run_dir" $dir.err \
     || fail "round $round: no 'interrupted: wrote what was measured' line"
   grep -q "genperf: note: rank 0 exits 130; the launcher may report its own status" $dir.err \
     || fail "round $round: no note on mpirun's exit status"
   [ -z "$(find $dir -name '*.tmp*')" ] || fail "round $round: temporary files left: $(find $dir -name '*.tmp*')"
-  python3 - $dir/$run_dir $want <<'PY' || fail "round $round: partial artifacts"
+  python3 - $dir/$run_dir $want $round $t_sig <<'PY' || fail "round $round: partial artifacts"
 import csv, glob, json, os, sys
-d, finished = sys.argv[1], int(sys.argv[2])
+d, finished, rnd, t_sig = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 names = {os.path.basename(f) for f in glob.glob(os.path.join(d, "*"))}
 want = {"inputs.json", "profile_export.json", "profile_export_genai_perf.json", "profile_export_genai_perf.csv",
         "profile_export_genperf.json", "profile_export_records.jsonl"}
@@ -90,6 +95,10 @@ assert gp.get("interrupted") is True, "_genperf.json does not say interrupted"
 # both ranks shipped their records: rank r runs loops 2r and 2r+1
 ranks = {r["worker"] // 2 for r in recs}
 assert ranks == {0, 1}, ranks
+last = max(r["t_end_ns"] for r in recs) - t_sig
+print("round %d: last request ended %.2f s after the signal" % (rnd, last / 1e9))
+if rnd == 5:  # SIGUSR1 reached the ranks at once, not as SIGTERM 1 s later
+    assert last < 0.9e9, "a request ran until %.2f s after SIGUSR1" % (last / 1e9)
 PY
 done
 echo ok

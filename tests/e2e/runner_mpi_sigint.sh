@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Ctrl-C from the terminal during a `genperf run` cell that runs under mpirun
 # (load: {ranks: 2}): the signal goes to the runner's whole process group. The
-# runner forwards one SIGINT to mpirun; had mpirun also got the terminal's,
-# Open MPI would take the second as "kill everything now" and no artifact
-# would be written. So: the cell's partial artifacts are there (rank 0's
+# runner passes it on to mpirun once, as SIGUSR1, which mpirun forwards to the
+# ranks at once (SIGINT would reach them only as SIGTERM 3 s later, and had
+# mpirun also got the terminal's SIGINT, Open MPI would take the second as
+# "kill everything now" and no artifact would be written); the records end
+# within the ranks' grace after the Ctrl-C. So: the cell's partial artifacts are there (rank 0's
 # "interrupted" line, parsing profile export with the finished requests),
 # and the run exits 130. (mpirun's --mca odls_base_sigkill_timeout 3: in
 # runner_load.sh's dry runs and test_runner.)
@@ -42,6 +44,7 @@ rpid=$!
 for _ in $(seq 400); do [ "$(successes)" -ge 4 ] && break; sleep 0.05; done   # up to 20 s
 [ "$(successes)" -ge 4 ] || { cat out.txt err.txt; fail "no request finished"; }
 sleep 0.1
+t_int=$(date +%s%N)
 kill -INT -- -$rpid   # what a terminal's Ctrl-C does
 rc=0
 for _ in $(seq 300); do kill -0 $rpid 2>/dev/null || break; sleep 0.1; done   # 30 s at most
@@ -53,13 +56,19 @@ grep -v '│' out.txt | tail -n 8; cat err.txt
 grep -q "genperf: interrupted: wrote what was measured" out.txt err.txt || fail "rank 0 did not write what it measured"
 d=$(dirname "$(ls arts/m/c4_isl16_osl300/*/profile_export_c4_isl16_osl300.json)") || fail "no profile export"
 [ -z "$(find arts -name '*.tmp*')" ] || fail "temporary files left: $(find arts -name '*.tmp*')"
-python3 - "$d" <<'PY' || fail "partial artifacts"
+python3 - "$d" "$t_int" <<'PY' || fail "partial artifacts"
 import json, sys
-d = sys.argv[1]
+d, t_int = sys.argv[1], int(sys.argv[2])
 pe = json.load(open(d + "/profile_export_c4_isl16_osl300.json"))
 ok = len(pe["experiments"][0]["requests"])
 recs = [json.loads(l) for l in open(d + "/profile_export_c4_isl16_osl300_records.jsonl")]
 assert ok >= 1 and 0 < len(recs) < 5000, (ok, len(recs))
+# the runner passed the Ctrl-C on as SIGUSR1, which mpirun forwards at once:
+# every rank stopped within its grace (a quarter of the 3 s window), not 3 s
+# later when mpirun's own SIGTERM would have come
+last = max(r["t_end_ns"] for r in recs) - t_int
+assert last < 2.5e9, "a request ran until %.2f s after the Ctrl-C" % (last / 1e9)
+print("last request ended %.2f s after the Ctrl-C" % (last / 1e9))
 assert json.load(open(d + "/profile_export_c4_isl16_osl300_genperf.json"))["scale_out"]["ranks"] == 2
 PY
 echo ok
