@@ -18,6 +18,9 @@ ldd "$GENPERF" 2>/dev/null | grep -q libmpi || { echo "genperf built without MPI
 # Open MPI's own allocations are not ours to chase under LeakSanitizer.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 unset http_proxy HTTP_PROXY all_proxy ALL_PROXY
+# genperf names the transport of a one-host job only where the user did not
+# (scale_out.mpi_mca_set below): start from a clean slate
+unset OMPI_MCA_pml OMPI_MCA_btl GENPERF_DIST_KEEP_MCA
 start_serve --ttft-ms 5 --itl-ms 1 --quiet --timing-log "$TMPDIR/timing.jsonl"
 [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
 cd "$TMPDIR"
