@@ -113,21 +113,57 @@ static int send_end(struct gp_dist *d, int failed, const struct gp_error *e, str
     return rc == MPI_SUCCESS ? 0 : dist_mpi_fail(d, err, rc, "Ssend of the end of records", 0);
 }
 
+/* Rank 0, either gather: asks rank r for its records (await_go's other
+ * side; rank 0 takes the ranks one at a time). */
+static int ask_rank(struct gp_dist *d, int r, struct gp_error *err)
+{
+    int go = 1, rc = MPI_Send(&go, 1, MPI_INT, r, TAG_GO, d->comm);
+    return rc == MPI_SUCCESS ? 0 : dist_mpi_fail(d, err, rc, "Send of the gather request", r);
+}
+
+/* Rank 0, either gather: waits (lazily) for rank r's next message; its tag
+ * in *st, its size in bytes in *cnt. */
+static int probe_rank(struct gp_dist *d, int r, MPI_Status *st, int *cnt, const char *what, struct gp_error *err)
+{
+    int rc = dist_lazy_probe(d->comm, r, st);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Get_count(st, MPI_BYTE, cnt);
+    return rc == MPI_SUCCESS ? 0 : dist_mpi_fail(d, err, rc, what, r);
+}
+
+/* Rank 0, either gather: receives rank r's end marker of cnt bytes
+ * (send_end's other side) and blames r with its error line, if it sent
+ * one. Non-zero only when MPI itself failed. */
+static int take_end(struct gp_dist *d, int r, int cnt, struct status_blk *verdict, struct gp_error *err)
+{
+    struct status_blk end = {0};
+    if (cnt < 0 || (size_t)cnt > sizeof end)
+        cnt = 0; /* not ours: receive nothing (MPI reports the truncation) */
+    int rc = MPI_Recv(&end, cnt, MPI_BYTE, r, TAG_END, d->comm, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        return dist_mpi_fail(d, err, rc, "Recv of the end of records", r);
+    end.msg[sizeof end.msg - 1] = '\0';
+    if ((size_t)cnt > offsetof(struct status_blk, msg))
+        dist_blame(d, verdict, r, end.code, end.msg);
+    return 0;
+}
+
 /* Rank 0: asks rank r for its records and takes chunks until its end marker
  * (which carries its error line, if any). Returns non-zero only when MPI
  * itself failed. */
 static int pull_rank(struct gp_dist *d, int r, struct gp_buf *buf, gp_dist_chunk_fn on_chunk, void *ctx,
                      struct status_blk *verdict, struct gp_error *err)
 {
-    int go = 1, rc = MPI_Send(&go, 1, MPI_INT, r, TAG_GO, d->comm);
-    if (rc != MPI_SUCCESS)
-        return dist_mpi_fail(d, err, rc, "Send of the gather request", r);
+    int rc = ask_rank(d, r, err);
+    if (rc)
+        return rc;
     for (;;) {
         MPI_Status st;
         int n = 0;
-        if ((rc = dist_lazy_probe(d->comm, r, &st)) != MPI_SUCCESS ||
-            (rc = MPI_Get_count(&st, MPI_BYTE, &n)) != MPI_SUCCESS)
-            return dist_mpi_fail(d, err, rc, "Probe of a record chunk", r);
+        if ((rc = probe_rank(d, r, &st, &n, "Probe of a record chunk", err)) != 0)
+            return rc;
+        if (st.MPI_TAG == TAG_END)
+            return take_end(d, r, n, verdict, err);
         gp_buf_reset(buf);
         if (gp_buf_reserve(buf, (size_t)n + 1))
             return gp_err(err, GP_ENOMEM, "out of memory for a %d-byte chunk from rank %d", n, r);
@@ -135,14 +171,6 @@ static int pull_rank(struct gp_dist *d, int r, struct gp_buf *buf, gp_dist_chunk
         if (rc != MPI_SUCCESS)
             return dist_mpi_fail(d, err, rc, "Recv of a record chunk", r);
         buf->data[n] = '\0';
-        if (st.MPI_TAG == TAG_END) {
-            if ((size_t)n > offsetof(struct status_blk, msg)) {
-                int32_t code;
-                memcpy(&code, buf->data, sizeof code);
-                dist_blame(d, verdict, r, code, buf->data + offsetof(struct status_blk, msg));
-            }
-            return 0;
-        }
         if (!verdict->code && on_chunk) {
             struct gp_error e = {0};
             if (on_chunk(ctx, r, buf->data, (size_t)n, &e))
@@ -306,27 +334,16 @@ static int parse_sizes(uint64_t *sizes, int words, struct gp_dist_part *parts)
 static int bulk_pull(struct gp_dist *d, int r, size_t piece, gp_dist_place_fn place, gp_dist_landed_fn landed,
                      void *ctx, struct status_blk *verdict, struct gp_error *err)
 {
-    int go = 1, rc = MPI_Send(&go, 1, MPI_INT, r, TAG_GO, d->comm);
-    if (rc != MPI_SUCCESS)
-        return dist_mpi_fail(d, err, rc, "Send of the gather request", r);
+    int rc = ask_rank(d, r, err);
+    if (rc)
+        return rc;
     for (;;) {
         MPI_Status st;
         int cnt = 0;
-        if ((rc = dist_lazy_probe(d->comm, r, &st)) != MPI_SUCCESS ||
-            (rc = MPI_Get_count(&st, MPI_BYTE, &cnt)) != MPI_SUCCESS)
-            return dist_mpi_fail(d, err, rc, "Probe of the records", r);
-        if (st.MPI_TAG == TAG_END) {
-            struct status_blk end = {0};
-            if (cnt < 0 || (size_t)cnt > sizeof end)
-                cnt = 0; /* not ours: receive nothing, blame below */
-            rc = MPI_Recv(&end, cnt, MPI_BYTE, r, TAG_END, d->comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return dist_mpi_fail(d, err, rc, "Recv of the end of records", r);
-            end.msg[sizeof end.msg - 1] = '\0';
-            if ((size_t)cnt > offsetof(struct status_blk, msg))
-                dist_blame(d, verdict, r, end.code, end.msg);
-            return 0;
-        }
+        if ((rc = probe_rank(d, r, &st, &cnt, "Probe of the records", err)) != 0)
+            return rc;
+        if (st.MPI_TAG == TAG_END)
+            return take_end(d, r, cnt, verdict, err);
         uint64_t sizes[SIZES_WORDS] = {0};
         if (st.MPI_TAG != TAG_SIZES || cnt < 8 || (size_t)cnt > sizeof sizes || cnt % 8)
             return gp_err(err, GP_EIO, "bulk gather: unexpected message (tag %d, %d bytes) from rank %d",
