@@ -61,7 +61,7 @@ struct h1_xfer {
     size_t cl_len;
     char cl[32];             /* the Content-Length value and the blank line */
     uint64_t deadline;       /* --request-timeout; 0 = none */
-    uint64_t t_read;         /* the read being parsed: its stamp (rx_stamp below) */
+    uint64_t t_read;         /* the read being parsed: its stamp (kernel_stamp, or when recv returned) */
     uint64_t t_last;         /* the latest stamp this transfer handed over: stamps never go back */
     uint64_t t_shift;        /* the read returned this long after its stamp (kernel_stamp) */
     int res;                 /* CURLcode once the transfer ended */

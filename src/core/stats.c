@@ -194,12 +194,12 @@ static int sort_small_ints(double *x, size_t n)
 /* Ascending sort; NaNs are not expected (metrics never produce them). */
 static void sort_doubles(double *x, size_t n)
 {
-    if (n >= 2048 && sort_small_ints(x, n))
-        return;
     if (n < 2048) {
         qsort(x, n, sizeof *x, cmp_dbl);
         return;
     }
+    if (sort_small_ints(x, n))
+        return;
     enum { BITS = 16, NB = 1 << BITS };
     void *b = malloc(n * 8);
     size_t *cnt = malloc(NB * sizeof *cnt);

@@ -68,6 +68,18 @@ static int direct_works_in(const char *dir)
     return fd >= 0;
 }
 
+/* A fresh temp dir in dir[] where O_DIRECT works: 1. 0 (after printing why
+ * `what` is skipped, the dir removed) where the file system refuses it. */
+static int direct_dir(char *dir, size_t n, const char *what)
+{
+    CHECK(gp_test_mkdtemp(dir, n, "gp-bigfile") != NULL);
+    if (direct_works_in(dir))
+        return 1;
+    printf("note: O_DIRECT refused in %s: %s\n", dir, what);
+    rmdir(dir);
+    return 0;
+}
+
 /* direct: the policy (bigfile.h); the probe after 1 MiB + 1 byte so the
  * switch starts mid-block. */
 static void one(const char *dir, const char *name, int direct, size_t big, int direct_ok)
@@ -148,12 +160,8 @@ static void one_failing(const char *dir, size_t total, int stops_early)
 static void test_direct_refused_late(void)
 {
     char dir[512];
-    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-bigfile") != NULL);
-    if (!direct_works_in(dir)) {
-        printf("note: O_DIRECT refused in %s: nothing to refuse late\n", dir);
-        rmdir(dir);
+    if (!direct_dir(dir, sizeof dir, "nothing to refuse late"))
         return;
-    }
     char path[600];
     struct gp_bigfile f;
     struct gp_buf want = {0};
@@ -171,12 +179,8 @@ static void test_direct_refused_late(void)
 static void test_direct_write_error(void)
 {
     char dir[512];
-    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-bigfile") != NULL);
-    if (!direct_works_in(dir)) {
-        printf("note: O_DIRECT refused in %s: no I/O thread to fail\n", dir);
-        rmdir(dir);
+    if (!direct_dir(dir, sizeof dir, "no I/O thread to fail"))
         return;
-    }
     one_failing(dir, 10u << 20, 0); /* reported by finish */
     one_failing(dir, 20u << 20, 1); /* reported by a gp_bigfile_maybe_flush */
     CHECK(rmdir(dir) == 0);         /* empty: the temp files went too */

@@ -440,7 +440,7 @@ static int send_parts(void *ctx, struct gp_dist_part *parts, int *n, struct gp_e
     parts[PART_RECS] = (struct gp_dist_part){st->recs, st->n * sizeof *st->recs, 0};
     parts[PART_CHUNKS] = (struct gp_dist_part){st->chunks, st->nchunks * sizeof *st->chunks, 0};
     /* where the bytes are, for a rank 0 on this host (a memfd arena: see
-     * gp_profile_dist_prepare); empty when they must travel */
+     * gp_profile_dist_prepare_store); empty when they must travel */
     size_t hl = gp_record_store_shm_handle(st, &pd->shm) == 0 ? sizeof pd->shm : 0;
     parts[PART_SHM] = (struct gp_dist_part){&pd->shm, hl, GP_DIST_PART_INLINE};
     *n = N_PARTS;
