@@ -57,6 +57,21 @@ function check(ok, what) { if (!ok) fails.push(what); console.log((ok ? 'ok   ' 
     check(w[1] <= 1280, `the whole job table is visible at 1280 px (it ends at ${Math.round(w[1])} px)`);
     await shot('list-1280');
 
+    // 1b. A list redraw never rewrites a fragment that is not the list's: location.hash = X
+    // queues hashchange as a task, and a /api/jobs answer landing before it put '#/' over X,
+    // so the compare view never started (CI saw check 3 fail that way). replaceState stands in
+    // for "hash set, hashchange not yet run"; the sort select redraws the list.
+    if (!spec.offline) {
+      const kept = await page.evaluate((h) => {
+        history.replaceState(null, '', h);
+        const s = document.querySelector('select[name=sort]');
+        s.value = 'id';
+        s.dispatchEvent(new Event('change'));
+        return location.hash;
+      }, spec.two);
+      check(kept === spec.two, `a list redraw leaves a compare fragment alone (hash ${kept})`);
+    }
+
     // 2. The search's cells: the charts a serving engineer reads at a glance.
     await go(spec.search);
     const want = ['Throughput vs concurrency', 'TTFT vs concurrency', 'ITL vs concurrency', 'Pareto: throughput per GPU vs per user'];
@@ -79,10 +94,11 @@ function check(ok, what) { if (!ok) fails.push(what); console.log((ok ? 'ok   ' 
 
     // 3. Two jobs compared: their latency distributions overlaid.
     await go(spec.two);
-    await page.waitForFunction(() => document.querySelectorAll('#gp-compare .gp-chart[data-overlay]').length >= 2, null, { timeout: 10000 }).catch(() => {});
+    await page.waitForFunction(() => document.querySelectorAll('#gp-compare .gp-chart[data-overlay][data-drawn]').length >= 2, null, { timeout: 20000 }).catch(() => {});
     const ov = (await drawn()).filter((c) => c.overlay);
     check(ov.length >= 2 && ov.every((c) => Number(c.overlay) === 2 && c.ink > 300),
-      `two jobs' TTFT and latency distributions overlaid (${ov.map((c) => c.title + ' x' + c.overlay).join('; ')})`);
+      `two jobs' TTFT and latency distributions overlaid (${ov.map((c) => c.title + ' x' + c.overlay).join('; ')}; ` +
+      `at ${await page.evaluate(() => location.hash + ', view ' + document.body.getAttribute('data-view'))})`);
     await shot('overlay');
 
     // 4. The list's answer arriving after the page moved on to a compare view must not pull

@@ -128,11 +128,17 @@
     stateKeys.forEach(function (k) { if (q.has(k)) listState[k] = q.get(k); });
     if (q.has('order')) listState.desc = q.get('order') !== 'asc';
   }
+  /* True when route() would show the list for this fragment. */
+  function isListHash(h) { const p = h.replace(/^#\/?/, '').split('/')[0]; return p === '' || p.charAt(0) === '?'; }
   function saveListState() {
     const q = new URLSearchParams();
     stateKeys.forEach(function (k) { if (listState[k] && !(k === 'sort' && listState[k] === 'created_at')) q.set(k, listState[k]); });
     if (!listState.desc) q.set('order', 'asc');
     const h = '#/' + (q.toString() ? '?' + q.toString() : '');
+    // Only a list fragment is the list's to rewrite. Setting location.hash queues
+    // hashchange as a task; a /api/jobs answer that lands before it must not put '#/'
+    // over the fragment just set (CI saw the compare view never start that way).
+    if (!isListHash(location.hash)) return;
     if (location.hash !== h && !(location.hash === '' && h === '#/')) history.replaceState(null, '', h);
   }
 
