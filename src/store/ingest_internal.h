@@ -76,6 +76,7 @@ struct ig_job {
     char started_at[40], finished_at[40];
     struct ig_opt_d duration_s;
     struct ig_opt_i requests_ok, requests_failed;
+    int interrupted;         /* _genperf.json "interrupted": true (stopped by a signal) */
     size_t n_records, n_samples, n_export_requests;
 
     struct ig_mval *mv;

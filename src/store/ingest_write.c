@@ -169,15 +169,16 @@ static int write_job_row(struct gp_db *db, const struct ig_job *j, long long sce
                         j->input_config,
                         j->goodput,
                         j->genperf_summary,
-                        ing};
+                        ing,
+                        j->interrupted ? "1" : "0"};
     *job_id = 0;
     return gp_db_query(db,
                        "INSERT INTO jobs (artifact_sha256, scenario_id, tool_version, producer, producer_version, "
                        "label, status, started_at, finished_at, duration_s, host, server_url, requests_ok, "
                        "requests_failed, artifact_dir, artifact_file, input_config, goodput_slos, "
-                       "genperf_summary, ingested_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                       "genperf_summary, ingested_at, interrupted) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                        "ON CONFLICT (artifact_sha256) DO NOTHING RETURNING id",
-                       jp, 20, first_cb, job_id, err);
+                       jp, 21, first_cb, job_id, err);
 }
 
 /* A NULL value (GenAI-Perf's NaN) stays SQL NULL. */

@@ -337,6 +337,26 @@ static const char m6_telemetry_host[] =
     "WHERE NOT EXISTS (SELECT 1 FROM telemetry_samples x WHERE x.job_id = ts.job_id AND x.device = ts.device)\n"
     "GROUP BY job_id, device;\n";
 
+/* A run stopped by Ctrl-C (or SIGTERM, or SIGUSR1 under a launcher) writes
+ * what it measured, and its _genperf.json says "interrupted": true; status
+ * alone would call it completed. Stores written before this learn it from the
+ * summary kept on the job (compact JSON, so the text is exact). */
+static const char m7_job_interrupted[] =
+    "ALTER TABLE jobs ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;\n"
+    "UPDATE jobs SET interrupted = 1 WHERE genperf_summary LIKE '%\"interrupted\":true%';\n"
+    /* v_jobs (the Benchmarks list) says so in status, and carries the flag */
+    "DROP VIEW IF EXISTS v_jobs;\n"
+    "CREATE VIEW v_jobs AS\n"
+    "SELECT j.id AS job_id, j.label AS job_label, j.tool_code, j.tool_type, j.tool_version,\n"
+    "  j.producer, j.producer_version,\n"
+    "  CASE WHEN j.interrupted = 1 THEN 'interrupted' ELSE j.status END AS status,\n"
+    "  j.started_at, j.finished_at, j.duration_s, j.host,\n"
+    "  j.server_url, j.requests_ok, j.requests_failed, j.artifact_dir, j.artifact_file,\n"
+    "  j.artifact_sha256, j.ingested_at, s.id AS scenario_id, s.model, s.framework, s.engine_args,\n"
+    "  s.hardware, s.gpu_count, s.tp, s.replicas, s.concurrency, s.request_rate, s.isl, s.osl,\n"
+    "  s.request_count, s.streaming, s.seed, s.endpoint, s.endpoint_type, j.interrupted\n"
+    "FROM jobs j JOIN scenarios s ON s.id = j.scenario_id;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -345,6 +365,7 @@ static const struct gp_migration migrations[] = {
      m4_schedule_metrics},
     {5, "per-endpoint breakdown of several --url: job_endpoints, v_endpoint_breakdown", m5_endpoint_breakdown},
     {6, "per-host telemetry: telemetry_samples.host, v_telemetry_job_summary by host", m6_telemetry_host},
+    {7, "jobs.interrupted: runs stopped by a signal, from _genperf.json", m7_job_interrupted},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

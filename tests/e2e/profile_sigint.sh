@@ -17,4 +17,8 @@ grep -q interrupted err.txt || fail "no interrupted message"
 # the artifacts say so themselves (a run that ended on its own has no such key: see golden)
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d.get("interrupted") is True else 1)' \
   artifacts/m-openai-chat-concurrency4/profile_export_genperf.json || fail "_genperf.json does not say interrupted"
+# and so does the store: the Benchmarks list and genperf results show status interrupted
+"$GENPERF" ingest --db "sqlite://$TMPDIR/s.db" artifacts >ingest.txt 2>&1 || { cat ingest.txt; fail "ingest failed"; }
+st=$("$GENPERF" results --db "sqlite://$TMPDIR/s.db" --format csv | awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "status") c = i} NR == 2 {print $c}')
+[ "$st" = interrupted ] || fail "genperf results status '$st', want interrupted"
 echo ok

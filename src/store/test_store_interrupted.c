@@ -1,0 +1,151 @@
+/* store/test_store_interrupted.c — unit tests of jobs.interrupted (migration
+ * 7) on SQLite: a run whose _genperf.json says "interrupted": true is stored
+ * with interrupted = 1 and v_jobs.status 'interrupted' (jobs.status keeps the
+ * request outcome), a non-boolean value is a rejection naming the field, and
+ * a store written before migration 7 learns the flag from genperf_summary.
+ * Runs from the repo root (tests/fixtures/); scratch goes to $TMPDIR or /tmp.
+ */
+#include "core/test.h"
+
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "store/db.h"
+#include "store/store.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FIXTURE "tests/fixtures/genai-perf/genperf-profile/sim-model-openai-chat-concurrency2"
+
+static char scratch[4096];
+
+static int first_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
+{
+    (void)ncols, (void)names;
+    char *out = ctx;
+    if (!out[0])
+        snprintf(out, 256, "%s", values[0] ? values[0] : "(null)");
+    return 0;
+}
+
+/* One-row query -> its first column ("(null)" for NULL, "" for no row). */
+static void q1(struct gp_db *db, const char *sql, char *out)
+{
+    struct gp_error err = {0};
+    out[0] = '\0';
+    if (gp_db_query(db, sql, NULL, 0, first_cb, out, &err))
+        fprintf(stderr, "  %s: %s\n", sql, err.msg);
+}
+
+/* A copy of the fixture run in scratch/name whose _genperf.json has
+ * "interrupted" set to v (NULL: left out) and whose _genai_perf.json ends in
+ * `pad` spaces (each copy is a new job to the store's checksum). */
+static int write_run(const char *name, json_t *v, int pad)
+{
+    char run[4300], file[4400];
+    struct gp_error err = {0};
+    snprintf(run, sizeof run, "%s/%s/m-openai-chat-concurrency2", scratch, name);
+    if (gp_mkdir_p(run, &err))
+        return json_decref(v), -1;
+    char *text;
+    size_t len;
+    if (gp_read_file(FIXTURE "/profile_export_genai_perf.json", &text, &len, &err))
+        return json_decref(v), -1;
+    struct gp_buf b = {0};
+    gp_buf_append(&b, text, len);
+    for (int i = 0; i < pad; i++)
+        gp_buf_putc(&b, ' ');
+    snprintf(file, sizeof file, "%s/profile_export_genai_perf.json", run);
+    int r = gp_write_file_atomic(file, b.data, b.len, &err);
+    free(text);
+    gp_buf_free(&b);
+    json_t *g = json_load_file(FIXTURE "/profile_export_genperf.json", JSON_PRESERVE_ORDER, NULL);
+    if (!g || r)
+        return json_decref(g), json_decref(v), -1;
+    if (v)
+        json_object_set_new(g, "interrupted", v);
+    snprintf(file, sizeof file, "%s/profile_export_genperf.json", run);
+    r = json_dump_file(g, file, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(g);
+    return r;
+}
+
+static int ingest(struct gp_db *db, const char *name, struct gp_error *err)
+{
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s/%s", scratch, name);
+    struct gp_ingest_result res = {0};
+    int r = gp_store_ingest_dir(db, dir, NULL, &res, err);
+    gp_ingest_result_free(&res);
+    return r;
+}
+
+static void test_interrupted_flag(void)
+{
+    char path[4200], got[256];
+    snprintf(path, sizeof path, "%s/interrupted.db", scratch);
+    unlink(path);
+    struct gp_error err = {0};
+    struct gp_db *db = NULL;
+    CHECK_INT(gp_db_open(path, &db, &err), 0);
+    if (!db)
+        return;
+    CHECK_INT(write_run("plain", NULL, 1), 0);
+    CHECK_INT(write_run("stopped", json_true(), 2), 0);
+    CHECK_INT(write_run("finished", json_false(), 3), 0);
+    CHECK_INT(ingest(db, "plain", &err), 0);
+    CHECK_INT(ingest(db, "stopped", &err), 0);
+    CHECK_INT(ingest(db, "finished", &err), 0);
+    q1(db, "SELECT group_concat(s, ' ') FROM (SELECT j.interrupted || '/' || j.status || '/' || v.status AS s "
+           "FROM jobs j JOIN v_jobs v ON v.job_id = j.id ORDER BY j.id)", got);
+    CHECK_STR(got, "0/completed/completed 1/completed/interrupted 0/completed/completed");
+    q1(db, "SELECT interrupted FROM v_jobs WHERE status = 'interrupted'", got);
+    CHECK_STR(got, "1");
+
+    /* not a boolean: the job is rejected with the field named, nothing written */
+    CHECK_INT(write_run("bad", json_string("yes"), 4), 0);
+    CHECK(ingest(db, "bad", &err) < 0);
+    CHECK(strstr(err.msg, "field 'interrupted': expected true or false, got a string") != NULL);
+    q1(db, "SELECT COUNT(*) FROM jobs", got);
+    CHECK_STR(got, "3");
+
+    /* A store from before migration 7: drop what it added, forget it ran,
+     * and open again; the flag comes back from genperf_summary. */
+    struct gp_error e2 = {0};
+    CHECK_INT(gp_db_exec(db, "DROP VIEW v_jobs; ALTER TABLE jobs DROP COLUMN interrupted; "
+                             "DELETE FROM schema_migrations WHERE version = 7",
+                         &e2),
+              0);
+    gp_db_close(db);
+    db = NULL;
+    CHECK_INT(gp_db_open(path, &db, &err), 0);
+    if (!db)
+        return;
+    q1(db, "SELECT group_concat(s, ' ') FROM (SELECT interrupted || '/' || status AS s FROM v_jobs ORDER BY job_id)",
+       got);
+    CHECK_STR(got, "0/completed 1/interrupted 0/completed");
+    q1(db, "SELECT COUNT(*) FROM schema_migrations", got);
+    CHECK_STR(got, "7");
+    gp_db_close(db);
+}
+
+int main(void)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(scratch, sizeof scratch, "%s/gp-store-intr.%ld", t && *t ? t : "/tmp", (long)getpid());
+    struct gp_error err = {0};
+    if (gp_mkdir_p(scratch, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    GP_RUN(test_interrupted_flag);
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", scratch);
+    return gp_test_summary();
+}
