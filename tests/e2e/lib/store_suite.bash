@@ -284,4 +284,16 @@ PY
   expect_reject "$TMPDIR/eps-bad" "profile_export_genperf.json: field 'scale_out.endpoints[1].requests': expected an integer, got a string"
   expect "SELECT COUNT(*) FROM job_endpoints" "2"
   echo "ok: per-endpoint breakdown stored, credentials hidden, a bad block rejected"
+
+  # --- an interrupted run (Ctrl-C wrote what it measured): jobs.interrupted, v_jobs.status
+  local ir="$TMPDIR/intr/m-openai-chat-concurrency2"; mkdir -p "$ir"
+  cp "$pr"/profile_export_genai_perf.json "$pr"/profile_export_genperf.json "$ir"/
+  printf '        ' >>"$ir/profile_export_genai_perf.json"   # new identity
+  python3 -c 'import json, sys; g = json.load(open(sys.argv[1])); g["interrupted"] = True; json.dump(g, open(sys.argv[1], "w"))' \
+    "$ir/profile_export_genperf.json" || fail "could not write the interrupted fixture"
+  out=$("$GENPERF" ingest "$TMPDIR/intr" --db "$DB" 2>&1) || fail "ingest of the interrupted job failed: $out"
+  expect "SELECT j.status || '/' || v.status || '/' || v.interrupted FROM jobs j JOIN v_jobs v ON v.job_id = j.id WHERE j.interrupted = 1" \
+         "completed/interrupted/1"
+  expect "SELECT COUNT(*) FROM v_jobs WHERE status = 'interrupted'" "1"
+  echo "ok: an interrupted run is stored as interrupted"
 }
