@@ -1,5 +1,5 @@
-/* metrics/sse.h — streaming-safe Server-Sent Events parsing and the OpenAI
- * response extraction built on it.
+/* metrics/sse.h — streaming-safe Server-Sent Events parsing (sse.c) and the
+ * OpenAI response extraction built on it (event.c).
  *
  * Owns: struct gp_sse (two growable buffers, reused across events and
  * requests: no allocation per event once warm). The caller owns the struct;
