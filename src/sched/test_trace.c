@@ -107,6 +107,11 @@ static void test_errors(void)
     CHECK(strstr(m, "\"session_id\"") != NULL);
     m = refuse("{\"input_length\": 5, \"delay\": -1}\n", NULL);
     CHECK(strstr(m, "\"delay\"") && strstr(m, "negative"));
+    /* fuzz (sched_fuzz_trace): a delay this large overflowed int64 ns (UBSan) */
+    m = refuse("{\"session_id\": \"a\", \"input_length\": 5, \"delay\": 55555555555555512}\n"
+               "{\"session_id\": \"a\", \"input_length\": 5, \"delay\": 10}\n",
+               NULL);
+    CHECK(strstr(m, "t.jsonl:1: \"delay\" 5.55556e+16 ms") && strstr(m, "too large"));
     m = refuse("{\"input_length\": 5, \"input_length\": 6}\n", NULL);
     CHECK(strstr(m, "t.jsonl:1: not JSON") != NULL);
     m = refuse("\n  \n", NULL);

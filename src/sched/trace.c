@@ -294,6 +294,12 @@ static int parse_row(struct parse *p, long line, const char *s, size_t n)
     p->ts[ri] = has_ts ? ts : -1;
     /* GenAI-Perf: metadata["delay"] = int(delay * ratio), in ms */
     double ratio = p->o->delay_ratio > 0 ? p->o->delay_ratio : 1.0;
+    if (delay >= 0 && !(delay * ratio < 9.0e12)) {
+        /* finish() multiplies by 1e6 into int64 ns: past 292 years it would overflow */
+        rc = line_err(p, line, "\"delay\" %g ms (x --session-delay-ratio %g) is too large (past 292 years)", delay,
+                      ratio);
+        goto out;
+    }
     r->delay_ns = delay >= 0 ? (int64_t)trunc(delay * ratio) : -1; /* ms for now; finish() converts */
     t->n++;
 out:
