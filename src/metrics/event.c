@@ -322,7 +322,23 @@ static size_t text_field(struct js *j, struct gp_buf *out)
 struct scan_state {
     struct gp_buf *content, *reasoning, *errtext;
     struct gp_event_info *info;
+    const char *cpos, *cend; /* the last content string read into content (the template's slot) */
+    int ntext;               /* content strings read into content */
 };
+
+/* delta.content / message.content / text: a string is read into content,
+ * and where it stood is kept for the template (gp_event_parse_tmpl). */
+static size_t content_field(struct js *j, struct scan_state *s)
+{
+    if (peek(j) != '"')
+        return text_field(j, s->content);
+    const char *at = j->p;
+    size_t n = str(j, s->content);
+    s->cpos = at;
+    s->cend = j->p;
+    s->ntext++;
+    return n;
+}
 
 /* delta / message object of a choice */
 static void scan_delta(struct js *j, struct scan_state *s)
@@ -338,7 +354,7 @@ static void scan_delta(struct js *j, struct scan_state *s)
     int first = 1, r;
     while ((r = obj_next(j, &first, &k, &kl)) == 1) {
         if (KEQ("content"))
-            s->info->content_len += text_field(j, s->content);
+            s->info->content_len += content_field(j, s);
         else if (KEQ("reasoning_content") || KEQ("reasoning"))
             s->info->reasoning_len += text_field(j, s->reasoning);
         else
@@ -361,7 +377,7 @@ static void scan_choice(struct js *j, struct scan_state *s)
         if (KEQ("delta") || KEQ("message"))
             scan_delta(j, s);
         else if (KEQ("text"))
-            s->info->content_len += text_field(j, s->content);
+            s->info->content_len += content_field(j, s);
         else if (KEQ("finish_reason")) {
             if (!is_null(j)) {
                 s->info->has_finish = 1;
@@ -464,8 +480,63 @@ static void buf_cut(struct gp_buf *b, size_t n)
     }
 }
 
+void gp_event_tmpl_free(struct gp_event_tmpl *t)
+{
+    gp_buf_free(&t->bytes);
+    memset(t, 0, sizeof *t);
+}
+
+/* The template's answer for [json, end), or 0 (nothing appended) when the
+ * bytes differ from it outside its content string. Equal bytes up to the
+ * string bring the scanner to the same state there; a string of any text
+ * leaves it in the same state after; equal bytes after it end the same. */
+static int from_tmpl(const char *json, const char *end, struct gp_buf *content, struct gp_event_tmpl *t,
+                     struct gp_event_info *out)
+{
+    size_t len = (size_t)(end - json), pre = t->cstart, suf = t->bytes.len - t->cend;
+    if (len < pre + 2 + suf || memcmp(json, t->bytes.data, pre) != 0 ||
+        memcmp(end - suf, t->bytes.data + t->cend, suf) != 0)
+        return 0;
+    size_t content0 = content ? content->len : 0;
+    struct js j = {json + pre, end - suf, 0};
+    size_t got = str(&j, content);
+    if (j.bad || j.p != j.end) {
+        buf_cut(content, content0);
+        return 0;
+    }
+    *out = t->info;
+    out->content_len = got;
+    t->hits++;
+    return 1;
+}
+
+/* Keeps [json, end) as the template when its only text was one content
+ * string; else leaves the template as it was (still a right answer for
+ * the bytes it holds). */
+static void keep_tmpl(const char *json, const char *end, const struct scan_state *s, struct gp_event_tmpl *t,
+                      const struct gp_event_info *info)
+{
+    if (s->ntext != 1 || info->reasoning_len != 0)
+        return;
+    t->valid = 0;
+    gp_buf_reset(&t->bytes);
+    if (gp_buf_append(&t->bytes, json, (size_t)(end - json)))
+        return;
+    t->cstart = (size_t)(s->cpos - json);
+    t->cend = (size_t)(s->cend - json);
+    t->info = *info;
+    t->info.content_len = 0;
+    t->valid = 1;
+}
+
 void gp_event_parse(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
                     struct gp_buf *errtext, struct gp_event_info *out)
+{
+    gp_event_parse_tmpl(json, len, content, reasoning, errtext, NULL, out);
+}
+
+void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
+                         struct gp_buf *errtext, struct gp_event_tmpl *t, struct gp_event_info *out)
 {
     memset(out, 0, sizeof *out);
     out->prompt_tokens = out->completion_tokens = -1;
@@ -484,8 +555,10 @@ void gp_event_parse(const char *json, size_t len, struct gp_buf *content, struct
         out->kind = GP_EV_DONE;
         return;
     }
+    if (t && t->valid && from_tmpl(json + s0, json + n, content, t, out))
+        return;
     struct js j = {json + s0, json + n, 0};
-    struct scan_state s = {content, reasoning, errtext, out};
+    struct scan_state s = {content, reasoning, errtext, out, NULL, NULL, 0};
     int is_error = 0, flat_error = 0;
     const char *k;
     size_t kl;
@@ -538,4 +611,6 @@ void gp_event_parse(const char *json, size_t len, struct gp_buf *content, struct
         return;
     }
     out->kind = GP_EV_CHUNK;
+    if (t)
+        keep_tmpl(json + s0, json + n, &s, t, out);
 }

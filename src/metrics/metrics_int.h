@@ -23,6 +23,7 @@ struct gp_metrics_result;
 struct gp_scan {
     struct gp_sse sse;
     struct gp_buf content, reasoning, errtext, first_err, body;
+    struct gp_event_tmpl tmpl; /* the last token chunk: the next one reads only its text */
     uint64_t *ct;          /* content chunk times of the current request */
     size_t nct, ctcap;
     uint64_t first_reasoning_ns; /* read that completed the first reasoning text; 0 = none */

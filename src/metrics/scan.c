@@ -28,7 +28,7 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         s->has_error = 1;
         return 0;
     }
-    gp_event_parse(data, len, &s->content, &s->reasoning, &s->errtext, &info);
+    gp_event_parse_tmpl(data, len, &s->content, &s->reasoning, &s->errtext, &s->tmpl, &info);
     switch (info.kind) {
     case GP_EV_DONE:
         s->done = 1;
@@ -188,5 +188,6 @@ void gp_scan_free(struct gp_scan *s)
     gp_buf_free(&s->errtext);
     gp_buf_free(&s->first_err);
     gp_buf_free(&s->body);
+    gp_event_tmpl_free(&s->tmpl);
     free(s->ct);
 }

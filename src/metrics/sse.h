@@ -70,4 +70,27 @@ struct gp_event_info {
 void gp_event_parse(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
                     struct gp_buf *errtext, struct gp_event_info *out);
 
+/* The last event that gp_event_parse_tmpl parsed in full and whose only text
+ * is one content string (a vLLM / SGLang / TRT-LLM token chunk). The next
+ * event whose bytes equal it outside that string parses to the same info but
+ * for the string, so only the string is read: a stream's id, model, created,
+ * index, finish_reason and usage bytes repeat in every chunk, and walking
+ * their keys was most of the post-run parse. The parse is a pure function of
+ * the bytes, so one template may serve many requests (no reset needed).
+ * Owns bytes (grown once, reused: no allocation per event once warm); zero
+ * it to start, gp_event_tmpl_free releases it. */
+struct gp_event_tmpl {
+    struct gp_buf bytes;        /* the event's JSON, blanks around it trimmed */
+    size_t cstart, cend;        /* its content string: opening quote .. past the closing one */
+    struct gp_event_info info;  /* what it parsed to (content_len aside) */
+    int valid;
+    unsigned long hits;         /* events answered from the template (tests, benches) */
+};
+void gp_event_tmpl_free(struct gp_event_tmpl *t);
+
+/* gp_event_parse with a template (NULL: exactly gp_event_parse): the same
+ * result and the same bytes appended, for any input. */
+void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
+                         struct gp_buf *errtext, struct gp_event_tmpl *t, struct gp_event_info *out);
+
 #endif
