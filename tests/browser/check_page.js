@@ -83,6 +83,13 @@ async function canvasInk(page, sel) {
     check(rows === spec.jobs, `list shows ${spec.jobs} jobs (got ${rows})`);
     const models = await page.$$eval('#gp-jobs td[data-col=model]', (t) => t.map((x) => x.textContent));
     check(models.includes(spec.model), `model name shown as text: ${JSON.stringify(spec.model)} (got ${JSON.stringify(models.slice(0, 3))})`);
+    if (spec.status_bad) {
+      const st = await page.$$eval('#gp-jobs td[data-status]', (t) => t.map((x) => [x.dataset.status, x.className, x.title]));
+      const hit = st.filter((x) => x[0] === spec.status_bad);
+      check(hit.length === 1 && hit[0][1].includes('gp-status-bad') && hit[0][2].length > 0 &&
+        st.every((x) => x[0] === spec.status_bad || !x[1].includes('gp-status-bad')),
+        `status ${spec.status_bad} is marked in the list, and only it (${JSON.stringify(st)})`);
+    }
     const injected = await page.$$eval('#gp-main script, #gp-main img', (s) => s.length);
     check(injected === 0, `no element injected from data (got ${injected})`);
     if (spec.sort) {

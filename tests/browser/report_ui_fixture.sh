@@ -18,7 +18,11 @@ for t in 5000000000 6000000000 7000000000; do
   sqlite3 "$db" "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value, host)
                  VALUES (1, $t, $t, 'host', 'cpu_util_pct', 42.0, 'node-b')"
 done
+# Job 2 was stopped by Ctrl-C (store migration 7): the list says so.
+sqlite3 "$db" "UPDATE jobs SET interrupted = 1 WHERE id = 2"
 gp_start_ui --db "$db"
+curl -s "$UI_URL/api/jobs" | python3 -c 'import json, sys; j = {r["id"]: r for r in json.load(sys.stdin)["jobs"]}; sys.exit(0 if j[2]["status"] == "interrupted" and j[2]["interrupted"] == 1 and j[1]["status"] != "interrupted" else 1)' ||
+  { echo "/api/jobs: job 2 should read status interrupted"; curl -s "$UI_URL/api/jobs" | head -c 600; exit 1; }
 
 # JSON endpoints: content type, escaping, errors.
 ct=$(curl -s -o "$TMPDIR/jobs.json" -w '%{content_type}' "$UI_URL/api/jobs")
@@ -52,6 +56,7 @@ cat > "$TMPDIR/spec.json" <<JSON
  "metrics": {"request_latency.avg": $lat, "request_latency.p99": $p99, "time_to_first_token.p50": $ttft,
              "output_token_throughput.avg": $thr},
  "charts_min": 3, "hardware": true, "hardware_labels": ["host", "host @ node-b"], "compare": "1,2", "sort": "request_latency.p50",
+ "status_bad": "interrupted",
  "shots": "$SHOTS", "tag": "ui-fixture"}
 JSON
 gp_check "$TMPDIR/spec.json"

@@ -152,6 +152,17 @@
       .catch(function (e) { if (current(gen)) showError(box, e); });
   }
 
+  /* A job that did not complete cleanly stands out in the list, with why. */
+  const statusWhy = {
+    interrupted: 'stopped by a signal (Ctrl-C): the metrics cover what was measured until then',
+    completed_with_errors: 'some requests failed (see requests_failed)',
+    failed: 'no request succeeded',
+  };
+  function statusAttrs(st) {
+    const why = st == null ? null : statusWhy[String(st)];
+    return { class: why ? 't gp-status-bad' : 't', 'data-status': st == null ? null : String(st), title: why || null };
+  }
+
   function renderList(box, jobs) {
     const distinct = function (k) {
       const s = {}; jobs.forEach(function (j) { if (j[k] != null && j[k] !== '') s[String(j[k])] = 1; });
@@ -242,7 +253,7 @@
           el('td', { class: 't' }, j.scenario == null ? '' : String(j.scenario), j.cell ? [' / ', String(j.cell)] : null),
           el('td', null, fmt(j.concurrency)),
           el('td', null, fmt(j.request_rate)),
-          el('td', { class: 't' }, j.status == null ? '' : String(j.status)),
+          el('td', statusAttrs(j.status), j.status == null ? '' : String(j.status)),
           cols.map(function (k) {
             const v = (j.metrics || {})[k];
             return el('td', { 'data-metric': k, 'data-value': v == null ? '' : String(v) }, fmt(v));
