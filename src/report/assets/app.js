@@ -128,8 +128,6 @@
     stateKeys.forEach(function (k) { if (q.has(k)) listState[k] = q.get(k); });
     if (q.has('order')) listState.desc = q.get('order') !== 'asc';
   }
-  /* True when route() would show the list for this fragment. */
-  function isListHash(h) { const p = h.replace(/^#\/?/, '').split('/')[0]; return p === '' || p.charAt(0) === '?'; }
   function saveListState() {
     const q = new URLSearchParams();
     stateKeys.forEach(function (k) { if (listState[k] && !(k === 'sort' && listState[k] === 'created_at')) q.set(k, listState[k]); });
@@ -138,7 +136,7 @@
     // Only a list fragment is the list's to rewrite. Setting location.hash queues
     // hashchange as a task; a /api/jobs answer that lands before it must not put '#/'
     // over the fragment just set (CI saw the compare view never start that way).
-    if (!isListHash(location.hash)) return;
+    if (routeOf(location.hash).view !== 'list') return;
     if (location.hash !== h && !(location.hash === '' && h === '#/')) history.replaceState(null, '', h);
   }
 
@@ -622,12 +620,19 @@
   }
 
   /* ---- routing ---------------------------------------------------------- */
-  function route() {
-    const h = location.hash || (bundle && bundle.start) || '#/';
+  /* The view a fragment shows ('job', 'compare' or 'list', the fallback) and
+   * its decoded parts: route() and saveListState() read fragments alike. */
+  function routeOf(hash) {
+    const h = hash || (bundle && bundle.start) || '#/';
     const parts = h.replace(/^#\/?/, '').split('/').map(function (s) { try { return decodeURIComponent(s); } catch (e) { return s; } });
+    const view = parts[0] === 'job' && parts[1] ? 'job' : parts[0] === 'compare' && parts[1] && parts[2] != null ? 'compare' : 'list';
+    return { view: view, parts: parts };
+  }
+  function route() {
+    const r = routeOf(location.hash), parts = r.parts;
     document.body.setAttribute('data-view', parts[0] || 'list');
-    if (parts[0] === 'job' && parts[1]) viewJob(parts[1], parts[2] || '');
-    else if (parts[0] === 'compare' && parts[1] && parts[2] != null) viewCompare(parts[1], parts.slice(2).join('/'));
+    if (r.view === 'job') viewJob(parts[1], parts[2] || '');
+    else if (r.view === 'compare') viewCompare(parts[1], parts.slice(2).join('/'));
     else viewList(parts[0] && parts[0].charAt(0) === '?' ? parts[0].slice(1) : '');
   }
   window.addEventListener('hashchange', route);
