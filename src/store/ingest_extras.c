@@ -170,12 +170,8 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
     }
     if ((r = ig_opt_str(m, "host", &j->host, path, "host", err)))
         goto done;
-    const json_t *intr = json_object_get(m, "interrupted");
-    if (intr && !json_is_boolean(intr)) {
-        r = gp_err(err, GP_EINVAL, "%s: field 'interrupted': expected true or false, got %s", path, ig_jtype(intr));
+    if ((r = ig_opt_bool(m, "interrupted", &j->interrupted, path, "interrupted", err)))
         goto done;
-    }
-    j->interrupted = json_is_true(intr);
     struct ig_opt_i s = {0}, e = {0};
     if ((r = ig_opt_int(m, "start_wall_ns", &s, path, "start_wall_ns", err)) ||
         (r = ig_opt_int(m, "end_wall_ns", &e, path, "end_wall_ns", err)))
