@@ -12,6 +12,12 @@ typedef int gp_nvmlReturn;
 typedef struct gp_nvmlDevice_st *gp_nvmlDevice;
 struct gp_nvmlUtilization { unsigned int gpu, memory; };
 struct gp_nvmlMemory { unsigned long long total, free, used; };
+/* nvmlMemory_v2_t. v1's "used" includes the memory the driver reserves for
+ * itself (about 650 MiB on an H200, driver 580): an idle GPU read 1.5 GiB used
+ * where nvidia-smi, and DCGM's FB_USED that GenAI-Perf reports, said 0.9. v2
+ * (drivers from R510) gives "used" without the reserve; v1 is the fallback. */
+struct gp_nvmlMemory_v2 { unsigned int version; unsigned long long total, reserved, free, used; };
+#define GP_NVML_MEMORY_V2 ((unsigned int)(sizeof(struct gp_nvmlMemory_v2) | (2u << 24)))
 struct gp_nvmlViolationTime { unsigned long long reference_time, violation_time; };  /* us, ns */
 /* nvmlFieldValue_t: 40 bytes; value is a union read as valueType says. */
 struct gp_nvmlFieldValue {
@@ -54,6 +60,8 @@ struct gp_nvml {
     gp_nvmlReturn (*energy)(gp_nvmlDevice, unsigned long long *);
     gp_nvmlReturn (*utilization)(gp_nvmlDevice, struct gp_nvmlUtilization *);
     gp_nvmlReturn (*memory)(gp_nvmlDevice, struct gp_nvmlMemory *);
+    gp_nvmlReturn (*memory_v2)(gp_nvmlDevice, struct gp_nvmlMemory_v2 *);
+    int memory_v2_off;  /* v2 answered "not here": v1 from then on */
     gp_nvmlReturn (*temperature)(gp_nvmlDevice, int, unsigned int *);
     gp_nvmlReturn (*clock)(gp_nvmlDevice, int, unsigned int *);
     gp_nvmlReturn (*enc_util)(gp_nvmlDevice, unsigned int *, unsigned int *);
@@ -111,6 +119,7 @@ int gp_nvml_open(const char *path, struct gp_nvml **out, char *reason, size_t re
         {"nvmlDeviceGetTotalEnergyConsumption", &nv->energy, 0},
         {"nvmlDeviceGetUtilizationRates", &nv->utilization, 0},
         {"nvmlDeviceGetMemoryInfo", &nv->memory, 0},
+        {"nvmlDeviceGetMemoryInfo_v2", &nv->memory_v2, 0},
         {"nvmlDeviceGetTemperature", &nv->temperature, 0},
         {"nvmlDeviceGetClockInfo", &nv->clock, 0},
         {"nvmlDeviceGetEncoderUtilization", &nv->enc_util, 0},
@@ -221,6 +230,32 @@ static void put(struct gp_nvml_reading *r, int metric, double v)
         return c;                                                                   \
     else if ((fnp) && c == 1)
 
+/* Memory through nvmlDeviceGetMemoryInfo_v2: 1 read, 0 not available (no
+ * symbol, or the driver answers NOT_SUPPORTED / FUNCTION_NOT_FOUND /
+ * ARGUMENT_VERSION_MISMATCH: then v1, for this and every later sample), < 0 as
+ * check(). */
+static int read_memory_v2(struct gp_nvml *nv, gp_nvmlDevice d, struct gp_nvml_reading *r,
+                          char *reason, size_t reasonsz)
+{
+    if (!nv->memory_v2 || nv->memory_v2_off)
+        return 0;
+    struct gp_nvmlMemory_v2 m = {GP_NVML_MEMORY_V2, 0, 0, 0, 0};
+    gp_nvmlReturn rc = nv->memory_v2(d, &m);
+    if (rc == 25 /* ARGUMENT_VERSION_MISMATCH */) {
+        nv->memory_v2_off = 1;
+        return 0;
+    }
+    int c = check(nv, rc, "nvmlDeviceGetMemoryInfo_v2", reason, reasonsz);
+    if (c == 0)
+        nv->memory_v2_off = 1;
+    if (c <= 0)
+        return c;
+    put(r, GP_TM_GPU_MEM_USED_BYTES, (double)m.used);
+    put(r, GP_TM_GPU_MEM_TOTAL_BYTES, (double)m.total);
+    put(r, GP_TM_GPU_MEM_FREE_BYTES, (double)m.free);
+    return 1;
+}
+
 /* The field-value batch: one call; each field has its own return code, and
  * one a device lacks (no ECC, no NVLink) is simply absent. */
 static int read_fields(struct gp_nvml *nv, gp_nvmlDevice d, struct gp_nvml_reading *r,
@@ -276,10 +311,15 @@ int gp_nvml_read(struct gp_nvml *nv, int dev, struct gp_nvml_reading *r, char *r
         put(r, GP_TM_GPU_UTIL_PCT, ut.gpu);
         put(r, GP_TM_MEM_UTIL_PCT, ut.memory);
     }
-    NV_Q(nv->memory, nv->memory(d, &m), "nvmlDeviceGetMemoryInfo", 0) {
-        put(r, GP_TM_GPU_MEM_USED_BYTES, (double)m.used);
-        put(r, GP_TM_GPU_MEM_TOTAL_BYTES, (double)m.total);
-        put(r, GP_TM_GPU_MEM_FREE_BYTES, (double)m.free);
+    c = read_memory_v2(nv, d, r, reason, reasonsz);
+    if (c < 0)
+        return c;
+    if (c == 0) {
+        NV_Q(nv->memory, nv->memory(d, &m), "nvmlDeviceGetMemoryInfo", 0) {
+            put(r, GP_TM_GPU_MEM_USED_BYTES, (double)m.used);
+            put(r, GP_TM_GPU_MEM_TOTAL_BYTES, (double)m.total);
+            put(r, GP_TM_GPU_MEM_FREE_BYTES, (double)m.free);
+        }
     }
     NV_Q(nv->temperature, nv->temperature(d, GP_NVML_TEMPERATURE_GPU, &u), "nvmlDeviceGetTemperature", 0)
         put(r, GP_TM_TEMP_C, u);

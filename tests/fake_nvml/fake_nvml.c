@@ -13,7 +13,7 @@
  *                                   once (the sample index k does not advance)
  * Values for device d at its k-th sample (k = power reads so far, from 0):
  *   power 100+50d+10k W, limit 700 W, energy 1e6+500k J, gpu util min(100,20+10k) %,
- *   mem util 30+d %, memory 80 GiB total, (1+k) GiB used, temp 40+d+k C, SM clock 1980-10d MHz,
+ *   mem util 30+d %, memory 80 GiB total, (1+k) GiB used (v2; v1 adds the 512 MiB reserve), temp 40+d+k C, SM clock 1980-10d MHz,
  *   memory clock 2619-d MHz, encoder util 5+d %, decoder util 7+d %,
  *   power violation 1000+100k us (answered in ns), thermal violation 200k us,
  *   PCIe TX 1000+10k KB/s, RX 2000+d KB/s; field values (nvmlDeviceGetFieldValues):
@@ -21,6 +21,10 @@
  *   aggregate (5,6) 30+d / 2 as ull, retired pages SBE/DBE (29,30) 4 / 5 as uint,
  *   NVLink CRC flit/data totals (38,45) 6 / 7 as ull, PCIe replay (94) 8+k as uint;
  *   any other field id answers NOT_SUPPORTED in its own nvmlReturn.
+ *   GENPERF_FAKE_NVML_NO_MEM_V2=1   nvmlDeviceGetMemoryInfo_v2 answers FUNCTION_NOT_FOUND (a
+ *                                   driver older than R510): genperf falls back to v1
+ * Memory, like a real driver: 512 MiB reserved for the driver itself, which v1's "used"
+ * counts and v2's does not (v2 = what nvidia-smi shows); v2 checks its struct version.
  *   GENPERF_FAKE_NVML_BASIC=1 leaves out every query past the first nine metrics
  *   (like an old driver), so the extras must simply be absent.
  * The static counters are this fake's own state, like the real library's.
@@ -31,12 +35,13 @@
 
 #define FAKE_MAX 16
 #define FAKE_KEY 0x6e766d6cUL
+#define FAKE_RESERVED (512ull << 20)
 
 struct fake_dev { unsigned long key; int idx; };
 
 static struct fake_dev devs[FAKE_MAX];
 static unsigned calls[FAKE_MAX];
-static int ndev = 1, inited, fail_dev = -1, no_energy, basic;
+static int ndev = 1, inited, fail_dev = -1, no_energy, basic, no_mem_v2;
 static long fail_after = -1, glitch_at = -1;
 static int glitched[FAKE_MAX];
 
@@ -59,6 +64,8 @@ struct fake_util { unsigned int gpu, memory; };
 int nvmlDeviceGetUtilizationRates(struct fake_dev *d, struct fake_util *u);
 struct fake_mem { unsigned long long total, free, used; };
 int nvmlDeviceGetMemoryInfo(struct fake_dev *d, struct fake_mem *m);
+struct fake_mem2 { unsigned int version; unsigned long long total, reserved, free, used; };
+int nvmlDeviceGetMemoryInfo_v2(struct fake_dev *d, struct fake_mem2 *m);
 int nvmlDeviceGetTemperature(struct fake_dev *d, int sensor, unsigned int *t);
 int nvmlDeviceGetClockInfo(struct fake_dev *d, int type, unsigned int *mhz);
 int nvmlDeviceGetEncoderUtilization(struct fake_dev *d, unsigned int *u, unsigned int *period_us);
@@ -85,6 +92,7 @@ int nvmlInit_v2(void)
     fail_after = env_long("GENPERF_FAKE_NVML_FAIL_AFTER", -1);
     no_energy = (int)env_long("GENPERF_FAKE_NVML_NO_ENERGY", 0);
     basic = (int)env_long("GENPERF_FAKE_NVML_BASIC", 0);
+    no_mem_v2 = (int)env_long("GENPERF_FAKE_NVML_NO_MEM_V2", 0);
     glitch_at = env_long("GENPERF_FAKE_NVML_GLITCH_AT", -1);
     for (int i = 0; i < FAKE_MAX; i++) {
         devs[i].key = FAKE_KEY;
@@ -189,8 +197,20 @@ int nvmlDeviceGetMemoryInfo(struct fake_dev *d, struct fake_mem *m)
 {
     if (!valid(d)) return 2;
     m->total = 80ull << 30;
-    m->used = (1ull + k_of(d)) << 30;
+    m->used = ((1ull + k_of(d)) << 30) + FAKE_RESERVED;
     m->free = m->total - m->used;
+    return 0;
+}
+
+int nvmlDeviceGetMemoryInfo_v2(struct fake_dev *d, struct fake_mem2 *m)
+{
+    if (!valid(d)) return 2;
+    if (no_mem_v2) return 13;  /* NVML_ERROR_FUNCTION_NOT_FOUND */
+    if (m->version != ((unsigned)sizeof *m | (2u << 24))) return 25;  /* ARGUMENT_VERSION_MISMATCH */
+    m->total = 80ull << 30;
+    m->reserved = FAKE_RESERVED;
+    m->used = (1ull + k_of(d)) << 30;
+    m->free = m->total - m->reserved - m->used;
     return 0;
 }
 
