@@ -127,40 +127,26 @@ int gp_host_parse_meminfo(const char *text, uint64_t *total, uint64_t *avail)
     return 0;
 }
 
-int gp_host_parse_pid_stat(const char *text, uint64_t *ticks)
+/* genperf's own CPU comes from CLOCK_PROCESS_CPUTIME_ID, not /proc/self/stat:
+ * the latter counts in clock ticks (10 ms), and the kernel may move a whole
+ * batch of them into view at once, so a short window divided a tick count by
+ * microseconds. On an H200 machine the first sample (taken 43 us after open,
+ * with NVML's start-up CPU landing in between) read 230,335 % of a core. The
+ * process clock counts every thread, exactly. */
+static int proc_cpu_ns(uint64_t *out)
 {
-    /* comm (field 2) may contain spaces and parentheses: fields resume after
-     * the last ')'. utime and stime are fields 14 and 15. */
-    const char *p = strrchr(text, ')');
-    if (!p)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
         return -1;
-    p++;
-    int field = 2;
-    uint64_t ut = 0, st = 0;
-    while (*p && field < 15) {
-        p = skip_ws(p);
-        if (!*p)
-            break;
-        field++;
-        char *end;
-        if (field == 14 || field == 15) {
-            unsigned long long v = strtoull(p, &end, 10);
-            if (end == p)
-                return -1;
-            if (field == 14)
-                ut = v;
-            else
-                st = v;
-            p = end;
-        } else {
-            while (*p && *p != ' ')
-                p++;
-        }
-    }
-    if (field < 15)
-        return -1;
-    *ticks = ut + st;
+    *out = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     return 0;
+}
+
+double gp_host_proc_pct(uint64_t cpu0, uint64_t t0, uint64_t cpu1, uint64_t t1)
+{
+    if (t1 < t0 || t1 - t0 < GP_HOST_PROC_MIN_WINDOW_NS || cpu1 < cpu0)
+        return -1;
+    return 100.0 * (double)(cpu1 - cpu0) / (double)(t1 - t0);
 }
 
 /* Reads the whole (small) /proc file at fd into h->buf; NULL on failure. */
@@ -192,10 +178,6 @@ int gp_host_open(struct gp_host *h, char *reason, size_t reasonsz)
     h->fd_stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
     h->fd_loadavg = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
     h->fd_meminfo = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
-    h->fd_self = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-    h->clk_tck = sysconf(_SC_CLK_TCK);
-    if (h->clk_tck <= 0)
-        h->clk_tck = 100;
     long nconf = sysconf(_SC_NPROCESSORS_CONF);
     h->maxcpu = (int)(nconf > 0 ? (nconf < 4096 ? nconf : 4096) : 1);
     h->bufsz = HOST_BUFSZ;
@@ -214,9 +196,7 @@ int gp_host_open(struct gp_host *h, char *reason, size_t reasonsz)
         gp_host_close(h);
         return -1;
     }
-    uint64_t ticks;
-    if ((txt = slurp(h, h->fd_self)) && gp_host_parse_pid_stat(txt, &ticks) == 0) {
-        h->prev_proc_ticks = ticks;
+    if (proc_cpu_ns(&h->prev_proc_cpu_ns) == 0) {
         h->prev_proc_ns = gp_now_ns();
         h->have_proc = 1;
     }
@@ -225,8 +205,8 @@ int gp_host_open(struct gp_host *h, char *reason, size_t reasonsz)
 
 void gp_host_close(struct gp_host *h)
 {
-    int *fds[] = {&h->fd_stat, &h->fd_loadavg, &h->fd_meminfo, &h->fd_self};
-    for (size_t i = 0; i < 4; i++) {
+    int *fds[] = {&h->fd_stat, &h->fd_loadavg, &h->fd_meminfo};
+    for (size_t i = 0; i < 3; i++) {
         if (*fds[i] >= 0)
             close(*fds[i]);
         *fds[i] = -1;
@@ -275,19 +255,17 @@ int gp_host_sample(struct gp_host *h, uint64_t now_ns, gp_host_emit_fn emit, voi
         emit(ctx, GP_TD_HOST, 0, GP_TM_HOST_MEM_AVAILABLE_BYTES, (double)av);
         n += 2;
     }
-    uint64_t ticks;
-    if ((txt = slurp(h, h->fd_self)) && gp_host_parse_pid_stat(txt, &ticks) == 0) {
-        if (h->have_proc && now_ns > h->prev_proc_ns && ticks >= h->prev_proc_ticks) {
-            /* The kernel counts in clock ticks (usually 10 ms), so a 0.2 s
-             * window has a resolution of 5% of a core. */
-            double secs = (double)(ticks - h->prev_proc_ticks) / (double)h->clk_tck;
-            double wall = (double)(now_ns - h->prev_proc_ns) / 1e9;
-            emit(ctx, GP_TD_GENPERF, 0, GP_TM_PROC_CPU_PCT, 100.0 * secs / wall);
+    uint64_t cpu;
+    if (proc_cpu_ns(&cpu) == 0) {
+        double pct = h->have_proc ? gp_host_proc_pct(h->prev_proc_cpu_ns, h->prev_proc_ns, cpu, now_ns) : -1;
+        if (pct >= 0) {
+            emit(ctx, GP_TD_GENPERF, 0, GP_TM_PROC_CPU_PCT, pct);
             n++;
-            h->prev_proc_ticks = ticks;
-            h->prev_proc_ns = now_ns;
-        } else {
-            h->prev_proc_ticks = ticks;
+        }
+        /* a window too short keeps its baseline; one that went backwards (a
+         * caller's now_ns older than open) restarts it */
+        if (pct >= 0 || !h->have_proc || now_ns < h->prev_proc_ns || cpu < h->prev_proc_cpu_ns) {
+            h->prev_proc_cpu_ns = cpu;
             h->prev_proc_ns = now_ns;
             h->have_proc = 1;
         }

@@ -1,4 +1,4 @@
-/* telemetry/host.h — host CPU, load and memory, and genperf's own CPU, from /proc.
+/* telemetry/host.h — host CPU, load and memory from /proc, and genperf's own CPU.
  *
  * Owns: struct gp_host (the open /proc file descriptors, one read buffer and
  * the previous CPU counters needed for rates). Nothing is allocated per
@@ -18,22 +18,25 @@ struct gp_host_cpu {
 };
 
 struct gp_host {
-    int fd_stat, fd_loadavg, fd_meminfo, fd_self;
+    int fd_stat, fd_loadavg, fd_meminfo;
     char *buf;
     size_t bufsz;
     int maxcpu;                 /* size of prev[] */
     struct gp_host_cpu prev_all;
     struct gp_host_cpu *prev;   /* per core, indexed by N of "cpuN" */
     struct gp_host_cpu *cur;
-    uint64_t prev_proc_ticks, prev_proc_ns;
+    uint64_t prev_proc_cpu_ns, prev_proc_ns;  /* CLOCK_PROCESS_CPUTIME_ID, CLOCK_MONOTONIC */
     int have_proc;
-    long clk_tck;
 };
+
+/* Shortest window genperf's cpu_pct is computed over; a shorter one (a sample
+ * right after open) adds nothing and keeps the baseline for the next. */
+#define GP_HOST_PROC_MIN_WINDOW_NS 1000000ull
 
 /* Called once per value: kind is enum gp_tm_device_kind, metric enum gp_tm_metric. */
 typedef void (*gp_host_emit_fn)(void *ctx, int kind, int index, int metric, double value);
 
-/* Opens /proc/{stat,loadavg,meminfo,self/stat} and reads the first CPU
+/* Opens /proc/{stat,loadavg,meminfo} and reads the first CPU
  * counters (so the first sample already has a rate if time has passed).
  * -1 with reason if /proc/stat cannot be read. */
 int gp_host_open(struct gp_host *h, char *reason, size_t reasonsz);
@@ -54,7 +57,9 @@ double gp_host_cpu_util(const struct gp_host_cpu *prev, const struct gp_host_cpu
 int gp_host_parse_loadavg(const char *text, double *load1);
 /* MemTotal and MemAvailable in bytes; -1 if either is missing. */
 int gp_host_parse_meminfo(const char *text, uint64_t *total, uint64_t *avail);
-/* utime+stime (clock ticks) from a /proc/<pid>/stat line. */
-int gp_host_parse_pid_stat(const char *text, uint64_t *ticks);
+/* genperf's CPU % (100 = one core) from CPU time cpu0 -> cpu1 over the
+ * monotonic window t0 -> t1 (ns); -1 when the window is shorter than
+ * GP_HOST_PROC_MIN_WINDOW_NS or a counter went backwards. */
+double gp_host_proc_pct(uint64_t cpu0, uint64_t t0, uint64_t cpu1, uint64_t t1);
 
 #endif

@@ -140,7 +140,7 @@ static void test_values_and_units(void)
         CHECK_NEAR(json_real_value(json_object_get(json_object_get(en, "0"), "min")), 1.0, 1e-12);
         /* the extras: unit and a scaled value each (fake_nvml.c's script) */
         struct { const char *name, *unit, *gpu, *stat; double want; } ex[] = {
-            {"gpu_memory_free", "GB", "0", "max", 79.0 * 1.073741824},
+            {"gpu_memory_free", "GB", "0", "max", 78.5 * 1.073741824}, /* 80 - 1 used - 0.5 reserved */
             {"video_encoder_utilization", "%", "1", "avg", 6},
             {"video_decoder_utilization", "%", "0", "avg", 7},
             {"gpu_clock_memory", "MHz", "1", "avg", 2618},
