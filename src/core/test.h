@@ -18,6 +18,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <math.h>
 
@@ -136,6 +138,20 @@ static inline char *gp_test_mkdtemp(char *dir, size_t n, const char *prefix)
         return NULL;
     }
     return dir;
+}
+
+static inline int gp_test_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* Removes dir and everything in it (a test's scratch); says so on stderr when
+ * it cannot. No shell: the path may hold any character. */
+static inline void gp_test_rmtree(const char *dir)
+{
+    if (dir && dir[0] && nftw(dir, gp_test_rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
 }
 
 #endif

@@ -348,9 +348,6 @@ int main(void)
     GP_RUN(test_rankings);
     GP_RUN(test_multimodal_images_audio);
     GP_RUN(test_payload_isl_forms);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    gp_test_rmtree(tmpdir);
     return gp_test_summary();
 }

@@ -226,16 +226,12 @@ static void test_trace_payload_file(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/gp-infile-XXXXXX");
-    if (!mkdtemp(dir))
+    if (!gp_test_mkdtemp(dir, sizeof dir, "gp-infile"))
         return 1;
     GP_RUN(test_rows);
     GP_RUN(test_errors);
     GP_RUN(test_file_deterministic_osl);
     GP_RUN(test_trace_payload_file);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "cleanup of %s failed\n", dir);
+    gp_test_rmtree(dir);
     return gp_test_summary();
 }

@@ -324,10 +324,7 @@ static void test_artifact_schedule_stimulus(void)
     CHECK_INT(json_integer_value(json_object_get(sess, "concurrency")), 3);
     CHECK(json_is_null(json_object_get(sess, "request_rate")));
     json_decref(b);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    gp_test_rmtree(dir);
 }
 
 static struct gp_db *fixture_db(char *path, size_t n)

@@ -620,11 +620,8 @@ static void test_ingest_schedule_stimulus(void)
 
 int main(void)
 {
-    const char *t = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/gp-store-test.%ld", t && *t ? t : "/tmp", (long)getpid());
-    struct gp_error err = {0};
-    if (gp_mkdir_p(scratch, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (!gp_test_mkdtemp(scratch, sizeof scratch, "gp-store-test")) {
+        perror("mkdtemp");
         return 1;
     }
     GP_RUN(test_sha256);
@@ -637,9 +634,6 @@ int main(void)
     GP_RUN(test_ingest_endpoints);
     GP_RUN(test_ingest_schedule_stimulus);
     GP_RUN(test_telemetry_hosts);
-    char cmd[4300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", scratch);
+    gp_test_rmtree(scratch);
     return gp_test_summary();
 }

@@ -135,17 +135,11 @@ static void test_interrupted_flag(void)
 
 int main(void)
 {
-    const char *t = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/gp-store-intr.%ld", t && *t ? t : "/tmp", (long)getpid());
-    struct gp_error err = {0};
-    if (gp_mkdir_p(scratch, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (!gp_test_mkdtemp(scratch, sizeof scratch, "gp-store-intr")) {
+        perror("mkdtemp");
         return 1;
     }
     GP_RUN(test_interrupted_flag);
-    char cmd[4300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", scratch);
+    gp_test_rmtree(scratch);
     return gp_test_summary();
 }

@@ -344,9 +344,7 @@ static void test_real_others(void)
 
 int main(void)
 {
-    const char *td = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/gp-toktest.XXXXXX", td && *td ? td : "/tmp");
-    if (!mkdtemp(tmpdir))
+    if (!gp_test_mkdtemp(tmpdir, sizeof tmpdir, "gp-toktest"))
         return 2;
     GP_RUN(test_builtin);
     GP_RUN(test_bytelevel_merges);
@@ -354,9 +352,6 @@ int main(void)
     GP_RUN(test_refusals);
     GP_RUN(test_real_llama3);
     GP_RUN(test_real_others);
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    gp_test_rmtree(tmpdir);
     return gp_test_summary();
 }
