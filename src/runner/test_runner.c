@@ -241,9 +241,22 @@ static void test_profile_argv_load(void)
     CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
     gp_runner_profile_argv(&sc, &c, "/g", "u", "o", &a);
     gp_argv_to_shell(&a, &b);
-    const char *head = "mpirun -n 2 --mca odls_base_sigkill_timeout 20 /g profile ";
+    const char *head = "mpirun -n 2 --bind-to none --mca odls_base_sigkill_timeout 20 /g profile ";
     CHECK(!strncmp(b.data, head, strlen(head)));
     CHECK(strstr(b.data, "timeout 3") == NULL);
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+    gp_scenario_free(&sc);
+    json_decref(j);
+    /* one host: ranks unbound unless the scenario binds them itself */
+    j = yaml("model: m\nframework: attach\nurl: u\nconcurrency: 1\nisl: 1\nosl: 1\n"
+             "load: {ranks: 2, mpirun_args: [--bind-to, core]}\n");
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    gp_runner_profile_argv(&sc, &c, "/g", "u", "o", &a);
+    gp_argv_to_shell(&a, &b);
+    head = "mpirun -n 2 --mca odls_base_sigkill_timeout 3 --bind-to core /g profile ";
+    CHECK(!strncmp(b.data, head, strlen(head)));
+    CHECK(strstr(b.data, "none") == NULL);
     gp_argv_free(&a);
     gp_buf_free(&b);
     gp_scenario_free(&sc);
