@@ -12,6 +12,7 @@
 #include "store/db.h"
 #include "store/db_impl.h"
 #include "store/store.h"
+#include "store/test_store_util.h"
 
 #include <jansson.h>
 #include <signal.h>
@@ -420,50 +421,12 @@ static void test_csv_duplicates(void)
     }
 }
 
-/* One-row query -> its first column ("(null)" for NULL, "" for no row). */
-static void q1(struct gp_db *db, const char *sql, char *out, size_t n)
-{
-    struct rows rw = {0};
-    struct gp_error err = {0};
-    if (gp_db_query(db, sql, NULL, 0, rows_cb, &rw, &err))
-        fprintf(stderr, "  %s: %s\n", sql, err.msg);
-    snprintf(out, n, "%s", rw.n ? rw.first : "");
-}
-
-#define EP_FIXTURE "tests/fixtures/genai-perf/genperf-profile/sim-model-openai-chat-concurrency2"
-
 /* A copy of our profile fixture whose genperf.json carries scale_out (eps
- * NULL = none) and whose genai_perf.json ends in `pad` spaces (a new job). */
+ * NULL = none; not taken) and whose genai_perf.json ends in `pad` spaces. */
 static int write_ep_run(const char *dir, json_t *eps, int pad)
 {
-    char run[4300], file[4400];
-    struct gp_error err = {0};
-    snprintf(run, sizeof run, "%s/m-openai-chat-concurrency2", dir);
-    if (gp_mkdir_p(run, &err))
-        return -1;
-    char *text;
-    size_t len;
-    if (gp_read_file(EP_FIXTURE "/profile_export_genai_perf.json", &text, &len, &err))
-        return -1;
-    struct gp_buf b = {0};
-    gp_buf_append(&b, text, len);
-    for (int i = 0; i < pad; i++)
-        gp_buf_putc(&b, ' ');
-    snprintf(file, sizeof file, "%s/profile_export_genai_perf.json", run);
-    int r = gp_write_file_atomic(file, b.data, b.len, &err);
-    free(text);
-    gp_buf_free(&b);
-    json_t *g = json_load_file(EP_FIXTURE "/profile_export_genperf.json", 0, NULL);
-    if (!g || r)
-        return json_decref(g), -1;
-    if (eps) {
-        json_t *so = json_pack("{s:i, s:i, s:O}", "workers", 1, "ranks", 1, "endpoints", eps);
-        json_object_set_new(g, "scale_out", so);
-    }
-    snprintf(file, sizeof file, "%s/profile_export_genperf.json", run);
-    r = json_dump_file(g, file, JSON_INDENT(2));
-    json_decref(g);
-    return r;
+    json_t *so = eps ? json_pack("{s:i, s:i, s:O}", "workers", 1, "ranks", 1, "endpoints", eps) : NULL;
+    return store_test_copy_run(dir, pad, "scale_out", so);
 }
 
 /* Several --url: scale_out.endpoints becomes job_endpoints rows in the same
@@ -480,10 +443,10 @@ static void test_ingest_endpoints(void)
     if (!db)
         return;
     struct gp_ingest_result res = {0};
-    CHECK_INT(gp_store_ingest_dir(db, EP_FIXTURE, NULL, &res, &err), 0);
+    CHECK_INT(gp_store_ingest_dir(db, STORE_FIXTURE, NULL, &res, &err), 0);
     CHECK_INT(res.jobs_added, 1);
     gp_ingest_result_free(&res);
-    q1(db, "SELECT COUNT(*) FROM job_endpoints", got, sizeof got);
+    store_test_q1(db, "SELECT COUNT(*) FROM job_endpoints", got, sizeof got);
     CHECK_STR(got, "0"); /* one --url: no breakdown rows */
 
     json_t *eps = json_pack("[{s:i, s:s, s:i, s:i, s:f, s:f, s:{s:f, s:f}, s:{s:f, s:f}},"
@@ -501,18 +464,18 @@ static void test_ingest_endpoints(void)
     CHECK_INT(gp_store_ingest_dir(db, dir, NULL, &res, &err), 0);
     CHECK_INT(res.jobs_added, 1);
     gp_ingest_result_free(&res);
-    q1(db, "SELECT COUNT(*) || '/' || SUM(requests) || '/' || SUM(failed) FROM job_endpoints", got, sizeof got);
+    store_test_q1(db, "SELECT COUNT(*) || '/' || SUM(requests) || '/' || SUM(failed) FROM job_endpoints", got, sizeof got);
     CHECK_STR(got, "2/8/1");
-    q1(db, "SELECT url FROM job_endpoints WHERE endpoint_index = 0", got, sizeof got);
+    store_test_q1(db, "SELECT url FROM job_endpoints WHERE endpoint_index = 0", got, sizeof got);
     CHECK_STR(got, "http://alice:***@10.0.0.1:8000/v1/chat/completions");
-    q1(db, "SELECT COUNT(*) FROM jobs WHERE genperf_summary LIKE '%s3cret%'", got, sizeof got);
+    store_test_q1(db, "SELECT COUNT(*) FROM jobs WHERE genperf_summary LIKE '%s3cret%'", got, sizeof got);
     CHECK_STR(got, "0");
-    q1(db, "SELECT COUNT(*) FROM jobs WHERE genperf_summary LIKE '%alice:***@%'", got, sizeof got);
+    store_test_q1(db, "SELECT COUNT(*) FROM jobs WHERE genperf_summary LIKE '%alice:***@%'", got, sizeof got);
     CHECK_STR(got, "1");
-    q1(db, "SELECT request_share || '/' || requests_ok || '/' || ttft_p50_ms || '/' || model FROM "
+    store_test_q1(db, "SELECT request_share || '/' || requests_ok || '/' || ttft_p50_ms || '/' || model FROM "
            "v_endpoint_breakdown WHERE endpoint_index = 0", got, sizeof got);
     CHECK_STR(got, "0.75/5/5.25/sim-model");
-    q1(db, "SELECT itl_p50_ms IS NULL AND itl_p99_ms IS NULL FROM job_endpoints WHERE endpoint_index = 1", got,
+    store_test_q1(db, "SELECT itl_p50_ms IS NULL AND itl_p99_ms IS NULL FROM job_endpoints WHERE endpoint_index = 1", got,
        sizeof got);
     CHECK_STR(got, "1");
 
@@ -559,7 +522,7 @@ static void test_ingest_endpoints(void)
         CHECK(strstr(err.msg, bad[i].msg) != NULL);
         gp_ingest_result_free(&res);
     }
-    q1(db, "SELECT (SELECT COUNT(*) FROM jobs) || '/' || (SELECT COUNT(*) FROM job_endpoints)", got, sizeof got);
+    store_test_q1(db, "SELECT (SELECT COUNT(*) FROM jobs) || '/' || (SELECT COUNT(*) FROM job_endpoints)", got, sizeof got);
     CHECK_STR(got, "2/2");
     json_decref(eps);
     gp_db_close(db);
@@ -571,7 +534,7 @@ static int write_stim_run(const char *dir, const char *name, json_t *stim)
     char run[4300], file[4400];
     struct gp_error err = {0};
     snprintf(run, sizeof run, "%s/%s", dir, name);
-    json_t *g = json_load_file(EP_FIXTURE "/profile_export_genai_perf.json", JSON_PRESERVE_ORDER, NULL);
+    json_t *g = json_load_file(STORE_FIXTURE "/profile_export_genai_perf.json", JSON_PRESERVE_ORDER, NULL);
     json_t *pa = json_object_get(json_object_get(g, "input_config"), "perf_analyzer");
     if (!pa || gp_mkdir_p(run, &err) || json_object_set_new(pa, "stimulus", stim))
         return json_decref(g), -1;
@@ -602,7 +565,7 @@ static void test_ingest_schedule_stimulus(void)
     CHECK_INT(gp_store_ingest_dir(db, dir, NULL, &res, &err), 0);
     CHECK_INT(res.jobs_added, 2);
     gp_ingest_result_free(&res);
-    q1(db,
+    store_test_q1(db,
        "SELECT group_concat(s, ' ') FROM (SELECT COALESCE(concurrency, 'null') || '/' || "
        "COALESCE(request_rate, 'null') AS s FROM v_jobs ORDER BY s)",
        got, sizeof got);

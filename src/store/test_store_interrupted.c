@@ -7,11 +7,10 @@
  */
 #include "core/test.h"
 
-#include "core/buf.h"
 #include "core/error.h"
-#include "core/fsutil.h"
 #include "store/db.h"
 #include "store/store.h"
+#include "store/test_store_util.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -19,59 +18,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FIXTURE "tests/fixtures/genai-perf/genperf-profile/sim-model-openai-chat-concurrency2"
-
 static char scratch[4096];
 
-static int first_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
-{
-    (void)ncols, (void)names;
-    char *out = ctx;
-    if (!out[0])
-        snprintf(out, 256, "%s", values[0] ? values[0] : "(null)");
-    return 0;
-}
-
-/* One-row query -> its first column ("(null)" for NULL, "" for no row). */
-static void q1(struct gp_db *db, const char *sql, char *out)
-{
-    struct gp_error err = {0};
-    out[0] = '\0';
-    if (gp_db_query(db, sql, NULL, 0, first_cb, out, &err))
-        fprintf(stderr, "  %s: %s\n", sql, err.msg);
-}
-
 /* A copy of the fixture run in scratch/name whose _genperf.json has
- * "interrupted" set to v (NULL: left out) and whose _genai_perf.json ends in
- * `pad` spaces (each copy is a new job to the store's checksum). */
+ * "interrupted" set to v (taken; NULL: left out) and whose _genai_perf.json
+ * ends in `pad` spaces. */
 static int write_run(const char *name, json_t *v, int pad)
 {
-    char run[4300], file[4400];
-    struct gp_error err = {0};
-    snprintf(run, sizeof run, "%s/%s/m-openai-chat-concurrency2", scratch, name);
-    if (gp_mkdir_p(run, &err))
-        return json_decref(v), -1;
-    char *text;
-    size_t len;
-    if (gp_read_file(FIXTURE "/profile_export_genai_perf.json", &text, &len, &err))
-        return json_decref(v), -1;
-    struct gp_buf b = {0};
-    gp_buf_append(&b, text, len);
-    for (int i = 0; i < pad; i++)
-        gp_buf_putc(&b, ' ');
-    snprintf(file, sizeof file, "%s/profile_export_genai_perf.json", run);
-    int r = gp_write_file_atomic(file, b.data, b.len, &err);
-    free(text);
-    gp_buf_free(&b);
-    json_t *g = json_load_file(FIXTURE "/profile_export_genperf.json", JSON_PRESERVE_ORDER, NULL);
-    if (!g || r)
-        return json_decref(g), json_decref(v), -1;
-    if (v)
-        json_object_set_new(g, "interrupted", v);
-    snprintf(file, sizeof file, "%s/profile_export_genperf.json", run);
-    r = json_dump_file(g, file, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(g);
-    return r;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", scratch, name);
+    return store_test_copy_run(dir, pad, "interrupted", v);
 }
 
 static int ingest(struct gp_db *db, const char *name, struct gp_error *err)
@@ -100,17 +56,17 @@ static void test_interrupted_flag(void)
     CHECK_INT(ingest(db, "plain", &err), 0);
     CHECK_INT(ingest(db, "stopped", &err), 0);
     CHECK_INT(ingest(db, "finished", &err), 0);
-    q1(db, "SELECT group_concat(s, ' ') FROM (SELECT j.interrupted || '/' || j.status || '/' || v.status AS s "
-           "FROM jobs j JOIN v_jobs v ON v.job_id = j.id ORDER BY j.id)", got);
+    store_test_q1(db, "SELECT group_concat(s, ' ') FROM (SELECT j.interrupted || '/' || j.status || '/' || v.status AS s "
+           "FROM jobs j JOIN v_jobs v ON v.job_id = j.id ORDER BY j.id)", got, sizeof got);
     CHECK_STR(got, "0/completed/completed 1/completed/interrupted 0/completed/completed");
-    q1(db, "SELECT interrupted FROM v_jobs WHERE status = 'interrupted'", got);
+    store_test_q1(db, "SELECT interrupted FROM v_jobs WHERE status = 'interrupted'", got, sizeof got);
     CHECK_STR(got, "1");
 
     /* not a boolean: the job is rejected with the field named, nothing written */
     CHECK_INT(write_run("bad", json_string("yes"), 4), 0);
     CHECK(ingest(db, "bad", &err) < 0);
     CHECK(strstr(err.msg, "field 'interrupted': expected true or false, got a string") != NULL);
-    q1(db, "SELECT COUNT(*) FROM jobs", got);
+    store_test_q1(db, "SELECT COUNT(*) FROM jobs", got, sizeof got);
     CHECK_STR(got, "3");
 
     /* A store from before migration 7: drop what it added, forget it ran,
@@ -125,10 +81,10 @@ static void test_interrupted_flag(void)
     CHECK_INT(gp_db_open(path, &db, &err), 0);
     if (!db)
         return;
-    q1(db, "SELECT group_concat(s, ' ') FROM (SELECT interrupted || '/' || status AS s FROM v_jobs ORDER BY job_id)",
-       got);
+    store_test_q1(db, "SELECT group_concat(s, ' ') FROM (SELECT interrupted || '/' || status AS s FROM v_jobs ORDER BY job_id)",
+                  got, sizeof got);
     CHECK_STR(got, "0/completed 1/interrupted 0/completed");
-    q1(db, "SELECT COUNT(*) FROM schema_migrations", got);
+    store_test_q1(db, "SELECT COUNT(*) FROM schema_migrations", got, sizeof got);
     CHECK_STR(got, "7");
     gp_db_close(db);
 }
