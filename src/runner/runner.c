@@ -47,6 +47,17 @@ static void push_num(struct gp_argv *a, long v)
     gp_argv_push(a, b);
 }
 
+/* 1 when a word of the scenario's mpirun_args contains `what` (the
+ * scenario set that option itself, so ours stays out). */
+static int args_name(const json_t *args, const char *what)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(args, i, x) if (strstr(json_string_value(x), what))
+        return 1;
+    return 0;
+}
+
 int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c, const char *self_exe,
                            const char *url, const char *cell_dir, struct gp_argv *a)
 {
@@ -76,9 +87,7 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
          * it, and SIGKILL as many later; Open MPI's 1 s leaves a big run
          * too little to gather and write what it measured (docs/scale-out.md
          * "Ctrl-C"). A value in mpirun_args wins. */
-        int own_timeout = 0;
-        json_array_foreach(sc->mpirun_args, i, x) own_timeout |= strstr(json_string_value(x), "sigkill_timeout") != NULL;
-        if (!own_timeout) {
+        if (!args_name(sc->mpirun_args, "sigkill_timeout")) {
             gp_argv_push(a, "--mca");
             gp_argv_push(a, "odls_base_sigkill_timeout");
             gp_argv_push(a, GP_RUNNER_MPI_KILL_TIMEOUT_S);
@@ -89,9 +98,7 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
          * machine with nginx on it, 2 pinned ranks streamed 9.3 M tok/s,
          * fewer than one process (12.0 M), and 15.7 M unpinned. A --bind-to
          * of the scenario's own wins; hosts: are left to Open MPI. */
-        int own_bind = 0;
-        json_array_foreach(sc->mpirun_args, i, x) own_bind |= strstr(json_string_value(x), "bind-to") != NULL;
-        if (!sc->hosts && !own_bind) {
+        if (!sc->hosts && !args_name(sc->mpirun_args, "bind-to")) {
             gp_argv_push(a, "--bind-to");
             gp_argv_push(a, "none");
         }
