@@ -230,30 +230,23 @@ static void put(struct gp_nvml_reading *r, int metric, double v)
         return c;                                                                   \
     else if ((fnp) && c == 1)
 
-/* Memory through nvmlDeviceGetMemoryInfo_v2: 1 read, 0 not available (no
- * symbol, or the driver answers NOT_SUPPORTED / FUNCTION_NOT_FOUND /
- * ARGUMENT_VERSION_MISMATCH: then v1, for this and every later sample), < 0 as
- * check(). */
-static int read_memory_v2(struct gp_nvml *nv, gp_nvmlDevice d, struct gp_nvml_reading *r,
-                          char *reason, size_t reasonsz)
+/* Memory through nvmlDeviceGetMemoryInfo_v2, into v1's struct: 1 read, 0 not
+ * available (no symbol, or the driver answers NOT_SUPPORTED /
+ * FUNCTION_NOT_FOUND / ARGUMENT_VERSION_MISMATCH: then v1, for this and every
+ * later sample), < 0 as check(). */
+static int read_memory_v2(struct gp_nvml *nv, gp_nvmlDevice d, struct gp_nvmlMemory *out, char *reason,
+                          size_t reasonsz)
 {
     if (!nv->memory_v2 || nv->memory_v2_off)
         return 0;
     struct gp_nvmlMemory_v2 m = {GP_NVML_MEMORY_V2, 0, 0, 0, 0};
     gp_nvmlReturn rc = nv->memory_v2(d, &m);
-    if (rc == 25 /* ARGUMENT_VERSION_MISMATCH */) {
-        nv->memory_v2_off = 1;
-        return 0;
-    }
-    int c = check(nv, rc, "nvmlDeviceGetMemoryInfo_v2", reason, reasonsz);
+    int c = rc == 25 /* ARGUMENT_VERSION_MISMATCH */ ? 0 : check(nv, rc, "nvmlDeviceGetMemoryInfo_v2", reason, reasonsz);
     if (c == 0)
         nv->memory_v2_off = 1;
-    if (c <= 0)
-        return c;
-    put(r, GP_TM_GPU_MEM_USED_BYTES, (double)m.used);
-    put(r, GP_TM_GPU_MEM_TOTAL_BYTES, (double)m.total);
-    put(r, GP_TM_GPU_MEM_FREE_BYTES, (double)m.free);
-    return 1;
+    if (c == 1)
+        *out = (struct gp_nvmlMemory){m.total, m.free, m.used};
+    return c;
 }
 
 /* The field-value batch: one call; each field has its own return code, and
@@ -311,15 +304,15 @@ int gp_nvml_read(struct gp_nvml *nv, int dev, struct gp_nvml_reading *r, char *r
         put(r, GP_TM_GPU_UTIL_PCT, ut.gpu);
         put(r, GP_TM_MEM_UTIL_PCT, ut.memory);
     }
-    c = read_memory_v2(nv, d, r, reason, reasonsz);
+    c = read_memory_v2(nv, d, &m, reason, reasonsz);
+    if (c == 0 && nv->memory)
+        c = check(nv, nv->memory(d, &m), "nvmlDeviceGetMemoryInfo", reason, reasonsz);
     if (c < 0)
         return c;
-    if (c == 0) {
-        NV_Q(nv->memory, nv->memory(d, &m), "nvmlDeviceGetMemoryInfo", 0) {
-            put(r, GP_TM_GPU_MEM_USED_BYTES, (double)m.used);
-            put(r, GP_TM_GPU_MEM_TOTAL_BYTES, (double)m.total);
-            put(r, GP_TM_GPU_MEM_FREE_BYTES, (double)m.free);
-        }
+    if (c == 1) {
+        put(r, GP_TM_GPU_MEM_USED_BYTES, (double)m.used);
+        put(r, GP_TM_GPU_MEM_TOTAL_BYTES, (double)m.total);
+        put(r, GP_TM_GPU_MEM_FREE_BYTES, (double)m.free);
     }
     NV_Q(nv->temperature, nv->temperature(d, GP_NVML_TEMPERATURE_GPU, &u), "nvmlDeviceGetTemperature", 0)
         put(r, GP_TM_TEMP_C, u);
