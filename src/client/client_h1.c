@@ -177,6 +177,25 @@ static void fail_errno(struct loop *L, struct slot *s, int res, const char *what
     finish(L, s, res);
 }
 
+static int recv_read(struct loop *L, struct slot *s, int early);
+
+/* The send failed because the server closed the connection (reset, or
+ * closed for writing). A server may answer before it has read the whole
+ * request and then close: 413 to a body too large (genperf serve, nginx,
+ * uvicorn). Its answer waits on the socket ahead of the reset, and that
+ * answer, not the reset, is what the transfer got (libcurl reports it too
+ * when it reads before the reset comes): an HTTP failure, not a
+ * connection-level one for the back-off. Returns 1 when a complete response
+ * was read (the transfer is finished), 0 when none was there (the send error
+ * stands). */
+static int early_response(struct loop *L, struct slot *s)
+{
+    int rc;
+    while ((rc = recv_read(L, s, 1)) == 0)
+        ;
+    return rc == 1;
+}
+
 static void send_some(struct loop *L, struct slot *s)
 {
     struct h1_xfer *x = s->h1;
@@ -212,7 +231,10 @@ static void send_some(struct loop *L, struct slot *s)
                 set_out(L, s, 1);
                 return;
             }
-            fail_errno(L, s, CURLE_SEND_ERROR, "Send failure", errno);
+            int e = errno;
+            if ((e == ECONNRESET || e == EPIPE) && early_response(L, s))
+                return;
+            fail_errno(L, s, CURLE_SEND_ERROR, "Send failure", e);
             return;
         }
         x->off += (size_t)w;
@@ -373,8 +395,12 @@ static uint64_t kernel_stamp(struct loop *L, struct h1_xfer *x, struct msghdr *m
     return t;
 }
 
-/* One read, stamped (kernel_stamp) before it is parsed, parsed at once. */
-static void recv_some(struct loop *L, struct slot *s)
+/* One read, stamped (kernel_stamp) before it is parsed, parsed at once.
+ * Returns 1 when the transfer finished, 0 when the response goes on, -1 when
+ * nothing was there to read. early (early_response): a read error, or an end
+ * or a parse error before the response is complete, does not finish the
+ * transfer either (-1): the send error that led here is reported instead. */
+static int recv_read(struct loop *L, struct slot *s, int early)
 {
     struct h1_xfer *x = s->h1;
     struct iovec iov = {.iov_base = L->h1_buf, .iov_len = H1_BUF};
@@ -393,10 +419,12 @@ static void recv_some(struct loop *L, struct slot *s)
     ssize_t n = recvmsg(x->fd[x->ep], &mh, 0);
     uint64_t t = gp_now_ns();
     if (n < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-            return;
+        if (errno == EINTR)
+            return 0;
+        if (errno == EAGAIN || errno == EWOULDBLOCK || early)
+            return -1;
         fail_errno(L, s, CURLE_RECV_ERROR, "Recv failure", errno);
-        return;
+        return 1;
     }
     x->t_shift = 0;
     if (n > 0 && L->rx_kstamp) {
@@ -415,17 +443,25 @@ static void recv_some(struct loop *L, struct slot *s)
             x->r.close = 1; /* bytes past the response: not a connection to reuse */
     }
     if (rc == GP_H1_MORE)
-        return;
+        return 0;
     if (rc == GP_H1_DONE) {
         finish(L, s, CURLE_OK);
-        return;
+        return 1;
     }
+    if (early)
+        return -1;
     if (x->r.code == CURLE_PARTIAL_FILE && !x->r.chunked && x->r.clen >= 0)
         snprintf(s->errbuf, sizeof s->errbuf, "transfer closed with %llu bytes remaining to read",
                  (unsigned long long)x->r.left);
     else
         snprintf(s->errbuf, sizeof s->errbuf, "%s", x->r.err);
     finish(L, s, x->r.code);
+    return 1;
+}
+
+static void recv_some(struct loop *L, struct slot *s)
+{
+    recv_read(L, s, 0);
 }
 
 static void connected(struct loop *L, struct slot *s)

@@ -33,6 +33,7 @@ int cmd_serve(int argc, char **argv)
 {
     struct gp_serve_opts o;
     gp_serve_opts_default(&o);
+    uint64_t max_body = o.max_body;
     const struct gp_optdef defs[] = {
         GP_STR("--host", NULL, &o.host, "H", "bind address (127.0.0.1)"),
         GP_NUM(GP_OPT_INT, "--port", NULL, &o.port, "N", 0, 65535, "port (8000; 0 picks a free one)"),
@@ -66,6 +67,8 @@ int cmd_serve(int argc, char **argv)
         DBL("--miscount-rate", &o.miscount_rate, "P", 0, 1,
             "share of requests whose usage.completion_tokens is one too many, on purpose (0)"),
         U32("--stream-interval", &o.stream_interval, 1, 1e6, "after the first token, one chunk per N tokens (1)"),
+        GP_NUM(GP_OPT_U64, "--max-body-bytes", NULL, &max_body, "N", 1, 1e12,
+               "larger request bodies are refused with 413 (67108864, 64 MiB)"),
         GP_STR("--api-key", NULL, &o.api_key, "KEY", "require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)"),
         GP_FLAG("--strict-model", NULL, &o.strict_model, "404 for any request model but --model, as vLLM does"),
         DBL("--idle-timeout-s", &o.idle_timeout_s, "S", 0.001, 1e6,
@@ -108,6 +111,7 @@ int cmd_serve(int argc, char **argv)
     if (tot > 1.0 + 1e-9) {
         return gp_argv_error(&spec, "the --fault-rate-* values add up to %g; their sum must be at most 1", tot);
     }
+    o.max_body = (size_t)max_body;
     /* the server takes these through a signalfd; SIGPIPE is moot (MSG_NOSIGNAL) but a
      * stray write to a closed stdout must not kill it either */
     sigset_t ss;
