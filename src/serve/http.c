@@ -32,12 +32,25 @@ static int has_token(const char *v, size_t n, const char *tok)
     return 0;
 }
 
-static const char *find_head_end(const char *buf, size_t len)
+/* The end of the head (after its CRLF CRLF), NULL while it is incomplete,
+ * or *bare set when a line ends in a bare LF. RFC 9112 2.2 lets a server
+ * take those as line ends; this one refuses them (400) as soon as one
+ * arrives, as llhttp (uvicorn's httptools) does: a CRLF CRLF may never come,
+ * and reading the same bytes as another parser would is what keeps a
+ * keep-alive connection in step. */
+static const char *find_head_end(const char *buf, size_t len, int *bare)
 {
     size_t lim = len < GP_HTTP_MAX_HEAD ? len : GP_HTTP_MAX_HEAD;
-    for (size_t i = 0; i + 3 < lim; i++) {
-        if (buf[i] == '\r' && buf[i + 1] == '\n' && buf[i + 2] == '\r' && buf[i + 3] == '\n')
-            return buf + i + 4;
+    *bare = 0;
+    for (size_t i = 0; i < lim; i++) {
+        if (buf[i] != '\n')
+            continue;
+        if (i == 0 || buf[i - 1] != '\r') {
+            *bare = 1;
+            return NULL;
+        }
+        if (i >= 3 && buf[i - 2] == '\n' && buf[i - 3] == '\r')
+            return buf + i + 1;
     }
     return NULL;
 }
@@ -83,8 +96,11 @@ static long parse_chunked(const char *p, size_t n, size_t max_body, struct gp_bu
             /* trailers: lines until an empty one */
             for (;;) {
                 size_t s = i;
-                while (i < n && p[i] != '\r')
+                while (i < n && p[i] != '\r') {
+                    if (p[i] == '\n')
+                        return -400; /* a bare LF, as in the head */
                     i++;
+                }
                 if (i + 1 >= n)
                     return 0;
                 if (p[i + 1] != '\n')
@@ -118,7 +134,10 @@ long gp_http_parse(const char *buf, size_t len, size_t max_body, struct gp_http_
         skip += 2;
     buf += skip;
     len -= skip;
-    const char *end = find_head_end(buf, len);
+    int bare;
+    const char *end = find_head_end(buf, len, &bare);
+    if (bare)
+        return -400;
     if (!end)
         return len >= GP_HTTP_MAX_HEAD ? -431 : 0;
     req->head_len = (size_t)(end - buf) + skip;

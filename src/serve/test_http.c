@@ -121,6 +121,28 @@ static void test_header_limit(void)
     gp_buf_free(&b);
 }
 
+/* Bare LF line ends are refused at once (400), wherever the head has one:
+ * waiting for a CRLF CRLF that never comes used to hang the connection
+ * until the idle close. A CRLF request is unaffected, a LF in a body too. */
+static void test_bare_lf(void)
+{
+    struct gp_http_req r;
+    struct gp_buf b = {0};
+    CHECK_INT(parse("GET / HTTP/1.1\n\n", &r, &b), -400);
+    CHECK_INT(parse("GET / HTTP/1.1\n", &r, &b), -400);
+    CHECK_INT(parse("GET / HTTP/1.1\nHost: a\n\n", &r, &b), -400);
+    CHECK_INT(parse("GET / HTTP/1.1\r\nHost: a\n\r\n", &r, &b), -400);
+    CHECK_INT(parse("GET / HTTP/1.1\r\nHost: a\n", &r, &b), -400);
+    CHECK_INT(parse("GET / HTTP/1.1\r\nHost: a\r\n\n", &r, &b), -400);
+    CHECK_INT(parse("\nGET / HTTP/1.1\r\n\r\n", &r, &b), -400);
+    CHECK_INT(parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX: y\n\r\n", &r, &b), -400);
+    CHECK_INT(parse("GET / HTTP/1.1\r\nHost: a\r", &r, &b), 0);
+    const char *ok = "POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\na\nb";
+    CHECK_INT(parse(ok, &r, &b), strlen(ok));
+    CHECK_INT(r.body_len, 3);
+    gp_buf_free(&b);
+}
+
 int main(void)
 {
     GP_RUN(test_simple_get);
@@ -130,5 +152,6 @@ int main(void)
     GP_RUN(test_connection_semantics);
     GP_RUN(test_errors);
     GP_RUN(test_header_limit);
+    GP_RUN(test_bare_lf);
     return gp_test_summary();
 }

@@ -78,6 +78,22 @@ try:
     r = read_response(s)
     assert r["status"] == 401 and json.loads(r["body"]) == {"error": "Unauthorized"}, r
     print("ok 400/401")
+
+    # bare LF line endings (RFC 9112 2.2 lets a server refuse them): 400 at
+    # once, in the request line, a header, a chunked body's trailer; never a
+    # wait for a CRLF CRLF that will not come (it used to hang until the idle close)
+    for req in [b"GET /health HTTP/1.1\n\n", b"GET /health HTTP/1.1\nHost: x\n\n",
+                b"GET /health HTTP/1.1\r\nHost: x\n\r\n", b"GET /health HTTP/1.1\r\nHost: x\n",
+                ("POST /v1/chat/completions HTTP/1.1\r\n%sTransfer-Encoding: chunked\r\n\r\n"
+                 "0\r\nX: y\n\r\n" % auth).encode()]:
+        s = conn()
+        t0 = time.monotonic()
+        s.sendall(req)
+        r = read_response(s)
+        waited = time.monotonic() - t0
+        assert r["status"] == 400 and s.recv(10) == b"" and waited < 0.3, (req, r, waited)
+        s.close()
+    print("ok bare LF: 400 at once")
     p.send_signal(signal.SIGTERM)
     assert p.wait(10) == 0
 finally:
