@@ -221,13 +221,17 @@ static void run_ready(struct srv *s)
     }
 }
 
-static void reap(struct srv *s)
+/* Frees the connections closed this turn; returns how many. */
+static int reap(struct srv *s)
 {
+    int n = 0;
     while (s->closing) {
         struct conn *c = s->closing;
         s->closing = c->next_close;
         srv_conn_free(s, c);
+        n++;
     }
+    return n;
 }
 
 /* The timing mode and the durations the options ask for (no resources yet). */
@@ -341,6 +345,8 @@ static uint64_t wait_budget(const struct srv *s, uint64_t now)
         next = s->heap[0].t;
     if (s->sim.step_end_ns && s->sim.step_end_ns < next)
         next = s->sim.step_end_ns;
+    if (s->accept_paused && s->accept_retry_ns < next)
+        next = s->accept_retry_ns;
     if (next == UINT64_MAX)
         return UINT64_MAX;
     return next <= now ? 0 : next - now;
@@ -407,7 +413,10 @@ static int srv_loop(struct srv *s, struct gp_error *err)
             gp_sim_step(&s->sim, now, srv_sim_emit, s);
         run_ready(s);
         flush_dirty(s);
-        reap(s);
+        /* a closed connection gave a descriptor back: accept again */
+        int freed = reap(s);
+        if (s->accept_paused && (freed || gp_now_ns() >= s->accept_retry_ns))
+            srv_accept_resume(s);
     }
     return 0;
 }
@@ -456,6 +465,9 @@ int gp_serve_run(const struct gp_serve_opts *o, struct gp_error *err)
         if (!o->quiet)
             fprintf(stderr, "genperf serve: shutting down after %llu requests (%llu tokens)\n",
                     (unsigned long long)s->n_requests, (unsigned long long)s->gen_total);
+        if (!o->quiet && s->n_accept_pauses)
+            fprintf(stderr, "genperf serve: accepting paused %llu times for want of file descriptors or memory\n",
+                    (unsigned long long)s->n_accept_pauses);
     }
     return srv_close(s, rc, err);
 }

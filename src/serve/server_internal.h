@@ -168,6 +168,11 @@ struct srv {
     struct hist h_ttft, h_itl, h_e2e;
     int stop;
     uint64_t ready_at_ns;      /* SGLang --load-s: health answers 503 until then */
+    /* accept ran out of descriptors: the listener is out of the epoll set
+     * until a connection closes or accept_retry_ns (srv_on_accept) */
+    int accept_paused;
+    uint64_t accept_retry_ns;
+    uint64_t n_accept_pauses;
 };
 
 /* Bytes of c->out not yet sent. */
@@ -275,6 +280,8 @@ void srv_send_metrics(struct srv *s, struct conn *c, int iteration_json);
 /* ---- server_conn.c ------------------------------------------------------- */
 
 void srv_on_accept(struct srv *s);
+/* Puts the listener back into the epoll set after an accept pause. */
+void srv_accept_resume(struct srv *s);
 void srv_on_readable(struct srv *s, struct conn *c);
 /* Serves every complete request in the input buffer, one at a time. */
 void srv_process_input(struct srv *s, struct conn *c);
