@@ -247,6 +247,16 @@ static void test_artifact_bundle(void)
     CHECK_INT(st, 200);
     CHECK_INT(json_integer_value(json_object_get(json_array_get(json_object_get(a, "jobs"), 0), "id")), 2);
     json_decref(a);
+    /* Filtering and sorting work on copies: the bundle's own list stays whole
+     * and in order for the next request (it was emptied by ?model=nope). */
+    const char *kv5[] = {"model", "nope", NULL};
+    a = route_json(&src, "/api/jobs", kv5, &st);
+    CHECK_INT(json_array_size(json_object_get(a, "jobs")), 0);
+    json_decref(a);
+    a = route_json(&src, "/api/jobs", NULL, &st);
+    CHECK_INT(json_array_size(json_object_get(a, "jobs")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(json_object_get(a, "jobs"), 0), "id")), 1);
+    json_decref(a);
     const char *kv4[] = {"ids", "1,2", NULL};
     a = route_json(&src, "/api/compare", kv4, &st);
     CHECK_INT(st, 200);

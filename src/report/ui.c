@@ -176,6 +176,17 @@ int gp_ui_route(const struct gp_ui_src *src, const char *path, gp_ui_arg_fn get,
     json_t *ans = NULL;
     int rc = src->answer(src->self, path, get, actx, &ans, &err);
     if (rc == 0 && !strcmp(path, "/api/jobs")) {
+        /* Filtering removes rows from the array in place, and a bundle source
+         * answers with its own objects: filter copies (the rows themselves
+         * are shared, not changed), or ?model=nope would empty the list for
+         * every later request. */
+        json_t *own = json_copy(ans), *jobs = json_object_get(ans, "jobs");
+        json_decref(ans);
+        ans = own;
+        if (!own || (jobs && json_object_set_new(own, "jobs", json_copy(jobs)) < 0))
+            rc = gp_err(&err, GP_ENOMEM, "out of memory");
+    }
+    if (rc == 0 && !strcmp(path, "/api/jobs")) {
         struct gp_jobs_filter f = {get(actx, "model"), get(actx, "framework"), get(actx, "hardware"),
                                    get(actx, "from"), get(actx, "to"), get(actx, "sort"), 0};
         const char *order = get(actx, "order");
@@ -206,6 +217,20 @@ int gp_ui_route(const struct gp_ui_src *src, const char *path, gp_ui_arg_fn get,
 static const char *mhd_arg(void *actx, const char *key)
 {
     return MHD_lookup_connection_value((struct MHD_Connection *)actx, MHD_GET_ARGUMENT_KIND, key);
+}
+
+/* A query argument with a NUL byte (?model=%00) would read as a shorter
+ * string, "" for %00, which the filters take as "no filter": every job would
+ * be listed. No real query holds one, so such a request is refused. */
+static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                const char *value, size_t value_size)
+{
+    (void)kind;
+    if (strlen(key) != key_size || (value && strlen(value) != value_size)) {
+        *(const char **)cls = key;
+        return MHD_NO;
+    }
+    return MHD_YES;
 }
 
 struct server {
@@ -304,6 +329,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     struct gp_buf body = {0};
     const unsigned char *sbody = NULL;
     size_t slen = 0;
+    const char *nul_key = NULL;
+    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, find_nul, &nul_key);
     if (!gp_ui_host_ok(srv->o, srv->loopback, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"))) {
         status = 403;
         json_error_body(&body, "this server answers only requests addressed to localhost, 127.0.0.1 or [::1] "
@@ -312,6 +339,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     } else if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         status = 405;
         json_error_body(&body, "only GET is supported");
+    } else if (nul_key) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "query argument '%.64s' holds a NUL byte (%%00); remove it", nul_key);
+        status = 400;
+        json_error_body(&body, msg);
     } else if (gp_ui_route(src, url, mhd_arg, c, &status, &ctype, &body, &sbody, &slen) < 0) {
         status = 500;
         ctype = json_ct;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `genperf ui` answers only requests addressed to a name it was told about (DNS rebinding): localhost,
-# 127.0.0.1, [::1] and each --allow-host NAME; a name that merely starts with "127." gets 403.
+# 127.0.0.1, [::1] and each --allow-host NAME; a name that merely starts with "127." gets 403. And a query
+# argument holding a NUL byte (?model=%00) is refused instead of read as "no filter" (every job).
 # Needs only curl: the page is served from the fixture sweep's artifact directories, no store.
 set -euo pipefail
 command -v curl >/dev/null || { echo "skip: curl missing"; exit 77; }
@@ -62,5 +63,16 @@ rc=0; "$GENPERF" ui --artifacts "$fx" --port 0 --allow-host "evil:80" >/dev/null
 [ "$rc" = 2 ] && grep -q -- "--allow-host" "$TMPDIR/bad.err" ||
   { echo "FAIL: --allow-host with a port must be a usage error (exit 2), got $rc"; cat "$TMPDIR/bad.err"; fails=1; }
 
+# ?model=%00 is not "no filter"; and a filter does not change what the next request sees.
+start_ui nul
+want 200 "http://127.0.0.1:$P/api/jobs?model=nope"
+grep -q '"jobs":\[\]' "$TMPDIR/body" || { echo "FAIL: ?model=nope should list no job"; fails=1; }
+want 200 "http://127.0.0.1:$P/api/jobs"
+[ "$(grep -o '"id":' "$TMPDIR/body" | wc -l)" = 2 ] || { echo "FAIL: after ?model=nope, /api/jobs should still list 2 jobs"; fails=1; }
+want 400 "http://127.0.0.1:$P/api/jobs?model=%00"
+grep -q '"error":.*NUL' "$TMPDIR/body" || { echo "FAIL: the 400 should say why (NUL)"; head -c 300 "$TMPDIR/body"; fails=1; }
+want 400 "http://127.0.0.1:$P/api/jobs?model=a%00b"
+want 400 "http://127.0.0.1:$P/api/job?id=1%00"
+want 200 "http://127.0.0.1:$P/api/jobs?model="
 [ "$fails" = 0 ] || exit 1
-echo "ui Host check ok"
+echo "ui Host check and NUL arguments ok"
