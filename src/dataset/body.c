@@ -14,6 +14,8 @@ long gp_ds_batch(long v) { return v > 0 ? v : 1; }
 
 int gp_ds_pyspace(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
 
+size_t gp_ds_bom(const char *s, size_t n) { return n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0; }
+
 const char *gp_ds_model(const struct gp_dataset_opts *o, size_t i)
 {
     if (o->n_models == 1)

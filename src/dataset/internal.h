@@ -57,6 +57,12 @@ int gp_ds_emit(struct gp_dataset_entry *e, const json_t *body, struct gp_buf *sc
 struct gp_dataset_entry *gp_ds_push(struct gp_dataset *ds, size_t *cap);
 /* Python str.isspace for the ASCII range GenAI-Perf's strip() removes. */
 int gp_ds_pyspace(unsigned char c);
+/* 3 when s starts with a UTF-8 byte order mark, else 0. --input-file reads
+ * past one at the start of the file (Python's utf-8-sig; Windows editors
+ * write it) and names one that starts any other line, whose bytes would not
+ * show in an "invalid JSON" message. */
+size_t gp_ds_bom(const char *s, size_t n);
+#define GP_DS_BOM_MSG "the line starts with a UTF-8 byte order mark (U+FEFF); remove it (only the file may start with one)"
 
 int gp_ds_build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer *tok, struct gp_dataset *ds,
                           const char *const *files, size_t n_files, struct gp_error *err);

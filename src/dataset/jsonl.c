@@ -267,6 +267,8 @@ static int jsonl_line(struct jsonl_ctx *c, const char *s, size_t n, long line, s
 {
     json_error_t jerr;
     struct jsonl_row r = {.line = line, .osl = -1, .isl = -1, .ts_ms = -1, .idx = c->ds->n};
+    if (gp_ds_bom(s, n))
+        return row_err(err, c->path, line, "%s", GP_DS_BOM_MSG);
     r.row = json_loadb(s, n, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
     if (!r.row) {
         char d[320];
@@ -307,7 +309,7 @@ int gp_ds_build_jsonl(const struct gp_dataset_opts *o, struct gp_tokenizer *tok,
     if (rc)
         return gp_err_prefix(err, "--input-file");
     long line = 0;
-    for (size_t pos = 0; pos < len && !rc;) {
+    for (size_t pos = gp_ds_bom(data, len); pos < len && !rc;) {
         size_t end = pos;
         while (end < len && data[end] != '\n')
             end++;

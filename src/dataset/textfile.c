@@ -65,7 +65,7 @@ static int read_texts(const char *path, struct gp_tokenizer *tok, struct texts *
     if (rc)
         return gp_err_prefix(err, "--input-file");
     long line = 0;
-    for (size_t pos = 0; pos < len;) {
+    for (size_t pos = gp_ds_bom(t->data, len); pos < len;) {
         size_t end = pos;
         while (end < len && t->data[end] != '\n')
             end++;
@@ -78,9 +78,10 @@ static int read_texts(const char *path, struct gp_tokenizer *tok, struct texts *
         if (k == n)
             continue;
         json_error_t je;
-        json_t *row = json_loadb(s, n, JSON_REJECT_DUPLICATES, &je);
+        json_t *row = gp_ds_bom(s, n) ? NULL : json_loadb(s, n, JSON_REJECT_DUPLICATES, &je);
         json_t *a = json_object_get(row, "text"), *b = json_object_get(row, "text_input");
-        const char *why = !row ? je.text
+        const char *why = gp_ds_bom(s, n) ? GP_DS_BOM_MSG
+                          : !row          ? je.text
                           : a && b ? "each row must have only one of 'text_input' or 'text'"
                           : !json_is_string(a ? a : b) ? "each row needs a string \"text\" (or \"text_input\")"
                                                        : NULL;

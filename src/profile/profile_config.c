@@ -106,13 +106,16 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
     const char *hint = "Expected input format: 'input_name' or 'input_name:value'";
     if (s[0] == '{') {
         json_error_t je;
-        json_t *obj = json_loads(s, JSON_DECODE_ANY, &je);
+        /* A repeated key would silently keep its last value; --input-file
+         * rows refuse it, and so does this. */
+        json_t *obj = json_loads(s, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
         if (!obj || !json_is_object(obj)) {
             if (obj)
                 json_decref(obj);
             return gp_profile_config_err(cfg, err, GP_EINVAL,
-                              "--extra-inputs %s: not a valid JSON object (%s); pass a JSON object or name:value", s,
-                              je.text);
+                              "--extra-inputs %s: not a valid JSON object (%s); %s", s, je.text,
+                              strstr(je.text, "duplicate") ? "give each key once"
+                                                           : "pass a JSON object or name:value");
         }
         const char *k;
         json_t *v;
@@ -161,11 +164,23 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
             val = json_true();
         else if (!strcasecmp(v, "false"))
             val = json_false();
-        else if (alldig && ndot == 0)
-            val = json_integer(strtoll(v, NULL, 10));
-        else if (alldig && ndot == 1 && ndig > 0)
-            val = json_real(strtod(v, NULL));
-        else
+        else if (alldig && (ndot == 0 || (ndot == 1 && ndig > 0))) {
+            /* Python sends any integer; one beyond int64 (or a float beyond
+             * double) cannot be sent as written, and clamping it sends
+             * another number than the user asked for. */
+            errno = 0;
+            if (ndot == 0)
+                val = json_integer(strtoll(v, NULL, 10));
+            else
+                val = json_real(strtod(v, NULL));
+            if (errno == ERANGE || !val) {
+                json_decref(val);
+                return gp_profile_config_err(cfg, err, GP_EINVAL,
+                                             "--extra-inputs %s: the number is out of range (integers up to "
+                                             "9223372036854775807); pass a smaller value, or a JSON string",
+                                             s);
+            }
+        } else
             val = json_string(v);
     }
     if (json_object_get(cfg->extra_inputs, name)) {

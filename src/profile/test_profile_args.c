@@ -321,6 +321,20 @@ static void test_config_errors(void)
     CHECK_STR(e.msg, "Input name already exists in request_inputs dictionary: a");
     gp_profile_config_free(&c);
 
+    /* A repeated key inside one JSON object is refused, as --input-file rows are
+     * (it was accepted, the last value silently winning). */
+    CHECK(parse(&c, &e, "-m", "m", "--extra-inputs", "{\"a\":1,\"a\":2}", NULL) < 0);
+    CHECK(strstr(e.msg, "--extra-inputs {\"a\":1,\"a\":2}: ") == e.msg && strstr(e.msg, "duplicate"));
+    gp_profile_config_free(&c);
+
+    /* Digits beyond int64 were clamped to 9223372036854775807 and sent. */
+    CHECK(parse(&c, &e, "-m", "m", "--extra-inputs", "max_tokens:100000000000000000000000", NULL) < 0);
+    CHECK(strstr(e.msg, "--extra-inputs max_tokens:100000000000000000000000: ") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--extra-inputs", "max_tokens:9223372036854775807", NULL) == 0);
+    CHECK(json_integer_value(json_object_get(c.extra_inputs, "max_tokens")) == 9223372036854775807LL);
+    gp_profile_config_free(&c);
+
     CHECK(parse(&c, &e, "-m", "m", "--concurrency", "8", "--request-count", "4", NULL) < 0);
     CHECK(strstr(e.msg, "--request-count can not be less than concurrency") == e.msg);
     gp_profile_config_free(&c);

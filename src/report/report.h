@@ -149,7 +149,18 @@ struct gp_ui_opts {
     /* called once listening (the command prints the URL; library code does not print) */
     void (*on_listen)(const char *url, void *ctx);
     void *listen_ctx;
+    /* --allow-host: Host names answered besides localhost, 127.0.0.1 and [::1] */
+    const char *const *allow_hosts;
+    size_t n_allow_hosts;
 };
+
+/* Whether a request whose Host header is host (NULL: none) is answered: its
+ * name is localhost, 127.0.0.1, [::1] or one of o->allow_hosts (any case),
+ * or, when the server is not bound to loopback, an IP literal; a port, if
+ * any, must be 1..65535 but is not compared (tunnels send their own). */
+int gp_ui_host_ok(const struct gp_ui_opts *o, int loopback, const char *host);
+/* Checks an --allow-host value: a name or address without a port. */
+int gp_ui_allow_host_check(const char *name, struct gp_error *err);
 
 /* Serves src until SIGINT or SIGTERM: blocks both in the calling thread
  * before the server threads start (they inherit the mask) and waits for them

@@ -247,6 +247,16 @@ static void test_artifact_bundle(void)
     CHECK_INT(st, 200);
     CHECK_INT(json_integer_value(json_object_get(json_array_get(json_object_get(a, "jobs"), 0), "id")), 2);
     json_decref(a);
+    /* Filtering and sorting work on copies: the bundle's own list stays whole
+     * and in order for the next request (it was emptied by ?model=nope). */
+    const char *kv5[] = {"model", "nope", NULL};
+    a = route_json(&src, "/api/jobs", kv5, &st);
+    CHECK_INT(json_array_size(json_object_get(a, "jobs")), 0);
+    json_decref(a);
+    a = route_json(&src, "/api/jobs", NULL, &st);
+    CHECK_INT(json_array_size(json_object_get(a, "jobs")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(json_object_get(a, "jobs"), 0), "id")), 1);
+    json_decref(a);
     const char *kv4[] = {"ids", "1,2", NULL};
     a = route_json(&src, "/api/compare", kv4, &st);
     CHECK_INT(st, 200);
@@ -511,6 +521,46 @@ static void test_search_decorate(void)
     rmdir(dir);
 }
 
+/* DNS rebinding: the Host header's name decides, never a prefix of it. */
+static void test_host_check(void)
+{
+    const char *const allow[] = {"bench.internal", "[fe80::1]"};
+    struct gp_ui_opts o = {0};
+    static const char *const yes[] = {"localhost:8080", "127.0.0.1:8080", "[::1]:8080", "LOCALHOST:1",
+                                      "localhost", "127.0.0.1:65535"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        CHECK(gp_ui_host_ok(&o, 1, yes[i]) && gp_ui_host_ok(&o, 0, yes[i]));
+    static const char *const no[] = {NULL, "", "127.attacker.example:8080", "127.0.0.1.attacker.example",
+                                     "localhost.attacker.example:8080", "127.1:8080", "localhost.:8080",
+                                     "localhost:", "localhost:0", "localhost:65536", "localhost:123456",
+                                     "localhost:80x", "localhost:80@evil.example", "[::1]x:80", "[::1",
+                                     "localhost 8080", "bench.internal:8080", "[::2]:80"};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        CHECK(!gp_ui_host_ok(&o, 1, no[i]));
+    /* Exposed beyond loopback: IP literals are not names an attacker can re-point. */
+    CHECK(gp_ui_host_ok(&o, 0, "10.0.0.5:8080"));
+    CHECK(gp_ui_host_ok(&o, 0, "[2001:db8::5]:8080"));
+    CHECK(!gp_ui_host_ok(&o, 1, "10.0.0.5:8080"));
+    CHECK(!gp_ui_host_ok(&o, 0, "10.0.0.5.attacker.example:8080"));
+    CHECK(!gp_ui_host_ok(&o, 0, "1.2.3.4.5"));
+    CHECK(!gp_ui_host_ok(&o, 0, "bench.internal"));
+    o.allow_hosts = allow;
+    o.n_allow_hosts = 2;
+    CHECK(gp_ui_host_ok(&o, 1, "bench.internal:8080"));
+    CHECK(gp_ui_host_ok(&o, 1, "Bench.Internal"));
+    CHECK(gp_ui_host_ok(&o, 1, "[FE80::1]:80"));
+    CHECK(!gp_ui_host_ok(&o, 1, "bench.internal.attacker.example:8080"));
+    CHECK(!gp_ui_host_ok(&o, 1, "bench.interna:8080"));
+
+    struct gp_error e = {0};
+    CHECK_INT(gp_ui_allow_host_check("bench.internal", &e), 0);
+    CHECK_INT(gp_ui_allow_host_check("[fe80::1]", &e), 0);
+    CHECK(gp_ui_allow_host_check("bench.internal:80", &e) < 0);
+    CHECK(strstr(e.msg, "--allow-host bench.internal:80: ") == e.msg);
+    CHECK(gp_ui_allow_host_check("", &e) < 0);
+    CHECK(gp_ui_allow_host_check("a b", &e) < 0);
+}
+
 int main(void)
 {
     GP_RUN(test_html_escape);
@@ -523,5 +573,6 @@ int main(void)
     GP_RUN(test_artifact_schedule_stimulus);
     GP_RUN(test_rdb);
     GP_RUN(test_search_decorate);
+    GP_RUN(test_host_check);
     return gp_test_summary();
 }

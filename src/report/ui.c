@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const json_ct = "application/json; charset=utf-8";
 static const char *const csp =
@@ -175,6 +176,17 @@ int gp_ui_route(const struct gp_ui_src *src, const char *path, gp_ui_arg_fn get,
     json_t *ans = NULL;
     int rc = src->answer(src->self, path, get, actx, &ans, &err);
     if (rc == 0 && !strcmp(path, "/api/jobs")) {
+        /* Filtering removes rows from the array in place, and a bundle source
+         * answers with its own objects: filter copies (the rows themselves
+         * are shared, not changed), or ?model=nope would empty the list for
+         * every later request. */
+        json_t *own = json_copy(ans), *jobs = json_object_get(ans, "jobs");
+        json_decref(ans);
+        ans = own;
+        if (!own || (jobs && json_object_set_new(own, "jobs", json_copy(jobs)) < 0))
+            rc = gp_err(&err, GP_ENOMEM, "out of memory");
+    }
+    if (rc == 0 && !strcmp(path, "/api/jobs")) {
         struct gp_jobs_filter f = {get(actx, "model"), get(actx, "framework"), get(actx, "hardware"),
                                    get(actx, "from"), get(actx, "to"), get(actx, "sort"), 0};
         const char *order = get(actx, "order");
@@ -207,22 +219,93 @@ static const char *mhd_arg(void *actx, const char *key)
     return MHD_lookup_connection_value((struct MHD_Connection *)actx, MHD_GET_ARGUMENT_KIND, key);
 }
 
+/* A query argument with a NUL byte (?model=%00) would read as a shorter
+ * string, "" for %00, which the filters take as "no filter": every job would
+ * be listed. No real query holds one, so such a request is refused. */
+static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                const char *value, size_t value_size)
+{
+    (void)kind;
+    if (strlen(key) != key_size || (value && strlen(value) != value_size)) {
+        *(const char **)cls = key;
+        return MHD_NO;
+    }
+    return MHD_YES;
+}
+
 struct server {
     const struct gp_ui_src *src;
-    int loopback; /* bound to 127.x: only answer requests addressed to a loopback name */
+    const struct gp_ui_opts *o;
+    int loopback; /* bound to 127.x: IP-literal Hosts other than the loopback names are refused too */
 };
 
-/* A page on some web site can point a DNS name at 127.0.0.1 and read a
- * loopback server through the victim's browser (DNS rebinding); checking
- * that the Host header names loopback defeats that. */
-static int host_ok(const char *host)
+/* Splits a Host header value into its name (a DNS name, an IPv4 literal or a
+ * bracketed IPv6 literal) and checks that anything after it is ":PORT" with
+ * PORT 1..65535. Returns the name's length, 0 when the value is malformed. */
+static size_t host_name_len(const char *host)
+{
+    size_t n;
+    if (host[0] == '[') {
+        n = strspn(host + 1, "0123456789abcdefABCDEF:.");
+        if (host[1 + n] != ']')
+            return 0;
+        n += 2;
+    } else {
+        n = strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._");
+    }
+    if (n == 0 || n > 253)
+        return 0;
+    if (!host[n])
+        return n;
+    const char *p = host + n + 1;
+    size_t d = strspn(p, "0123456789");
+    if (host[n] != ':' || d == 0 || d > 5 || p[d] || atol(p) < 1 || atol(p) > 65535)
+        return 0;
+    return n;
+}
+
+int gp_ui_allow_host_check(const char *name, struct gp_error *err)
+{
+    size_t n = host_name_len(name);
+    if (!n || name[n])
+        return gp_err(err, GP_EINVAL, "--allow-host %s: give a host name or address without a port "
+                                      "(e.g. bench.internal or [fe80::1])", name);
+    return 0;
+}
+
+/* A page on some web site can point a DNS name it controls at 127.0.0.1 (or
+ * at this machine's address) and read this server through the victim's
+ * browser (DNS rebinding). Checking the Host header's name defeats that: only
+ * the loopback names, the names the user allowed with --allow-host and, when
+ * the server is exposed beyond loopback, IP literals (an IP is not a name an
+ * attacker can re-point) are answered. The port is not compared: the attacker
+ * controls the name, not the port, and a tunnel (ssh -L 9000:localhost:8080,
+ * docker -p) legitimately sends its own port, or none for port 80. */
+int gp_ui_host_ok(const struct gp_ui_opts *o, int loopback, const char *host)
 {
     if (!host)
         return 0;
-    size_t n = strcspn(host, ":");
-    if (host[0] == '[')
-        return !strncmp(host, "[::1]", 5);
-    return (n == 9 && !strncmp(host, "localhost", 9)) || (n >= 7 && !strncmp(host, "127.", 4));
+    size_t n = host_name_len(host);
+    if (!n)
+        return 0;
+    static const char *const local[] = {"localhost", "127.0.0.1", "[::1]"};
+    for (size_t i = 0; i < sizeof local / sizeof local[0]; i++)
+        if (strlen(local[i]) == n && !strncasecmp(host, local[i], n))
+            return 1;
+    for (size_t i = 0; i < o->n_allow_hosts; i++)
+        if (strlen(o->allow_hosts[i]) == n && !strncasecmp(host, o->allow_hosts[i], n))
+            return 1;
+    if (loopback)
+        return 0;
+    char name[256];
+    memcpy(name, host, n);
+    name[n] = '\0';
+    unsigned char addr[16];
+    if (name[0] == '[') {
+        name[n - 1] = '\0';
+        return inet_pton(AF_INET6, name + 1, addr) == 1;
+    }
+    return inet_pton(AF_INET, name, addr) == 1;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -246,13 +329,21 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     struct gp_buf body = {0};
     const unsigned char *sbody = NULL;
     size_t slen = 0;
-    if (srv->loopback && !host_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"))) {
+    const char *nul_key = NULL;
+    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, find_nul, &nul_key);
+    if (!gp_ui_host_ok(srv->o, srv->loopback, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"))) {
         status = 403;
-        json_error_body(&body, "this server answers only requests for 127.0.0.1 or localhost (start it with --host "
-                               "ADDR to serve other names)");
+        json_error_body(&body, "this server answers only requests addressed to localhost, 127.0.0.1 or [::1] "
+                               "(or an IP address when --host exposes it); start it with --allow-host NAME to "
+                               "serve NAME too (docs/report.md)");
     } else if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         status = 405;
         json_error_body(&body, "only GET is supported");
+    } else if (nul_key) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "query argument '%.64s' holds a NUL byte (%%00); remove it", nul_key);
+        status = 400;
+        json_error_body(&body, msg);
     } else if (gp_ui_route(src, url, mhd_arg, c, &status, &ctype, &body, &sbody, &slen) < 0) {
         status = 500;
         ctype = json_ct;
@@ -303,7 +394,7 @@ int gp_ui_run(const struct gp_ui_opts *o, const struct gp_ui_src *src, struct gp
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, &old);
 
-    struct server srv = {src, !strncmp(host, "127.", 4)};
+    struct server srv = {src, o, !strncmp(host, "127.", 4)};
     struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL, handle,
                                             &srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                             MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
