@@ -90,6 +90,7 @@ static void print_warnings(const struct profile_config *cfg)
         fprintf(stderr, "genperf: warning: --enable-checkpointing is accepted and ignored\n");
     if (cfg->insecure)
         fprintf(stderr, "genperf: warning: --insecure: the server's TLS certificate and host name are not verified\n");
+    gp_profile_url_note(stderr, cfg);
 }
 
 /* Everything one `profile` run holds, stage to stage; freed by run_free. */

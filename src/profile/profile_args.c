@@ -450,6 +450,13 @@ static int check_headers(struct profile_config *cfg, struct gp_error *err)
 static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw, struct gp_error *err)
 {
     int rc;
+    /* The old spelling of several endpoints (--url twice, a strategy to
+     * spread over them) now has one endpoint: say so rather than measure it. */
+    if (raw[O_URL_STRATEGY].seen && !raw[O_URLS].seen && cfg->n_url_flags > 1)
+        return usage_err(cfg, err,
+                         "argument --url-strategy: -u/--url was given %d times and the last one wins (as in "
+                         "GenAI-Perf), so there is one endpoint; for several write --urls URL URL ...",
+                         cfg->n_url_flags);
     if (cfg->n_models == 0)
         return gp_profile_config_err(cfg, err, GP_EINVAL, "Required field model_names is not set (pass -m MODEL)");
     if (!cfg->tokenizer)

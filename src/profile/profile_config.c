@@ -221,19 +221,59 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
 
 /* ---- hooks of rows in the flag table (profile_args.c) ---- */
 
-/* --url given several times: GenAI-Perf keeps the last (argparse), genperf
- * also keeps them all to spread the requests over (client.h). */
-int gp_profile_add_url(struct profile_config *cfg, const char *s, struct gp_error *err)
+/* One more -u/--url or --urls: a new set of endpoints begins; the one it
+ * replaces is remembered for the note on stderr (gp_profile_url_note). */
+static void begin_url_set(struct profile_config *cfg, const char *first, int listed)
+{
+    if (cfg->n_url_flags++)
+        cfg->url_replaced = cfg->url_set_first;
+    cfg->url_set_first = first;
+    cfg->urls_listed = listed;
+}
+
+static int push_url(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
     if (cfg->n_urls >= 64) {
         cfg->usage_error = 1;
-        return gp_err(err, GP_EINVAL, "argument -u/--url: at most 64 URLs");
+        return gp_err(err, GP_EINVAL, "argument --urls: at most 64 URLs");
     }
     const char **u = realloc(cfg->urls, (cfg->n_urls + 1) * sizeof *u);
     if (!u)
         return gp_err(err, GP_ENOMEM, "out of memory");
     u[cfg->n_urls++] = s;
     cfg->urls = u;
+    return 0;
+}
+
+/* -u/--url is GenAI-Perf's plain store: given again, the last one wins (a
+ * wrapper appending --url to override a default must not add an endpoint). */
+int gp_profile_set_url(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    begin_url_set(cfg, s, 0);
+    cfg->n_urls = 0;
+    return push_url(cfg, s, err);
+}
+
+/* --urls A B ...: the parser empties the list when the flag begins (argparse
+ * replaces an nargs='+' list), so the first item starts a new set. */
+int gp_profile_add_url(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    if (!cfg->n_urls)
+        begin_url_set(cfg, s, 1);
+    return push_url(cfg, s, err);
+}
+
+/* After -u/--url's copy (table order): when --urls came last, the single-URL
+ * consumers (input_config.url, the default server-metrics target, a one-item
+ * list's request URL) take its last item, as they take the last --url. */
+int gp_profile_copy_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    (void)rv;
+    (void)err;
+    if (cfg->urls_listed && cfg->n_urls && cfg->urls[cfg->n_urls - 1][0]) {
+        cfg->url = cfg->urls[cfg->n_urls - 1];
+        cfg->url_given = 1;
+    }
     return 0;
 }
 

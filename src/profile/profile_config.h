@@ -122,8 +122,15 @@ struct profile_config {
     size_t n_secret_copies;
     long workers;                       /* --workers: event-loop threads (1; "auto" = cores - 1, >= 1) */
 
-    const char **urls;                  /* every --url in order (replicas; the array is owned) */
+    /* The endpoints: the last of -u/--url (one URL, GenAI-Perf's plain
+     * store) and --urls (several) given wins, so a wrapper that appends
+     * --url to override a default never splits the load by accident. */
+    const char **urls;                  /* the endpoints in order (the array is owned) */
     size_t n_urls;
+    int urls_listed;                    /* the last was --urls */
+    int n_url_flags;                    /* --url and --urls given, in all (> 1: earlier ones replaced) */
+    const char *url_set_first;          /* the first URL of the set in force (views into argv) */
+    const char *url_replaced;           /* ... and of the last set it replaced (stderr note) */
     int url_least_inflight;             /* --url-strategy least_in_flight */
     int skip_file_checks;               /* MPI ranks > 0: --input-file is read on rank 0's host only */
 
@@ -218,6 +225,9 @@ void gp_profile_usage(FILE *fp, const char *prog, int full);
  * error messages; 0 or -GP_EINVAL / -GP_ENOMEM). */
 int gp_profile_parse_double(const char *s, double *out);
 int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct gp_error *err);
+/* -u/--url X: the endpoints become X alone; --urls X Y: each item appended
+ * to the list the parser emptied when the flag began. */
+int gp_profile_set_url(struct profile_config *cfg, const char *s, struct gp_error *err);
 int gp_profile_add_url(struct profile_config *cfg, const char *s, struct gp_error *err);
 int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err);
 
@@ -236,6 +246,7 @@ int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw
 int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_workers(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_fixed_schedule(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_rate_mode(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 /* The cross-flag rules of the workload-shape flags (after GenAI-Perf's own). */

@@ -43,6 +43,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct gp_error;
 struct gp_dist;
@@ -151,11 +152,19 @@ int gp_profile_dist_gather_telemetry(struct gp_profile_dist *pd, struct gp_telem
                                      struct gp_profile_tel_hosts *out, struct gp_error *err);
 void gp_profile_tel_hosts_free(struct gp_profile_tel_hosts *h);
 
-/* profile_endpoints.c — several --url: one object per endpoint (url,
+/* profile_endpoints.c — several --urls: one object per endpoint (url,
  * requests, failed, request and output token throughput over the benchmark
  * window, TTFT and ITL p50/p99 in ms) from the measured requests. New
  * reference or NULL. */
 json_t *gp_profile_endpoints_json(const struct gp_record_store *st, const struct gp_metrics_result *mr,
                                   const char *const *urls, size_t n_urls);
+/* The same split on fp, one line per endpoint (requests, share, failed);
+ * nothing for one endpoint. */
+void gp_profile_endpoints_print(FILE *fp, const struct gp_record_store *st, const struct gp_metrics_result *mr,
+                                const char *const *urls, size_t n_urls, int least_inflight);
+/* The note on fp when -u/--url (or --urls) was given again: which one is
+ * used and which is not (credentials hidden); nothing otherwise. */
+struct profile_config;
+void gp_profile_url_note(FILE *fp, const struct profile_config *cfg);
 
 #endif

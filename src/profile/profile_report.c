@@ -183,6 +183,9 @@ int gp_profile_finish(struct profile_run *r)
     if (r->n_failed && r->n_ok)
         fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)r->n_failed,
                 (unsigned long long)(r->n_ok + r->n_failed), r->first_error);
+    if (r->metrics_ok && r->req_urls)
+        gp_profile_endpoints_print(stderr, &r->st, &r->mr, (const char *const *)r->req_urls, cfg->n_urls,
+                                   cfg->url_least_inflight);
     fprintf(stderr,
             "genperf: client: %llu requests sent (%llu warmup, %llu stale keep-alive resends not counted); "
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",

@@ -35,7 +35,7 @@ struct profile_run {
     struct gp_dataset *ds;
     struct gp_client_body *bodies;  /* views into ds (MPI ranks > 0: into dist) */
     size_t n_bodies;
-    char **req_urls;                /* several --url: base + endpoint of each (owned), else NULL */
+    char **req_urls;                /* several --urls: base + endpoint of each (owned), else NULL */
     struct gp_profile_dist *dist;   /* the MPI job (a job of one without mpirun) */
     json_t *input_config;
     struct gp_record_store st;

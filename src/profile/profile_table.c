@@ -33,8 +33,9 @@ const struct opt gp_profile_opts[] = {
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
     {O_ENDPOINT, K_STR, {"--endpoint"}, "ENDPOINT", NULL, "custom endpoint path (default from --endpoint-type)",
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint},
-    {O_URL, K_STR, {"-u", "--url"}, "URL", NULL, "server base URL, without the endpoint path (default localhost:8000)",
-     .copy = C_STR_GIVEN, .off = F(url), .aux = F(url_given), .value = gp_profile_add_url},
+    {O_URL, K_STR, {"-u", "--url"}, "URL", NULL,
+     "server base URL, without the endpoint path (default localhost:8000); given again, the last wins",
+     .copy = C_STR_GIVEN, .off = F(url), .aux = F(url_given), .value = gp_profile_set_url},
     {O_STREAMING, K_FLAG, {"--streaming"}, NULL, NULL, "send \"stream\": true and measure every chunk",
      .copy = C_SEEN, .off = F(streaming)},
     {O_HEADER, K_APPEND, {"-H", "--header"}, "HEADER", NULL, "extra HTTP header 'Name: value' (repeatable)",
@@ -211,7 +212,11 @@ const struct opt gp_profile_opts[] = {
      "genperf: event-loop threads sharing the load (default 1; auto = cores - 1)",
      .copy = C_HOOK, .hook = gp_profile_copy_workers},
     {O_URL_STRATEGY, K_CHOICE, {"--url-strategy"}, "{round_robin,least_in_flight}", url_strategies,
-     "genperf: how requests are spread when --url is given several times (default round_robin)",
+     "genperf: how requests are spread over the --urls endpoints (default round_robin)",
      .copy = C_CHOICE1, .off = F(url_least_inflight)},
+    {O_URLS, K_LIST, {"--urls"}, "URL", NULL,
+     "genperf: several server base URLs, each request sent to one of them (replaces --url; "
+     "see --url-strategy)", .copy = C_HOOK, .off = F(urls), .aux = F(n_urls), .value = gp_profile_add_url,
+     .hook = gp_profile_copy_urls},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];

@@ -664,6 +664,45 @@ static void test_shapes(void)
     gp_profile_config_free(&c);
 }
 
+/* A repeated -u/--url keeps the last (GenAI-Perf's argparse store); several
+ * endpoints only with --urls; whichever of the two comes last wins. */
+static void test_url_last_wins(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "m", "--url", "http://a:1", "-u", "http://b:2", NULL), 0);
+    CHECK_INT(c.n_urls, 1);
+    CHECK_STR(c.urls[0], "http://b:2");
+    CHECK_STR(c.url, "http://b:2");
+    CHECK_INT(c.n_url_flags, 2);
+    CHECK_STR(c.url_replaced, "http://a:1");
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--url", "http://x:9", "--urls", "http://a:1", "http://b:2", NULL), 0);
+    CHECK_INT(c.n_urls, 2);
+    CHECK_STR(c.urls[0], "http://a:1");
+    CHECK_STR(c.url, "http://b:2"); /* input_config.url: the last, as for --url */
+    CHECK_INT(c.urls_listed, 1);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--urls", "http://a:1", "http://b:2", "--url-strategy", "least_in_flight",
+                    "--url", "http://x:9", NULL), 0);
+    CHECK_INT(c.n_urls, 1);
+    CHECK_STR(c.url, "http://x:9");
+    CHECK_STR(c.url_replaced, "http://a:1");
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--urls", "http://a:1", "http://b:2", "--urls", "http://c:3", NULL), 0);
+    CHECK_INT(c.n_urls, 1); /* nargs='+' replaces too */
+    gp_profile_config_free(&c);
+    /* the old spelling with a strategy: a usage error naming --urls */
+    CHECK(parse(&c, &e, "-m", "m", "--url", "http://a:1", "--url", "http://b:2", "--url-strategy", "round_robin",
+                NULL) < 0);
+    CHECK_INT(c.usage_error, 1);
+    CHECK(strstr(e.msg, "--urls URL URL") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--urls", "--streaming", NULL) < 0);
+    CHECK_STR(e.msg, "argument --urls: expected at least one argument");
+    gp_profile_config_free(&c);
+}
+
 int main(void)
 {
     GP_RUN(test_issue_command_line);
@@ -678,5 +717,6 @@ int main(void)
     GP_RUN(test_float_repr);
     GP_RUN(test_poisson_rng);
     GP_RUN(test_shapes);
+    GP_RUN(test_url_last_wins);
     return gp_test_summary();
 }

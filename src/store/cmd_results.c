@@ -21,7 +21,7 @@ int cmd_results(int argc, char **argv)
     const struct gp_optdef defs[] = {
         GP_FLAG("--telemetry", NULL, &telemetry, "print v_telemetry_job_summary instead (all jobs, or --job ID)"),
         GP_FLAG("--endpoints", NULL, &endpoints,
-                "print v_endpoint_breakdown instead (several --url runs; all jobs, or --job ID)"),
+                "print v_endpoint_breakdown instead (runs with several --urls; all jobs, or --job ID)"),
         GP_STR("--db", NULL, &db_flag, "URL", "sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)"),
         GP_STR("--job", NULL, &job, "ID", "one job's metrics (ids from the listing)"),
         GP_STR("--format", NULL, &fmt_s, "F", "table (default), csv or json"),

@@ -100,7 +100,7 @@ start_serve --quiet
 HP=${URL#http://}
 "$GENPERF" profile -m sim --tokenizer builtin --endpoint-type chat --streaming --isl 16 --osl 4 \
   --num-dataset-entries 4 --request-count 4 --concurrency 2 --artifact-dir a5 \
-  --url "http://alice:$PASSWD@$HP" --url "http://$UTOK@$HP" \
+  --urls "http://alice:$PASSWD@$HP" "http://$UTOK@$HP" \
   --server-metrics-url "http://alice:$PASSWD@$HP/metrics" >p5.out 2>p5.err ||
   { cat p5.err; fail "profile with credentials in --url failed"; }
 g5=$(ls a5/*/*_genai_perf.json)
