@@ -98,8 +98,11 @@ struct gp_export_ctx {
     const json_t *scale_out;
 };
 
-/* Writes every artifact above (console table first, as GenAI-Perf does);
- * stops at the first error. */
+/* Writes every artifact above (console table first, as GenAI-Perf does).
+ * A file that cannot be written (a full disk) does not stop the others;
+ * <stem>_genai_perf.json and .csv come last and only when every other file
+ * was written, so an incomplete set never ingests as a job. The error names
+ * every file not written. */
 int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err);
 
 /* Starts profile_export.json on its own thread (see pe above): ctx is
