@@ -175,6 +175,20 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
         goto done;
     if ((r = ig_opt_bool(m, "interrupted", &j->interrupted, path, "interrupted", err)))
         goto done;
+    /* the request and failure counts are kept in genperf_summary: none is below 0 */
+    static const char *const count_blocks[] = {"requests", "failures"};
+    for (size_t b = 0; b < sizeof count_blocks / sizeof *count_blocks; b++) {
+        const json_t *blk = json_object_get(m, count_blocks[b]);
+        const char *k;
+        const json_t *cv;
+        json_object_foreach((json_t *)(json_is_object(blk) ? blk : NULL), k, cv) {
+            if (json_is_number(cv) && json_number_value(cv) < 0) {
+                r = gp_err(err, GP_EINVAL, "%s: field '%s.%s': %g is negative; a count cannot be", path,
+                           count_blocks[b], k, json_number_value(cv));
+                goto done;
+            }
+        }
+    }
     struct ig_opt_i s = {0}, e = {0};
     if ((r = ig_opt_int(m, "start_wall_ns", &s, path, "start_wall_ns", err)) ||
         (r = ig_opt_int(m, "end_wall_ns", &e, path, "end_wall_ns", err)))

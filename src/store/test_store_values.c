@@ -122,6 +122,11 @@ static void test_negative_values(void)
     CHECK_INT(edit_json(path, "request_count", "avg", json_integer(-10)), 0);
     expect_reject(db, "count", gj, "field 'request_count.avg': -10 is negative");
 
+    CHECK_INT(copy_run("summary"), 0);
+    run_file("summary", "profile_export_genperf.json", path, sizeof path);
+    CHECK_INT(edit_text(path, "\"ok\": 8,", "\"ok\": -8,"), 0);
+    expect_reject(db, "summary", "profile_export_genperf.json", "field 'requests.ok': -8 is negative");
+
     const char *rj = "profile_export_records.jsonl";
     CHECK_INT(copy_run("recttft"), 0);
     run_file("recttft", rj, path, sizeof path);
