@@ -229,6 +229,35 @@ int gp_export_pe_join(struct gp_export_pe *job, struct gp_error *err)
     return rc;
 }
 
+/* What a failed export could not write: every file named in one message. */
+struct export_failures {
+    char msg[sizeof ((struct gp_error *)0)->msg];
+    int n, code;
+};
+
+static void note_failure(struct export_failures *f, const struct gp_error *e)
+{
+    size_t len = strlen(f->msg);
+    snprintf(f->msg + len, sizeof f->msg - len, "%s%s", f->n ? "; " : "", e->msg);
+    if (!f->n++)
+        f->code = e->code ? e->code : GP_EIO;
+}
+
+/* Waits for the threaded files (as gp_export_pe_join), noting each failure. */
+static void join_noting(struct gp_export_pe *job, struct export_failures *f)
+{
+    for (int i = 0; i < job->nf; i++) {
+        struct pe_file *pf = &job->f[i];
+        if (pf->threaded)
+            pthread_join(pf->th, NULL);
+        else
+            pe_thread(pf);
+        if (pf->rc)
+            note_failure(f, &pf->err);
+    }
+    free(job);
+}
+
 int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
 {
     if (!ctx->run_dir || !ctx->store || !ctx->m) {
@@ -248,28 +277,45 @@ int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err)
         gp_export_pe_join(job, NULL);
         return rc;
     }
+    /* A full disk can fail any file. The <stem>_genai_perf.json (or .csv)
+     * makes a directory a job for `genperf ingest`, so it is written last and
+     * only over a whole set: a run that lost its records or its profile
+     * export never leaves a summary that ingests as a clean job. Every other
+     * file is still tried, and every failure is named. */
+    struct export_failures fails = {.n = 0};
+    char path[4096];
+    struct gp_error ferr;
+    if (job->nf < 2) {
+        stem_path(ctx, "_records.jsonl", path, sizeof path);
+        if (gp_export_records_jsonl(ctx, path, &ferr))
+            note_failure(&fails, &ferr);
+    }
+    stem_path(ctx, "_genperf.json", path, sizeof path);
+    if (gp_export_genperf_json(ctx, path, &ferr))
+        note_failure(&fails, &ferr);
+    join_noting(job, &fails);
+    /* the JSON before the CSV: a CSV alone would be ingested in its place */
     static const struct {
         const char *suffix;
         int (*write)(const struct gp_export_ctx *, const char *, struct gp_error *);
-    } files[] = {
+    } summaries[] = {
         {"_genai_perf.json", gp_export_genai_perf_json},
         {"_genai_perf.csv", gp_export_genai_perf_csv},
-        {"_records.jsonl", gp_export_records_jsonl},
-        {"_genperf.json", gp_export_genperf_json},
     };
-    char path[4096];
-    for (size_t i = 0; i < sizeof files / sizeof files[0] && !rc; i++) {
-        if (files[i].write == gp_export_records_jsonl && job->nf == 2)
-            continue; /* the job writes it */
-        stem_path(ctx, files[i].suffix, path, sizeof path);
-        rc = files[i].write(ctx, path, err);
+    char skipped[600] = "";
+    for (size_t i = 0; i < sizeof summaries / sizeof summaries[0]; i++) {
+        stem_path(ctx, summaries[i].suffix, path, sizeof path);
+        if (fails.n) {
+            size_t len = strlen(skipped);
+            snprintf(skipped + len, sizeof skipped - len, "%s%s", len ? ", " : "", strrchr(path, '/') + 1);
+        } else if (summaries[i].write(ctx, path, &ferr)) {
+            note_failure(&fails, &ferr);
+        }
     }
-    struct gp_error perr = {0};
-    int prc = gp_export_pe_join(job, &perr);
-    if (!rc && prc) {
-        rc = prc;
-        if (err)
-            *err = perr;
-    }
-    return rc;
+    if (!fails.n)
+        return 0;
+    if (skipped[0])
+        return gp_err(err, fails.code, "%s; not written, so that the incomplete set in %s is not taken for a whole "
+                      "run: %s", fails.msg, ctx->run_dir, skipped);
+    return gp_err(err, fails.code, "%s", fails.msg);
 }

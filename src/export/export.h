@@ -98,8 +98,11 @@ struct gp_export_ctx {
     const json_t *scale_out;
 };
 
-/* Writes every artifact above (console table first, as GenAI-Perf does);
- * stops at the first error. */
+/* Writes every artifact above (console table first, as GenAI-Perf does).
+ * A file that cannot be written (a full disk) does not stop the others;
+ * <stem>_genai_perf.json and .csv come last and only when every other file
+ * was written, so an incomplete set never ingests as a job. The error names
+ * every file not written. */
 int gp_export_all(const struct gp_export_ctx *ctx, struct gp_error *err);
 
 /* Starts profile_export.json on its own thread (see pe above): ctx is
@@ -118,6 +121,15 @@ int gp_export_genai_perf_json(const struct gp_export_ctx *ctx, const char *path,
 int gp_export_genai_perf_csv(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);
 int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);
 int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, struct gp_error *err);
+
+/* Checks one request of a perf_analyzer profile export (§4.6) as
+ * `genperf ingest` and process-export-files read it: "timestamp" an integer
+ * >= 0; "response_timestamps" integers, none before the one before it (or
+ * the timestamp); as many "response_outputs" as response timestamps. With
+ * required, both arrays must be there. 0 (and *last_ns = the last time, if
+ * given) or -GP_EINVAL naming path and field ("experiments[0].requests[3]"). */
+int gp_export_check_pa_request(const json_t *rq, int required, const char *path, const char *field,
+                               long long *last_ns, struct gp_error *err);
 
 /* Builders into a buffer (for tests and for callers that print elsewhere). */
 int gp_export_genai_perf_json_buf(const struct gp_export_ctx *ctx, struct gp_buf *out);

@@ -311,3 +311,40 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
     }
     return gp_bigfile_finish(&s, r != 0, err);
 }
+
+int gp_export_check_pa_request(const json_t *rq, int required, const char *path, const char *field,
+                               long long *last_ns, struct gp_error *err)
+{
+    const json_t *ts = json_object_get(rq, "timestamp");
+    const json_t *rts = json_object_get(rq, "response_timestamps");
+    const json_t *ros = json_object_get(rq, "response_outputs");
+    if (!json_is_integer(ts))
+        return gp_err(err, GP_EINVAL, "%s: field '%s.timestamp': expected an integer", path, field);
+    if ((rts || required) && !json_is_array(rts))
+        return gp_err(err, GP_EINVAL, "%s: field '%s.response_timestamps': expected an array", path, field);
+    if ((ros || required) && !json_is_array(ros))
+        return gp_err(err, GP_EINVAL, "%s: field '%s.response_outputs': expected an array", path, field);
+    /* a negative or reversed time would turn into a TTFT of years: -1 gave 1.8e12 ms */
+    long long prev = json_integer_value(ts);
+    if (prev < 0)
+        return gp_err(err, GP_EINVAL, "%s: field '%s.timestamp': %lld is negative (ns since the epoch)", path, field,
+                      prev);
+    for (size_t k = 0; rts && k < json_array_size(rts); k++) {
+        const json_t *x = json_array_get(rts, k);
+        if (!json_is_integer(x))
+            return gp_err(err, GP_EINVAL, "%s: field '%s.response_timestamps[%zu]': expected an integer", path, field,
+                          k);
+        if (json_integer_value(x) < prev)
+            return gp_err(err, GP_EINVAL, "%s: field '%s.response_timestamps[%zu]': %lld is before %s (%lld)", path,
+                          field, k, (long long)json_integer_value(x), k ? "the response before it" : "the timestamp",
+                          prev);
+        prev = json_integer_value(x);
+    }
+    /* perf_analyzer writes one output per response */
+    if (rts && ros && json_array_size(rts) != json_array_size(ros))
+        return gp_err(err, GP_EINVAL, "%s: field '%s.response_outputs': %zu outputs for %zu response_timestamps", path,
+                      field, json_array_size(ros), json_array_size(rts));
+    if (last_ns)
+        *last_ns = prev;
+    return 0;
+}

@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void set_stats(struct gp_metrics_result *m, enum gp_metric k, double a, double b, double c)
@@ -340,7 +341,28 @@ static void test_json_literal(void)
         unlink(p);
         free(txt);
     }
-    char p[512];
+    /* files that cannot be written (a directory in their place, as a full
+     * disk would): all are tried, each is named, and no summary is left */
+    char p[512], q[512];
+    for (int i = 0; i < 4; i += 3) {
+        snprintf(p, sizeof p, "%s/%s", run_dir, files[i]);
+        CHECK_INT(mkdir(p, 0755), 0);
+    }
+    CHECK(gp_export_all(&ctx, &err) < 0);
+    for (int i = 0; i < 4; i += 3) {
+        snprintf(q, sizeof q, "cannot write '%s/%s'", run_dir, files[i]);
+        CHECK(strstr(err.msg, q) != NULL);
+    }
+    CHECK(strstr(err.msg, "not written, so that the incomplete set in") != NULL);
+    CHECK(strstr(err.msg, "custom_export_genai_perf.json, custom_export_genai_perf.csv") != NULL);
+    for (int i = 0; i < 5; i++) {
+        snprintf(p, sizeof p, "%s/%s", run_dir, files[i]);
+        CHECK_INT(gp_is_file(p), i == 4);
+        if (i == 0 || i == 3)
+            rmdir(p);
+        else
+            unlink(p);
+    }
     snprintf(p, sizeof p, "%s/run/x", dir);
     rmdir(p);
     snprintf(p, sizeof p, "%s/run", dir);

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "dataset/dataset.h"
+#include "export/export.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -177,18 +178,19 @@ static int keep_session_meta(struct gp_pef_merged *m, size_t n, json_t *in)
 }
 
 /* Appends one exported request to the store and the dataset. */
-static int add_request(struct gp_pef_merged *m, json_t *rq, struct gp_tokenizer *tok, struct gp_buf *tmp,
-                       size_t *cap, const char *path, struct gp_error *err)
+static int add_request(struct gp_pef_merged *m, json_t *rq, size_t idx, struct gp_tokenizer *tok,
+                       struct gp_buf *tmp, size_t *cap, const char *path, struct gp_error *err)
 {
     json_t *ts = json_object_get(rq, "timestamp");
     json_t *rts = json_object_get(rq, "response_timestamps");
     json_t *ros = json_object_get(rq, "response_outputs");
     json_t *in = json_object_get(rq, "request_inputs");
-    if (!json_is_integer(ts) || !json_is_array(rts) || !json_is_array(ros))
-        return gp_err(err, GP_EINVAL, "'%s': a request lacks timestamp / response_timestamps / response_outputs", path);
+    char field[64];
+    snprintf(field, sizeof field, "experiments[0].requests[%zu]", idx);
+    int crc = gp_export_check_pa_request(rq, 1, path, field, NULL, err);
+    if (crc)
+        return crc;
     size_t nc = json_array_size(rts);
-    if (json_array_size(ros) < nc)
-        nc = json_array_size(ros);
     struct gp_dataset *ds = m->ds;
     if (ds->n == *cap) {
         size_t ncap = *cap ? *cap * 2 : 64;
@@ -296,7 +298,7 @@ static int merge_node(struct gp_pef_merged *m, const char *pa, const char *gap, 
         size_t i;
         json_t *rq;
         json_array_foreach(reqs, i, rq) {
-            if ((rc = add_request(m, rq, tok, tmp, cap, pa, err)))
+            if ((rc = add_request(m, rq, i, tok, tmp, cap, pa, err)))
                 break;
         }
     }
@@ -337,14 +339,17 @@ int gp_pef_load(const char *dir, struct gp_tokenizer *tok, struct gp_pef_merged 
     if (rc)
         return rc;
     struct gp_buf tmp = {0};
+    char node[4096] = ""; /* the profile export of the last node merged */
     for (size_t i = 0; i < ns && !rc; i++) {
         char sub[4096], pa[4096], gap[4096];
         gp_path_join(sub, sizeof sub, dir, subs[i]);
         if (!node_files(sub, pa, gap, sizeof pa))
             continue;
         rc = merge_node(m, pa, gap, tok, &tmp, &cap, err);
-        if (!rc)
+        if (!rc) {
             m->n_nodes++;
+            snprintf(node, sizeof node, "%s", pa);
+        }
     }
     gp_buf_free(&tmp);
     free_list(subs, ns);
@@ -352,6 +357,13 @@ int gp_pef_load(const char *dir, struct gp_tokenizer *tok, struct gp_pef_merged 
         rc = gp_err(err, GP_ENOENT,
                     "--input-directory '%s': no sub-directory holds a profile export and a *_genai_perf.json "
                     "(one sub-directory per node, e.g. the run directories of 'genperf profile')", dir);
+    /* nothing to compute metrics over: an empty artifact set is no merge */
+    if (!rc && !m->ds->n)
+        rc = m->n_nodes == 1 ? gp_err(err, GP_EINVAL, "'%s': field 'experiments[0].requests': empty; there is "
+                                      "nothing to compute metrics over", node)
+                             : gp_err(err, GP_EINVAL, "--input-directory '%s': field 'experiments[0].requests' is "
+                                      "empty in all %zu nodes' profile exports; there is nothing to merge",
+                                      dir, m->n_nodes);
     return rc;
 }
 

@@ -172,12 +172,26 @@ static int job_locate(struct ig_job *j, const char *top, const char *dir, const 
     return 0;
 }
 
+/* genperf writes <stem>_genperf.json and <stem>_records.jsonl beside every
+ * summary; one without the other is a set its run could not finish (a full
+ * disk), whose summary counts requests that no row would back. */
+static int job_whole(const struct ig_job *j, struct gp_error *err)
+{
+    if (!j->genperf_path[0] == !j->records_path[0])
+        return 0;
+    return gp_err(err, GP_EINVAL,
+                  "%s: incomplete set: %s/%s%s is missing beside %s (genperf writes both; the run could not write "
+                  "it, e.g. a full disk: see its exit status); rerun, or restore the file",
+                  j->main_path, j->dir, j->stem, j->genperf_path[0] ? "_records.jsonl" : "_genperf.json",
+                  j->genperf_path[0] ? j->genperf_path : j->records_path);
+}
+
 /* Parses and validates every file of the job, then fills what they left
  * open: metadata precedence is meta > genperf_run.json > artifacts > dir name. */
 static int job_read(struct ig_job *j, const struct gp_ingest_meta *meta, struct gp_error *err)
 {
     int r;
-    if ((r = j->main_is_csv ? ig_parse_genai_perf_csv(j, err) : ig_parse_genai_perf_json(j, err)) ||
+    if ((r = job_whole(j, err)) || (r = j->main_is_csv ? ig_parse_genai_perf_csv(j, err) : ig_parse_genai_perf_json(j, err)) ||
         (j->genperf_path[0] && (r = ig_parse_genperf_summary(j, err))) ||
         (j->export_path[0] && (r = ig_parse_profile_export(j, err))) ||
         (j->records_path[0] && (r = ig_validate_records(j, err))) ||
@@ -324,10 +338,43 @@ static int list_dir(const char *dir, char ***out, size_t *nout)
     return 0;
 }
 
+/* A <stem>_genperf.json without its summary: the run could not write the
+ * summary (genperf leaves it out of an incomplete set). Rejected by name, so
+ * a tree walk does not pass over the run in silence. */
+static void visit_orphan(struct walk *w, const char *dir, const char *nm)
+{
+    size_t stemlen = strlen(nm) - strlen("_genperf.json");
+    char p[4200];
+    snprintf(p, sizeof p, "%s/%.*s_genai_perf.json", dir, (int)stemlen, nm);
+    if (gp_is_file(p))
+        return;
+    snprintf(p, sizeof p, "%s/%.*s_genai_perf.csv", dir, (int)stemlen, nm);
+    if (gp_is_file(p))
+        return;
+    w->jobs++;
+    if (!w->db)
+        return;
+    struct gp_error jerr;
+    gp_err(&jerr, GP_EINVAL,
+           "%s/%s: incomplete set: no %.*s_genai_perf.json beside it (its run could not write every file, e.g. a "
+           "full disk, and left the summary out: see its exit status); rerun it",
+           dir, nm, (int)stemlen, nm);
+    w->res->jobs_found++;
+    w->res->jobs_rejected++;
+    msg(w->res, "rejected: %s", jerr.msg);
+    if (!w->first_err) {
+        w->first_err = 1;
+        if (w->err)
+            *w->err = jerr;
+    }
+}
+
 /* One directory entry: a main artifact is counted or ingested. */
 static void visit_file(struct walk *w, const char *dir, const char *nm)
 {
     int is_json = ends_with(nm, "_genai_perf.json"), is_csv = ends_with(nm, "_genai_perf.csv");
+    if (ends_with(nm, "_genperf.json"))
+        visit_orphan(w, dir, nm);
     if (!is_json && !is_csv)
         return;
     if (!strcmp(nm, "analyze_export_genai_perf.csv")) {

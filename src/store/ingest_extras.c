@@ -9,6 +9,8 @@
  */
 #include "store/ingest_internal.h"
 
+#include "export/export.h"
+
 #include "core/error.h"
 
 #include <stdio.h>
@@ -35,8 +37,9 @@ int ig_parse_run_meta(struct ig_job *j, struct gp_error *err)
         (r = ig_opt_str(m, "hardware", &hw, path, "hardware", err)) ||
         (r = ig_opt_str(m, "scenario", &label, path, "scenario", err)) ||
         (r = ig_opt_str(m, "url", &url, path, "url", err)) || (r = ig_opt_str(m, "host", &host, path, "host", err)) ||
-        (r = ig_opt_int(m, "gpus", &gpus, path, "gpus", err)) || (r = ig_opt_int(m, "tp", &tp, path, "tp", err)) ||
-        (r = ig_opt_int(m, "replicas", &rep, path, "replicas", err)) ||
+        (r = ig_opt_count(m, "gpus", &gpus, path, "gpus", err)) ||
+        (r = ig_opt_count(m, "tp", &tp, path, "tp", err)) ||
+        (r = ig_opt_count(m, "replicas", &rep, path, "replicas", err)) ||
         (r = ig_opt_bool(m, "streaming", &streaming, path, "streaming", err)))
         goto done;
     const json_t *cell = ig_opt_obj(m, "cell", path, "cell", &bad, err);
@@ -44,10 +47,10 @@ int ig_parse_run_meta(struct ig_job *j, struct gp_error *err)
         r = -GP_EINVAL;
         goto done;
     }
-    if (cell && ((r = ig_opt_int(cell, "concurrency", &conc, path, "cell.concurrency", err)) ||
-                 (r = ig_opt_int(cell, "isl", &isl, path, "cell.isl", err)) ||
-                 (r = ig_opt_int(cell, "osl", &osl, path, "cell.osl", err)) ||
-                 (r = ig_opt_int(cell, "requests", &req, path, "cell.requests", err))))
+    if (cell && ((r = ig_opt_count(cell, "concurrency", &conc, path, "cell.concurrency", err)) ||
+                 (r = ig_opt_count(cell, "isl", &isl, path, "cell.isl", err)) ||
+                 (r = ig_opt_count(cell, "osl", &osl, path, "cell.osl", err)) ||
+                 (r = ig_opt_count(cell, "requests", &req, path, "cell.requests", err))))
         goto done;
     const json_t *ea = json_object_get(m, "engine_args");
     if (ea && !json_is_null(ea)) {
@@ -172,6 +175,20 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
         goto done;
     if ((r = ig_opt_bool(m, "interrupted", &j->interrupted, path, "interrupted", err)))
         goto done;
+    /* the request and failure counts are kept in genperf_summary: none is below 0 */
+    static const char *const count_blocks[] = {"requests", "failures"};
+    for (size_t b = 0; b < sizeof count_blocks / sizeof *count_blocks; b++) {
+        const json_t *blk = json_object_get(m, count_blocks[b]);
+        const char *k;
+        const json_t *cv;
+        json_object_foreach((json_t *)(json_is_object(blk) ? blk : NULL), k, cv) {
+            if (json_is_number(cv) && json_number_value(cv) < 0) {
+                r = gp_err(err, GP_EINVAL, "%s: field '%s.%s': %g is negative; a count cannot be", path,
+                           count_blocks[b], k, json_number_value(cv));
+                goto done;
+            }
+        }
+    }
     struct ig_opt_i s = {0}, e = {0};
     if ((r = ig_opt_int(m, "start_wall_ns", &s, path, "start_wall_ns", err)) ||
         (r = ig_opt_int(m, "end_wall_ns", &e, path, "end_wall_ns", err)))
@@ -253,32 +270,12 @@ int ig_parse_profile_export(struct ig_job *j, struct gp_error *err)
         }
         for (size_t i = 0; i < json_array_size(reqs); i++) {
             const json_t *rq = json_array_get(reqs, i);
-            const json_t *ts = json_object_get(rq, "timestamp");
-            const json_t *rts = json_object_get(rq, "response_timestamps");
-            if (!json_is_integer(ts)) {
-                r = gp_err(err, GP_EINVAL, "%s: field 'experiments[%zu].requests[%zu].timestamp': expected an integer",
-                           path, e, i);
+            char field[96];
+            snprintf(field, sizeof field, "experiments[%zu].requests[%zu]", e, i);
+            long long last;
+            if ((r = gp_export_check_pa_request(rq, 0, path, field, &last, err)))
                 goto done;
-            }
-            if (rts && !json_is_array(rts)) {
-                r = gp_err(err, GP_EINVAL,
-                           "%s: field 'experiments[%zu].requests[%zu].response_timestamps': expected an array", path,
-                           e, i);
-                goto done;
-            }
-            long long s = json_integer_value(ts);
-            long long last = s;
-            for (size_t k = 0; rts && k < json_array_size(rts); k++) {
-                const json_t *x = json_array_get(rts, k);
-                if (!json_is_integer(x)) {
-                    r = gp_err(err, GP_EINVAL,
-                               "%s: field 'experiments[%zu].requests[%zu].response_timestamps[%zu]': expected an "
-                               "integer", path, e, i, k);
-                    goto done;
-                }
-                if (json_integer_value(x) > last)
-                    last = json_integer_value(x);
-            }
+            long long s = json_integer_value(json_object_get(rq, "timestamp"));
             if (!nreq || s < t0)
                 t0 = s;
             if (!nreq || last > t1)

@@ -85,25 +85,25 @@ static int ic_stimulus(struct ig_job *j, const json_t *ic, const char *path, str
     if (bad)
         return -GP_EINVAL;
     if (!pa) {
-        if ((r = ig_opt_int(ic, "concurrency", &j->concurrency, path, "input_config.concurrency", err)) ||
-            (r = ig_opt_num(ic, "request_rate", &j->request_rate, path, "input_config.request_rate", err)) ||
-            (r = ig_opt_int(ic, "request_count", &j->request_count, path, "input_config.request_count", err)))
+        if ((r = ig_opt_count(ic, "concurrency", &j->concurrency, path, "input_config.concurrency", err)) ||
+            (r = ig_opt_nonneg(ic, "request_rate", &j->request_rate, path, "input_config.request_rate", err)) ||
+            (r = ig_opt_count(ic, "request_count", &j->request_count, path, "input_config.request_count", err)))
             return r;
         return 0;
     }
     const json_t *st = ig_opt_obj(pa, "stimulus", path, "input_config.perf_analyzer.stimulus", &bad, err);
     if (bad)
         return -GP_EINVAL;
-    if (st && ((r = ig_opt_int(st, "concurrency", &j->concurrency, path,
+    if (st && ((r = ig_opt_count(st, "concurrency", &j->concurrency, path,
                                "input_config.perf_analyzer.stimulus.concurrency", err)) ||
-               (r = ig_opt_num(st, "request_rate", &j->request_rate, path,
+               (r = ig_opt_nonneg(st, "request_rate", &j->request_rate, path,
                                "input_config.perf_analyzer.stimulus.request_rate", err))))
         return r;
     /* a session run ({"session_concurrency": N}) is N closed-loop sessions:
      * its scenario's concurrency is N; a trace replay ({"fixed_schedule":
      * null}) has neither a concurrency nor a rate */
     if (st && !j->concurrency.set && !j->request_rate.set &&
-        (r = ig_opt_int(st, "session_concurrency", &j->concurrency, path,
+        (r = ig_opt_count(st, "session_concurrency", &j->concurrency, path,
                         "input_config.perf_analyzer.stimulus.session_concurrency", err)))
         return r;
     const json_t *me = ig_opt_obj(pa, "measurement", path, "input_config.perf_analyzer.measurement", &bad, err);
@@ -111,7 +111,7 @@ static int ic_stimulus(struct ig_job *j, const json_t *ic, const char *path, str
         return -GP_EINVAL;
     const json_t *mode = me ? json_object_get(me, "mode") : NULL;
     if (me && json_is_string(mode) && !strcmp(json_string_value(mode), "request_count") &&
-        (r = ig_opt_int(me, "num", &j->request_count, path, "input_config.perf_analyzer.measurement.num", err)))
+        (r = ig_opt_count(me, "num", &j->request_count, path, "input_config.perf_analyzer.measurement.num", err)))
         return r;
     return 0;
 }
@@ -309,6 +309,10 @@ static int parse_metric(struct ig_job *j, const char *key, const json_t *v, cons
         if (!json_is_number(sv) && !json_is_null(sv))
             return gp_err(err, GP_EINVAL, "%s: field '%s.%s': expected a number, got %s", path, key, stat,
                           ig_jtype(sv));
+        /* latencies, lengths, throughputs and counts: none is below 0 */
+        if (json_is_number(sv) && json_number_value(sv) < 0)
+            return gp_err(err, GP_EINVAL, "%s: field '%s.%s': %g is negative; no GenAI-Perf metric can be", path, key,
+                          stat, json_number_value(sv));
         if (ig_add_mval(j, key, stat, json_is_null(sv), json_is_null(sv) ? 0 : json_number_value(sv) * factor))
             return gp_err(err, GP_ENOMEM, "out of memory reading %s", path);
     }
@@ -470,6 +474,9 @@ static int csv_row(struct ig_job *j, struct csv_state *cs, char *line, struct gp
                           cs->path, cs->lineno, single ? "Value" : cs->cols[c], f[0], f[c]);
         if (na)
             continue;
+        if (!gpu && v < 0)
+            return gp_err(err, GP_EINVAL, "%s: line %d: field '%s' of '%s': %g is negative; no GenAI-Perf metric can be",
+                          cs->path, cs->lineno, single ? "Value" : cs->cols[c], f[0], v);
         const char *stat = single ? "avg" : cs->cols[c];
         if (!gpu ? ig_has_mval(j, code, stat) : ig_has_tstat(j, f[1], code, stat))
             return gp_err(err, GP_EINVAL, "%s: line %d: '%s'%s%s statistic '%s' is given twice; keep one column "

@@ -129,6 +129,12 @@ int ig_opt_int(const json_t *obj, const char *key, struct ig_opt_i *o, const cha
                struct gp_error *err);
 int ig_opt_num(const json_t *obj, const char *key, struct ig_opt_d *o, const char *path, const char *field,
                struct gp_error *err);
+/* ig_opt_int / ig_opt_num that also refuse a negative value (counts,
+ * concurrency, token lengths, rates: none can be below 0) */
+int ig_opt_count(const json_t *obj, const char *key, struct ig_opt_i *o, const char *path, const char *field,
+                 struct gp_error *err);
+int ig_opt_nonneg(const json_t *obj, const char *key, struct ig_opt_d *o, const char *path, const char *field,
+                  struct gp_error *err);
 int ig_opt_str(const json_t *obj, const char *key, char **out, const char *path, const char *field,
                struct gp_error *err);
 int ig_opt_bool(const json_t *obj, const char *key, int *out, const char *path, const char *field,

@@ -122,6 +122,32 @@ int ig_opt_num(const json_t *obj, const char *key, struct ig_opt_d *o, const cha
     return gp_err(err, GP_EINVAL, "%s: field '%s': expected a number, got %s", path, field, ig_jtype(v));
 }
 
+int ig_opt_count(const json_t *obj, const char *key, struct ig_opt_i *o, const char *path, const char *field,
+                 struct gp_error *err)
+{
+    struct ig_opt_i v = {0};
+    int r = ig_opt_int(obj, key, &v, path, field, err);
+    if (r || !v.set)
+        return r;
+    if (v.v < 0)
+        return gp_err(err, GP_EINVAL, "%s: field '%s': %lld is negative; it cannot be below 0", path, field, v.v);
+    *o = v;
+    return 0;
+}
+
+int ig_opt_nonneg(const json_t *obj, const char *key, struct ig_opt_d *o, const char *path, const char *field,
+                  struct gp_error *err)
+{
+    struct ig_opt_d v = {0};
+    int r = ig_opt_num(obj, key, &v, path, field, err);
+    if (r || !v.set)
+        return r;
+    if (!(v.v >= 0))
+        return gp_err(err, GP_EINVAL, "%s: field '%s': %g is negative; it cannot be below 0", path, field, v.v);
+    *o = v;
+    return 0;
+}
+
 int ig_opt_str(const json_t *obj, const char *key, char **out, const char *path, const char *field,
                    struct gp_error *err)
 {

@@ -98,9 +98,13 @@ static int read_rec(const json_t *o, const char *path, long lineno, struct rec *
     r->index = idx.v;
     for (size_t i = 0; i < N_REC_INT; i++) {
         snprintf(field, sizeof field, "line %ld: %s", lineno, rec_int_fields[i]);
-        if (ig_opt_int(o, rec_int_fields[i], &r->ints[i], path, field, err))
+        if (ig_opt_count(o, rec_int_fields[i], &r->ints[i], path, field, err))
             return -GP_EINVAL;
     }
+    /* ints[1], ints[2]: t_start_ns, t_end_ns */
+    if (r->ints[1].set && r->ints[2].set && r->ints[2].v < r->ints[1].v)
+        return gp_err(err, GP_EINVAL, "%s: field 'line %ld: t_end_ns': %lld is before t_start_ns %lld", path, lineno,
+                      r->ints[2].v, r->ints[1].v);
     const json_t *st = json_object_get(o, "status");
     if (!json_is_string(st) || (strcmp(json_string_value(st), "ok") && strcmp(json_string_value(st), "failed")))
         return gp_err(err, GP_EINVAL, "%s: field 'line %ld: status': expected \"ok\" or \"failed\"", path, lineno);

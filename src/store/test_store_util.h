@@ -45,8 +45,8 @@ static inline void store_test_q1(struct gp_db *db, const char *sql, char *out, s
 
 /* A copy of STORE_FIXTURE in dir/m-openai-chat-concurrency2 whose
  * _genai_perf.json ends in `pad` spaces (each copy a new job to the store's
- * checksum) and whose _genperf.json has `key` set to v (taken; NULL: the
- * file as it is). 0 or -1. */
+ * checksum), with the fixture's records, and whose _genperf.json has `key`
+ * set to v (taken; NULL: the file as it is). 0 or -1. */
 static inline int store_test_copy_run(const char *dir, int pad, const char *key, json_t *v)
 {
     char run[4300], file[4400];
@@ -64,6 +64,12 @@ static inline int store_test_copy_run(const char *dir, int pad, const char *key,
     int r = gp_write_file_atomic(file, b.data, b.len, &err);
     free(text);
     gp_buf_free(&b);
+    /* the records too: a _genperf.json without them is an incomplete set */
+    if (!r && !(r = gp_read_file(STORE_FIXTURE "/profile_export_records.jsonl", &text, &len, &err))) {
+        snprintf(file, sizeof file, "%s/profile_export_records.jsonl", run);
+        r = gp_write_file_atomic(file, text, len, &err);
+        free(text);
+    }
     json_t *g = json_load_file(STORE_FIXTURE "/profile_export_genperf.json", JSON_PRESERVE_ORDER, NULL);
     if (!g || r)
         return json_decref(g), json_decref(v), -1;

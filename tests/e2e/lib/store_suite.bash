@@ -257,7 +257,7 @@ PY
   # url credentials hidden (in the row and in the kept genperf_summary); one-URL jobs have no rows
   expect "SELECT COUNT(*) FROM job_endpoints" "0"
   local ep="$TMPDIR/eps/m-openai-chat-concurrency2"; mkdir -p "$ep"
-  cp "$pr"/profile_export_genai_perf.json "$pr"/profile_export_genperf.json "$ep"/
+  cp "$pr"/profile_export_genai_perf.json "$pr"/profile_export_genperf.json "$pr"/profile_export_records.jsonl "$ep"/
   printf '      ' >>"$ep/profile_export_genai_perf.json"   # new identity
   python3 - "$ep/profile_export_genperf.json" <<'PY' || fail "could not write the endpoints fixture"
 import json, sys
@@ -287,7 +287,7 @@ PY
 
   # --- an interrupted run (Ctrl-C wrote what it measured): jobs.interrupted, v_jobs.status
   local ir="$TMPDIR/intr/m-openai-chat-concurrency2"; mkdir -p "$ir"
-  cp "$pr"/profile_export_genai_perf.json "$pr"/profile_export_genperf.json "$ir"/
+  cp "$pr"/profile_export_genai_perf.json "$pr"/profile_export_genperf.json "$pr"/profile_export_records.jsonl "$ir"/
   printf '        ' >>"$ir/profile_export_genai_perf.json"   # new identity
   python3 -c 'import json, sys; g = json.load(open(sys.argv[1])); g["interrupted"] = True; json.dump(g, open(sys.argv[1], "w"))' \
     "$ir/profile_export_genperf.json" || fail "could not write the interrupted fixture"
