@@ -552,6 +552,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     }
 
     reserve_fd_table(o);
+    st->budget = o->budget; /* charged while this run appends, not by later merges */
     /* page faults of the growing record store off this thread (best effort) */
     gp_record_store_prefault_start(st);
     if (!st->mono0_ns) {
@@ -586,6 +587,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     if (rc < 0)
         gp_cl_abandon_inflight(&L, 0, NULL);
     gp_record_store_prefault_stop(st);
+    st->budget = NULL;
     for (size_t i = 0; i < L.nslots; i++)
         gp_cl_slot_free(L.slots[i]);
     free(L.slots);

@@ -367,10 +367,42 @@ static int grow(struct gp_record_store *st, void **p, size_t *cap, size_t need, 
     return 0;
 }
 
+/* Charges n bytes to the store's budget (record.h); -GP_ENOMEM when that
+ * would pass its hard limit, nothing charged. */
+static int charge(struct gp_record_store *st, uint64_t n)
+{
+    struct gp_record_budget *b = st->budget;
+    if (!b || !b->limit)
+        return 0;
+    uint64_t was = atomic_fetch_add_explicit(&b->charged, n, memory_order_relaxed);
+    if (b->hard && was + n > b->hard) {
+        atomic_fetch_sub_explicit(&b->charged, n, memory_order_relaxed);
+        return -GP_ENOMEM;
+    }
+    return 0;
+}
+
+static void uncharge(struct gp_record_store *st, uint64_t n)
+{
+    if (st->budget && st->budget->limit)
+        atomic_fetch_sub_explicit(&st->budget->charged, n, memory_order_relaxed);
+}
+
+/* What a record with n chunks and nbytes of its own bytes costs the budget. */
+static uint64_t record_cost(size_t n, size_t nbytes)
+{
+    return sizeof(struct gp_record) + GP_RECORD_POST_PER_RECORD +
+           (uint64_t)n * (sizeof(struct gp_chunk) + GP_RECORD_POST_PER_CHUNK) + nbytes;
+}
+
 int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uint64_t *off)
 {
-    if (bytes_reserve(st, n))
+    if (charge(st, n))
         return -GP_ENOMEM;
+    if (bytes_reserve(st, n)) {
+        uncharge(st, n);
+        return -GP_ENOMEM;
+    }
     *off = st->bytes.len;
     bytes_put(st, p, n);
     if (st->arena)
@@ -381,10 +413,15 @@ int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uin
 long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
                              const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len)
 {
+    uint64_t cost = record_cost(n, err_text ? err_len : 0); /* (placed error text: charged when put) */
+    if (charge(st, cost))
+        return -GP_ENOMEM;
     if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
         grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
-        bytes_reserve(st, err_len))
+        bytes_reserve(st, err_len)) {
+        uncharge(st, cost);
         return -GP_ENOMEM;
+    }
     struct gp_record *r = &st->recs[st->n];
     *r = *rec;
     r->chunk_first = st->nchunks;
@@ -600,10 +637,15 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
                       const char *err_text, size_t err_len)
 {
+    uint64_t cost = record_cost(n, nbytes + err_len);
+    if (charge(st, cost))
+        return -GP_ENOMEM;
     if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
         grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
-        bytes_reserve(st, nbytes + err_len))
+        bytes_reserve(st, nbytes + err_len)) {
+        uncharge(st, cost);
         return -GP_ENOMEM;
+    }
     struct gp_record *r = &st->recs[st->n];
     *r = *rec;
     uint64_t base = st->bytes.len;

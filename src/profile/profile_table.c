@@ -213,5 +213,10 @@ const struct opt gp_profile_opts[] = {
     {O_URL_STRATEGY, K_CHOICE, {"--url-strategy"}, "{round_robin,least_in_flight}", url_strategies,
      "genperf: how requests are spread when --url is given several times (default round_robin)",
      .copy = C_CHOICE1, .off = F(url_least_inflight)},
+    /* issue 26 */
+    {O_MAX_MEMORY, K_STR, {"--max-memory"}, "SIZE", NULL,
+     "genperf: stop sending when the records would pass SIZE (e.g. 4G), writing what was measured, marked "
+     "incomplete, exit 4 (default: 3/4 of the available memory)",
+     .copy = C_HOOK, .hook = gp_profile_copy_max_memory},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];
