@@ -587,6 +587,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     if (rc < 0)
         gp_cl_abandon_inflight(&L, 0, NULL);
     gp_record_store_prefault_stop(st);
+    gp_record_budget_publish(st);
     st->budget = NULL;
     for (size_t i = 0; i < L.nslots; i++)
         gp_cl_slot_free(L.slots[i]);

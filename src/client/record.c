@@ -368,23 +368,34 @@ static int grow(struct gp_record_store *st, void **p, size_t *cap, size_t need, 
 }
 
 /* Charges n bytes to the store's budget (record.h); -GP_ENOMEM when that
- * would pass its hard limit, nothing charged. */
+ * would pass its hard limit, nothing charged. The store publishes its
+ * charges to the shared counter in batches: an atomic add per network read
+ * would bounce that cache line between the workers on every read; what goes
+ * unseen meanwhile, up to BUDGET_BATCH per worker, is nothing next to a
+ * budget. */
+#define BUDGET_BATCH (256u << 10)
+
 static int charge(struct gp_record_store *st, uint64_t n)
 {
     struct gp_record_budget *b = st->budget;
     if (!b || !b->limit)
         return 0;
-    uint64_t was = atomic_fetch_add_explicit(&b->charged, n, memory_order_relaxed);
-    if (b->hard && was + n > b->hard) {
-        atomic_fetch_sub_explicit(&b->charged, n, memory_order_relaxed);
+    uint64_t seen = atomic_load_explicit(&b->charged, memory_order_relaxed) + st->budget_unpublished;
+    if (b->hard && seen + n > b->hard)
         return -GP_ENOMEM;
-    }
+    st->budget_unpublished += n;
+    if (st->budget_unpublished >= BUDGET_BATCH)
+        gp_record_budget_publish(st);
     return 0;
 }
 
 static void uncharge(struct gp_record_store *st, uint64_t n)
 {
-    if (st->budget && st->budget->limit)
+    if (!st->budget || !st->budget->limit)
+        return;
+    if (st->budget_unpublished >= n)
+        st->budget_unpublished -= n;
+    else /* published with the charge */
         atomic_fetch_sub_explicit(&st->budget->charged, n, memory_order_relaxed);
 }
 

@@ -109,9 +109,19 @@ struct gp_record_store {
                               * this host can map (gp_record_store_shm_handle); MPI ranks > 0 */
     struct gp_record_budget *budget; /* charged by every put and append while set (the client sets it
                               * for its run), NULL = none */
+    uint64_t budget_unpublished; /* charged here, not yet added to budget->charged (record.c) */
     uint64_t mono0_ns;       /* gp_now_ns() at run start */
     uint64_t wall0_ns;       /* gp_wall_ns() read at the same moment: wall = wall0 + (t - mono0) */
 };
+
+/* Adds the store's unpublished charges to its budget's shared counter (the
+ * client does at the end of its run; record.c in batches meanwhile). */
+static inline void gp_record_budget_publish(struct gp_record_store *st)
+{
+    if (st->budget && st->budget_unpublished)
+        atomic_fetch_add_explicit(&st->budget->charged, st->budget_unpublished, memory_order_relaxed);
+    st->budget_unpublished = 0;
+}
 
 void gp_record_store_init(struct gp_record_store *st);
 /* Stops the prefault helper if running, frees everything. */

@@ -516,11 +516,14 @@ static void test_budget(void)
     uint64_t off;
     char buf[600] = {0};
     CHECK_INT(gp_record_put_bytes(&st, buf, 600, &off), 0);
+    CHECK_INT(atomic_load(&b.charged) + st.budget_unpublished, 600);
+    gp_record_budget_publish(&st);
     CHECK_INT(atomic_load(&b.charged), 600);
     CHECK(!gp_record_budget_reached(&b));
     struct gp_record r = {.t_start_ns = 1};
     struct gp_chunk c = {.t_ns = 2, .off = off, .len = 600};
     CHECK_INT(gp_record_append_placed(&st, &r, &c, 1, NULL, 0), 0);
+    gp_record_budget_publish(&st);
     uint64_t want = 600 + sizeof(struct gp_record) + GP_RECORD_POST_PER_RECORD + sizeof(struct gp_chunk) +
                     GP_RECORD_POST_PER_CHUNK;
     CHECK_INT(atomic_load(&b.charged), want);
@@ -533,6 +536,17 @@ static void test_budget(void)
     CHECK_INT(gp_record_append(&st, &r, NULL, 0, NULL, 0, "e", 1), -GP_ENOMEM);
     CHECK_INT(st.n, 1);
     CHECK_INT(gp_record_put_bytes(&st, buf, 1500 - want, &off), 0);
+    CHECK_INT(st.budget_unpublished, 1500 - want);
+    /* published in batches: a store's unpublished charges count for its own hard limit */
+    CHECK_INT(gp_record_put_bytes(&st, buf, 1, &off), -GP_ENOMEM);
+    gp_record_budget_publish(&st);
+    CHECK_INT(atomic_load(&b.charged), 1500);
+    struct gp_record_budget big = {.limit = 1u << 30, .hard = 1u << 30};
+    st.budget = &big;
+    for (int i = 0; i < 500; i++)
+        CHECK_INT(gp_record_put_bytes(&st, buf, 600, &off), 0);
+    CHECK(atomic_load(&big.charged) > 0 && atomic_load(&big.charged) + st.budget_unpublished == 300000);
+    st.budget_unpublished = 0;
     /* no budget (limit 0): nothing charged, nothing refused */
     struct gp_record_budget none = {0};
     st.budget = &none;
