@@ -331,10 +331,16 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     gp_buf_reset(&L->tmp);
     if (extra_flags & GP_REC_CANCELLED) {
         rec.flags |= GP_REC_FAILED;
-        gp_buf_puts(&L->tmp, "request cancelled (interrupted before it completed)");
+        gp_buf_puts(&L->tmp, L->stats->budget_stopped && !L->stats->interrupted
+                                 ? "request cancelled (the memory budget, --max-memory, was used up before it completed)"
+                                 : "request cancelled (interrupted before it completed)");
     } else if (s->oom) {
         rec.flags |= GP_REC_FAILED;
-        gp_buf_puts(&L->tmp, "out of memory while receiving the response (client); the run stops here, incomplete");
+        /* past the budget: the store refused the bytes (record.h), memory did not run out */
+        gp_buf_puts(&L->tmp, gp_record_budget_reached(L->o->budget)
+                                 ? "memory budget (--max-memory) used up while receiving the response (client); the "
+                                   "run stops here, incomplete"
+                                 : "out of memory while receiving the response (client); the run stops here, incomplete");
     } else if (s->too_big) {
         rec.flags |= GP_REC_FAILED;
         gp_buf_printf(&L->tmp, "response larger than %llu bytes (--max-response-bytes); transfer aborted",

@@ -375,13 +375,13 @@ static int grow(struct gp_record_store *st, void **p, size_t *cap, size_t need, 
  * budget. */
 #define BUDGET_BATCH (256u << 10)
 
-static int charge(struct gp_record_store *st, uint64_t n)
+static int charge(struct gp_record_store *st, uint64_t n, int hard)
 {
     struct gp_record_budget *b = st->budget;
     if (!b || !b->limit)
         return 0;
     uint64_t seen = atomic_load_explicit(&b->charged, memory_order_relaxed) + st->budget_unpublished;
-    if (b->hard && seen + n > b->hard)
+    if (hard && b->hard && seen + n > b->hard)
         return -GP_ENOMEM;
     st->budget_unpublished += n;
     if (st->budget_unpublished >= BUDGET_BATCH)
@@ -408,7 +408,7 @@ static uint64_t record_cost(size_t n, size_t nbytes)
 
 int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uint64_t *off)
 {
-    if (charge(st, n))
+    if (charge(st, n, 1))
         return -GP_ENOMEM;
     if (bytes_reserve(st, n)) {
         uncharge(st, n);
@@ -424,8 +424,11 @@ int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uin
 long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
                              const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len)
 {
-    uint64_t cost = record_cost(n, err_text ? err_len : 0); /* (placed error text: charged when put) */
-    if (charge(st, cost))
+    /* (placed error text: charged when put.) Past the hard limit too: the
+     * request whose bytes it refused is recorded as failed, not lost, and
+     * its record is small next to the bytes the limit holds back. */
+    uint64_t cost = record_cost(n, err_text ? err_len : 0);
+    if (charge(st, cost, 0))
         return -GP_ENOMEM;
     if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
         grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
@@ -649,7 +652,7 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const char *err_text, size_t err_len)
 {
     uint64_t cost = record_cost(n, nbytes + err_len);
-    if (charge(st, cost))
+    if (charge(st, cost, 1))
         return -GP_ENOMEM;
     if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
         grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||

@@ -74,8 +74,10 @@ struct gp_record {
  * for it after the run (GP_RECORD_POST_*: that phase runs when sending has
  * stopped, so the memory must be left for it now). The client stops sending
  * once gp_record_budget_reached (in-flight requests may still finish, within
- * the grace); a put or append that would pass `hard` fails as out of memory,
- * so requests still streaming after the stop cannot outgrow it either. */
+ * the grace); a put of bytes that would pass `hard` fails as out of memory,
+ * so requests still streaming after the stop cannot outgrow it either (the
+ * record of such a request is still taken by gp_record_append_placed: it is
+ * recorded as failed, not lost). */
 struct gp_record_budget {
     uint64_t limit;              /* charged bytes at which sending stops; 0 = no budget */
     uint64_t hard;               /* charged bytes no put/append may pass (>= limit) */

@@ -535,12 +535,19 @@ static void test_budget(void)
     CHECK_INT(atomic_load(&b.charged), want);
     CHECK_INT(gp_record_append(&st, &r, NULL, 0, NULL, 0, "e", 1), -GP_ENOMEM);
     CHECK_INT(st.n, 1);
-    CHECK_INT(gp_record_put_bytes(&st, buf, 1500 - want, &off), 0);
-    CHECK_INT(st.budget_unpublished, 1500 - want);
+    /* ... but the record of the request it refused is still taken (failed, not lost) */
+    uint64_t rec_cost = sizeof(struct gp_record) + GP_RECORD_POST_PER_RECORD + 3;
+    CHECK_INT(gp_record_append_placed(&st, &r, NULL, 0, "oom", 3), 1);
+    gp_record_budget_publish(&st);
+    want += rec_cost;
+    CHECK_INT(atomic_load(&b.charged), want);
+    b.hard += rec_cost;
+    CHECK_INT(gp_record_put_bytes(&st, buf, b.hard - want, &off), 0);
+    CHECK_INT(st.budget_unpublished, b.hard - want);
     /* published in batches: a store's unpublished charges count for its own hard limit */
     CHECK_INT(gp_record_put_bytes(&st, buf, 1, &off), -GP_ENOMEM);
     gp_record_budget_publish(&st);
-    CHECK_INT(atomic_load(&b.charged), 1500);
+    CHECK_INT(atomic_load(&b.charged), b.hard);
     struct gp_record_budget big = {.limit = 1u << 30, .hard = 1u << 30};
     st.budget = &big;
     for (int i = 0; i < 500; i++)
