@@ -3,7 +3,7 @@
 # (issue 26 item 11): does genperf profile end cleanly, with everything it
 # measured written, instead of meeting the kernel's OOM killer?
 # Runs one time-bounded streaming profile for DURATION seconds, samples the
-# client's RSS once a second into rss.csv (t_s,rss_kib), and prints the peak
+# client's RSS once a second into rss.csv (t_s,rss_kib,hwm_kib), and prints the peak
 # RSS, the memory budget, how and when the run ended (exit status; 4 = the
 # budget stopped it), the requests in the records next to the server's own
 # count (its /metrics request_success_total: nothing may be lost), and how
@@ -29,12 +29,14 @@ args=(profile -m sim --url "$SERVE_URL" --tokenizer builtin --endpoint-type chat
 echo "genperf ${args[*]}"
 "$GENPERF" "${args[@]}" >profile.out 2>profile.err &
 pid=$!
-echo "t_s,rss_kib" >rss.csv
+# VmHWM too: the kernel's own peak, so one between two samples is not missed
+# (all but the last second's)
+echo "t_s,rss_kib,hwm_kib" >rss.csv
 t0=$(date +%s%N)
 while kill -0 $pid 2>/dev/null; do
-  rss=$(awk '/^VmRSS:/ {print $2}' /proc/$pid/status 2>/dev/null)
+  m=$(awk '/^VmRSS:/ {r = $2} /^VmHWM:/ {h = $2} END {if (r != "") print r "," h}' /proc/$pid/status 2>/dev/null)
   now=$(date +%s%N)
-  [ -n "$rss" ] && printf '%d.%03d,%s\n' $(( (now - t0) / 1000000000 )) $(( (now - t0) / 1000000 % 1000 )) "$rss" >>rss.csv
+  [ -n "$m" ] && printf '%d.%03d,%s\n' $(( (now - t0) / 1000000000 )) $(( (now - t0) / 1000000 % 1000 )) "$m" >>rss.csv
   sleep 1
 done
 wait $pid; rc=$?
@@ -44,8 +46,11 @@ grep -v "^genperf: Profiling" profile.err | tail -5
 python3 - "$rc" "$served" "$t_end" "${MAX_MEMORY:-}" "$D" <<'PY'
 import csv, glob, json, os, re, sys
 rc, served, t_end, cap, dur = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
-rows = [(float(r["t_s"]), int(r["rss_kib"])) for r in csv.DictReader(open("rss.csv"))]
-peak = max((r for _, r in rows), default=0)
+rows, hwm = [], 0
+for r in csv.DictReader(open("rss.csv")):
+    rows.append((float(r["t_s"]), int(r["rss_kib"])))
+    hwm = max(hwm, int(r["hwm_kib"] or 0))
+peak = max([hwm] + [r for _, r in rows])
 err = open("profile.err").read()
 m = re.search(r"measured phase ([0-9.]+) s", err)
 phase = float(m.group(1)) if m else float("nan")
@@ -74,7 +79,8 @@ else:
 # RSS when sending stopped (the sample nearest the end of the measured phase) and after
 at_stop = min(rows, key=lambda p: abs(p[0] - phase))[1] if rows and phase == phase else 0
 print("duration asked %s s; measured phase %.1f s; whole run %.1f s; exit status %d" % (dur, phase, t_end / 1000, rc))
-print("peak RSS %.0f MiB (sampled once a second, %d samples, rss.csv); budget %s" % (peak / 1024, len(rows), budget_s))
+print("peak RSS %.0f MiB (VmHWM, read once a second with VmRSS: %d samples in rss.csv); budget %s" %
+      (peak / 1024, len(rows), budget_s))
 print("RSS when sending stopped %.0f MiB; peak after it (metrics, artifacts) %.0f MiB; profile_export.json %.2f GB" %
       (at_stop / 1024, max((r for t, r in rows if t >= phase), default=0) / 1024, pe_bytes / 1e9))
 print("requests: records %d, dropped in flight at the end %d, server answered %d, lost %d; genperf.json %s" %
