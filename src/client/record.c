@@ -367,12 +367,10 @@ static int grow(struct gp_record_store *st, void **p, size_t *cap, size_t need, 
     return 0;
 }
 
-/* Charges n bytes to the store's budget (record.h); -GP_ENOMEM when that
- * would pass its hard limit, nothing charged. The store publishes its
- * charges to the shared counter in batches: an atomic add per network read
- * would bounce that cache line between the workers on every read; what goes
- * unseen meanwhile, up to BUDGET_BATCH per worker, is nothing next to a
- * budget. */
+/* Charges n bytes to the store's budget (record.h); -GP_ENOMEM when hard
+ * is set and they would pass its hard limit, nothing charged. Published to
+ * the shared counter in batches: an atomic add per network read bounced its
+ * cache line between the workers; BUDGET_BATCH per worker unseen is nothing. */
 #define BUDGET_BATCH (256u << 10)
 
 static int charge(struct gp_record_store *st, uint64_t n, int hard)
@@ -424,12 +422,11 @@ int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uin
 long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
                              const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len)
 {
-    /* (placed error text: charged when put.) Past the hard limit too: the
-     * request whose bytes it refused is recorded as failed, not lost, and
-     * its record is small next to the bytes the limit holds back. */
+    /* (placed error text: charged when put.) Never refused at the hard
+     * limit: the request whose bytes it refused is recorded as failed, not
+     * lost, and a record is small next to the bytes the limit holds back. */
     uint64_t cost = record_cost(n, err_text ? err_len : 0);
-    if (charge(st, cost, 0))
-        return -GP_ENOMEM;
+    charge(st, cost, 0);
     if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
         grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
         bytes_reserve(st, err_len)) {
