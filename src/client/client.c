@@ -331,10 +331,16 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     gp_buf_reset(&L->tmp);
     if (extra_flags & GP_REC_CANCELLED) {
         rec.flags |= GP_REC_FAILED;
-        gp_buf_puts(&L->tmp, "request cancelled (interrupted before it completed)");
+        gp_buf_puts(&L->tmp, L->stats->budget_stopped && !L->stats->interrupted
+                                 ? "request cancelled (the memory budget, --max-memory, was used up before it completed)"
+                                 : "request cancelled (interrupted before it completed)");
     } else if (s->oom) {
         rec.flags |= GP_REC_FAILED;
-        gp_buf_puts(&L->tmp, "out of memory while receiving the response (client); the run stops here, incomplete");
+        /* past the budget: the store refused the bytes (record.h), memory did not run out */
+        gp_buf_puts(&L->tmp, gp_record_budget_reached(L->o->budget)
+                                 ? "memory budget (--max-memory) used up while receiving the response (client); the "
+                                   "run stops here, incomplete"
+                                 : "out of memory while receiving the response (client); the run stops here, incomplete");
     } else if (s->too_big) {
         rec.flags |= GP_REC_FAILED;
         gp_buf_printf(&L->tmp, "response larger than %llu bytes (--max-response-bytes); transfer aborted",
@@ -552,6 +558,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     }
 
     reserve_fd_table(o);
+    st->budget = o->budget; /* charged while this run appends, not by later merges */
     /* page faults of the growing record store off this thread (best effort) */
     gp_record_store_prefault_start(st);
     if (!st->mono0_ns) {
@@ -586,6 +593,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     if (rc < 0)
         gp_cl_abandon_inflight(&L, 0, NULL);
     gp_record_store_prefault_stop(st);
+    gp_record_budget_publish(st);
+    st->budget = NULL;
     for (size_t i = 0; i < L.nslots; i++)
         gp_cl_slot_free(L.slots[i]);
     free(L.slots);

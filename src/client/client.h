@@ -39,6 +39,7 @@
 
 struct gp_error;
 struct gp_record_store;
+struct gp_record_budget;
 struct gp_client_plan;
 
 struct gp_client_body {
@@ -84,6 +85,9 @@ struct gp_client_opts {
     int progress;                    /* draw a progress line on stderr */
     uint64_t grace_ns;               /* after a stop: how long in-flight requests may finish */
     uint64_t max_response_bytes;     /* a response body larger than this fails its request; 0 = no cap */
+    struct gp_record_budget *budget; /* --max-memory: charged by the store while the run appends (shared by
+                                      * the workers); reached = sending stops, in-flight requests get the
+                                      * grace, stats->incomplete and ->budget_stopped. NULL = none */
     const char *cacert;              /* CA bundle file for https (NULL: libcurl's default) */
     int insecure;                    /* skip TLS peer and host name verification */
 
@@ -137,6 +141,7 @@ struct gp_client_stats {
     int interrupted;                 /* the stop fd fired */
     int incomplete;                  /* the record store could not grow: the run stopped early */
     uint64_t n_lost;                 /* finished requests that could not be recorded (incomplete) */
+    int budget_stopped;              /* incomplete because the memory budget (opts budget) was reached */
     uint64_t n_backoff;              /* closed loop: waits after connection-level failures (backoff.h) */
     uint64_t backoff_ns;             /* sum of those waits */
     long first_error_status;         /* HTTP status of the first failure, 0 = transport */

@@ -311,6 +311,15 @@ static int run_phase_loop(struct loop *L, const struct phase *ph, struct sched *
             L->stop_ready = 0;
             check_stop(L, now);
         }
+        if (!L->stopping && gp_record_budget_reached(L->o->budget)) {
+            /* --max-memory (any worker's store may have passed it: the
+             * budget is shared): no new request; what is in flight finishes
+             * within the grace, as after a first Ctrl-C, and is recorded */
+            L->stopping = 1;
+            L->stats->incomplete = 1;
+            L->stats->budget_stopped = 1;
+            L->stop_deadline = now + L->o->grace_ns;
+        }
         if (L->stopping && (L->hard_stop || L->inflight == 0 || now >= L->stop_deadline)) {
             if ((rc = gp_cl_abandon_inflight(L, 1, err)) < 0)
                 return rc;

@@ -193,6 +193,7 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
         t->busy_fraction = s->busy_fraction;
     t->interrupted |= s->interrupted;
     t->incomplete |= s->incomplete;
+    t->budget_stopped |= s->budget_stopped;
     t->n_lost += s->n_lost;
     t->n_backoff += s->n_backoff;
     t->backoff_ns += s->backoff_ns;

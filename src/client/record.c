@@ -367,10 +367,51 @@ static int grow(struct gp_record_store *st, void **p, size_t *cap, size_t need, 
     return 0;
 }
 
+/* Charges n bytes to the store's budget (record.h); -GP_ENOMEM when hard
+ * is set and they would pass its hard limit, nothing charged. Published to
+ * the shared counter in batches: an atomic add per network read bounced its
+ * cache line between the workers; BUDGET_BATCH per worker unseen is nothing. */
+#define BUDGET_BATCH (256u << 10)
+
+static int charge(struct gp_record_store *st, uint64_t n, int hard)
+{
+    struct gp_record_budget *b = st->budget;
+    if (!b || !b->limit)
+        return 0;
+    uint64_t seen = atomic_load_explicit(&b->charged, memory_order_relaxed) + st->budget_unpublished;
+    if (hard && b->hard && seen + n > b->hard)
+        return -GP_ENOMEM;
+    st->budget_unpublished += n;
+    if (st->budget_unpublished >= BUDGET_BATCH)
+        gp_record_budget_publish(st);
+    return 0;
+}
+
+static void uncharge(struct gp_record_store *st, uint64_t n)
+{
+    if (!st->budget || !st->budget->limit)
+        return;
+    if (st->budget_unpublished >= n)
+        st->budget_unpublished -= n;
+    else /* published with the charge */
+        atomic_fetch_sub_explicit(&st->budget->charged, n, memory_order_relaxed);
+}
+
+/* What a record with n chunks and nbytes of its own bytes costs the budget. */
+static uint64_t record_cost(size_t n, size_t nbytes)
+{
+    return sizeof(struct gp_record) + GP_RECORD_POST_PER_RECORD +
+           (uint64_t)n * (sizeof(struct gp_chunk) + GP_RECORD_POST_PER_CHUNK) + nbytes;
+}
+
 int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uint64_t *off)
 {
-    if (bytes_reserve(st, n))
+    if (charge(st, n, 1))
         return -GP_ENOMEM;
+    if (bytes_reserve(st, n)) {
+        uncharge(st, n);
+        return -GP_ENOMEM;
+    }
     *off = st->bytes.len;
     bytes_put(st, p, n);
     if (st->arena)
@@ -381,10 +422,17 @@ int gp_record_put_bytes(struct gp_record_store *st, const void *p, size_t n, uin
 long gp_record_append_placed(struct gp_record_store *st, const struct gp_record *rec,
                              const struct gp_chunk *chunks, size_t n, const char *err_text, size_t err_len)
 {
+    /* (placed error text: charged when put.) Never refused at the hard
+     * limit: the request whose bytes it refused is recorded as failed, not
+     * lost, and a record is small next to the bytes the limit holds back. */
+    uint64_t cost = record_cost(n, err_text ? err_len : 0);
+    charge(st, cost, 0);
     if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
         grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
-        bytes_reserve(st, err_len))
+        bytes_reserve(st, err_len)) {
+        uncharge(st, cost);
         return -GP_ENOMEM;
+    }
     struct gp_record *r = &st->recs[st->n];
     *r = *rec;
     r->chunk_first = st->nchunks;
@@ -600,10 +648,15 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
                       const struct gp_chunk *chunks, size_t n, const void *bytes, size_t nbytes,
                       const char *err_text, size_t err_len)
 {
+    uint64_t cost = record_cost(n, nbytes + err_len);
+    if (charge(st, cost, 1))
+        return -GP_ENOMEM;
     if (grow(st, (void **)&st->recs, &st->cap, st->n + 1, sizeof *st->recs) ||
         grow(st, (void **)&st->chunks, &st->chunks_cap, st->nchunks + n, sizeof *st->chunks) ||
-        bytes_reserve(st, nbytes + err_len))
+        bytes_reserve(st, nbytes + err_len)) {
+        uncharge(st, cost);
         return -GP_ENOMEM;
+    }
     struct gp_record *r = &st->recs[st->n];
     *r = *rec;
     uint64_t base = st->bytes.len;

@@ -504,6 +504,65 @@ static void test_shm_tail(void)
     gp_record_store_free(&dst);
 }
 
+/* --max-memory: every put and append is charged (a record also for what the
+ * metrics will need of it), reached stops sending, and nothing may pass the
+ * hard limit: that put fails with the store unchanged. */
+static void test_budget(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    struct gp_record_budget b = {.limit = 1000, .hard = 1500};
+    st.budget = &b;
+    uint64_t off;
+    char buf[600] = {0};
+    CHECK_INT(gp_record_put_bytes(&st, buf, 600, &off), 0);
+    CHECK_INT(atomic_load(&b.charged) + st.budget_unpublished, 600);
+    gp_record_budget_publish(&st);
+    CHECK_INT(atomic_load(&b.charged), 600);
+    CHECK(!gp_record_budget_reached(&b));
+    struct gp_record r = {.t_start_ns = 1};
+    struct gp_chunk c = {.t_ns = 2, .off = off, .len = 600};
+    CHECK_INT(gp_record_append_placed(&st, &r, &c, 1, NULL, 0), 0);
+    gp_record_budget_publish(&st);
+    uint64_t want = 600 + sizeof(struct gp_record) + GP_RECORD_POST_PER_RECORD + sizeof(struct gp_chunk) +
+                    GP_RECORD_POST_PER_CHUNK;
+    CHECK_INT(atomic_load(&b.charged), want);
+    CHECK(gp_record_budget_reached(&b));
+    /* past the hard limit: refused, nothing stored, nothing charged */
+    size_t len = st.bytes.len;
+    CHECK_INT(gp_record_put_bytes(&st, buf, 1500 - want + 1, &off), -GP_ENOMEM);
+    CHECK_INT(st.bytes.len, len);
+    CHECK_INT(atomic_load(&b.charged), want);
+    CHECK_INT(gp_record_append(&st, &r, NULL, 0, NULL, 0, "e", 1), -GP_ENOMEM);
+    CHECK_INT(st.n, 1);
+    /* ... but the record of the request it refused is still taken (failed, not lost) */
+    uint64_t rec_cost = sizeof(struct gp_record) + GP_RECORD_POST_PER_RECORD + 3;
+    CHECK_INT(gp_record_append_placed(&st, &r, NULL, 0, "oom", 3), 1);
+    gp_record_budget_publish(&st);
+    want += rec_cost;
+    CHECK_INT(atomic_load(&b.charged), want);
+    b.hard += rec_cost;
+    CHECK_INT(gp_record_put_bytes(&st, buf, b.hard - want, &off), 0);
+    CHECK_INT(st.budget_unpublished, b.hard - want);
+    /* published in batches: a store's unpublished charges count for its own hard limit */
+    CHECK_INT(gp_record_put_bytes(&st, buf, 1, &off), -GP_ENOMEM);
+    gp_record_budget_publish(&st);
+    CHECK_INT(atomic_load(&b.charged), b.hard);
+    struct gp_record_budget big = {.limit = 1u << 30, .hard = 1u << 30};
+    st.budget = &big;
+    for (int i = 0; i < 500; i++)
+        CHECK_INT(gp_record_put_bytes(&st, buf, 600, &off), 0);
+    CHECK(atomic_load(&big.charged) > 0 && atomic_load(&big.charged) + st.budget_unpublished == 300000);
+    st.budget_unpublished = 0;
+    /* no budget (limit 0): nothing charged, nothing refused */
+    struct gp_record_budget none = {0};
+    st.budget = &none;
+    CHECK_INT(gp_record_put_bytes(&st, buf, 600, &off), 0);
+    CHECK_INT(atomic_load(&none.charged), 0);
+    CHECK(!gp_record_budget_reached(&none) && !gp_record_budget_reached(NULL));
+    gp_record_store_free(&st);
+}
+
 static void test_sort_by_start(void)
 {
     struct gp_record_store st;
@@ -528,6 +587,7 @@ static void test_sort_by_start(void)
 
 int main(void)
 {
+    GP_RUN(test_budget);
     GP_RUN(test_sort_by_start);
     GP_RUN(test_bulk_tail);
     GP_RUN(test_shm_tail);

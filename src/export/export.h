@@ -67,7 +67,10 @@ struct gp_export_ctx {
     uint64_t n_sent;                 /* requests sent incl. warmup (client counter) */
     uint64_t n_retried;              /* stale-connection resends (not failures) */
     uint64_t n_warmup;
-    int incomplete;                  /* the client stopped early (record store out of memory) */
+    int incomplete;                  /* the client stopped early (record store out of memory, or the
+                                      * --max-memory budget reached: budget_stopped) */
+    int budget_stopped;              /* "incomplete_reason": "memory_budget" (else "out_of_memory") */
+    uint64_t max_memory;             /* the budget in bytes ("max_memory_bytes", written when incomplete) */
     int interrupted;                 /* Ctrl-C stopped the run ("interrupted": true; written only then) */
     uint64_t n_lost;                 /* requests finished but not recorded */
     uint64_t n_backoff;              /* reconnect back-offs (client.backoff; written only when > 0) */

@@ -89,6 +89,9 @@ static void add_counts(json_t *o, const struct gp_export_ctx *ctx)
         json_object_set_new(o, "interrupted", json_true());
     if (ctx->incomplete) { /* only then: complete runs keep their bytes */
         json_object_set_new(o, "incomplete", json_true());
+        json_object_set_new(o, "incomplete_reason", json_string(ctx->budget_stopped ? "memory_budget" : "out_of_memory"));
+        if (ctx->max_memory)
+            json_object_set_new(o, "max_memory_bytes", json_integer((json_int_t)ctx->max_memory));
         json_object_set_new(rq, "lost_out_of_memory", json_integer((json_int_t)ctx->n_lost));
     }
 

@@ -15,8 +15,8 @@
  * counted in the artifacts); 1 configuration error or invalid run (nothing
  * measured, every request failed, artifacts could not be written); 2 usage
  * error (argparse-style message); 3 the failed share passed
- * --max-failure-rate; 4 incomplete (records could not be stored: the ones
- * kept are written); 130 interrupted.
+ * --max-failure-rate; 4 incomplete (the --max-memory budget was reached or
+ * records could not be stored: the ones kept are written); 130 interrupted.
  */
 #include "commands.h"
 #include "profile/profile_config.h"
@@ -469,6 +469,8 @@ static int stage_run(struct profile_run *r)
     if (cfg->workers > 1)
         co.progress = 0;
     gp_profile_dist_prepare_store(r->dist, &r->st);
+    gp_profile_memory_budget(cfg, &r->budget, &r->max_memory);
+    co.budget = &r->budget;
     int crc = gp_client_run_workers(&co, (int)cfg->workers, &r->st, &r->cs, r->per_worker, &r->err);
     r->wall_end = gp_wall_ns();
     if (r->tel)

@@ -70,8 +70,8 @@ void gp_profile_usage(FILE *fp, const char *prog, int full)
     }
     fprintf(fp, "\nExit status: 0 run completed; 1 invalid configuration or invalid run (e.g. every\n"
                 "request failed); 2 usage error; 3 more requests failed than --max-failure-rate allows;\n"
-                "4 run incomplete (out of memory: the records kept are written); 130 interrupted (artifacts\n"
-                "of what was measured are written).\n");
+                "4 run incomplete (--max-memory reached or out of memory: the records kept are written);\n"
+                "130 interrupted (artifacts of what was measured are written).\n");
     fprintf(fp, "\nEnvironment: GENPERF_API_KEY (see --api-key-file); GENPERF_TRANSPORT=curl|h1 (plain http://\n"
                 "uses the built-in HTTP/1.1 client unless curl); GENPERF_RX_STAMP=kernel|user (the built-in\n"
                 "client stamps each read with the kernel's receive time, or when recv returns);\n"

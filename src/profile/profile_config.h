@@ -105,6 +105,8 @@ struct profile_config {
     int insecure;                       /* --insecure: no TLS peer/host verification (warned) */
     long max_response_bytes;            /* --max-response-bytes: per-response cap (64 MiB) */
     double max_failure_rate;            /* --max-failure-rate X in [0,1]; < 0 = not given */
+    uint64_t max_memory;                /* --max-memory SIZE in bytes; 0 = from available memory
+                                         * (profile_memory.c) */
 
     /* workload shapes (issue 16; docs/dataset.md "Schedules, traces and sessions") */
     int fixed_schedule;                 /* --fixed-schedule true: --input-file payload: rows at their timestamps */
@@ -258,5 +260,17 @@ int gp_profile_add_audio_rate(struct profile_config *cfg, const char *s, struct 
 int gp_profile_copy_audio_lists(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_grpc_method(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_max_memory(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+/* profile_memory.c: "300M", "1.5G", "4096" (bytes; K/M/G/T are powers of 1024,
+ * an optional "iB" or "B" after them) into *out; 0 or -1. */
+int gp_profile_parse_size(const char *s, uint64_t *out);
+struct gp_record_budget;
+/* profile_memory.c: the run's memory budget (--max-memory, or 3/4 of the
+ * memory available now, the lower of MemAvailable and the cgroup's room,
+ * at least 256 MiB, plus what genperf already holds). *total gets it; b's
+ * limit is it less the RSS genperf holds before the run and 8 MiB plus 8 MiB
+ * per client worker for buffers (at least 1 MiB, warned), its hard limit 1/8
+ * above that. */
+void gp_profile_memory_budget(const struct profile_config *cfg, struct gp_record_budget *b, uint64_t *total);
 
 #endif

@@ -53,6 +53,8 @@ enum opt_id {
     O_OFFLINE, O_REDACT, O_API_KEY_FILE, O_CACERT, O_INSECURE, O_MAX_RESP, O_MAX_FAIL,
     /* scale-out (issue 17) */
     O_WORKERS, O_URL_STRATEGY, O_URLS,
+    /* issue 26 */
+    O_MAX_MEMORY,
     O__COUNT
 };
 

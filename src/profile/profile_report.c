@@ -41,6 +41,8 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .n_retried = r->cs.n_retried,
         .n_warmup = r->cs.n_warmup,
         .incomplete = r->cs.incomplete,
+        .budget_stopped = r->cs.budget_stopped,
+        .max_memory = r->max_memory,
         .interrupted = r->cs.interrupted,
         .n_lost = r->cs.n_lost,
         .n_backoff = r->cs.n_backoff,
@@ -218,6 +220,12 @@ int gp_profile_finish(struct profile_run *r)
     }
     if (!r->export_ok)
         return 1;
+    if (cs->incomplete && cs->budget_stopped && !cs->n_lost) {
+        fprintf(stderr, "%s: error: memory budget reached (--max-memory %.0f MiB): sending stopped; the %llu records "
+                        "kept are written to %s, marked incomplete\n",
+                r->prog, (double)r->max_memory / 1048576.0, (unsigned long long)r->st.n, r->run_dir);
+        return 4;
+    }
     if (cs->incomplete) {
         fprintf(stderr, "%s: error: out of memory storing request records: the run stopped early (%llu finished "
                         "requests not recorded); the %llu records kept are written to %s, marked incomplete\n",

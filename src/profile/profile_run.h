@@ -39,6 +39,8 @@ struct profile_run {
     struct gp_profile_dist *dist;   /* the MPI job (a job of one without mpirun) */
     json_t *input_config;
     struct gp_record_store st;
+    struct gp_record_budget budget; /* --max-memory, charged by the client's stores */
+    uint64_t max_memory;            /* the budget in all (bytes; profile_memory.c) */
     struct gp_telemetry *tel;       /* this host's sampler (ranks that sample, see profile_dist.h) */
     struct gp_profile_tel_hosts tel_hosts; /* rank 0, several hosts: every host's (n = 0 otherwise) */
     struct gp_client_stats cs;

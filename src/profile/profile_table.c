@@ -218,5 +218,10 @@ const struct opt gp_profile_opts[] = {
      "genperf: several server base URLs, each request sent to one of them (replaces --url; "
      "see --url-strategy)", .copy = C_HOOK, .off = F(urls), .aux = F(n_urls), .value = gp_profile_add_url,
      .hook = gp_profile_copy_urls},
+    /* issue 26 */
+    {O_MAX_MEMORY, K_STR, {"--max-memory"}, "SIZE", NULL,
+     "genperf: stop sending when the records would pass SIZE (e.g. 4G), writing what was measured, marked "
+     "incomplete, exit 4 (default: 3/4 of the available memory)",
+     .copy = C_HOOK, .hook = gp_profile_copy_max_memory},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];

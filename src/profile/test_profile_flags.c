@@ -4,6 +4,7 @@
  * validation; the endpoint types genperf speaks map to their paths and the
  * rest are refused with one line naming the spoken ones. */
 #include "profile/profile_config.h"
+#include "client/record.h"
 #include "core/error.h"
 #include "core/test.h"
 #include "profile/test_support.h"
@@ -182,6 +183,41 @@ static void test_media_validation(void)
     gp_profile_config_free(&c);
 }
 
+/* --max-memory SIZE (genperf's): powers of 1024, at least 1M; the budget
+ * leaves out what genperf holds already, and its hard limit is 1/8 above. */
+static void test_max_memory(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    static const struct {
+        const char *s;
+        uint64_t v;
+    } ok[] = {{"300M", 300ull << 20}, {"1.5G", 3ull << 29}, {"2GiB", 2ull << 30}, {"1048576", 1ull << 20},
+              {"4096kb", 4ull << 20}, {"1t", 1ull << 40}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        CHECK_INT(parse(&c, &e, "-m", "m", "--max-memory", ok[i].s, NULL), 0);
+        CHECK_INT(c.max_memory, ok[i].v);
+        gp_profile_config_free(&c);
+    }
+    static const char *const bad[] = {"abc", "10x", "-5", "512K", "", "1e30G", "5MM"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(parse(&c, &e, "-m", "m", "--max-memory", bad[i], NULL) < 0);
+        CHECK(strstr(e.msg, "--max-memory '") == e.msg);
+        gp_profile_config_free(&c);
+    }
+    CHECK_INT(parse(&c, &e, "-m", "m", NULL), 0);
+    CHECK_INT(c.max_memory, 0);
+    struct gp_record_budget b;
+    uint64_t total;
+    gp_profile_memory_budget(&c, &b, &total); /* the default: from the memory available now */
+    CHECK(total >= (256ull << 20) && b.limit > 0 && b.limit < total && b.hard == b.limit + b.limit / 8);
+    c.max_memory = 4ull << 30;
+    gp_profile_memory_budget(&c, &b, &total);
+    CHECK_INT(total, 4ull << 30);
+    CHECK(b.limit < total && b.limit > total - (512ull << 20)); /* less this test's RSS */
+    gp_profile_config_free(&c);
+}
+
 static void test_endpoint_types(void)
 {
     static const char *const spoken[][4] = {
@@ -261,6 +297,7 @@ int main(void)
     GP_RUN(test_every_genai_perf_flag_parses);
     GP_RUN(test_media_flags_land);
     GP_RUN(test_media_validation);
+    GP_RUN(test_max_memory);
     GP_RUN(test_endpoint_types);
     GP_RUN(test_shape_adopt);
     return gp_test_summary();

@@ -26,7 +26,7 @@ recs = [json.loads(l) for l in open(glob.glob(d + "/*_records.jsonl")[0])]
 pe = json.load(open(glob.glob(d + "/profile_export.json")[0]))
 rq = g["requests"]
 print("stub read %d requests; client:" % n, rq)
-assert g.get("incomplete") is True, g.keys()
+assert g.get("incomplete") is True and g.get("incomplete_reason") == "out_of_memory", g.keys()
 assert 5 <= n < 80, "the limit should stop the run part-way: %d requests" % n
 # the request that hit the limit: a failed record with the reason, or (store full) counted as lost
 failed = [r for r in recs if r["status"] != "ok"]
