@@ -19,8 +19,10 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
     struct gp_scan *s = vctx;
     struct gp_event_info info;
     s->events++;
-    if (event_type[0] && strcasestr(event_type, "error")) {
-        /* `event: error` (GenAI-Perf counts it as an error event too) */
+    if (event_type[0] && !strcasecmp(event_type, "error")) {
+        /* `event: error` (GenAI-Perf counts it as an error event too). The
+         * name is matched whole: `event: message`, `event: completion` or
+         * any other name carrying "error" inside it is an ordinary event. */
         if (!s->has_error) {
             gp_buf_reset(&s->first_err);
             gp_buf_append(&s->first_err, data, len > 2000 ? 2000 : len);

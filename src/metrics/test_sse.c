@@ -337,6 +337,36 @@ static void test_requests(void)
     gp_record_store_free(&st);
 }
 
+/* Event names are matched whole (issue 26 item 7): only `event: error`
+ * fails its request; a name that merely contains "error" is an ordinary
+ * event whose data counts. */
+static void test_event_names(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    {
+        const char *r[] = {"event: no_error_here\n" EV("ab"), "event: message\n" EV("cd"), DONE};
+        uint64_t dt[] = {10, 20, 30};
+        add_req(&st, 1000, 200, S, r, dt, 3, NULL);
+    }
+    {
+        const char *r[] = {EV("ab"), "event: ERROR\ndata: {\"message\": \"overloaded\"}\n\n"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.n_reqs, 2);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[0].content_chunks, 2);
+    CHECK_INT(m.reqs[0].osl, 4);
+    CHECK_INT(m.reqs[1].fail, GP_FAIL_STREAM_ERROR);
+    CHECK(m.reqs[1].err_len && strstr(m.text + m.reqs[1].err_off, "overloaded"));
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 /* enough requests for the multi-threaded path: error texts and inter-chunk
  * gaps must come back in request order */
 static void test_many(void)
@@ -389,5 +419,6 @@ int main(void)
     GP_RUN(test_framing);
     GP_RUN(test_event_parse);
     GP_RUN(test_requests);
+    GP_RUN(test_event_names);
     return gp_test_summary();
 }
