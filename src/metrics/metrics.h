@@ -26,7 +26,8 @@
  * its SSE event (several events completed by one read share that time and
  * count as one chunk, exactly as GenAI-Perf merges them).
  * Failed requests (transport error, HTTP >= 400, in-stream error object,
- * timeout) are excluded from every latency/length statistic but counted.
+ * timeout, a 2xx without any response object) are excluded from every
+ * latency/length statistic but counted.
  * Warmup records are ignored entirely (not even counted).
  */
 #ifndef GP_METRICS_METRICS_H
@@ -71,6 +72,8 @@ enum gp_fail_kind {
     GP_FAIL_TIMEOUT,      /* --request-timeout fired */
     GP_FAIL_CANCELLED,    /* stopped by Ctrl-C / end of run */
     GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content */
+    GP_FAIL_NO_CONTENT,   /* a 2xx that carried no response object at all: a text/html (proxy,
+                             login) page, a stream whose every event was malformed, a 204 */
     GP_FAIL__COUNT
 };
 const char *gp_fail_kind_name(enum gp_fail_kind k); /* "transport", "http", ... */
@@ -157,9 +160,12 @@ struct gp_metrics_result {
 
     size_t n_ok, n_failed;
     size_t fail_counts[GP_FAIL__COUNT];
-    size_t n_no_content;           /* ok (2xx, complete) but no content chunk: GenAI-Perf
-                                      leaves them out of request_count, keeps them in
-                                      request_throughput's numerator */
+    size_t n_no_content;           /* ok (2xx, complete, a well-formed response) but no content
+                                      chunk: GenAI-Perf leaves them out of request_count, keeps
+                                      them in request_throughput's numerator. A 2xx without any
+                                      response object is not one of these: it fails as
+                                      GP_FAIL_NO_CONTENT (GenAI-Perf, which never sees it fail,
+                                      would count it here) */
     size_t n_no_done;              /* streams without [DONE] (ok or not) */
     size_t n_osl_mismatch;         /* requests with osl_asked >= 0 and osl != osl_asked */
     size_t n_with_usage;           /* requests that carried usage */

@@ -31,6 +31,7 @@ struct gp_scan {
     int done, has_error, has_usage, finish;
     long prompt_tokens, completion_tokens;
     uint32_t events, bad_events;
+    uint32_t responses;    /* well-formed response objects (chunks, bodies; not [DONE], not errors) */
 };
 
 /* Re-frames and scans one record's response into s (reset first).

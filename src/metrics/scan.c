@@ -50,6 +50,7 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         s->has_error = 1;
         break;
     case GP_EV_CHUNK:
+        s->responses++;
         if (info.has_finish)
             s->finish = 1;
         if (info.has_usage) {
@@ -126,7 +127,7 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     s->nct = 0;
     s->done = s->has_error = s->has_usage = s->finish = 0;
     s->prompt_tokens = s->completion_tokens = -1;
-    s->events = s->bad_events = 0;
+    s->events = s->bad_events = s->responses = 0;
     s->first_reasoning_ns = 0;
     s->reasoning_chunks = 0;
     int sse = is_sse(st, r);
@@ -163,9 +164,17 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     }
     if (s->body.len && requests_only) {
         /* embeddings/rankings: the response is one JSON document whose
-         * arrival ends the request; nothing in it is content */
+         * arrival ends the request; nothing in it is content. Only a body
+         * that is not JSON at all (a proxy's HTML page) is no response. */
         s->events = 1;
         s->done = 1;
+        size_t i = 0;
+        while (i < s->body.len && (s->body.data[i] == ' ' || s->body.data[i] == '\t' || s->body.data[i] == '\r' ||
+                                   s->body.data[i] == '\n'))
+            i++;
+        if (i == s->body.len || (s->body.data[i] != '{' && s->body.data[i] != '['))
+            return 0;
+        s->responses = 1;
         uint64_t t = r->t_end_ns ? r->t_end_ns : gp_record_chunk(st, r, r->n_chunks - 1)->t_ns;
         return push_ct(s, t) ? -GP_ENOMEM : 0;
     }

@@ -367,6 +367,82 @@ static void test_event_names(void)
     gp_record_store_free(&st);
 }
 
+/* A 2xx without any response object fails as no_content with its reason
+ * (issue 26 item 1); a well-formed response without content stays ok. When
+ * no request had content the system metrics are still there (issue 27
+ * item 4): request_count 0, throughputs 0. */
+static void test_no_content(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    {   /* 0: a proxy's login page */
+        const char *r[] = {"\n<!DOCTYPE html><html><body>Please sign in</body></html>"};
+        uint64_t dt[] = {10};
+        add_req(&st, 1000, 200, 0, r, dt, 1, NULL);
+    }
+    {   /* 1: every event malformed, then [DONE] */
+        const char *r[] = {"data: {\"choices\": [\n\ndata: nope\n\n", "data: {\"x\"\n\n" DONE};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+    }
+    /* 2: 204, no body */
+    add_req(&st, 3000, 204, 0, NULL, NULL, 0, NULL);
+    {   /* 3: a finish chunk only: a real (empty) answer, ok without content */
+        const char *r[] = {"data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n" DONE};
+        uint64_t dt[] = {10};
+        add_req(&st, 4000, 200, S, r, dt, 1, NULL);
+    }
+    {   /* 4: only [DONE] */
+        const char *r[] = {DONE};
+        uint64_t dt[] = {10};
+        add_req(&st, 5000, 200, S, r, dt, 1, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.n_reqs, 5);
+    const char *t = m.text;
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NO_CONTENT);
+    static const char html[] = "no_content: text/html body (HTTP 200, 56 bytes): <!DOCTYPE html>";
+    CHECK(m.reqs[0].err_len > sizeof html && !memcmp(t + m.reqs[0].err_off, html, sizeof html - 1));
+    CHECK_INT(m.reqs[1].fail, GP_FAIL_NO_CONTENT);
+    CHECK(m.reqs[1].err_len == 30 && !memcmp(t + m.reqs[1].err_off, "no_content: 3 malformed events", 30));
+    CHECK_INT(m.reqs[2].fail, GP_FAIL_NO_CONTENT);
+    CHECK(!strncmp(t + m.reqs[2].err_off, "no_content: 204 (no body)", m.reqs[2].err_len));
+    CHECK_INT(m.reqs[3].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[4].fail, GP_FAIL_NO_CONTENT);
+    CHECK(!strncmp(t + m.reqs[4].err_off, "no_content: no response event in the stream", m.reqs[4].err_len));
+    CHECK_INT(m.n_ok, 1);
+    CHECK_INT(m.n_no_content, 1);
+    CHECK_INT(m.fail_counts[GP_FAIL_NO_CONTENT], 4);
+    CHECK_STR(gp_fail_kind_name(GP_FAIL_NO_CONTENT), "no_content");
+    /* nothing with content: the system metrics are written all the same */
+    CHECK(m.stats[GP_M_REQUEST_COUNT].present && m.stats[GP_M_REQUEST_COUNT].avg == 0);
+    CHECK(m.stats[GP_M_REQUEST_THROUGHPUT].present && m.stats[GP_M_REQUEST_THROUGHPUT].avg == 0);
+    CHECK(m.stats[GP_M_OUTPUT_TOKEN_THROUGHPUT].present);
+    CHECK(!m.stats[GP_M_REQUEST_LATENCY].present && !m.stats[GP_M_REQUEST_GOODPUT].present);
+    gp_metrics_result_free(&m);
+
+    /* embeddings/rankings: a JSON body is the answer, an HTML page is not */
+    struct gp_record_store st2;
+    gp_record_store_init(&st2);
+    {
+        const char *r[] = {"{\"object\":\"list\",\"data\":[]}"};
+        uint64_t dt[] = {10};
+        add_req(&st2, 1000, 200, 0, r, dt, 1, NULL);
+        const char *h[] = {"<html>bad gateway</html>"};
+        add_req(&st2, 2000, 200, 0, h, dt, 1, NULL);
+    }
+    struct gp_metrics_opts o = {.requests_only = 1};
+    CHECK_INT(gp_metrics_compute(&st2, NULL, NULL, &o, &m, NULL), 0);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[1].fail, GP_FAIL_NO_CONTENT);
+    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 1);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st2);
+    gp_record_store_free(&st);
+}
+
 /* enough requests for the multi-threaded path: error texts and inter-chunk
  * gaps must come back in request order */
 static void test_many(void)
@@ -420,5 +496,6 @@ int main(void)
     GP_RUN(test_event_parse);
     GP_RUN(test_requests);
     GP_RUN(test_event_names);
+    GP_RUN(test_no_content);
     return gp_test_summary();
 }

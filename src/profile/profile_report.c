@@ -183,6 +183,10 @@ int gp_profile_finish(struct profile_run *r)
     if (r->n_failed && r->n_ok)
         fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)r->n_failed,
                 (unsigned long long)(r->n_ok + r->n_failed), r->first_error);
+    if (r->metrics_ok && r->n_ok && r->mr.n_no_content == r->n_ok && !r->mr.stats[GP_M_REQUEST_LATENCY].present)
+        fprintf(stderr, "genperf: warning: none of the %llu completed requests carried content: no latency or token "
+                        "metric was measured (request_count 0)\n",
+                (unsigned long long)r->n_ok);
     fprintf(stderr,
             "genperf: client: %llu requests sent (%llu warmup, %llu stale keep-alive resends not counted); "
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",
