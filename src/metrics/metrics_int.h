@@ -32,6 +32,10 @@ struct gp_scan {
     long prompt_tokens, completion_tokens;
     uint32_t events, bad_events;
     uint32_t responses;    /* well-formed response objects (chunks, bodies; not [DONE], not errors) */
+    int cut_event;         /* the stream ended inside an event (no blank line after it), or its
+                              last event was malformed: a body cut short, e.g. by a Content-Length
+                              shorter than what the server meant to send */
+    int last_bad;          /* the last event dispatched was malformed */
 };
 
 /* Re-frames and scans one record's response into s (reset first).

@@ -168,21 +168,26 @@ static int save_status_error(struct worker *w, const struct gp_record *r, struct
 }
 
 /* A stream that ended without [DONE]: flagged, and failed as truncated when
- * it had no content or broke before finish_reason. */
+ * it had no content, or was cut before finish_reason: the connection broke,
+ * or the body stopped inside an event (a Content-Length shorter than the
+ * stream: the transfer itself completed, but half an event is no end). A
+ * stream that ends cleanly on an event boundary without [DONE] keeps its
+ * content, as GenAI-Perf does. */
 static int classify_no_done(struct worker *w, const struct gp_record *r, struct gp_req_metrics *rm, int cut,
                             const char *etext)
 {
     const struct gp_scan *s = &w->s;
     rm->flags |= GP_RQ_NO_DONE;
-    if (!(s->nct == 0 || (cut && !s->finish)))
+    if (!(s->nct == 0 || ((cut || s->cut_event) && !s->finish)))
         return 0;
-    /* no content at all, or the connection broke before finish_reason */
     rm->fail = GP_FAIL_TRUNCATED;
     struct gp_buf msg = {0};
     gp_buf_puts(&msg, s->nct ? "stream cut before finish_reason and [DONE]" : "stream ended before [DONE] with no content");
     if (cut && etext) {
         gp_buf_puts(&msg, ": ");
         gp_buf_append(&msg, etext, r->err_len);
+    } else if (s->nct && s->cut_event) {
+        gp_buf_puts(&msg, ": the body ended inside an event");
     }
     int rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
     gp_buf_free(&msg);

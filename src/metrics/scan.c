@@ -31,6 +31,7 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         return 0;
     }
     gp_event_parse_tmpl(data, len, &s->content, &s->reasoning, &s->errtext, &s->tmpl, &info);
+    s->last_bad = info.kind == GP_EV_BAD;
     switch (info.kind) {
     case GP_EV_DONE:
         s->done = 1;
@@ -128,6 +129,7 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     s->done = s->has_error = s->has_usage = s->finish = 0;
     s->prompt_tokens = s->completion_tokens = -1;
     s->events = s->bad_events = s->responses = 0;
+    s->cut_event = s->last_bad = 0;
     s->first_reasoning_ns = 0;
     s->reasoning_chunks = 0;
     int sse = is_sse(st, r);
@@ -145,9 +147,11 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
                 note_reasoning(s, c->t_ns);
         }
         size_t before = s->content.len, rbefore = s->reasoning.len;
+        int mid_event = s->sse.line.len > 0 || s->sse.have_data; /* no blank line ended it */
         int rc = gp_sse_finish(&s->sse, on_event, s);
         if (rc < 0)
             return rc;
+        s->cut_event = mid_event || s->last_bad;
         uint64_t t = r->n_chunks ? gp_record_chunk(st, r, r->n_chunks - 1)->t_ns : r->t_end_ns;
         if (s->content.len > before && push_ct(s, t))
             return -GP_ENOMEM;

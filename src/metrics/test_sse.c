@@ -443,6 +443,51 @@ static void test_no_content(void)
     gp_record_store_free(&st);
 }
 
+/* A body that stops inside an event (a Content-Length shorter than the
+ * stream) without finish_reason or [DONE] is truncated, not an ok request
+ * with part of its output (issue 26 item 2); after finish_reason the output
+ * was complete. */
+static void test_cut_stream(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    {   /* 0: the third event cut in half */
+        const char *r[] = {EV("ab"), EV("cd"), "data: {\"choices\":[{\"delta\":{\"content\":\"e"};
+        uint64_t dt[] = {10, 20, 30};
+        add_req(&st, 1000, 200, S, r, dt, 3, NULL);
+    }
+    {   /* 1: cut in half with its blank line: malformed last event */
+        const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{\"content\":\"e\n\n"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+    }
+    {   /* 2: cut after the finish chunk: the output was complete */
+        const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: {\"choi"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 3000, 200, S, r, dt, 2, NULL);
+    }
+    {   /* 3: ends on an event boundary without [DONE]: kept, flagged */
+        const char *r[] = {EV("ab"), EV("cd")};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 4000, 200, S, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    static const char why[] = "stream cut before finish_reason and [DONE]: the body ended inside an event";
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_TRUNCATED);
+    CHECK(m.reqs[0].err_len == sizeof why - 1 && !memcmp(m.text + m.reqs[0].err_off, why, sizeof why - 1));
+    CHECK_INT(m.reqs[0].osl, 4); /* partial output kept for the records */
+    CHECK_INT(m.reqs[1].fail, GP_FAIL_TRUNCATED);
+    CHECK_INT(m.reqs[2].fail, GP_FAIL_NONE);
+    CHECK(m.reqs[2].flags & GP_RQ_NO_DONE);
+    CHECK_INT(m.reqs[3].fail, GP_FAIL_NONE);
+    CHECK(m.reqs[3].flags & GP_RQ_NO_DONE);
+    CHECK_INT(m.fail_counts[GP_FAIL_TRUNCATED], 2);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 /* enough requests for the multi-threaded path: error texts and inter-chunk
  * gaps must come back in request order */
 static void test_many(void)
@@ -497,5 +542,6 @@ int main(void)
     GP_RUN(test_requests);
     GP_RUN(test_event_names);
     GP_RUN(test_no_content);
+    GP_RUN(test_cut_stream);
     return gp_test_summary();
 }

@@ -5,7 +5,8 @@ gateway or a buggy server give, which must never be recorded as clean
 measurements. Writes its base URL to --port-file once listening; one line
 per request read to --log.
 
---mode:
+--mode (or --mode model: each request's "model" names its mode, so one server serves a whole
+test; a model "<mode>_every2" gets that mode on every 2nd request, a clean stream otherwise):
   html          200 text/html login page (not an OpenAI response)
   malformed     200 event stream of 12 malformed events, then [DONE]
   204           204 No Content
@@ -29,7 +30,7 @@ ap.add_argument("--every", type=int, default=1,
                 help="only every Nth request gets --mode; the others a clean 3-token stream")
 ap.add_argument("--log", default="")
 a = ap.parse_args()
-state = {"n": 0}
+state = {}
 
 lock = threading.Lock()
 logf = open(a.log, "a", buffering=1) if a.log else None
@@ -67,13 +68,19 @@ class H(BaseHTTPRequestHandler):
 
     def do_POST(self):
         n = int(self.headers.get("Content-Length", "0"))
-        self.rfile.read(n)
+        m, every = a.mode, a.every
+        if m == "model":
+            m = json.loads(self.rfile.read(n)).get("model", "")
+            if m.endswith("_every2"):
+                m, every = m[:-7], 2
+        else:
+            self.rfile.read(n)
         with lock:
-            state["n"] += 1
-            k = state["n"]
+            state[m] = state.get(m, 0) + 1
+            k = state[m]
             if logf:
-                logf.write("%d %s %s\n" % (k, self.path, a.mode))
-        m = a.mode if k % a.every == 0 else "clean"
+                logf.write("%d %s %s\n" % (k, self.path, m))
+        m = m if k % every == 0 else "clean"
         if m == "clean":
             return self.send_body(200, "text/event-stream", self.stream([ev("tok "), ev("tok "), ev("tok ", "stop")]))
         if m == "html":
