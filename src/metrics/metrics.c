@@ -270,6 +270,8 @@ static void accumulate(struct compute *c)
             out->n_no_done++;
         if (rm->flags & GP_RQ_HAS_USAGE)
             out->n_with_usage++;
+        if (rm->flags & GP_RQ_BAD_USAGE)
+            out->n_bad_usage++;
         if (rm->fail != GP_FAIL_NONE) {
             out->n_failed++;
             out->fail_counts[rm->fail]++;

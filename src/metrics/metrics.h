@@ -85,6 +85,7 @@ enum gp_req_flags {
     GP_RQ_STREAMED = 1u << 3,      /* the response was an event stream */
     GP_RQ_OSL_MISMATCH = 1u << 4,  /* osl_asked >= 0 and the OSL got differs (server count if sent) */
     GP_RQ_OSL_FROM_SERVER = 1u << 5, /* no tokenizer count: osl = usage.completion_tokens */
+    GP_RQ_BAD_USAGE = 1u << 6,     /* a usage count was out of range or not an integer: kept as absent */
 };
 
 /* One measured (non-warmup) request. Times are CLOCK_MONOTONIC ns like the
@@ -169,6 +170,7 @@ struct gp_metrics_result {
     size_t n_no_done;              /* streams without [DONE] (ok or not) */
     size_t n_osl_mismatch;         /* requests with osl_asked >= 0 and osl != osl_asked */
     size_t n_with_usage;           /* requests that carried usage */
+    size_t n_bad_usage;            /* of those, with a usage count that was no count (GP_RQ_BAD_USAGE) */
     size_t n_bad_events;           /* malformed events over all requests (their text is lost) */
     double isl_client_avg;         /* over ok requests */
     double isl_server_avg;         /* over ok requests with usage; < 0 when none */

@@ -359,6 +359,8 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
     rm->bad_events = s->bad_events;
     if (streamed)
         rm->flags |= GP_RQ_STREAMED;
+    if (s->bad_usage)
+        rm->flags |= GP_RQ_BAD_USAGE;
     if (s->has_usage) {
         rm->flags |= GP_RQ_HAS_USAGE;
         rm->server_prompt_tokens = (int32_t)s->prompt_tokens;

@@ -54,6 +54,8 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         s->responses++;
         if (info.has_finish)
             s->finish = 1;
+        if (info.bad_usage)
+            s->bad_usage = 1;
         if (info.has_usage) {
             s->has_usage = 1;
             if (info.prompt_tokens >= 0)
@@ -126,7 +128,7 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     gp_buf_reset(&s->reasoning);
     gp_buf_reset(&s->first_err);
     s->nct = 0;
-    s->done = s->has_error = s->has_usage = s->finish = 0;
+    s->done = s->has_error = s->has_usage = s->finish = s->bad_usage = 0;
     s->prompt_tokens = s->completion_tokens = -1;
     s->events = s->bad_events = s->responses = 0;
     s->cut_event = s->last_bad = 0;

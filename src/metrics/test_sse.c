@@ -488,6 +488,49 @@ static void test_cut_stream(void)
     gp_record_store_free(&st);
 }
 
+/* Usage counts a server cannot mean (issue 26 item 6) read as absent and
+ * are counted, never stored as a number cut or rounded from them. */
+static void test_bad_usage(void)
+{
+    static const struct {
+        const char *v;
+        long want;
+        int bad;
+    } cases[] = {
+        {"9223372036854775808", -1, 1}, {"1.5", -1, 1}, {"-3", -1, 1}, {"\"12\"", -1, 1}, {"1e3", -1, 1},
+        {"2147483648", -1, 1}, {"99999999999999999999999", -1, 1}, {"2147483647", 2147483647, 0}, {"0", 0, 0},
+        {"128", 128, 0}, {"null", -1, 0},
+    };
+    struct gp_event_info in;
+    char ev[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int n = snprintf(ev, sizeof ev, "{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":%s}}",
+                         cases[i].v);
+        gp_event_parse(ev, (size_t)n, NULL, NULL, NULL, &in);
+        CHECK_INT(in.kind, GP_EV_CHUNK);
+        CHECK_INT(in.completion_tokens, cases[i].want);
+        CHECK_INT(in.bad_usage, cases[i].bad);
+        CHECK_INT(in.prompt_tokens, 5);
+    }
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    {
+        const char *r[] = {EV("ab"), "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":"
+                                     "9223372036854775808}}\n\n" DONE};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 1000, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[0].server_completion_tokens, -1);
+    CHECK_INT(m.reqs[0].server_prompt_tokens, 7);
+    CHECK(m.reqs[0].flags & GP_RQ_BAD_USAGE);
+    CHECK_INT(m.n_bad_usage, 1);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 /* enough requests for the multi-threaded path: error texts and inter-chunk
  * gaps must come back in request order */
 static void test_many(void)
@@ -543,5 +586,6 @@ int main(void)
     GP_RUN(test_event_names);
     GP_RUN(test_no_content);
     GP_RUN(test_cut_stream);
+    GP_RUN(test_bad_usage);
     return gp_test_summary();
 }

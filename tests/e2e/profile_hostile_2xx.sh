@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# A 2xx that did not measure never looks clean (issue 26 items 1, 2, 7; issue 27 item 4), against
+# A 2xx that did not measure never looks clean (issue 26 items 1, 2, 6, 7; issue 27 item 4), against
 # tests/e2e/hostile_stub.py (one server; each run's model name picks the hostile answer): a 200
 # text/html page, a stream of malformed events + [DONE] and a 204 are `no_content` failures with
 # their reason, the run exits 1 when nothing completed and 3 past --max-failure-rate; a real empty
 # answer stays ok with request_count 0; a stream cut inside an event by a short Content-Length is
-# a `truncated` failure; `event: no_error_here` is an ordinary event. Every run's artifacts parse
-# and `genperf ingest` accepts them.
+# a `truncated` failure; `event: no_error_here` is an ordinary event; usage counts out of range,
+# fractional or negative are null with a counted `bad_usage` (item 6). Every run's artifacts
+# parse and `genperf ingest` accepts them.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 cd "$TMPDIR"
 LOG="$TMPDIR/hostile.log"; : >"$LOG"
@@ -85,4 +86,12 @@ check 'assert F["truncated"] == 3, F'
 profile event_name 3
 check_rc $rc 0
 check 'assert G["requests"]["ok"] == 3 and J["output_sequence_length"]["avg"] == 8.0, (G["requests"], J)  # 2 x "tok ", builtin tokenizer: bytes'
+# usage.completion_tokens out of range, fractional, negative: null and counted, never a number
+for m in usage_big usage_frac usage_neg; do
+  profile $m 3
+  check_rc $rc 0
+  check '
+assert G["requests"]["bad_usage"] == 3, G["requests"]
+assert all(r["server_completion_tokens"] is None and r["server_prompt_tokens"] == 5 for r in R), R[0]'
+done
 echo "hostile 2xx: ok"
