@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /* The export's inputs, but for telemetry (added by the export stage). */
 static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
@@ -171,6 +172,22 @@ void gp_profile_stage_export(struct profile_run *r)
     json_decref(tsummary);
 }
 
+/* Requests that failed because the client itself ran out of file
+ * descriptors (EMFILE, ENFILE: "Too many open files [in system]"): the
+ * server never saw them, so the load that was asked for was not applied. */
+static size_t fd_failures(const struct gp_metrics_result *mr)
+{
+    static const char emfile[] = "Too many open files";
+    size_t n = 0;
+    for (size_t i = 0; i < mr->n_reqs; i++) {
+        const struct gp_req_metrics *q = &mr->reqs[i];
+        if (q->fail == GP_FAIL_TRANSPORT && q->err_len &&
+            memmem(mr->text + q->err_off, q->err_len, emfile, sizeof emfile - 1))
+            n++;
+    }
+    return n;
+}
+
 /* The closing lines on stderr and the exit status. */
 int gp_profile_finish(struct profile_run *r)
 {
@@ -236,6 +253,19 @@ int gp_profile_finish(struct profile_run *r)
                 r->req_url, r->first_error,
                 cfg->http2 ? " (--http2 speaks HTTP/2 with prior knowledge: the server must support it)" : "");
         return 1;
+    }
+    size_t n_fd = r->metrics_ok ? fd_failures(&r->mr) : 0;
+    if (n_fd) {
+        struct rlimit rl = {0};
+        getrlimit(RLIMIT_NOFILE, &rl);
+        /* without --max-failure-rate nothing else would say that this run
+         * did not measure what was asked; with it, the share decides */
+        fprintf(stderr, "%s: %s: %zu of %llu requests failed in the client: it ran out of file descriptors (Too many "
+                        "open files; limit %llu): the load asked for was not applied (raise the limit with ulimit -n%s)\n",
+                r->prog, cfg->max_failure_rate < 0 ? "error" : "warning", n_fd, (unsigned long long)measured,
+                (unsigned long long)rl.rlim_cur, cfg->request_rate > 0 ? ", or cap with --max-concurrency" : "");
+        if (cfg->max_failure_rate < 0)
+            return 1;
     }
     if (cfg->max_failure_rate >= 0 && (double)r->n_failed > cfg->max_failure_rate * (double)(r->n_ok + r->n_failed)) {
         fprintf(stderr, "%s: error: %llu of %llu requests failed (%.1f%%), more than --max-failure-rate %g allows\n",
