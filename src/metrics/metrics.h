@@ -71,7 +71,8 @@ enum gp_fail_kind {
     GP_FAIL_STREAM_ERROR, /* {"error": ...} object inside a 200 stream */
     GP_FAIL_TIMEOUT,      /* --request-timeout fired */
     GP_FAIL_CANCELLED,    /* stopped by Ctrl-C / end of run */
-    GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content */
+    GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content, or cut (transfer
+                             error, or the body ended inside an event) before finish_reason */
     GP_FAIL_NO_CONTENT,   /* a 2xx that carried no response object at all: a text/html (proxy,
                              login) page, a stream whose every event was malformed, a 204 */
     GP_FAIL__COUNT

@@ -200,6 +200,13 @@ int gp_profile_finish(struct profile_run *r)
     if (r->n_failed && r->n_ok)
         fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)r->n_failed,
                 (unsigned long long)(r->n_ok + r->n_failed), r->first_error);
+    size_t n_ok_no_done = 0;
+    for (size_t i = 0; r->metrics_ok && i < r->mr.n_reqs; i++)
+        n_ok_no_done += (r->mr.reqs[i].flags & (GP_RQ_OK | GP_RQ_NO_DONE)) == (GP_RQ_OK | GP_RQ_NO_DONE);
+    if (n_ok_no_done) /* counted as GenAI-Perf counts them, but not silently */
+        fprintf(stderr, "genperf: warning: %zu counted streams ended without [DONE] (on an event boundary, or after "
+                        "finish_reason); records.jsonl marks them \"done\": false\n",
+                n_ok_no_done);
     if (r->metrics_ok && r->n_ok && r->mr.n_no_content == r->n_ok && !r->mr.stats[GP_M_REQUEST_LATENCY].present)
         fprintf(stderr, "genperf: warning: none of the %llu completed requests carried content: no latency or token "
                         "metric was measured (request_count 0)\n",

@@ -13,6 +13,8 @@ test; a model "<mode>_every2" gets that mode on every 2nd request, a clean strea
   short_cl      200 event stream whose Content-Length is shorter than the body:
                 two tokens whole, the third event cut in half, no [DONE], no
                 finish_reason (the connection is closed after it)
+  no_done       200 event stream of three tokens that ends on an event boundary without
+                finish_reason or [DONE] (counted, as GenAI-Perf counts it, with a warning)
   event_name    200 event stream whose events carry `event: no_error_here`
   empty         200 event stream with a finish chunk and [DONE] but no content (a real, empty
                 answer: ok, not hostile)
@@ -105,6 +107,8 @@ class H(BaseHTTPRequestHandler):
             return
         if m == "empty":
             return self.send_body(200, "text/event-stream", self.stream([ev("", "stop")]))
+        if m == "no_done":
+            return self.send_body(200, "text/event-stream", self.stream([ev("tok ")] * 3, done=False))
         if m == "event_name":
             s = b"".join(b"event: no_error_here\n" + self.stream([e], done=False)
                          for e in [ev("tok "), ev("tok "), ev("", "stop")]) + b"data: [DONE]\n\n"
