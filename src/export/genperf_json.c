@@ -84,6 +84,7 @@ static void add_counts(json_t *o, const struct gp_export_ctx *ctx)
     json_object_set_new(rq, "osl_mismatch", json_integer((json_int_t)m->n_osl_mismatch));
     json_object_set_new(rq, "with_server_usage", json_integer((json_int_t)m->n_with_usage));
     json_object_set_new(rq, "malformed_events", json_integer((json_int_t)m->n_bad_events));
+    json_object_set_new(rq, "bad_usage", json_integer((json_int_t)m->n_bad_usage));
     json_object_set_new(o, "requests", rq);
     if (ctx->interrupted) /* only then: runs that ended by themselves keep their bytes */
         json_object_set_new(o, "interrupted", json_true());

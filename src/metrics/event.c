@@ -9,6 +9,7 @@
 #include "metrics/sse_int.h"
 #include "core/error.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* ---- a minimal JSON scanner -------------------------------------------- */
@@ -420,6 +421,39 @@ static void scan_choices(struct js *j, struct scan_state *s)
     }
 }
 
+/* A usage token count: a plain JSON integer in [0, INT32_MAX] (the
+ * records keep int32), -1 for null. Anything else a server sends (out of
+ * range, a fraction or exponent, negative, a string) is no count at all:
+ * -1 with bad_usage set, never a number cut or rounded from it. */
+static long usage_count(struct js *j, struct gp_event_info *info)
+{
+    if (is_null(j))
+        return -1;
+    int c = peek(j);
+    if (c < '0' || c > '9') {
+        skip(j);
+        info->bad_usage = 1;
+        return -1;
+    }
+    long v = 0;
+    int over = 0;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
+        if (v <= INT32_MAX)
+            v = v * 10 + (*j->p - '0');
+        over |= v > INT32_MAX;
+        j->p++;
+    }
+    if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E')) {
+        skip(j); /* the rest of the number */
+        over = 1;
+    }
+    if (over) {
+        info->bad_usage = 1;
+        return -1;
+    }
+    return v;
+}
+
 static void scan_usage(struct js *j, struct scan_state *s)
 {
     if (is_null(j))
@@ -434,9 +468,9 @@ static void scan_usage(struct js *j, struct scan_state *s)
     s->info->has_usage = 1;
     while ((r = obj_next(j, &first, &k, &kl)) == 1) {
         if (KEQ("prompt_tokens"))
-            s->info->prompt_tokens = num(j);
+            s->info->prompt_tokens = usage_count(j, s->info);
         else if (KEQ("completion_tokens"))
-            s->info->completion_tokens = num(j);
+            s->info->completion_tokens = usage_count(j, s->info);
         else
             skip(j);
         if (j->bad)
@@ -605,7 +639,7 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
         /* keep nothing from a malformed event: GenAI-Perf drops it too */
         out->kind = GP_EV_BAD;
         out->content_len = out->reasoning_len = 0;
-        out->has_usage = 0;
+        out->has_usage = out->bad_usage = 0;
         buf_cut(content, content0);
         buf_cut(reasoning, reasoning0);
         return;

@@ -36,7 +36,7 @@ static const char *const metric_units[GP_M__COUNT] = {
     "tokens/sec", "tokens/sec/user", "tokens", "tokens",
 };
 static const char *const fail_names[GP_FAIL__COUNT] = {
-    "none", "transport", "http", "stream_error", "timeout", "cancelled", "truncated",
+    "none", "transport", "http", "stream_error", "timeout", "cancelled", "truncated", "no_content",
 };
 
 const char *gp_metric_name(enum gp_metric m) { return (unsigned)m < GP_M__COUNT ? metric_names[m] : "?"; }
@@ -270,6 +270,8 @@ static void accumulate(struct compute *c)
             out->n_no_done++;
         if (rm->flags & GP_RQ_HAS_USAGE)
             out->n_with_usage++;
+        if (rm->flags & GP_RQ_BAD_USAGE)
+            out->n_bad_usage++;
         if (rm->fail != GP_FAIL_NONE) {
             out->n_failed++;
             out->fail_counts[rm->fail]++;
@@ -373,6 +375,21 @@ static void system_metrics(struct compute *c)
         cnt->present = cnt->system = 1;
         cnt->avg = (double)nlat;
         cnt->n = nlat;
+    } else {
+        /* No request with content: GenAI-Perf still writes its system
+         * metrics (metrics.py:66, request_count = len([]) = 0; throughputs
+         * n / (0 - inf) = -0.0). We write 0.0 for those, never a
+         * *_genai_perf.json without metrics (which our own ingest refuses). */
+        static const enum gp_metric sys_metrics[] = {GP_M_REQUEST_THROUGHPUT, GP_M_REQUEST_GOODPUT, GP_M_REQUEST_COUNT,
+                                                     GP_M_OUTPUT_TOKEN_THROUGHPUT};
+        for (size_t i = 0; i < sizeof sys_metrics / sizeof sys_metrics[0]; i++) {
+            struct gp_stats *sys = &out->stats[sys_metrics[i]];
+            if (sys_metrics[i] == GP_M_REQUEST_GOODPUT && !opts->n_slos)
+                continue;
+            memset(sys, 0, sizeof *sys);
+            sys->present = sys->system = 1;
+            sys->avg = sys_metrics[i] == GP_M_REQUEST_GOODPUT && c->goodput_invalid ? -1.0 : 0.0;
+        }
     }
     if (opts->requests_only) {
         /* GenAI-Perf's ProfileDataParser (embeddings, rankings): request

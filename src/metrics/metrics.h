@@ -26,7 +26,8 @@
  * its SSE event (several events completed by one read share that time and
  * count as one chunk, exactly as GenAI-Perf merges them).
  * Failed requests (transport error, HTTP >= 400, in-stream error object,
- * timeout) are excluded from every latency/length statistic but counted.
+ * timeout, a 2xx without any response object) are excluded from every
+ * latency/length statistic but counted.
  * Warmup records are ignored entirely (not even counted).
  */
 #ifndef GP_METRICS_METRICS_H
@@ -70,7 +71,10 @@ enum gp_fail_kind {
     GP_FAIL_STREAM_ERROR, /* {"error": ...} object inside a 200 stream */
     GP_FAIL_TIMEOUT,      /* --request-timeout fired */
     GP_FAIL_CANCELLED,    /* stopped by Ctrl-C / end of run */
-    GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content */
+    GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content, or cut (transfer
+                             error, or the body ended inside an event) before finish_reason */
+    GP_FAIL_NO_CONTENT,   /* a 2xx that carried no response object at all: a text/html (proxy,
+                             login) page, a stream whose every event was malformed, a 204 */
     GP_FAIL__COUNT
 };
 const char *gp_fail_kind_name(enum gp_fail_kind k); /* "transport", "http", ... */
@@ -82,6 +86,7 @@ enum gp_req_flags {
     GP_RQ_STREAMED = 1u << 3,      /* the response was an event stream */
     GP_RQ_OSL_MISMATCH = 1u << 4,  /* osl_asked >= 0 and the OSL got differs (server count if sent) */
     GP_RQ_OSL_FROM_SERVER = 1u << 5, /* no tokenizer count: osl = usage.completion_tokens */
+    GP_RQ_BAD_USAGE = 1u << 6,     /* a usage count was out of range or not an integer: kept as absent */
 };
 
 /* One measured (non-warmup) request. Times are CLOCK_MONOTONIC ns like the
@@ -157,12 +162,16 @@ struct gp_metrics_result {
 
     size_t n_ok, n_failed;
     size_t fail_counts[GP_FAIL__COUNT];
-    size_t n_no_content;           /* ok (2xx, complete) but no content chunk: GenAI-Perf
-                                      leaves them out of request_count, keeps them in
-                                      request_throughput's numerator */
+    size_t n_no_content;           /* ok (2xx, complete, a well-formed response) but no content
+                                      chunk: GenAI-Perf leaves them out of request_count, keeps
+                                      them in request_throughput's numerator. A 2xx without any
+                                      response object is not one of these: it fails as
+                                      GP_FAIL_NO_CONTENT (GenAI-Perf, which never sees it fail,
+                                      would count it here) */
     size_t n_no_done;              /* streams without [DONE] (ok or not) */
     size_t n_osl_mismatch;         /* requests with osl_asked >= 0 and osl != osl_asked */
     size_t n_with_usage;           /* requests that carried usage */
+    size_t n_bad_usage;            /* of those, with a usage count that was no count (GP_RQ_BAD_USAGE) */
     size_t n_bad_events;           /* malformed events over all requests (their text is lost) */
     double isl_client_avg;         /* over ok requests */
     double isl_server_avg;         /* over ok requests with usage; < 0 when none */

@@ -29,8 +29,14 @@ struct gp_scan {
     uint64_t first_reasoning_ns; /* read that completed the first reasoning text; 0 = none */
     uint32_t reasoning_chunks;   /* reads that carried reasoning text */
     int done, has_error, has_usage, finish;
+    int bad_usage;         /* a usage count was out of range or not an integer (it reads -1) */
     long prompt_tokens, completion_tokens;
     uint32_t events, bad_events;
+    uint32_t responses;    /* well-formed response objects (chunks, bodies; not [DONE], not errors) */
+    int cut_event;         /* the stream ended inside an event (no blank line after it), or its
+                              last event was malformed: a body cut short, e.g. by a Content-Length
+                              shorter than what the server meant to send */
+    int last_bad;          /* the last event dispatched was malformed */
 };
 
 /* Re-frames and scans one record's response into s (reset first).

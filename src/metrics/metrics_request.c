@@ -168,21 +168,62 @@ static int save_status_error(struct worker *w, const struct gp_record *r, struct
 }
 
 /* A stream that ended without [DONE]: flagged, and failed as truncated when
- * it had no content or broke before finish_reason. */
+ * it had no content, or was cut before finish_reason: the connection broke,
+ * or the body stopped inside an event (a Content-Length shorter than the
+ * stream: the transfer itself completed, but half an event is no end). A
+ * stream that ends cleanly on an event boundary without [DONE] keeps its
+ * content, as GenAI-Perf does. */
 static int classify_no_done(struct worker *w, const struct gp_record *r, struct gp_req_metrics *rm, int cut,
                             const char *etext)
 {
     const struct gp_scan *s = &w->s;
     rm->flags |= GP_RQ_NO_DONE;
-    if (!(s->nct == 0 || (cut && !s->finish)))
+    if (!(s->nct == 0 || ((cut || s->cut_event) && !s->finish)))
         return 0;
-    /* no content at all, or the connection broke before finish_reason */
     rm->fail = GP_FAIL_TRUNCATED;
     struct gp_buf msg = {0};
     gp_buf_puts(&msg, s->nct ? "stream cut before finish_reason and [DONE]" : "stream ended before [DONE] with no content");
     if (cut && etext) {
         gp_buf_puts(&msg, ": ");
         gp_buf_append(&msg, etext, r->err_len);
+    } else if (s->nct && s->cut_event) {
+        gp_buf_puts(&msg, ": the body ended inside an event");
+    }
+    int rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
+    gp_buf_free(&msg);
+    return rc;
+}
+
+/* A 2xx that carried no response object at all: the reason names what came
+ * instead, so that the first error line says what the server did. The
+ * records keep no response headers: a body is called text/html when it
+ * starts with '<' (a proxy's or login page), which is what such pages send. */
+static int classify_no_content(struct worker *w, const struct gp_record *r, struct gp_req_metrics *rm, int streamed)
+{
+    const struct gp_scan *s = &w->s;
+    const struct gp_record_store *st = w->st;
+    struct gp_buf msg = {0};
+    rm->fail = GP_FAIL_NO_CONTENT;
+    size_t nbytes = 0;
+    for (uint32_t c = 0; c < r->n_chunks; c++)
+        nbytes += gp_record_chunk(st, r, c)->len;
+    if (streamed && s->bad_events)
+        gp_buf_printf(&msg, "no_content: %u malformed event%s", s->bad_events, s->bad_events == 1 ? "" : "s");
+    else if (streamed)
+        gp_buf_puts(&msg, "no_content: no response event in the stream");
+    else if (!nbytes)
+        gp_buf_printf(&msg, r->http_status == 204 ? "no_content: 204 (no body)" : "no_content: empty body (HTTP %d)",
+                      r->http_status);
+    else {
+        /* the first bytes of the body say what it was */
+        const struct gp_chunk *c0 = gp_record_chunk(st, r, 0);
+        const char *p = gp_record_bytes(st, c0);
+        size_t n = c0->len, i = 0;
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+        gp_buf_printf(&msg, "no_content: %s (HTTP %d, %zu bytes): ",
+                      i < n && p[i] == '<' ? "text/html body" : "not an OpenAI response", r->http_status, nbytes);
+        gp_buf_append(&msg, p + i, n - i < 200 ? n - i : 200);
     }
     int rc = save_err(&w->text, rm, msg.data ? msg.data : "", msg.len);
     gp_buf_free(&msg);
@@ -221,6 +262,12 @@ static int classify(struct worker *w, const struct gp_record *r, struct gp_req_m
     }
     if (streamed && !s->done)
         return classify_no_done(w, r, rm, cut, etext) ? -GP_ENOMEM : 0;
+    /* A 2xx with no response object at all measured nothing: it fails
+     * (GenAI-Perf would count it in request_throughput as a request without
+     * content). One with a well-formed response but no content (a finish
+     * chunk only, an embeddings body) stays ok (metrics.h, n_no_content). */
+    if (!s->responses)
+        return classify_no_content(w, r, rm, streamed) ? -GP_ENOMEM : 0;
     return 0;
 }
 
@@ -312,6 +359,8 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
     rm->bad_events = s->bad_events;
     if (streamed)
         rm->flags |= GP_RQ_STREAMED;
+    if (s->bad_usage)
+        rm->flags |= GP_RQ_BAD_USAGE;
     if (s->has_usage) {
         rm->flags |= GP_RQ_HAS_USAGE;
         rm->server_prompt_tokens = (int32_t)s->prompt_tokens;

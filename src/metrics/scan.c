@@ -19,8 +19,10 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
     struct gp_scan *s = vctx;
     struct gp_event_info info;
     s->events++;
-    if (event_type[0] && strcasestr(event_type, "error")) {
-        /* `event: error` (GenAI-Perf counts it as an error event too) */
+    if (event_type[0] && !strcasecmp(event_type, "error")) {
+        /* `event: error` (GenAI-Perf counts it as an error event too). The
+         * name is matched whole: `event: message`, `event: completion` or
+         * any other name carrying "error" inside it is an ordinary event. */
         if (!s->has_error) {
             gp_buf_reset(&s->first_err);
             gp_buf_append(&s->first_err, data, len > 2000 ? 2000 : len);
@@ -29,6 +31,7 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         return 0;
     }
     gp_event_parse_tmpl(data, len, &s->content, &s->reasoning, &s->errtext, &s->tmpl, &info);
+    s->last_bad = info.kind == GP_EV_BAD;
     switch (info.kind) {
     case GP_EV_DONE:
         s->done = 1;
@@ -48,8 +51,11 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         s->has_error = 1;
         break;
     case GP_EV_CHUNK:
+        s->responses++;
         if (info.has_finish)
             s->finish = 1;
+        if (info.bad_usage)
+            s->bad_usage = 1;
         if (info.has_usage) {
             s->has_usage = 1;
             if (info.prompt_tokens >= 0)
@@ -122,9 +128,10 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     gp_buf_reset(&s->reasoning);
     gp_buf_reset(&s->first_err);
     s->nct = 0;
-    s->done = s->has_error = s->has_usage = s->finish = 0;
+    s->done = s->has_error = s->has_usage = s->finish = s->bad_usage = 0;
     s->prompt_tokens = s->completion_tokens = -1;
-    s->events = s->bad_events = 0;
+    s->events = s->bad_events = s->responses = 0;
+    s->cut_event = s->last_bad = 0;
     s->first_reasoning_ns = 0;
     s->reasoning_chunks = 0;
     int sse = is_sse(st, r);
@@ -142,9 +149,11 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
                 note_reasoning(s, c->t_ns);
         }
         size_t before = s->content.len, rbefore = s->reasoning.len;
+        int mid_event = s->sse.line.len > 0 || s->sse.have_data; /* no blank line ended it */
         int rc = gp_sse_finish(&s->sse, on_event, s);
         if (rc < 0)
             return rc;
+        s->cut_event = mid_event || s->last_bad;
         uint64_t t = r->n_chunks ? gp_record_chunk(st, r, r->n_chunks - 1)->t_ns : r->t_end_ns;
         if (s->content.len > before && push_ct(s, t))
             return -GP_ENOMEM;
@@ -161,9 +170,17 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     }
     if (s->body.len && requests_only) {
         /* embeddings/rankings: the response is one JSON document whose
-         * arrival ends the request; nothing in it is content */
+         * arrival ends the request; nothing in it is content. Only a body
+         * that is not JSON at all (a proxy's HTML page) is no response. */
         s->events = 1;
         s->done = 1;
+        size_t i = 0;
+        while (i < s->body.len && (s->body.data[i] == ' ' || s->body.data[i] == '\t' || s->body.data[i] == '\r' ||
+                                   s->body.data[i] == '\n'))
+            i++;
+        if (i == s->body.len || (s->body.data[i] != '{' && s->body.data[i] != '['))
+            return 0;
+        s->responses = 1;
         uint64_t t = r->t_end_ns ? r->t_end_ns : gp_record_chunk(st, r, r->n_chunks - 1)->t_ns;
         return push_ct(s, t) ? -GP_ENOMEM : 0;
     }

@@ -58,7 +58,9 @@ struct gp_event_info {
     size_t content_len;        /* bytes appended to content (delta.content / message.content / text) */
     size_t reasoning_len;      /* bytes appended to reasoning (reasoning_content or reasoning) */
     int has_usage;
-    long prompt_tokens, completion_tokens;   /* -1 when absent */
+    long prompt_tokens, completion_tokens;   /* -1 when absent or not a count */
+    int bad_usage;             /* a usage count that was not an integer in [0, INT32_MAX]
+                                  (out of range, fractional, negative, not a number) */
     int has_finish;            /* finish_reason non-null */
     int n_choices;             /* -1 when there was no "choices" */
     int error_code;            /* error.code when an integer, else 0 */

@@ -337,6 +337,200 @@ static void test_requests(void)
     gp_record_store_free(&st);
 }
 
+/* Event names are matched whole (issue 26 item 7): only `event: error`
+ * fails its request; a name that merely contains "error" is an ordinary
+ * event whose data counts. */
+static void test_event_names(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    {
+        const char *r[] = {"event: no_error_here\n" EV("ab"), "event: message\n" EV("cd"), DONE};
+        uint64_t dt[] = {10, 20, 30};
+        add_req(&st, 1000, 200, S, r, dt, 3, NULL);
+    }
+    {
+        const char *r[] = {EV("ab"), "event: ERROR\ndata: {\"message\": \"overloaded\"}\n\n"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.n_reqs, 2);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[0].content_chunks, 2);
+    CHECK_INT(m.reqs[0].osl, 4);
+    CHECK_INT(m.reqs[1].fail, GP_FAIL_STREAM_ERROR);
+    CHECK(m.reqs[1].err_len && strstr(m.text + m.reqs[1].err_off, "overloaded"));
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
+/* A 2xx without any response object fails as no_content with its reason
+ * (issue 26 item 1); a well-formed response without content stays ok. When
+ * no request had content the system metrics are still there (issue 27
+ * item 4): request_count 0, throughputs 0. */
+static void test_no_content(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    {   /* 0: a proxy's login page */
+        const char *r[] = {"\n<!DOCTYPE html><html><body>Please sign in</body></html>"};
+        uint64_t dt[] = {10};
+        add_req(&st, 1000, 200, 0, r, dt, 1, NULL);
+    }
+    {   /* 1: every event malformed, then [DONE] */
+        const char *r[] = {"data: {\"choices\": [\n\ndata: nope\n\n", "data: {\"x\"\n\n" DONE};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+    }
+    /* 2: 204, no body */
+    add_req(&st, 3000, 204, 0, NULL, NULL, 0, NULL);
+    {   /* 3: a finish chunk only: a real (empty) answer, ok without content */
+        const char *r[] = {"data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n" DONE};
+        uint64_t dt[] = {10};
+        add_req(&st, 4000, 200, S, r, dt, 1, NULL);
+    }
+    {   /* 4: only [DONE] */
+        const char *r[] = {DONE};
+        uint64_t dt[] = {10};
+        add_req(&st, 5000, 200, S, r, dt, 1, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.n_reqs, 5);
+    const char *t = m.text;
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NO_CONTENT);
+    static const char html[] = "no_content: text/html body (HTTP 200, 56 bytes): <!DOCTYPE html>";
+    CHECK(m.reqs[0].err_len > sizeof html && !memcmp(t + m.reqs[0].err_off, html, sizeof html - 1));
+    CHECK_INT(m.reqs[1].fail, GP_FAIL_NO_CONTENT);
+    CHECK(m.reqs[1].err_len == 30 && !memcmp(t + m.reqs[1].err_off, "no_content: 3 malformed events", 30));
+    CHECK_INT(m.reqs[2].fail, GP_FAIL_NO_CONTENT);
+    CHECK(!strncmp(t + m.reqs[2].err_off, "no_content: 204 (no body)", m.reqs[2].err_len));
+    CHECK_INT(m.reqs[3].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[4].fail, GP_FAIL_NO_CONTENT);
+    CHECK(!strncmp(t + m.reqs[4].err_off, "no_content: no response event in the stream", m.reqs[4].err_len));
+    CHECK_INT(m.n_ok, 1);
+    CHECK_INT(m.n_no_content, 1);
+    CHECK_INT(m.fail_counts[GP_FAIL_NO_CONTENT], 4);
+    CHECK_STR(gp_fail_kind_name(GP_FAIL_NO_CONTENT), "no_content");
+    /* nothing with content: the system metrics are written all the same */
+    CHECK(m.stats[GP_M_REQUEST_COUNT].present && m.stats[GP_M_REQUEST_COUNT].avg == 0);
+    CHECK(m.stats[GP_M_REQUEST_THROUGHPUT].present && m.stats[GP_M_REQUEST_THROUGHPUT].avg == 0);
+    CHECK(m.stats[GP_M_OUTPUT_TOKEN_THROUGHPUT].present);
+    CHECK(!m.stats[GP_M_REQUEST_LATENCY].present && !m.stats[GP_M_REQUEST_GOODPUT].present);
+    gp_metrics_result_free(&m);
+
+    /* embeddings/rankings: a JSON body is the answer, an HTML page is not */
+    struct gp_record_store st2;
+    gp_record_store_init(&st2);
+    {
+        const char *r[] = {"{\"object\":\"list\",\"data\":[]}"};
+        uint64_t dt[] = {10};
+        add_req(&st2, 1000, 200, 0, r, dt, 1, NULL);
+        const char *h[] = {"<html>bad gateway</html>"};
+        add_req(&st2, 2000, 200, 0, h, dt, 1, NULL);
+    }
+    struct gp_metrics_opts o = {.requests_only = 1};
+    CHECK_INT(gp_metrics_compute(&st2, NULL, NULL, &o, &m, NULL), 0);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[1].fail, GP_FAIL_NO_CONTENT);
+    CHECK_INT(m.stats[GP_M_REQUEST_COUNT].avg, 1);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st2);
+    gp_record_store_free(&st);
+}
+
+/* A body that stops inside an event (a Content-Length shorter than the
+ * stream) without finish_reason or [DONE] is truncated, not an ok request
+ * with part of its output (issue 26 item 2); after finish_reason the output
+ * was complete. */
+static void test_cut_stream(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    {   /* 0: the third event cut in half */
+        const char *r[] = {EV("ab"), EV("cd"), "data: {\"choices\":[{\"delta\":{\"content\":\"e"};
+        uint64_t dt[] = {10, 20, 30};
+        add_req(&st, 1000, 200, S, r, dt, 3, NULL);
+    }
+    {   /* 1: cut in half with its blank line: malformed last event */
+        const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{\"content\":\"e\n\n"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+    }
+    {   /* 2: cut after the finish chunk: the output was complete */
+        const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: {\"choi"};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 3000, 200, S, r, dt, 2, NULL);
+    }
+    {   /* 3: ends on an event boundary without [DONE]: kept, flagged */
+        const char *r[] = {EV("ab"), EV("cd")};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 4000, 200, S, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    static const char why[] = "stream cut before finish_reason and [DONE]: the body ended inside an event";
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_TRUNCATED);
+    CHECK(m.reqs[0].err_len == sizeof why - 1 && !memcmp(m.text + m.reqs[0].err_off, why, sizeof why - 1));
+    CHECK_INT(m.reqs[0].osl, 4); /* partial output kept for the records */
+    CHECK_INT(m.reqs[1].fail, GP_FAIL_TRUNCATED);
+    CHECK_INT(m.reqs[2].fail, GP_FAIL_NONE);
+    CHECK(m.reqs[2].flags & GP_RQ_NO_DONE);
+    CHECK_INT(m.reqs[3].fail, GP_FAIL_NONE);
+    CHECK(m.reqs[3].flags & GP_RQ_NO_DONE);
+    CHECK_INT(m.fail_counts[GP_FAIL_TRUNCATED], 2);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
+/* Usage counts a server cannot mean (issue 26 item 6) read as absent and
+ * are counted, never stored as a number cut or rounded from them. */
+static void test_bad_usage(void)
+{
+    static const struct {
+        const char *v;
+        long want;
+        int bad;
+    } cases[] = {
+        {"9223372036854775808", -1, 1}, {"1.5", -1, 1}, {"-3", -1, 1}, {"\"12\"", -1, 1}, {"1e3", -1, 1},
+        {"2147483648", -1, 1}, {"99999999999999999999999", -1, 1}, {"2147483647", 2147483647, 0}, {"0", 0, 0},
+        {"128", 128, 0}, {"null", -1, 0},
+    };
+    struct gp_event_info in;
+    char ev[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int n = snprintf(ev, sizeof ev, "{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":%s}}",
+                         cases[i].v);
+        gp_event_parse(ev, (size_t)n, NULL, NULL, NULL, &in);
+        CHECK_INT(in.kind, GP_EV_CHUNK);
+        CHECK_INT(in.completion_tokens, cases[i].want);
+        CHECK_INT(in.bad_usage, cases[i].bad);
+        CHECK_INT(in.prompt_tokens, 5);
+    }
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    {
+        const char *r[] = {EV("ab"), "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":"
+                                     "9223372036854775808}}\n\n" DONE};
+        uint64_t dt[] = {10, 20};
+        add_req(&st, 1000, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[0].server_completion_tokens, -1);
+    CHECK_INT(m.reqs[0].server_prompt_tokens, 7);
+    CHECK(m.reqs[0].flags & GP_RQ_BAD_USAGE);
+    CHECK_INT(m.n_bad_usage, 1);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 /* enough requests for the multi-threaded path: error texts and inter-chunk
  * gaps must come back in request order */
 static void test_many(void)
@@ -389,5 +583,9 @@ int main(void)
     GP_RUN(test_framing);
     GP_RUN(test_event_parse);
     GP_RUN(test_requests);
+    GP_RUN(test_event_names);
+    GP_RUN(test_no_content);
+    GP_RUN(test_cut_stream);
+    GP_RUN(test_bad_usage);
     return gp_test_summary();
 }

@@ -13,7 +13,9 @@
  *
  * Exit status: 0 run completed (some requests may have failed: they are
  * counted in the artifacts); 1 configuration error or invalid run (nothing
- * measured, every request failed, artifacts could not be written); 2 usage
+ * measured, every request failed, artifacts could not be written, or
+ * without --max-failure-rate: requests failed because the client ran out of
+ * file descriptors, so the load asked for was not applied); 2 usage
  * error (argparse-style message); 3 the failed share passed
  * --max-failure-rate; 4 incomplete (the --max-memory budget was reached or
  * records could not be stored: the ones kept are written); 130 interrupted.
@@ -295,22 +297,50 @@ static int stage_dataset(struct profile_run *r)
     return CONTINUE;
 }
 
+/* What an uncapped open loop is assumed to need in flight: the rate times
+ * this latency (a long LLM answer; --request-timeout when shorter, since no
+ * request outlives it). A guess: the run's own latency is not known yet. */
+#define OPEN_LOOP_EXPECTED_LATENCY_S 10.0
+
 /* One socket per request in flight: lift the soft descriptor limit (often
  * 1024) toward what the run needs; open loops without a cap get the hard
- * limit. */
+ * limit. Warns before the run when even that is short: past it every
+ * further request fails at once with "Too many open files" (a closed loop
+ * needs concurrency sockets; an open loop's need grows with the server's
+ * latency, which the rate does not wait for). */
 static void raise_fd_limit(const struct profile_config *cfg)
 {
     struct rlimit rl;
-    rlim_t need = cfg->request_rate > 0 ? (cfg->max_concurrency ? (rlim_t)cfg->max_concurrency + 64 : RLIM_INFINITY)
-                                        : (rlim_t)cfg->concurrency + 64;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+    int capped = cfg->request_rate == 0 || cfg->max_concurrency;
+    long inflight = cfg->request_rate > 0 ? cfg->max_concurrency : cfg->concurrency;
+    rlim_t need = capped ? (rlim_t)inflight + 64 : RLIM_INFINITY;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return;
+    if (rl.rlim_cur < need) {
         rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
-        if (cfg->request_rate == 0 && rl.rlim_cur < need)
-            fprintf(stderr, "genperf: warning: --concurrency %ld needs about %llu file descriptors; the limit is "
-                            "%llu (raise it with ulimit -n)\n",
-                    cfg->concurrency, (unsigned long long)need, (unsigned long long)rl.rlim_cur);
     }
+    if (capped) {
+        if (rl.rlim_cur < need)
+            fprintf(stderr, "genperf: warning: %s %ld needs about %llu file descriptors; the limit is %llu (raise it "
+                            "with ulimit -n)\n",
+                    cfg->request_rate > 0 ? "--max-concurrency" : "--concurrency", inflight, (unsigned long long)need,
+                    (unsigned long long)rl.rlim_cur);
+        return;
+    }
+    double lat = OPEN_LOOP_EXPECTED_LATENCY_S;
+    if (cfg->request_timeout_s > 0 && cfg->request_timeout_s < lat)
+        lat = cfg->request_timeout_s;
+    /* about 32 descriptors are the process's own (stdio, signalfd, event
+     * loops, telemetry, the record store) */
+    double room = rl.rlim_cur > 32 ? (double)(rl.rlim_cur - 32) : 0;
+    if (cfg->request_rate * lat > room)
+        fprintf(stderr, "genperf: warning: --request-rate %g keeps rate x latency requests in flight (%.0f if they take "
+                        "%g s), but the file descriptor limit %llu leaves room for about %.0f: requests slower than "
+                        "%.2f s make later ones fail with 'Too many open files' (raise it with ulimit -n, or cap with "
+                        "--max-concurrency)\n",
+                cfg->request_rate, cfg->request_rate * lat, lat, (unsigned long long)rl.rlim_cur, room,
+                room / cfg->request_rate);
 }
 
 /* Given URLs are sampled (and reported when they fail); otherwise the

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /* The export's inputs, but for telemetry (added by the export stage). */
 static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
@@ -173,6 +174,22 @@ void gp_profile_stage_export(struct profile_run *r)
     json_decref(tsummary);
 }
 
+/* Requests that failed because the client itself ran out of file
+ * descriptors (EMFILE, ENFILE: "Too many open files [in system]"): the
+ * server never saw them, so the load that was asked for was not applied. */
+static size_t fd_failures(const struct gp_metrics_result *mr)
+{
+    static const char emfile[] = "Too many open files";
+    size_t n = 0;
+    for (size_t i = 0; i < mr->n_reqs; i++) {
+        const struct gp_req_metrics *q = &mr->reqs[i];
+        if (q->fail == GP_FAIL_TRANSPORT && q->err_len &&
+            memmem(mr->text + q->err_off, q->err_len, emfile, sizeof emfile - 1))
+            n++;
+    }
+    return n;
+}
+
 /* The closing lines on stderr and the exit status. */
 int gp_profile_finish(struct profile_run *r)
 {
@@ -188,6 +205,17 @@ int gp_profile_finish(struct profile_run *r)
     if (r->metrics_ok && r->req_urls)
         gp_profile_endpoints_print(stderr, &r->st, &r->mr, (const char *const *)r->req_urls, cfg->n_urls,
                                    cfg->url_least_inflight);
+    size_t n_ok_no_done = 0;
+    for (size_t i = 0; r->metrics_ok && i < r->mr.n_reqs; i++)
+        n_ok_no_done += (r->mr.reqs[i].flags & (GP_RQ_OK | GP_RQ_NO_DONE)) == (GP_RQ_OK | GP_RQ_NO_DONE);
+    if (n_ok_no_done) /* counted as GenAI-Perf counts them, but not silently */
+        fprintf(stderr, "genperf: warning: %zu counted streams ended without [DONE] (on an event boundary, or after "
+                        "finish_reason); records.jsonl marks them \"done\": false\n",
+                n_ok_no_done);
+    if (r->metrics_ok && r->n_ok && r->mr.n_no_content == r->n_ok && !r->mr.stats[GP_M_REQUEST_LATENCY].present)
+        fprintf(stderr, "genperf: warning: none of the %llu completed requests carried content: no latency or token "
+                        "metric was measured (request_count 0)\n",
+                (unsigned long long)r->n_ok);
     fprintf(stderr,
             "genperf: client: %llu requests sent (%llu warmup, %llu stale keep-alive resends not counted); "
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",
@@ -243,6 +271,19 @@ int gp_profile_finish(struct profile_run *r)
                 r->req_url, r->first_error,
                 cfg->http2 ? " (--http2 speaks HTTP/2 with prior knowledge: the server must support it)" : "");
         return 1;
+    }
+    size_t n_fd = r->metrics_ok ? fd_failures(&r->mr) : 0;
+    if (n_fd) {
+        struct rlimit rl = {0};
+        getrlimit(RLIMIT_NOFILE, &rl);
+        /* without --max-failure-rate nothing else would say that this run
+         * did not measure what was asked; with it, the share decides */
+        fprintf(stderr, "%s: %s: %zu of %llu requests failed in the client: it ran out of file descriptors (Too many "
+                        "open files; limit %llu): the load asked for was not applied (raise the limit with ulimit -n%s)\n",
+                r->prog, cfg->max_failure_rate < 0 ? "error" : "warning", n_fd, (unsigned long long)measured,
+                (unsigned long long)rl.rlim_cur, cfg->request_rate > 0 ? ", or cap with --max-concurrency" : "");
+        if (cfg->max_failure_rate < 0)
+            return 1;
     }
     if (cfg->max_failure_rate >= 0 && (double)r->n_failed > cfg->max_failure_rate * (double)(r->n_ok + r->n_failed)) {
         fprintf(stderr, "%s: error: %llu of %llu requests failed (%.1f%%), more than --max-failure-rate %g allows\n",
