@@ -69,6 +69,9 @@ sed -e 's/^  analyze:$/  analyze:\n    concurrency: {start: 1, stop: 2}/' edited
 "$GENPERF" config -f an.yaml >out 2>err || { cat err; exit 1; }
 grep -q "runs: genperf analyze -m org/sim --sweep-type concurrency --sweep-range 1:2" err || { cat err; exit 1; }
 [ -f arts/analyze_export_genai_perf.csv ] && [ -d arts/org_sim-openai-chat-concurrency1 ] || { ls arts; exit 1; }
+# ... and records it: config_command.py _infer_subcommand makes the subcommand ANALYZE
+grep -q '"subcommand": "analyze",' arts/org_sim-openai-chat-concurrency1/profile_export_genai_perf.json ||
+  { grep subcommand arts/org_sim-openai-chat-concurrency1/profile_export_genai_perf.json; exit 1; }
 # an unknown key is refused with GenAI-Perf's message
 printf 'model_names: m\nendpoint:\n  typo: 1\n' >bad.yaml
 "$GENPERF" config -f bad.yaml 2>err
