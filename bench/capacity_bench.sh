@@ -28,7 +28,7 @@ for c in ${CAP_CONC:-1 64 256 1024}; do
   n=$(( c * 4 )); min=${CAP_MIN_REQUESTS:-400}; [ $n -lt $min ] && n=$min
   out="$BENCH_TMP/c$c"
   if ! timed "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat --streaming --tokenizer builtin \
-      --synthetic-input-tokens-mean 64 --output-tokens-mean $OSL --output-tokens-mean-deterministic \
+      --synthetic-input-tokens-mean 64 --output-tokens-mean $OSL --genperf-output-tokens-deterministic \
       --request-count $n --num-dataset-entries 16 --concurrency $c --artifact-dir "$out" >"$out.log" 2>&1; then
     echo "genperf profile failed at concurrency $c:"; tail -5 "$out.log"; continue
   fi

@@ -43,7 +43,7 @@ run_genperf() {
   local label=$1 bin=$2 c=$3 n=$4 out="$BENCH_TMP/$1-c$3"
   G_TOK=0 G_TPS=0 G_TPC=0 G_BUSY=0 G_FAIL=-1 G_CPU=0
   if ! timed "$bin" profile -m sim --url "$URL" --endpoint-type chat --streaming --tokenizer builtin \
-      --synthetic-input-tokens-mean 64 --output-tokens-mean $OSL --output-tokens-mean-deterministic \
+      --synthetic-input-tokens-mean 64 --output-tokens-mean $OSL --genperf-output-tokens-deterministic \
       --request-count "$n" --num-dataset-entries 16 --concurrency "$c" --artifact-dir "$out" >"$out.log" 2>&1; then
     echo "$label profile failed at concurrency $c:"; tail -5 "$out.log"; return 1
   fi

@@ -30,7 +30,7 @@ for round in 1 2; do
        "($(awk '/Non-2xx|Socket errors/' "$BENCH_TMP/wrk.txt" | tr -s ' ' | tr '\n' ' '))"
   rm -rf "$BENCH_TMP/ns"
   timed "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat --tokenizer builtin \
-    --synthetic-input-tokens-mean 4 --output-tokens-mean $OSL --output-tokens-mean-deterministic \
+    --synthetic-input-tokens-mean 4 --output-tokens-mean $OSL --genperf-output-tokens-deterministic \
     --request-count $N --num-dataset-entries 100 --concurrency $C --artifact-dir "$BENCH_TMP/ns" >"$BENCH_TMP/ns.log" 2>&1 \
     || { tail -5 "$BENCH_TMP/ns.log"; exit 1; }
   recs=$(cat "$BENCH_TMP"/ns/*/*_records.jsonl | wc -l)
@@ -43,7 +43,7 @@ for round in 1 2; do
   if [ -n "${GENPERF_BASE:-}" ]; then
     rm -rf "$BENCH_TMP/nb"
     timed "$GENPERF_BASE" profile -m sim --url "$SERVE_URL" --endpoint-type chat --tokenizer builtin \
-      --synthetic-input-tokens-mean 4 --output-tokens-mean $OSL --output-tokens-mean-deterministic \
+      --synthetic-input-tokens-mean 4 --output-tokens-mean $OSL --genperf-output-tokens-deterministic \
       --request-count $N --num-dataset-entries 100 --concurrency $C --artifact-dir "$BENCH_TMP/nb" >"$BENCH_TMP/nb.log" 2>&1 \
       || { tail -5 "$BENCH_TMP/nb.log"; exit 1; }
     read -r bok bwin < <(/usr/bin/python3 -c 'import json,glob,sys; d=json.load(open(glob.glob(sys.argv[1]+"/*/*_genperf.json")[0])); print(d["requests"]["ok"], d["window"]["duration_s"])' "$BENCH_TMP/nb")

@@ -27,7 +27,7 @@ run_streams() {
   local t0 pid; t0=$(date +%s%N)
   "${PRIO[@]}" "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat \
     --streaming --tokenizer builtin --synthetic-input-tokens-mean 16 --output-tokens-mean 20 \
-    --output-tokens-mean-deterministic --request-count $c --num-dataset-entries 10 --concurrency $c \
+    --genperf-output-tokens-deterministic --request-count $c --num-dataset-entries 10 --concurrency $c \
     --request-timeout 120 --artifact-dir "$dir" >"$dir.log" 2>&1 &
   pid=$!
   local infl=0 best=-1 peak=0 run rss hwm

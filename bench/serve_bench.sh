@@ -19,7 +19,7 @@ for c in 1 64 512; do
   out="$BENCH_TMP/c$c"
   c0=$(cpu)
   timed "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat --streaming --tokenizer builtin \
-      --synthetic-input-tokens-mean 32 --output-tokens-mean $OSL --output-tokens-mean-deterministic \
+      --synthetic-input-tokens-mean 32 --output-tokens-mean $OSL --genperf-output-tokens-deterministic \
       --request-count $n --num-dataset-entries 16 --concurrency $c --warmup-request-count 0 \
       --artifact-dir "$out" >"$out.log" 2>&1 || { echo "profile failed at $c: $(tail -3 "$out.log")"; continue; }
   c1=$(cpu)
@@ -43,7 +43,7 @@ result serve "best tokens per server CPU-second (one thread)" "$best" "tokens/s"
 start_serve mem --ttft-ms 500 --itl-ms 50 --quiet
 mpid=${bench_pids[-1]}
 "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat --streaming --tokenizer builtin \
-    --synthetic-input-tokens-mean 32 --output-tokens-mean 40 --output-tokens-mean-deterministic \
+    --synthetic-input-tokens-mean 32 --output-tokens-mean 40 --genperf-output-tokens-deterministic \
     --request-count 5000 --num-dataset-entries 16 --concurrency 5000 --warmup-request-count 0 \
     --artifact-dir "$BENCH_TMP/mem" >"$BENCH_TMP/mem.log" 2>&1 &
 ppid=$!

@@ -30,7 +30,7 @@ for c in ${TIMING_CONC:-64 512 4096}; do
   spid=${bench_pids[-1]}
   dir="$BENCH_TMP/p$c$sfx"
   GENPERF_RX_STAMP=$mode "${PRIO[@]}" "$GENPERF" profile -m sim --url "$SERVE_URL" --endpoint-type chat --streaming --tokenizer builtin \
-    --synthetic-input-tokens-mean 32 --output-tokens-mean 64 --output-tokens-mean-deterministic \
+    --synthetic-input-tokens-mean 32 --output-tokens-mean 64 --genperf-output-tokens-deterministic \
     --request-count $(( c * 2 )) --num-dataset-entries 100 --artifact-dir "$dir" \
     --request-rate "$(calc %.1f 'c/0.68' c=$c)" --request-distribution poisson --max-concurrency $c \
     >"$dir.log" 2>&1 || { echo "profile failed at $c"; tail -3 "$dir.log"; }

@@ -32,7 +32,7 @@ run_genperf() {
   start_serve "s$name" --tokenizer builtin --ttft-ms 30 --itl-ms 5 --timing-log "$log" --quiet
   local spid=${bench_pids[-1]}
   "${PRIO[@]}" "$bin" profile -m sim --url "$SERVE_URL" --endpoint-type chat --streaming --tokenizer builtin \
-    --synthetic-input-tokens-mean 32 --output-tokens-mean $OSL --output-tokens-mean-deterministic \
+    --synthetic-input-tokens-mean 32 --output-tokens-mean $OSL --genperf-output-tokens-deterministic \
     --request-count "$n" --num-dataset-entries 100 --concurrency "$c" --artifact-dir "$dir" \
     >"$dir.log" 2>&1 || { echo "profile ($name) failed" >&2; tail -3 "$dir.log" >&2; }
   kill -TERM "$spid"; wait "$spid" 2>/dev/null

@@ -28,4 +28,11 @@ int cmd_search(int argc, char **argv);
 int cmd_create_template(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 
+/* Set to "analyze" in the environment of each `genperf profile` cell that
+ * cmd_analyze runs, so the cell's input_config records subcommand "analyze",
+ * as GenAI-Perf's analyze export does (its input_config is its own config,
+ * the Subcommand enum written by name: base_config.py). cmd_profile honours
+ * that one value and nothing else; the cell runs as any profile does. */
+#define GP_ENV_SUBCOMMAND "GENPERF_RECORD_SUBCOMMAND"
+
 #endif

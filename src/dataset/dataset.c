@@ -61,7 +61,7 @@ static int check_opts(const struct gp_dataset_opts *o, struct gp_error *err)
         return gp_err(err, GP_EINVAL, "no model given: pass -m/--model NAME");
     if (o->osl_deterministic && o->osl_mean <= 0)
         return gp_err(err, GP_EINVAL,
-                      "--output-tokens-mean-deterministic needs --output-tokens-mean N (mean must also be set)");
+                      "--genperf-output-tokens-deterministic needs --output-tokens-mean N (mean must also be set)");
     if (o->osl_stddev > 0 && o->osl_mean <= 0)
         return gp_err(err, GP_EINVAL,
                       "--output-tokens-stddev needs --output-tokens-mean N (mean must also be set)");

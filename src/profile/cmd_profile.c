@@ -482,6 +482,13 @@ static int stage_run(struct profile_run *r)
     }
     raise_fd_limit(cfg);
     r->input_config = gp_profile_input_config(cfg);
+    /* an analyze cell (commands.h): same key, same place, GenAI-Perf's value */
+    const char *sub = getenv(GP_ENV_SUBCOMMAND);
+    if (r->input_config && sub && !strcmp(sub, "analyze") &&
+        json_object_set_new(r->input_config, "subcommand", json_string("analyze")) < 0) {
+        json_decref(r->input_config);
+        r->input_config = NULL;
+    }
     if (!r->input_config) {
         fprintf(stderr, "%s: error: out of memory building input_config\n", r->prog);
         return 1;

@@ -461,6 +461,20 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
         return gp_profile_config_err(cfg, err, GP_EINVAL, "Required field model_names is not set (pass -m MODEL)");
     if (!cfg->tokenizer)
         cfg->tokenizer = cfg->models[0];
+    /* config_command.py _check_for_illegal_combinations, before the output
+     * token checks: genperf's service kind is always openai */
+    if (raw[O_OSL_DET].seen)
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
+                                     "User Config: input.output_tokens.deterministic is only supported with Triton or "
+                                     "TensorRT-LLM Engine service kinds (--output-tokens-mean-deterministic; to send "
+                                     "min_tokens and ignore_eos to an OpenAI endpoint, use genperf's "
+                                     "--genperf-output-tokens-deterministic)");
+    if (cfg->generate_plots &&
+        (cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS))
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
+                                     "User Config: generate_plots is not supported with the OutputFormat.%s output "
+                                     "format (drop --generate-plots)",
+                                     cfg->endpoint_type == GP_ENDPOINT_RANKINGS ? "RANKINGS" : "OPENAI_EMBEDDINGS");
     if (raw[O_OSL_STD].i && cfg->osl_mean < 0)
         return gp_profile_config_err(cfg, err, GP_EINVAL, "User Config: If output tokens stddev is set, mean must also be set");
     if (cfg->osl_deterministic && cfg->osl_mean < 0)

@@ -55,9 +55,11 @@ const struct opt gp_profile_opts[] = {
      .copy = C_LONG0, .off = F(osl_mean)},
     {O_OSL_STD, K_INT, {"--output-tokens-stddev"}, "N", NULL, "stddev of max_tokens (default 0)",
      .copy = C_LONG0, .off = F(osl_stddev)},
+    /* GenAI-Perf's spelling parses, and validate() refuses it as GenAI-Perf
+     * does for every OpenAI endpoint; genperf's own spelling does the work */
     {O_OSL_DET, K_FLAG, {"--output-tokens-mean-deterministic"}, NULL, NULL,
-     "also send min_tokens = max_tokens and ignore_eos (genperf accepts it for openai)",
-     .copy = C_SEEN, .off = F(osl_deterministic)},
+     "Triton/TensorRT-LLM Engine only, so refused for OpenAI endpoints as in GenAI-Perf; see "
+     "--genperf-output-tokens-deterministic", .copy = C_NONE},
     {O_NUM_ENTRIES, K_POSINT, {"--num-dataset-entries", "--num-prompts"}, "N", NULL,
      "distinct prompts, cycled (default 100)", .copy = C_LONG, .off = F(num_entries)},
     {O_REQ_COUNT, K_INT, {"--request-count", "--num-requests"}, "N", NULL,
@@ -188,6 +190,10 @@ const struct opt gp_profile_opts[] = {
     {O_SERVER_USAGE, K_FLAG, {"--server-usage"}, NULL, NULL,
      "genperf: also send stream_options.include_usage when streaming, to compare client and server token counts "
      "(GenAI-Perf never sends it)", .copy = C_SEEN, .off = F(server_usage)},
+    {O_OSL_DET_GP, K_FLAG, {"--genperf-output-tokens-deterministic"}, NULL, NULL,
+     "genperf: with --output-tokens-mean, also send min_tokens = max_tokens and ignore_eos, so the server "
+     "generates exactly that many tokens (GenAI-Perf has no OpenAI equivalent)",
+     .copy = C_SEEN, .off = F(osl_deterministic)},
     {O_OFFLINE, K_FLAG, {"--offline"}, NULL, NULL, "genperf: never download a tokenizer",
      .copy = C_SEEN, .off = F(offline)},
     {O_REDACT, K_APPEND, {"--redact-header"}, "NAME", NULL,

@@ -136,7 +136,7 @@ static void test_every_flag_lands(void)
     CHECK_INT(parse(&c, &e, "-m", "a", "b", "--model-selection-strategy", "random", "--endpoint-type", "completions",
                     "--endpoint", "/x/y", "-u", "http://h:1", "--streaming", "-H", "A: 1", "--tokenizer", "builtin",
                     "--tokenizer-revision", "r1", "--tokenizer-trust-remote-code", "--isl", "11", "--synthetic-input-tokens-stddev",
-                    "2", "--osl", "13", "--output-tokens-stddev", "3", "--output-tokens-mean-deterministic",
+                    "2", "--osl", "13", "--output-tokens-stddev", "3", "--genperf-output-tokens-deterministic",
                     "--num-dataset-entries", "7", "--warmup-request-count", "4", "--request-rate", "50", "--random-seed",
                     "9", "--profile-export-file", "p.json", "--artifact-dir", "ad", "--extra-inputs", "k:v", "-s", "5",
                     "-g", "request_latency:100", "--server-metrics-url", "http://g:9400/metrics", "--num-prefix-prompts",
@@ -269,6 +269,8 @@ static void test_usage_errors(void)
     gp_profile_config_free(&c);
 }
 
+static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
 static void test_config_errors(void)
 {
     struct profile_config c;
@@ -294,8 +296,38 @@ static void test_config_errors(void)
     CHECK_STR(e.msg, "User Config: If output tokens stddev is set, mean must also be set");
     gp_profile_config_free(&c);
 
-    CHECK(parse(&c, &e, "-m", "m", "--output-tokens-mean-deterministic", NULL) < 0);
+    CHECK(parse(&c, &e, "-m", "m", "--genperf-output-tokens-deterministic", NULL) < 0);
     CHECK_STR(e.msg, "User Config: If output tokens deterministic is set, mean must also be set");
+    gp_profile_config_free(&c);
+
+    /* GenAI-Perf's spelling is for Triton and TensorRT-LLM Engine only
+     * (config_command.py _check_output_tokens_and_service_kind), before the
+     * mean check; genperf's own spelling keeps min_tokens/ignore_eos */
+    CHECK(parse(&c, &e, "-m", "m", "--endpoint-type", "chat", "--osl", "8", "--output-tokens-mean-deterministic",
+                NULL) < 0);
+    CHECK(starts(e.msg, "User Config: input.output_tokens.deterministic is only supported with Triton or "
+                        "TensorRT-LLM Engine service kinds"));
+    CHECK(strstr(e.msg, "--genperf-output-tokens-deterministic") != NULL);
+    CHECK_INT(c.usage_error, 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--endpoint-type", "completions", "--output-tokens-mean-deterministic", NULL) < 0);
+    CHECK(strstr(e.msg, "only supported with Triton or TensorRT-LLM Engine") != NULL);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--endpoint-type", "chat", "--osl", "8", "--genperf-output-tokens-deterministic",
+                    NULL), 0);
+    CHECK_INT(c.osl_deterministic, 1);
+    gp_profile_config_free(&c);
+
+    /* --generate-plots: a warning elsewhere, an error where GenAI-Perf has no
+     * plots (config_command.py _check_output_format_and_generate_plots) */
+    CHECK(parse(&c, &e, "-m", "m", "--endpoint-type", "embeddings", "--generate-plots", NULL) < 0);
+    CHECK(starts(e.msg, "User Config: generate_plots is not supported with the OutputFormat.OPENAI_EMBEDDINGS "
+                        "output format"));
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--endpoint-type", "rankings", "--generate-plots", NULL) < 0);
+    CHECK(starts(e.msg, "User Config: generate_plots is not supported with the OutputFormat.RANKINGS output format"));
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--endpoint-type", "completions", "--generate-plots", NULL), 0);
     gp_profile_config_free(&c);
 
     CHECK(parse(&c, &e, "-m", "m", "--profile-export-file", "a/b.json", NULL) < 0);

@@ -33,7 +33,7 @@ static const char *const flags[][2] = {
     {"-b", "1"}, {"--extra-inputs", "max_tokens:8"}, {"--goodput", "request_latency:100"}, {"-g", "request_latency:100"},
     {"--header", "X-A: b"}, {"-H", "X-A: b"}, {"--input-file", "synthetic:queries,passages"},
     {"--num-dataset-entries", "100"}, {"--num-prompts", "100"}, {"--num-prefix-prompts", "0"},
-    {"--output-tokens-mean", "16"}, {"--osl", "16"}, {"--output-tokens-mean-deterministic", NULL},
+    {"--output-tokens-mean", "16"}, {"--osl", "16"},
     {"--output-tokens-stddev", "0"}, {"--random-seed", "0"}, {"--grpc-method", ""},
     {"--synthetic-input-tokens-mean", "550"}, {"--isl", "550"}, {"--synthetic-input-tokens-stddev", "0"},
     {"--prefix-prompt-length", "100"}, {"--warmup-request-count", "0"}, {"--num-warmup-requests", "0"},
@@ -59,11 +59,12 @@ static void test_every_genai_perf_flag_parses(void)
     struct profile_config c;
     struct gp_error e;
     size_t n = sizeof flags / sizeof flags[0];
-    CHECK_INT(n, 73); /* + --backend below = the 74 spellings of parser.py; -h/--help are argparse's */
+    CHECK_INT(n, 72); /* + --backend and --output-tokens-mean-deterministic below = the 74 spellings of
+                       * parser.py; -h/--help are argparse's */
     for (size_t i = 0; i < n; i++) {
         const char *f = flags[i][0], *v = flags[i][1];
         /* "-m m" first so -m/--model rows test the repeat; an output mean
-         * because --output-tokens-mean-deterministic needs one */
+         * because output-token flags need one */
         int rc = v ? parse(&c, &e, "-m", "m", "--osl", "16", (char *)f, (char *)v, NULL)
                    : parse(&c, &e, "-m", "m", "--osl", "16", (char *)f, NULL);
         if (rc != 0)
@@ -76,6 +77,11 @@ static void test_every_genai_perf_flag_parses(void)
     gp_profile_config_free(&c);
     CHECK(parse(&c, &e, "-m", "m", "--backend", "vllm", NULL) < 0);
     CHECK(strstr(e.msg, "The backend should only be used") != NULL);
+    gp_profile_config_free(&c);
+    /* parsed (argparse knows it), then refused for OpenAI as GenAI-Perf does */
+    CHECK(parse(&c, &e, "-m", "m", "--osl", "16", "--output-tokens-mean-deterministic", NULL) < 0);
+    CHECK(strstr(e.msg, "only supported with Triton or TensorRT-LLM Engine service kinds") != NULL);
+    CHECK_INT(c.usage_error, 0);
     gp_profile_config_free(&c);
 }
 

@@ -148,7 +148,9 @@ int gp_self_exe(char *out, size_t sz)
     return 0;
 }
 
-int gp_run_child(char *const *argv)
+int gp_run_child(char *const *argv) { return gp_run_child_env(argv, NULL, NULL); }
+
+int gp_run_child_env(char *const *argv, const char *env_name, const char *env_value)
 {
     fflush(NULL);
     /* Ctrl-C reaches the whole foreground group: the child profile writes
@@ -162,6 +164,9 @@ int gp_run_child(char *const *argv)
     if (pid == 0) {
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        /* set in the child only: the parent's environment stays as it was */
+        if (env_name && setenv(env_name, env_value, 1) < 0)
+            _exit(127);
         execv(argv[0], argv);
         fprintf(stderr, "genperf: cannot execute %s: %s\n", argv[0], strerror(errno));
         _exit(127);

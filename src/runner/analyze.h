@@ -29,6 +29,9 @@ int gp_sweep_values(const char *sweep_type, const char *list, const char *range,
 /* Runs argv (NULL-terminated, argv[0] a path) as a child and waits. Returns
  * its exit status (128 + signal when killed), or -1 when it could not start. */
 int gp_run_child(char *const *argv);
+/* As gp_run_child, with env_name=env_value added to the child's environment
+ * (env_name NULL: none). */
+int gp_run_child_env(char *const *argv, const char *env_name, const char *env_value);
 
 /* Path of this executable (/proc/self/exe) in out; 0 or -1. */
 int gp_self_exe(char *out, size_t sz);

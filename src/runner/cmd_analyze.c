@@ -296,7 +296,7 @@ int cmd_analyze(int argc, char **argv)
         k += 4;
         cv[k] = NULL;
         fprintf(stderr, "genperf analyze: cell %zu/%zu: %s %s -> %s\n", i + 1, n, a.sweep_type, val, cell_dir);
-        int rc = gp_run_child((char *const *)cv);
+        int rc = gp_run_child_env((char *const *)cv, GP_ENV_SUBCOMMAND, "analyze");
         if (rc != 0) {
             fprintf(stderr, PROG ": error: the profile of %s %s exited with status %d\n", a.sweep_type, val, rc);
             status = rc == 130 ? 130 : 1;

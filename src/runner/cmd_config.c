@@ -132,8 +132,9 @@ int cmd_config(int argc, char **argv)
         fprintf(stderr, "genperf config: error: cannot find my own executable (/proc/self/exe)\n");
         goto done;
     }
-    if (!(cfg = gp_yaml_load_file(file, &err)) || gp_argv_push(&a, self) < 0 ||
-        gp_gpconfig_argv(cfg, &a, &err) < 0) {
+    if ((cfg = gp_yaml_load_file(file, &err)) && override)
+        gp_gpconfig_drop_overridden(cfg, extra, n_extra);
+    if (!cfg || gp_argv_push(&a, self) < 0 || gp_gpconfig_argv(cfg, &a, &err) < 0) {
         fprintf(stderr, "genperf config: error: %s: %s\n", file, err.msg);
         goto done;
     }

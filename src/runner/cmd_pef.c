@@ -145,8 +145,10 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
                         struct gp_error *err)
 {
     json_t *ic = m->input_config;
-    /* the written input_config says what produced it, as GenAI-Perf's config does */
-    json_object_set_new(ic, "subcommand", json_string("process-export-files"));
+    /* the written input_config says what produced it, as GenAI-Perf's config
+     * does: its Subcommand enum written by name, lower-cased (base_config.py
+     * _get_legal_json_value), so PROCESS is "process", not the CLI spelling */
+    json_object_set_new(ic, "subcommand", json_string("process"));
     json_t *proc = json_object_get(ic, "process");
     if (!json_is_object(proc))
         json_object_set_new(ic, "process", proc = json_object());

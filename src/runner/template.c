@@ -517,6 +517,41 @@ static int analyze_flags(struct mapper *m, const json_t *an)
     return 0;
 }
 
+/* arg is flag, or flag=VALUE */
+static int names_flag(const char *arg, const char *const *flags)
+{
+    for (; *flags; flags++) {
+        size_t n = strlen(*flags);
+        if (!strncmp(arg, *flags, n) && (arg[n] == 0 || arg[n] == '='))
+            return 1;
+    }
+    return 0;
+}
+
+int gp_gpconfig_drop_overridden(json_t *cfg, char *const *cli, int n)
+{
+    /* profile's mutually exclusive groups (parser.py), in genperf's spelling */
+    static const char *const stimulus[] = {"--concurrency", "--request-rate", "--session-concurrency",
+                                           "--fixed-schedule", NULL};
+    static const char *const measurement[] = {"--request-count", "--num-requests", "--measurement-interval", "-p",
+                                              "--duration", NULL};
+    int stim = 0, meas = 0, dropped = 0;
+    for (int i = 0; i < n && strcmp(cli[i], "--"); i++) {
+        stim |= names_flag(cli[i], stimulus);
+        meas |= names_flag(cli[i], measurement);
+    }
+    json_t *pa = json_object_get(cfg, "perf_analyzer");
+    if (!json_is_object(pa))
+        return 0;
+    if (stim && json_object_del(pa, "stimulus") == 0)
+        dropped++;
+    if (meas && json_object_del(pa, "measurement") == 0)
+        dropped++;
+    if (meas && json_object_del(pa, "measurement_interval") == 0)
+        dropped++;
+    return dropped;
+}
+
 static int set(const json_t *v) { return v && !json_is_null(v) && (!json_is_object(v) || json_object_size(v)); }
 
 int gp_gpconfig_argv(const json_t *cfg, struct gp_argv *out, struct gp_error *err)

@@ -28,4 +28,13 @@ const char *gp_genai_perf_template(void);
  * followed by its flags. 0, or a negative code with err naming the key. */
 int gp_gpconfig_argv(const json_t *cfg, struct gp_argv *out, struct gp_error *err);
 
+/* `config -f FILE --override-config FLAGS...`: GenAI-Perf applies the CLI
+ * onto the file's config (create_config.py), so a CLI stimulus replaces the
+ * file's perf_analyzer.stimulus, and a CLI --request-count /
+ * --measurement-interval its measurement, where appending both would give
+ * profile two flags of one mutually exclusive group ("not allowed with").
+ * Deletes those keys from cfg when cli[0..n) (up to a "--") names a flag of
+ * the group, exactly or as flag=VALUE; returns how many keys it deleted. */
+int gp_gpconfig_drop_overridden(json_t *cfg, char *const *cli, int n);
+
 #endif

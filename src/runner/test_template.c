@@ -123,11 +123,47 @@ static void test_refusals(void)
     CHECK(strstr(err.msg, "exceeds lower bounds") != NULL);
 }
 
+/* --override-config with a stimulus or measurement flag: the file's one goes
+ * (GenAI-Perf sets config.perf_analyzer.stimulus from the CLI), so profile
+ * never sees two flags of one exclusive group. */
+static void test_override_replaces_stimulus(void)
+{
+    const char *y = "model_name: m\nperf_analyzer: {stimulus: {concurrency: 3}, warmup_request_count: 2,\n"
+                    "  measurement: {mode: interval, num: 3000}}\n";
+    struct gp_error err = {0};
+    json_t *j = gp_yaml_load_string(y, strlen(y), "t.yaml", &err);
+    char *rate[] = {"--request-rate", "5", "--artifact-dir", "x"};
+    CHECK_INT(gp_gpconfig_drop_overridden(j, rate, 4), 1);
+    struct gp_argv a = {0};
+    CHECK_INT(gp_gpconfig_argv(j, &a, &err), 0);
+    struct gp_buf b = {0};
+    for (size_t i = 0; i < a.n; i++)
+        gp_buf_printf(&b, "%s%s", i ? " " : "", a.v[i]);
+    CHECK_STR(b.data, "profile -m m --warmup-request-count 2 --measurement-interval 3000");
+    gp_buf_free(&b);
+    gp_argv_free(&a);
+    json_decref(j);
+
+    j = gp_yaml_load_string(y, strlen(y), "t.yaml", &err);
+    char *count[] = {"--request-count=9", "--concurrency=2"};
+    CHECK_INT(gp_gpconfig_drop_overridden(j, count, 2), 2);
+    CHECK(json_object_get(json_object_get(j, "perf_analyzer"), "measurement") == NULL);
+    json_decref(j);
+
+    /* other flags, or a stimulus flag after '--' (perf_analyzer's), leave the file's */
+    j = gp_yaml_load_string(y, strlen(y), "t.yaml", &err);
+    char *other[] = {"--concurrency-x", "1", "--streaming", "--", "--concurrency", "4"};
+    CHECK_INT(gp_gpconfig_drop_overridden(j, other, 6), 0);
+    CHECK(json_object_get(json_object_get(j, "perf_analyzer"), "stimulus") != NULL);
+    json_decref(j);
+}
+
 int main(void)
 {
     GP_RUN(test_template_round_trip);
     GP_RUN(test_sections);
     GP_RUN(test_analyze_and_process);
     GP_RUN(test_refusals);
+    GP_RUN(test_override_replaces_stimulus);
     return gp_test_summary();
 }

@@ -2,7 +2,7 @@
 # genperf analyze over 3 concurrencies against `genperf serve`: 3 cell directories named as
 # GenAI-Perf names them, each a full profile artifact set at its concurrency, and
 # analyze_export_genai_perf.csv with GenAI-Perf's two tables (CRLF, csv.writer quoting);
-# then a --sweep-range / bad-range check.
+# every cell's input_config.subcommand is "analyze"; then a --sweep-range / bad-range check.
 set -u
 command -v python3 >/dev/null || { echo "python3 not available"; exit 77; }
 pid=
@@ -20,6 +20,9 @@ for c in 1 2 4; do
   [ -f "$d/profile_export_genai_perf.json" ] && [ -f "$d/profile_export.json" ] && [ -f "$d/inputs.json" ] ||
     { echo "cell $c missing"; exit 1; }
   grep -q "\"concurrency\": $c\$" "$d/profile_export_genai_perf.json" || { echo "cell $c ran at the wrong concurrency"; exit 1; }
+  # GenAI-Perf's analyze exports its own config: input_config.subcommand "analyze" (base_config.py)
+  grep -q '"subcommand": "analyze",' "$d/profile_export_genai_perf.json" ||
+    { grep '"subcommand"' "$d/profile_export_genai_perf.json"; echo "cell $c: subcommand is not analyze"; exit 1; }
 done
 [ ! -e "$TMPDIR/a/.analyze-staging" ] || { echo "staging left behind"; exit 1; }
 python3 - "$TMPDIR/a/analyze_export_genai_perf.csv" <<'PY'

@@ -3,7 +3,8 @@
 # GenAI-Perf's own template code), refuses to overwrite it; the template as written is refused for its
 # missing model (GenAI-Perf's message); edited (model, url, endpoint type, stimulus, measurement, tokens,
 # goodput), `genperf config -f` runs a profile against `genperf serve` with those settings; an analyze
-# section makes it an analyze; --override-config adds flags; overrides without it are refused.
+# section makes it an analyze; --override-config adds flags, a CLI stimulus or measurement replacing the
+# file's; overrides without it are refused.
 set -u
 command -v python3 >/dev/null || { echo "python3 not available"; exit 77; }
 pid=
@@ -64,11 +65,27 @@ if "$GENPERF" config -f edited.yaml --concurrency 2 2>err; then exit 1; fi
 grep -q "the --override-config flag must be set" err || { cat err; exit 1; }
 "$GENPERF" config -f edited.yaml --override-config --concurrency 2 --artifact-dir arts2 >out 2>err || { cat err; exit 1; }
 [ -f arts2/org_sim-openai-chat-concurrency2/profile_export_genai_perf.json ] || { ls -R arts2; cat err; exit 1; }
+# a CLI stimulus of another kind replaces the file's (create_config.py sets perf_analyzer.stimulus from the
+# CLI), as does a CLI measurement: not "argument --request-rate: not allowed with argument --concurrency"
+"$GENPERF" config -f edited.yaml --override-config --request-rate 200 --measurement-interval 300 \
+  --artifact-dir arts3 >out 2>err || { cat err; exit 1; }
+grep -q "runs: genperf profile .* --request-rate 200 --measurement-interval 300 " err || { cat err; exit 1; }
+grep "runs:" err | grep -q -- "--concurrency\|--request-count" && { cat err; exit 1; }
+python3 - arts3/org_sim-openai-chat-request_rate200.0/profile_export_genai_perf.json <<'PY'
+import json, sys
+pa = json.load(open(sys.argv[1]))["input_config"]["perf_analyzer"]
+assert pa["stimulus"] == {"request_rate": 200.0}, pa
+assert pa["measurement"] == {"mode": "interval", "num": 300}, pa
+PY
+[ $? -eq 0 ] || { ls -R arts3; exit 1; }
 # an analyze section runs analyze (GenAI-Perf infers the subcommand)
 sed -e 's/^  analyze:$/  analyze:\n    concurrency: {start: 1, stop: 2}/' edited.yaml >an.yaml
 "$GENPERF" config -f an.yaml >out 2>err || { cat err; exit 1; }
 grep -q "runs: genperf analyze -m org/sim --sweep-type concurrency --sweep-range 1:2" err || { cat err; exit 1; }
 [ -f arts/analyze_export_genai_perf.csv ] && [ -d arts/org_sim-openai-chat-concurrency1 ] || { ls arts; exit 1; }
+# ... and records it: config_command.py _infer_subcommand makes the subcommand ANALYZE
+grep -q '"subcommand": "analyze",' arts/org_sim-openai-chat-concurrency1/profile_export_genai_perf.json ||
+  { grep subcommand arts/org_sim-openai-chat-concurrency1/profile_export_genai_perf.json; exit 1; }
 # an unknown key is refused with GenAI-Perf's message
 printf 'model_names: m\nendpoint:\n  typo: 1\n' >bad.yaml
 "$GENPERF" config -f bad.yaml 2>err

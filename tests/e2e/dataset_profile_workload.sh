@@ -8,7 +8,7 @@ cd "$TMPDIR"
 start_serve
 run() { # artifact dir
   "$GENPERF" profile -m sim-model --endpoint-type chat --streaming -u "$URL" --tokenizer builtin \
-    --synthetic-input-tokens-mean 40 --output-tokens-mean 12 --output-tokens-mean-deterministic \
+    --synthetic-input-tokens-mean 40 --output-tokens-mean 12 --genperf-output-tokens-deterministic \
     --num-dataset-entries 5 --request-count 10 --num-prefix-prompts 2 --prefix-prompt-length 16 \
     --random-seed 42 --extra-inputs temperature:0.5 --artifact-dir "$1" >"$1.out" 2>&1 \
     || { cat "$1.out"; fail "genperf profile failed"; }

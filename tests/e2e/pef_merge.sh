@@ -83,7 +83,8 @@ for k in ("request_throughput", "output_token_throughput"):
 for k in ("time_to_first_token", "inter_token_latency", "request_latency", "time_to_second_token",
           "output_sequence_length", "input_sequence_length", "output_token_throughput_per_user"):
     check(m[k] == u[k], k + " equals the recomputation over the union")
-check(m["input_config"]["subcommand"] == "process-export-files", "input_config.subcommand")
+# GenAI-Perf writes its Subcommand enum by name, lower-cased (base_config.py _get_legal_json_value)
+check(m["input_config"]["subcommand"] == "process", "input_config.subcommand is 'process'")
 pe = one(t + "/merged/*/profile_export.json")
 check(len(pe["experiments"][0]["requests"]) == 12, "merged profile_export.json holds 12 requests")
 sys.exit(1 if bad else 0)

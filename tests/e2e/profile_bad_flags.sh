@@ -19,6 +19,15 @@ chk 1 "Required field model_names is not set" --endpoint-type chat
 chk 1 "User Config: -1 exceeds lower bounds ({'lower': 0})" -m m --synthetic-input-tokens-mean -1
 chk 1 "User Config: 1000.0 exceeds upper bounds ({'lower': 1, 'upper': 999})" -m m -s 1000
 chk 1 "If output tokens stddev is set, mean must also be set" -m m --output-tokens-stddev 3
+# GenAI-Perf's errors, not warnings: config_command.py _check_output_tokens_and_service_kind and
+# _check_output_format_and_generate_plots (genperf's own spelling keeps min_tokens/ignore_eos)
+chk 1 "User Config: input.output_tokens.deterministic is only supported with Triton or TensorRT-LLM Engine service kinds" \
+  -m m --endpoint-type chat --osl 8 --output-tokens-mean-deterministic
+chk 1 "--genperf-output-tokens-deterministic" -m m --endpoint-type completions --osl 8 --output-tokens-mean-deterministic
+chk 1 "User Config: generate_plots is not supported with the OutputFormat.OPENAI_EMBEDDINGS output format" \
+  -m m --endpoint-type embeddings --generate-plots
+chk 1 "User Config: generate_plots is not supported with the OutputFormat.RANKINGS output format" \
+  -m m --endpoint-type rankings --generate-plots
 "$GENPERF" profile --help >out.txt 2>&1 || fail "--help must exit 0"
 grep -q -- "--request-timeout" out.txt || fail "--help lacks our flags"
 [ -e artifacts ] && fail "a usage error must not create artifacts"

@@ -9,7 +9,7 @@ start_serve --zero-delay --tokenizer builtin --quiet
 [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
 cd "$TMPDIR"
 "$GENPERF" profile -m m1 --url "$URL" --endpoint-type completions --tokenizer builtin \
-  --synthetic-input-tokens-mean 16 --output-tokens-mean 120000 --output-tokens-mean-deterministic \
+  --synthetic-input-tokens-mean 16 --output-tokens-mean 120000 --genperf-output-tokens-deterministic \
   --request-count 64 --concurrency 16 --artifact-dir art >out.txt 2>err.txt
 rc=$?; tail -3 err.txt
 [ $rc -eq 0 ] || fail "exit $rc"

@@ -19,7 +19,7 @@ run() { # dir, env...: a fresh server each time; its log is complete once it sto
   [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
   local spid=${PIDS[${#PIDS[@]}-1]}
   env "$@" "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --streaming --tokenizer builtin \
-    --synthetic-input-tokens-mean 8 --output-tokens-mean 12 --output-tokens-mean-deterministic \
+    --synthetic-input-tokens-mean 8 --output-tokens-mean 12 --genperf-output-tokens-deterministic \
     --request-count 4 --concurrency 4 --artifact-dir "$dir" >"$dir.out" 2>"$dir.err" &
   local pid=$!
   sleep 0.1
@@ -80,7 +80,7 @@ ns_run() { # dir, env...
   start_serve --ttft-ms 20 --itl-ms 400 --tokenizer builtin --timing-log "$TMPDIR/$dir.truth"
   local spid=${PIDS[${#PIDS[@]}-1]}
   env "$@" "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --tokenizer builtin \
-    --synthetic-input-tokens-mean 8 --output-tokens-mean 3 --output-tokens-mean-deterministic \
+    --synthetic-input-tokens-mean 8 --output-tokens-mean 3 --genperf-output-tokens-deterministic \
     --request-count 1 --concurrency 1 --artifact-dir "$dir" >"$dir.out" 2>"$dir.err" &
   local pid=$!
   local i

@@ -19,7 +19,7 @@ run() { # name profile-args -- serve-args
   pid=$!
   for _ in $(seq 200); do [ -s "$TMPDIR/url" ] && break; sleep 0.05; done
   "$GENPERF" profile -m genperf-sim --tokenizer builtin -u "$(cat "$TMPDIR/url")" --endpoint-type chat \
-      --streaming --isl 16 --osl 12 --output-tokens-mean-deterministic --warmup-request-count 0 \
+      --streaming --isl 16 --osl 12 --genperf-output-tokens-deterministic --warmup-request-count 0 \
       --extra-inputs '{"stream_options":{"include_usage":true}}' \
       --artifact-dir "$TMPDIR/art.$name" "${pargs[@]}" >"$TMPDIR/$name.out" 2>&1
   echo "$?" >"$TMPDIR/$name.rc"

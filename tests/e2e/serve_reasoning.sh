@@ -16,7 +16,7 @@ N=3
 pid=$!
 wait_file url 10 || fail "serve did not start"
 "$GENPERF" profile -m genperf-sim --tokenizer builtin -u "$(cat url)" --endpoint-type chat --streaming \
-  --isl 16 --osl 8 --output-tokens-mean-deterministic --request-count 6 --concurrency 1 --server-usage \
+  --isl 16 --osl 8 --genperf-output-tokens-deterministic --request-count 6 --concurrency 1 --server-usage \
   --artifact-dir a >prof.out 2>&1 || { cat prof.out; fail "profile failed"; }
 kill -TERM $pid; wait $pid
 python3 - "$(find a -name '*_genperf.json')" "$(find a -name '*_genai_perf.json')" \

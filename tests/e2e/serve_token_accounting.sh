@@ -16,7 +16,7 @@ for mode in stream plain; do
   wait_file url 10 || fail "serve did not start"
   extra=(); [ $mode = stream ] && extra=(--streaming)
   "$GENPERF" profile -m genperf-sim --tokenizer builtin -u "$(cat url)" --endpoint-type chat "${extra[@]}" \
-    --isl 16 --osl 8 --output-tokens-mean-deterministic --request-count 30 --server-usage \
+    --isl 16 --osl 8 --genperf-output-tokens-deterministic --request-count 30 --server-usage \
     --artifact-dir "a.$mode" >"$mode.out" 2>&1 || { cat "$mode.out"; fail "$mode: profile failed"; }
   kill -TERM $pid; wait $pid
   python3 - "$(find "a.$mode" -name '*_genperf.json')" "log.$mode.jsonl" <<'PY' || fail "$mode: accounting"

@@ -14,7 +14,7 @@ cd "$TMPDIR"
 pid=$!
 wait_file url 10 || fail "serve did not start"
 "$GENPERF" profile -m genperf-sim --tokenizer builtin -u "$(cat url)" --endpoint-type chat --streaming \
-  --isl 16 --osl 6 --output-tokens-mean-deterministic --request-count 12 --server-usage \
+  --isl 16 --osl 6 --genperf-output-tokens-deterministic --request-count 12 --server-usage \
   --artifact-dir arts/run >prof.out 2>&1 || { cat prof.out; fail "profile failed"; }
 kill -TERM $pid; wait $pid
 cp -r arts/run arts/old

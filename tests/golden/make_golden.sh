@@ -25,6 +25,6 @@ run_case() { # name args...
   python3 "$here/normalize.py" "$d" "$out/$name"
 }
 run_case chat_stream --endpoint-type chat --streaming --synthetic-input-tokens-mean 32 \
-  --synthetic-input-tokens-stddev 4 --output-tokens-mean 8 --output-tokens-mean-deterministic --request-count 8
+  --synthetic-input-tokens-stddev 4 --output-tokens-mean 8 --genperf-output-tokens-deterministic --request-count 8
 run_case completions --endpoint-type completions --synthetic-input-tokens-mean 24 \
   --output-tokens-mean 6 --request-count 5 --extra-inputs temperature:0.5 --warmup-request-count 2
