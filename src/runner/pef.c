@@ -270,8 +270,125 @@ static char *dup_str(json_t *v, const char *dflt)
     return strdup(json_is_string(v) ? json_string_value(v) : dflt);
 }
 
+/* What process-export-files can recompute: the service kinds and endpoints
+ * genperf has a response parser for. GenAI-Perf 0.0.16 also reads Triton
+ * (text_output), TensorRT-LLM engine (output_ids) and huggingface/generate
+ * exports (profile_data_parser.py); genperf refuses them by name rather than
+ * reporting the empty statistics its OpenAI parser would find in them. */
+static int check_export_kind(const char *path, json_t *sk, json_t *ep, struct gp_error *err)
+{
+    if (sk && (!json_is_string(sk) || strcmp(json_string_value(sk), "openai")))
+        return gp_err(err, GP_ENOTSUP,
+                      "'%s': service_kind '%s' is not supported by genperf process-export-files (Triton, KServe "
+                      "and TensorRT-LLM engine exports are not parsed); it recomputes OpenAI-compatible exports "
+                      "(service_kind 'openai')",
+                      path, json_is_string(sk) ? json_string_value(sk) : "(not a string)");
+    const char *e = json_string_value(ep);
+    if (!e)
+        return 0;
+    char low[256];
+    size_t i = 0;
+    for (; e[i] && i + 1 < sizeof low; i++)
+        low[i] = (char)(e[i] >= 'A' && e[i] <= 'Z' ? e[i] + 32 : e[i]);
+    low[i] = 0;
+    if (strstr(low, "huggingface/generate") || !strcmp(low, "v1/infer"))
+        return gp_err(err, GP_ENOTSUP,
+                      "'%s': endpoint '%s' (%s) is not supported by genperf process-export-files; it recomputes "
+                      "chat, completions, embeddings, rankings and multimodal exports",
+                      path, e, strstr(low, "huggingface") ? "Hugging Face generate" : "image retrieval");
+    return 0;
+}
+
+int gp_pef_check_input_config(const json_t *ic, const char *dir, struct gp_error *err)
+{
+    static const char *const spoken[] = {"chat", "completions", "embeddings", "rankings", "multimodal", "vision"};
+    json_t *t = json_object_get(json_object_get(ic, "endpoint"), "type");
+    if (!t)
+        return 0;
+    for (size_t i = 0; json_is_string(t) && i < sizeof spoken / sizeof *spoken; i++)
+        if (!strcmp(json_string_value(t), spoken[i]))
+            return 0;
+    return gp_err(err, GP_ENOTSUP,
+                  "--input-directory '%s': the first node's input_config.endpoint.type '%s' is not supported by "
+                  "genperf process-export-files; it recomputes chat, completions, embeddings, rankings, "
+                  "multimodal and vision runs (OpenAI-compatible HTTP)",
+                  dir, json_is_string(t) ? json_string_value(t) : "(not a string)");
+}
+
+/* statistics.mean for the few nodes' values: long double keeps the sum of a
+ * handful of doubles exact in practice, so the result is the correctly
+ * rounded mean Python's exact-fraction mean gives. */
+static double mean_of(const double *v, size_t n)
+{
+    long double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    return (double)(s / (long double)n);
+}
+
+json_t *gp_pef_telemetry_aggregate(json_t *const *nodes, size_t n)
+{
+    if (!n || !json_is_object(nodes[0]))
+        return NULL;
+    json_t *out = json_object();
+    double *vals = malloc(n * sizeof *vals);
+    if (!out || !vals) {
+        json_decref(out);
+        free(vals);
+        return NULL;
+    }
+    const char *metric;
+    json_t *m0;
+    json_object_foreach(nodes[0], metric, m0) {
+        if (!json_is_object(m0))
+            continue;
+        json_t *agg = json_object();
+        json_t *unit = json_object_get(m0, "unit");
+        json_object_set_new(agg, "unit", json_string(json_is_string(unit) ? json_string_value(unit) : ""));
+        int mean = !strcmp(metric, "gpu_power_usage") || !strcmp(metric, "gpu_utilization") ||
+                   !strcmp(metric, "energy_consumption");
+        /* every GPU any node has, in the order first seen (GenAI-Perf: a set) */
+        for (size_t k = 0; k < n; k++) {
+            json_t *mk = json_object_get(nodes[k], metric);
+            const char *gpu;
+            json_t *g;
+            if (!json_is_object(mk))
+                continue;
+            json_object_foreach(mk, gpu, g) {
+                if (!strcmp(gpu, "unit") || json_object_get(agg, gpu))
+                    continue;
+                size_t nv = 0;
+                for (size_t j = 0; j < n; j++) {
+                    json_t *a = json_object_get(json_object_get(json_object_get(nodes[j], metric), gpu), "avg");
+                    if (json_is_number(a))
+                        vals[nv++] = json_number_value(a);
+                }
+                if (!nv)
+                    continue;
+                double v = vals[0];
+                if (mean)
+                    v = mean_of(vals, nv);
+                else
+                    for (size_t j = 1; j < nv; j++)
+                        v = vals[j] > v ? vals[j] : v;
+                json_object_set_new(agg, gpu, json_pack("{s:f}", "avg", v));
+            }
+        }
+        if (json_object_size(agg) > 1)
+            json_object_set_new(out, metric, agg);
+        else
+            json_decref(agg);
+    }
+    free(vals);
+    if (!json_object_size(out)) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
 static int merge_node(struct gp_pef_merged *m, const char *pa, const char *gap, struct gp_tokenizer *tok,
-                      struct gp_buf *tmp, size_t *cap, struct gp_error *err)
+                      struct gp_buf *tmp, size_t *cap, json_t *tele, struct gp_error *err)
 {
     json_t *p = load_json(pa, err);
     if (!p)
@@ -281,10 +398,12 @@ static int merge_node(struct gp_pef_merged *m, const char *pa, const char *gap, 
     int rc = 0;
     if (!json_is_array(reqs)) {
         rc = gp_err(err, GP_EINVAL, "Invalid profile data in file '%s': 'experiments' key is missing or empty", pa);
-    } else {
+    } else if (!(rc = check_export_kind(pa, json_object_get(p, "service_kind"), json_object_get(p, "endpoint"),
+                                        err))) {
         if (!m->endpoint) {
             m->endpoint = dup_str(json_object_get(p, "endpoint"), "v1/chat/completions");
             m->service_kind = dup_str(json_object_get(p, "service_kind"), "openai");
+            m->version = dup_str(json_object_get(p, "version"), "");
             /* the experiment as the first node wrote it: a session run's is
              * request_rate 0.0 where its input_config says session_concurrency */
             json_t *e = json_object_get(ex, "experiment"), *mode = json_object_get(e, "mode");
@@ -308,16 +427,17 @@ static int merge_node(struct gp_pef_merged *m, const char *pa, const char *gap, 
     json_t *g = load_json(gap, err);
     if (!g)
         return -GP_EINVAL;
+    /* MergedProfileParser sums the list of the nodes' avgs: a node without
+     * one adds nothing, and no node with one sums to 0 */
     json_t *rt = json_object_get(json_object_get(g, "request_throughput"), "avg");
     json_t *ot = json_object_get(json_object_get(g, "output_token_throughput"), "avg");
-    if (json_is_number(rt)) {
+    if (json_is_number(rt))
         m->request_throughput_sum += json_number_value(rt);
-        m->have_req_tp = 1;
-    }
-    if (json_is_number(ot)) {
+    if (json_is_number(ot))
         m->output_token_throughput_sum += json_number_value(ot);
-        m->have_tok_tp = 1;
-    }
+    json_t *ts = json_object_get(g, "telemetry_stats");
+    if (json_is_object(ts) && json_object_size(ts))
+        json_array_append(tele, ts);
     if (!m->input_config) {
         json_t *ic = json_object_get(g, "input_config");
         m->input_config = json_is_object(ic) ? json_deep_copy(ic) : json_object();
@@ -339,13 +459,14 @@ int gp_pef_load(const char *dir, struct gp_tokenizer *tok, struct gp_pef_merged 
     if (rc)
         return rc;
     struct gp_buf tmp = {0};
+    json_t *tele = json_array(); /* each node's telemetry_stats (referenced) */
     char node[4096] = ""; /* the profile export of the last node merged */
     for (size_t i = 0; i < ns && !rc; i++) {
         char sub[4096], pa[4096], gap[4096];
         gp_path_join(sub, sizeof sub, dir, subs[i]);
         if (!node_files(sub, pa, gap, sizeof pa))
             continue;
-        rc = merge_node(m, pa, gap, tok, &tmp, &cap, err);
+        rc = !tele ? gp_err(err, GP_ENOMEM, "out of memory") : merge_node(m, pa, gap, tok, &tmp, &cap, tele, err);
         if (!rc) {
             m->n_nodes++;
             snprintf(node, sizeof node, "%s", pa);
@@ -353,6 +474,17 @@ int gp_pef_load(const char *dir, struct gp_tokenizer *tok, struct gp_pef_merged 
     }
     gp_buf_free(&tmp);
     free_list(subs, ns);
+    if (!rc && json_array_size(tele)) {
+        json_t **v = malloc(json_array_size(tele) * sizeof *v);
+        if (!v)
+            rc = gp_err(err, GP_ENOMEM, "out of memory");
+        for (size_t i = 0; v && i < json_array_size(tele); i++)
+            v[i] = json_array_get(tele, i);
+        if (v)
+            m->telemetry_stats = gp_pef_telemetry_aggregate(v, json_array_size(tele));
+        free(v);
+    }
+    json_decref(tele);
     if (!rc && !m->n_nodes)
         rc = gp_err(err, GP_ENOENT,
                     "--input-directory '%s': no sub-directory holds a profile export and a *_genai_perf.json "
@@ -378,6 +510,8 @@ void gp_pef_free(struct gp_pef_merged *m)
     json_decref(m->input_config);
     free(m->endpoint);
     free(m->service_kind);
+    free(m->version);
+    json_decref(m->telemetry_stats);
     free(m->exp_mode);
     memset(m, 0, sizeof *m);
 }
