@@ -187,7 +187,9 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
                                  .requests_only = et == GP_ENDPOINT_EMBEDDINGS || et == GP_ENDPOINT_RANKINGS};
     struct gp_metrics_result mr;
     memset(&mr, 0, sizeof mr);
-    int rc = gp_metrics_compute(&m->store, m->ds, tok, &mo, &mr, err);
+    /* GenAI-Perf's numbers: a split SSE event counts where it started
+     * (gp_pef_repair_splits); the export below keeps the responses as read */
+    int rc = gp_metrics_compute(gp_pef_metrics_store(m), m->ds, tok, &mo, &mr, err);
     if (rc) {
         gp_metrics_result_free(&mr);
         return rc;

@@ -177,6 +177,50 @@ static int keep_session_meta(struct gp_pef_merged *m, size_t n, json_t *in)
     return 0;
 }
 
+/* Appends src's record j to dst (its chunks are contiguous, in bytes too). */
+static int copy_record(struct gp_record_store *dst, const struct gp_record_store *src, size_t j)
+{
+    const struct gp_record *r = &src->recs[j];
+    const struct gp_chunk *c = &src->chunks[r->chunk_first];
+    struct gp_chunk *cc = r->n_chunks ? malloc(r->n_chunks * sizeof *cc) : NULL;
+    if (r->n_chunks && !cc)
+        return -GP_ENOMEM;
+    uint64_t base = r->n_chunks ? c[0].off : 0, len = 0;
+    for (uint32_t i = 0; i < r->n_chunks; i++) {
+        cc[i] = c[i];
+        cc[i].off -= base;
+        len += c[i].len;
+    }
+    long rc = gp_record_append(dst, r, cc, r->n_chunks, src->bytes.data + base, len, NULL, 0);
+    free(cc);
+    return rc < 0 ? -GP_ENOMEM : 0;
+}
+
+/* The record as the metrics read it: GenAI-Perf's splinter repair applied.
+ * The repaired store is started at the first request that needs it, with
+ * every record before it. */
+static int add_metrics_record(struct gp_pef_merged *m, const struct gp_record *rec, const struct gp_chunk *chunks,
+                              size_t nc, const struct gp_buf *bytes)
+{
+    struct gp_chunk *fixed = nc ? malloc(nc * sizeof *fixed) : NULL;
+    struct gp_buf fb = {0};
+    size_t nf = 0;
+    int r = (nc && !fixed) ? -GP_ENOMEM : gp_pef_repair_splits(chunks, nc, bytes->data, fixed, &nf, &fb);
+    if (r > 0 && !m->split) {
+        m->split = 1;
+        for (size_t j = 0; j + 1 < m->store.n && r > 0; j++)
+            if (copy_record(&m->mstore, &m->store, j) < 0)
+                r = -GP_ENOMEM;
+    }
+    if (r >= 0 && m->split &&
+        gp_record_append(&m->mstore, rec, r > 0 ? fixed : chunks, r > 0 ? nf : nc, r > 0 ? fb.data : bytes->data,
+                         r > 0 ? fb.len : bytes->len, NULL, 0) < 0)
+        r = -GP_ENOMEM;
+    free(fixed);
+    gp_buf_free(&fb);
+    return r < 0 ? r : 0;
+}
+
 /* Appends one exported request to the store and the dataset. */
 static int add_request(struct gp_pef_merged *m, json_t *rq, size_t idx, struct gp_tokenizer *tok,
                        struct gp_buf *tmp, size_t *cap, const char *path, struct gp_error *err)
@@ -255,7 +299,8 @@ static int add_request(struct gp_pef_merged *m, json_t *rq, size_t idx, struct g
             .entry = (uint32_t)(ds->n - 1),
             .http_status = 200, /* perf_analyzer exports only successful requests */
         };
-        if (gp_record_append(&m->store, &rec, chunks, nc, bytes.data, bytes.len, NULL, 0) < 0)
+        if (gp_record_append(&m->store, &rec, chunks, nc, bytes.data, bytes.len, NULL, 0) < 0 ||
+            add_metrics_record(m, &rec, chunks, nc, &bytes) < 0)
             rc = -GP_ENOMEM;
     }
     free(chunks);
@@ -451,6 +496,8 @@ int gp_pef_load(const char *dir, struct gp_tokenizer *tok, struct gp_pef_merged 
     memset(m, 0, sizeof *m);
     gp_record_store_init(&m->store);
     m->store.mono0_ns = m->store.wall0_ns = 0; /* record times are the export's wall ns */
+    gp_record_store_init(&m->mstore);
+    m->mstore.mono0_ns = m->mstore.wall0_ns = 0;
     if (!(m->ds = calloc(1, sizeof *m->ds)))
         return gp_err(err, GP_ENOMEM, "out of memory");
     char **subs = NULL;
@@ -502,6 +549,7 @@ int gp_pef_load(const char *dir, struct gp_tokenizer *tok, struct gp_pef_merged 
 void gp_pef_free(struct gp_pef_merged *m)
 {
     gp_record_store_free(&m->store);
+    gp_record_store_free(&m->mstore);
     if (m->ds)
         gp_dataset_free(m->ds);
     for (size_t i = 0; i < m->meta_cap; i++)

@@ -32,7 +32,12 @@ struct gp_inputs_meta;
 
 struct gp_pef_merged {
     size_t n_nodes;
-    struct gp_record_store store;   /* one record per merged request, times = wall ns */
+    struct gp_record_store store;   /* one record per merged request, times = wall ns; its responses as
+                                     * the export has them (what the merged export writes) */
+    struct gp_record_store mstore;  /* the same records with GenAI-Perf's splinter repair
+                                     * (gp_pef_repair_splits): what the metrics read. Filled only once
+                                     * a response needed it (split = 1); until then store serves both */
+    int split;
     struct gp_dataset *ds;          /* one entry per merged request (its payload) */
     json_t *input_config;           /* first node's input_config (owned) */
     char *endpoint;                 /* first export's "endpoint" */
@@ -68,6 +73,23 @@ json_t *gp_pef_telemetry_aggregate(json_t *const *nodes, size_t n);
  * one line with where it was read. 0 when the type is one genperf speaks
  * or absent. */
 int gp_pef_check_input_config(const json_t *ic, const char *dir, struct gp_error *err);
+/* GenAI-Perf's splinter repair of one request's responses (an SSE stream
+ * whose first response is "data:" or an SSE field): from the last response
+ * to the second, one that is not an SSE field and does not start with
+ * "data: " gives everything before its first "data: " (all of it when
+ * there is none) to the response before it, when that one holds "data:";
+ * responses left empty are dropped with their timestamps. 1 with the
+ * repaired responses in out[0..*n_out) (room for n; offsets into
+ * out_bytes, appended to), 0 when nothing changed (*n_out = 0), or
+ * -GP_ENOMEM. */
+struct gp_buf;
+int gp_pef_repair_splits(const struct gp_chunk *in, size_t n, const char *bytes, struct gp_chunk *out,
+                         size_t *n_out, struct gp_buf *out_bytes);
+/* The store the metrics read: the repaired one when a response needed it. */
+static inline const struct gp_record_store *gp_pef_metrics_store(const struct gp_pef_merged *m)
+{
+    return m->split ? &m->mstore : &m->store;
+}
 /* Reads only the first node's input_config (to learn the tokenizer before
  * the merge); *out is a new reference. */
 int gp_pef_first_input_config(const char *dir, json_t **out, struct gp_error *err);
