@@ -41,6 +41,8 @@ struct gp_export_ctx {
     const char *mode;                /* "concurrency" | "request_rate" */
     double value;                    /* concurrency (written as an int) or rate (float) */
     const char *service_kind;        /* "openai" */
+    const char *version;             /* profile_export.json "version"; NULL = "genperf <version>" (a merge
+                                      * keeps its first node's, as GenAI-Perf does) */
     const char *endpoint;            /* "v1/chat/completions" (no leading '/') */
     int endpoint_type;               /* enum gp_endpoint_type (dataset/dataset.h) */
     const char *endpoint_type_name;  /* --endpoint-type as given ("vision"...): the console title; NULL = chat */

@@ -133,7 +133,13 @@ int gp_export_profile_json(const struct gp_export_ctx *ctx, const char *path, st
     if (!lost && m->window_end_ns) /* lost: m is being freed by the metrics' thread */
         r |= gp_buf_printf(&s.b, "%llu,%llu", (unsigned long long)wall_of(ctx, m->window_start_ns),
                            (unsigned long long)wall_of(ctx, m->window_end_ns));
-    r |= gp_buf_printf(&s.b, "]}],\"version\":\"genperf %s\",\"service_kind\":", GP_VERSION);
+    if (ctx->version) {
+        r |= PUTS(&s.b, "]}],\"version\":");
+        r |= gp_json_str(&s.b, ctx->version, strlen(ctx->version), 0);
+        r |= PUTS(&s.b, ",\"service_kind\":");
+    } else {
+        r |= gp_buf_printf(&s.b, "]}],\"version\":\"genperf %s\",\"service_kind\":", GP_VERSION);
+    }
     const char *sk = ctx->service_kind ? ctx->service_kind : "openai";
     const char *ep = ctx->endpoint ? ctx->endpoint : "v1/chat/completions";
     while (*ep == '/')

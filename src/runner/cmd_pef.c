@@ -23,18 +23,19 @@
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: " PROG " --input-directory DIR [--artifact-dir DIR] [--profile-export-file NAME]\n"
+            "usage: " PROG " [--input-directory DIR] [--artifact-dir DIR] [--profile-export-file NAME]\n"
             "       [--tokenizer SPEC] [--offline] [-v]\n\n"
             "Merges per-node run directories (each a sub-directory of DIR holding a profile export and a\n"
             "*_genai_perf.json) into one artifact set, as GenAI-Perf does: requests concatenated, per-request\n"
             "metrics recomputed from all of them with the tokenizer named in the first node's input_config,\n"
             "request and output-token throughput summed over the nodes.\n\n"
-            "  -d, --input-directory DIR  one sub-directory per node (required)\n"
+            "  -d, --input-directory DIR  one sub-directory per node (default: aggregated)\n"
             "  --artifact-dir DIR         parent of the merged run directory (default: artifacts)\n"
             "  --profile-export-file NAME merged export's file name (default: profile_export.json)\n"
             "  --tokenizer SPEC           genperf: use this tokenizer instead of input_config's\n"
             "  --offline                  genperf: never download a tokenizer\n"
-            "  --generate-plots, --enable-checkpointing, --checkpoint-dir DIR: accepted, ignored\n"
+            "  --generate-plots, --enable-checkpointing, --checkpoint-dir DIR: written to input_config.output,\n"
+            "                             otherwise ignored\n"
             "  -v, --verbose              accepted\n");
 }
 
@@ -65,14 +66,16 @@ static int run_name(const json_t *ic, char *out, size_t sz)
 }
 
 struct pef_args {
-    const char *input_dir, *artifact_dir, *export_file, *tokenizer;
-    int offline;
+    const char *input_dir, *artifact_dir, *export_file, *tokenizer, *checkpoint_dir;
+    int offline, generate_plots, enable_checkpointing;
 };
 
 static int parse(int argc, char **argv, struct pef_args *a)
 {
+    a->input_dir = "aggregated"; /* GenAI-Perf's ProcessDefaults.INPUT_PATH */
     a->artifact_dir = "artifacts";
     a->export_file = "profile_export.json";
+    a->checkpoint_dir = "checkpoint";
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         const char **dst = NULL;
@@ -88,14 +91,14 @@ static int parse(int argc, char **argv, struct pef_args *a)
         } else if (!strcmp(o, "--tokenizer")) {
             dst = &a->tokenizer;
         } else if (!strcmp(o, "--checkpoint-dir")) {
-            if (++i >= argc)
-                goto missing;
-            continue;
+            dst = &a->checkpoint_dir;
         } else if (!strcmp(o, "--offline")) {
             a->offline = 1;
             continue;
-        } else if (!strcmp(o, "-v") || !strcmp(o, "--verbose") || !strcmp(o, "--generate-plots") ||
-                   !strcmp(o, "--enable-checkpointing")) {
+        } else if (!strcmp(o, "--generate-plots") || !strcmp(o, "--enable-checkpointing")) {
+            *(o[2] == 'g' ? &a->generate_plots : &a->enable_checkpointing) = 1;
+            continue;
+        } else if (!strcmp(o, "-v") || !strcmp(o, "--verbose")) {
             continue;
         } else {
             usage(stderr);
@@ -109,11 +112,6 @@ static int parse(int argc, char **argv, struct pef_args *a)
     missing:
         usage(stderr);
         fprintf(stderr, PROG ": error: argument %s: expected one argument\n", o);
-        return -2;
-    }
-    if (!a->input_dir) {
-        usage(stderr);
-        fprintf(stderr, PROG ": error: --input-directory is required (one sub-directory per node)\n");
         return -2;
     }
     if (strchr(a->export_file, '/')) {
@@ -153,6 +151,13 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
     if (!json_is_object(proc))
         json_object_set_new(ic, "process", proc = json_object());
     json_object_set_new(proc, "input_path", json_string(a->input_dir));
+    /* the output section is this command's (create_config.py takes it from
+     * its own arguments), not the first node's */
+    json_object_set_new(ic, "output",
+                        json_pack("{s:s, s:s, s:s, s:b, s:b}", "artifact_directory", a->artifact_dir,
+                                  "checkpoint_directory", a->checkpoint_dir, "profile_export_file", a->export_file,
+                                  "generate_plots", a->generate_plots, "enable_checkpointing",
+                                  a->enable_checkpointing));
 
     char name[2048], run_dir[4096];
     if (run_name(ic, name, sizeof name) < 0 || gp_path_join(run_dir, sizeof run_dir, a->artifact_dir, name) < 0)
@@ -184,17 +189,17 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
                                  .requests_only = et == GP_ENDPOINT_EMBEDDINGS || et == GP_ENDPOINT_RANKINGS};
     struct gp_metrics_result mr;
     memset(&mr, 0, sizeof mr);
-    int rc = gp_metrics_compute(&m->store, m->ds, tok, &mo, &mr, err);
+    /* GenAI-Perf's numbers: a split SSE event counts where it started
+     * (gp_pef_repair_splits); the export below keeps the responses as read */
+    int rc = gp_metrics_compute(gp_pef_metrics_store(m), m->ds, tok, &mo, &mr, err);
     if (rc) {
         gp_metrics_result_free(&mr);
         return rc;
     }
     /* MergedProfileParser: each node measured its own window, so the
-     * throughputs are the sum of what the nodes reported */
-    if (m->have_req_tp)
-        mr.stats[GP_M_REQUEST_THROUGHPUT].avg = m->request_throughput_sum;
-    if (m->have_tok_tp)
-        mr.stats[GP_M_OUTPUT_TOKEN_THROUGHPUT].avg = m->output_token_throughput_sum;
+     * throughputs are the sum of what the nodes reported (0 when none did) */
+    mr.stats[GP_M_REQUEST_THROUGHPUT].avg = m->request_throughput_sum;
+    mr.stats[GP_M_OUTPUT_TOKEN_THROUGHPUT].avg = m->output_token_throughput_sum;
 
     if ((rc = gp_mkdir_p(run_dir, err)) == 0) {
         struct gp_export_ctx ctx = {
@@ -208,12 +213,14 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
                      : sched                ? 0.0
                                             : (double)json_integer_value(json_object_get(stim, "concurrency")),
             .service_kind = m->service_kind,
+            .version = m->version,
             .endpoint = m->endpoint,
             .endpoint_type = (int)et,
             .endpoint_type_name = type,
             .streaming = streaming,
             .goodput = n_slos > 0,
             .input_config = ic,
+            .telemetry_stats = m->telemetry_stats, /* TelemetryStatsAggregator's avg per GPU */
             .store = &m->store,
             .ds = m->ds,
             .inputs_meta = m->meta, /* session runs: session_id / delay as the nodes wrote them */
@@ -244,7 +251,8 @@ int cmd_process_export_files(int argc, char **argv)
     struct gp_pef_merged m;
     memset(&m, 0, sizeof m);
     int status = 1;
-    if (gp_pef_first_input_config(a.input_dir, &ic0, &err) < 0)
+    if (gp_pef_first_input_config(a.input_dir, &ic0, &err) < 0 ||
+        gp_pef_check_input_config(ic0, a.input_dir, &err) < 0)
         goto fail;
     json_t *tk = json_object_get(ic0, "tokenizer");
     const char *spec = a.tokenizer ? a.tokenizer : json_string_value(json_object_get(tk, "name"));
