@@ -6,6 +6,7 @@
 set -eu
 command -v python3 >/dev/null || { echo "python3 not found"; exit 77; }
 root=${GP_ROOT:-$(pwd)}
+cd "$TMPDIR"
 python3 "$root/scripts/check-style.py" "$root"
 
 # The checker itself: one scratch tree (not a git checkout: the walk fallback).
