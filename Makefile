@@ -4,6 +4,7 @@
 #   make test         build and run the whole suite (unit, end-to-end, browser)
 #   make san          the suite once more under -fsanitize=address,undefined (BUILD=build-san)
 #   make tsan         the threaded tests under -fsanitize=thread (BUILD=build-tsan; TSAN_T=patterns)
+#   make compile_commands.json   the compile database for editors and clang tools
 #   make demo         install missing Debian packages, build, run a real profile, ingest, report
 #   make install      install genperf and the genai-perf symlink under $(PREFIX)
 #   make bench        run every benchmark under bench/ and regenerate BENCHMARKS.md
@@ -65,7 +66,7 @@ BIN        := $(BUILD)/genperf
 GEN_DEPS   :=
 TEST_DEPS  :=
 
-.PHONY: all test unit e2e san tsan tsan-run demo install bench clean deps fuzz fuzz-build fuzz-bins fetch-test-data
+.PHONY: all test unit e2e san tsan tsan-run compile_commands.json demo install bench clean deps fuzz fuzz-build fuzz-bins fetch-test-data
 all: $(BIN)
 
 -include $(wildcard src/*/module.mk)
@@ -159,6 +160,25 @@ fuzz-build:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang FUZZ=1 OPT="-O1 -g" fuzz-bins
 
 fuzz-bins: $(FUZZ_BINS)
+
+# make compile_commands.json: the compile database clangd/clang-tidy read, one
+# entry per C file with the flags this Makefile would use (the generated headers
+# are built first so they resolve; -MMD/-MP, which only write .d files, are left
+# out). Written by make itself (no bear): every src/*/*.c plus the tools and test
+# helpers under bench/ and tests/. Git-ignored; rerun after adding a file.
+CCDB_SRC := $(ALL_C) $(wildcard bench/*.c tests/*/*.c)
+# ccdb_line FILE: "FILE cc flags... -c FILE" (dist.c/gather.c get the MPI flags, as in src/dist/module.mk)
+ccdb_line = $(1) $(CC) $(filter-out -MMD -MP,$(CFLAGS)) \
+  $(if $(filter src/dist/dist.c src/dist/gather.c,$(1)),$(DIST_MPI_CFLAGS)) -c $(1)
+compile_commands.json: $(GEN_DEPS)
+	$(file >$@.tmp)
+	$(foreach f,$(CCDB_SRC),$(file >>$@.tmp,$(call ccdb_line,$(f))))
+	@awk -v dir="$(CURDIR)" 'NF == 0 { next } /["\\]/ { print "compile_commands.json: a quote or backslash in the flags of " $$1 > "/dev/stderr"; exit 1 } \
+	  BEGIN { print "[" } { a = "\"" $$2 "\""; for (i = 3; i <= NF; i++) a = a ", \"" $$i "\""; \
+	  printf "%s  {\"directory\": \"%s\", \"file\": \"%s\", \"arguments\": [%s]}", (NR > 1 ? ",\n" : ""), dir, $$1, a } \
+	  END { print "\n]" }' $@.tmp > $@
+	@rm -f $@.tmp
+	@echo "wrote $@ ($(words $(CCDB_SRC)) files)"
 
 deps:
 	bash scripts/deps.sh all
