@@ -6,10 +6,18 @@
 # exit 0 = pass, 77 = skipped (the script prints why), anything else = fail.
 # lib.sh and _*.sh in those folders are sourced helpers and are not run.
 # They get GENPERF (the binary), BUILD, and a private TMPDIR.
-# Usage: tests/run.sh [pattern]   ONLY=unit|e2e restricts the kind.
+# Usage: tests/run.sh [pattern ...]   runs the tests whose name contains any
+# pattern (all without one); ONLY=unit|e2e restricts the kind.
 set -u
 BUILD=${BUILD:-build}
-pattern=${1:-}
+patterns=("$@")
+# wanted NAME: true when no pattern was given or NAME contains one of them.
+wanted() {
+  [ ${#patterns[@]} -eq 0 ] && return 0
+  local p
+  for p in "${patterns[@]}"; do [[ -z "$p" || "$1" == *"$p"* ]] && return 0; done
+  return 1
+}
 root=$(cd "$(dirname "$0")/.." && pwd)
 export GENPERF="$root/$BUILD/genperf" BUILD GP_ROOT="$root"
 pass=0 fail=0 skip=0 failed_names=()
@@ -20,7 +28,7 @@ if [ "${ONLY:-}" != e2e ]; then
   for t in "$root/$BUILD"/tests/*; do
     [ -x "$t" ] && [ -f "$t" ] || continue
     name=$(basename "$t")
-    [ -n "$pattern" ] && [[ "$name" != *"$pattern"* ]] && continue
+    wanted "$name" || continue
     out=$(cd "$root" && timeout 600 "$t" 2>"$log_dir/$name.err"); rc=$?
     line=$(printf '%s\n' "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n1)
     p=$(sed -nE 's/.* ([0-9]+) passed.*/\1/p' <<<"$line"); f=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$line")
@@ -40,7 +48,7 @@ if [ "${ONLY:-}" != unit ]; then
     [ -f "$t" ] || continue
     case "$(basename "$t")" in lib.sh|_*) continue ;; esac   # sourced helpers, not tests
     name=$(basename "$(dirname "$t")")/$(basename "$t" .sh)
-    [ -n "$pattern" ] && [[ "$name" != *"$pattern"* ]] && continue
+    wanted "$name" || continue
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/gp-e2e.XXXXXX")
     start=$(date +%s)
     (cd "$root" && TMPDIR="$tmp" timeout 900 bash "$t") >"$log_dir/${name//\//_}.log" 2>&1; rc=$?

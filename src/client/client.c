@@ -24,6 +24,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 
+#include <assert.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -171,6 +172,7 @@ static int started(struct loop *L, struct slot *s, struct gp_error *err);
 int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err)
 {
     struct gp_client_body b0 = L->o->bodies[entry], *b = &b0;
+    assert(!s->busy && !s->waiting); /* idle -> busy only (the slot states, client_int.h) */
     if (s->t_sched) {
         b0.data = s->bdata;
         b0.len = s->blen;
@@ -269,6 +271,7 @@ static char *redirect_target(struct loop *L, struct slot *s)
 int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err)
 {
     uint64_t t_end = gp_now_ns();
+    assert(!s->busy); /* the loop ended the transfer first: it is recorded once */
     struct gp_record rec;
     memset(&rec, 0, sizeof rec);
     rec.t_start_ns = s->t_start;

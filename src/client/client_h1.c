@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -320,6 +321,7 @@ static void connect_next(struct loop *L, struct slot *s)
 void gp_cl_h1_start(struct loop *L, struct slot *s, const char *body, size_t blen)
 {
     struct h1_xfer *x = s->h1;
+    assert(x->state == H1_IDLE); /* finish or abort ended the previous transfer */
     x->ep = (int)s->endpoint;
     x->body = body;
     x->blen = blen;

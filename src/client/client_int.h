@@ -76,6 +76,11 @@ struct shard {
     uint64_t timer_ns;
 };
 
+/* A slot is idle, busy (one transfer in flight: busy) or waiting (backing
+ * off: waiting), never busy and waiting at once. gp_cl_slot_start takes an
+ * idle slot to busy; the loop clears busy when the transfer ends, before
+ * gp_cl_slot_record; back-off takes an idle slot to waiting and
+ * gp_cl_sched_resume back to idle (client.c and client_sched.c assert it). */
 struct slot {
     CURL *easy;              /* NULL when h1 carries the slot's requests */
     struct h1_xfer *h1;

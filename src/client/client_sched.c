@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "dist/dist.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -247,6 +248,7 @@ static int backoff_after(struct loop *L, struct slot *sl, CURLcode res)
         return 0;
     }
     uint64_t d = gp_backoff_next(&sl->bo, &L->bo_rng, 0, 0);
+    assert(!sl->busy && !sl->waiting); /* idle -> waiting (the slot states, client_int.h) */
     sl->waiting = 1;
     sl->resume_ns = gp_now_ns() + d;
     if (L->n_waiting++ == 0 || sl->resume_ns < L->next_resume)

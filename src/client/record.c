@@ -12,6 +12,7 @@
 #include "client/record.h"
 #include "core/error.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -434,6 +435,10 @@ long gp_record_append_placed(struct gp_record_store *st, const struct gp_record 
         return -GP_ENOMEM;
     }
     struct gp_record *r = &st->recs[st->n];
+    /* append-only (record.h): placed chunks and a placed error text are
+     * already in the arena, the newest last (checked O(1): that one) */
+    assert(!n || chunks[n - 1].off + chunks[n - 1].len <= st->bytes.len);
+    assert(err_text || !err_len || rec->err_off + err_len <= st->bytes.len);
     *r = *rec;
     r->chunk_first = st->nchunks;
     r->n_chunks = (uint32_t)n;
@@ -658,6 +663,7 @@ long gp_record_append(struct gp_record_store *st, const struct gp_record *rec,
         return -GP_ENOMEM;
     }
     struct gp_record *r = &st->recs[st->n];
+    assert(!n || chunks[n - 1].off + chunks[n - 1].len <= nbytes); /* offsets are into `bytes` */
     *r = *rec;
     uint64_t base = st->bytes.len;
     bytes_put(st, bytes, nbytes);

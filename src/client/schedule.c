@@ -8,14 +8,19 @@
 #include "core/error.h"
 #include "dist/dist.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 
 void gp_csched_precise_timers(void) { (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); }
 
+/* The heap holds at most one job per chain, and there are at most p->n jobs:
+ * gp_csched_init sized it so; a push past that would write out of bounds. The
+ * order asserts look at one parent/child pair (O(1), cheap in -O2 builds). */
 static void heap_push(struct gp_csched *q, uint64_t due, uint32_t job)
 {
+    assert(q->nheap < (q->p->n ? q->p->n : 1));
     size_t i = q->nheap++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
@@ -26,10 +31,12 @@ static void heap_push(struct gp_csched *q, uint64_t due, uint32_t job)
     }
     q->heap[i].due = due;
     q->heap[i].job = job;
+    assert(i == 0 || q->heap[(i - 1) / 2].due <= due);
 }
 
 static struct gp_csched_item heap_pop(struct gp_csched *q)
 {
+    assert(q->nheap > 0);
     struct gp_csched_item top = q->heap[0];
     struct gp_csched_item last = q->heap[--q->nheap];
     size_t i = 0, n = q->nheap;
@@ -46,6 +53,8 @@ static struct gp_csched_item heap_pop(struct gp_csched *q)
     }
     if (n)
         q->heap[i] = last;
+    assert(n == 0 || top.due <= q->heap[0].due);
+    assert(n < 2 || q->heap[0].due <= q->heap[1].due);
     return top;
 }
 
@@ -163,6 +172,7 @@ int gp_csched_done(struct gp_csched *q, uint32_t job, uint64_t t_end, const stru
     if (!q->p)
         return 0;
     const struct gp_client_job *j = &q->p->jobs[job];
+    assert(q->outstanding > 0); /* every done job was popped first */
     q->outstanding--;
     if (j->session >= 0 && j->next >= 0 && r && gp_csession_reply(&q->sess[j->session], st, r))
         return gp_err(err, GP_ENOMEM, "out of memory keeping session %d's history", j->session);

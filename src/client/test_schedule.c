@@ -52,6 +52,42 @@ static void test_trace_order_and_chaining(void)
     gp_csched_free(&q);
 }
 
+/* The ready queue is a binary heap (schedule.c, with O(1) order asserts at
+ * each push and pop): 200 rows due in a scrambled order come out sorted. */
+static void test_heap_order_many(void)
+{
+    enum { N = 200 };
+    struct gp_client_job *jobs = calloc(N, sizeof *jobs);
+    uint32_t *starts = calloc(N, sizeof *starts);
+    CHECK(jobs && starts);
+    for (uint32_t i = 0; i < N; i++) {
+        /* 7919 is prime to 200: every due time 0..199 ms once, scrambled */
+        jobs[i] = (struct gp_client_job){.t_sched_ns = (int64_t)((i * 7919u) % N) * 1000000, .entry = 0,
+                                         .next = -1, .session = -1};
+        starts[i] = i;
+    }
+    struct gp_client_plan p = {.jobs = jobs, .n = N, .starts = starts, .nstarts = N};
+    struct gp_client_body body = {"{}", 2};
+    struct gp_csched q;
+    struct gp_error err;
+    CHECK_INT(gp_csched_init(&q, &p, NULL, &body, 1, 0, -1, 1, 0, &err), 0);
+    uint64_t prev = 0;
+    int sorted = 1, n = 0;
+    while (gp_csched_due(&q) != UINT64_MAX) {
+        uint32_t job, entry;
+        uint64_t due;
+        gp_csched_pop(&q, &job, &entry, &due);
+        sorted &= due >= prev && due == (uint64_t)jobs[job].t_sched_ns;
+        prev = due;
+        n++;
+    }
+    CHECK(sorted);
+    CHECK_INT(n, N);
+    gp_csched_free(&q);
+    free(jobs);
+    free(starts);
+}
+
 static void test_session_concurrency(void)
 {
     /* 3 one-turn sessions, 2 at a time: the third starts when one ends */
@@ -195,6 +231,7 @@ static void test_session_history(void)
 int main(void)
 {
     GP_RUN(test_trace_order_and_chaining);
+    GP_RUN(test_heap_order_many);
     GP_RUN(test_session_concurrency);
     GP_RUN(test_plan_split);
     GP_RUN(test_rate);

@@ -9,6 +9,7 @@
 #include "tokenizer/tokenizer.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -52,6 +53,8 @@ void gp_serve_opts_default(struct gp_serve_opts *o)
 
 static int tmr_less(const struct tmr *a, const struct tmr *b) { return a->t < b->t; }
 
+/* The timer heap's order (server_internal.h): a parent fires no later than
+ * its children. The asserts check the pair each operation touched (O(1)). */
 static int heap_push(struct srv *s, struct tmr t)
 {
     if (s->nheap == s->cap_heap) {
@@ -71,11 +74,13 @@ static int heap_push(struct srv *s, struct tmr t)
         i = p;
     }
     s->heap[i] = t;
+    assert(i == 0 || !tmr_less(&s->heap[i], &s->heap[(i - 1) / 2]));
     return 0;
 }
 
 static struct tmr heap_pop(struct srv *s)
 {
+    assert(s->nheap > 0);
     struct tmr top = s->heap[0];
     struct tmr last = s->heap[--s->nheap];
     size_t i = 0, n = s->nheap;
@@ -95,6 +100,8 @@ static struct tmr heap_pop(struct srv *s)
     }
     if (n)
         s->heap[i] = last;
+    assert(n == 0 || !tmr_less(&s->heap[0], &top));
+    assert(n < 2 || !tmr_less(&s->heap[1], &s->heap[0]));
     return top;
 }
 

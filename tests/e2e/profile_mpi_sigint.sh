@@ -49,7 +49,7 @@ for round in 1 2 3 4 5; do
     sleep 0.05
   done
   [ $(( $(successes) - before )) -ge $want ] || { cat $dir.err; fail "round $round: no request finished"; }
-  [ $round != 4 ] || [ $(( $(successes) - before )) = 0 ] || fail "round 4: a request finished already" 
+  [ $round != 4 ] || [ $(( $(successes) - before )) = 0 ] || fail "round 4: a request finished already"
   sleep 0.1   # the next requests are in flight, ~3 s from their end
   t_sig=$(date +%s%N)
   case $round in 2) kill -INT -- -$mp ;; 5) kill -USR1 $mp ;; *) kill -INT $mp ;; esac
