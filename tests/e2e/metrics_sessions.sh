@@ -37,5 +37,7 @@ for sid, st in s.items():
     assert list(st["request_latency"]) == ["unit", "avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95",
                                            "p99", "min", "max", "std"], list(st["request_latency"])
 assert sum(v["request_count"]["avg"] for v in s.values()) == gp["request_count"]["avg"] == 12
+ses = gp["input_config"]["input"]["sessions"]
+assert ses == {"num": 3, "turns": {"mean": 4, "stddev": 0}, "turn_delay": {"mean": 20, "ratio": 1.0, "stddev": 0}}, ses
 print("sessions:", list(s))
 PY
