@@ -24,4 +24,10 @@ int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_er
  * schedule; NULL on ENOMEM. New reference. */
 json_t *gp_export_schedule_json(const struct gp_export_ctx *ctx);
 
+/* ",\n  \"sessions\": {...}" (sessions.c): GenAI-Perf's per-session statistics
+ * over the measured requests whose dataset entry has a session_id; nothing
+ * when none has. *first: no key written yet (cleared when this writes).
+ * 0 or -GP_ENOMEM. */
+int gp_export_sessions_json(const struct gp_export_ctx *ctx, struct gp_buf *b, int *first);
+
 #endif

@@ -46,6 +46,9 @@ int gp_export_genai_perf_json_buf(const struct gp_export_ctx *ctx, struct gp_buf
         r |= gp_json_dump(b, ctx->input_config, 2, 1, GP_JSON_PYTHON);
         first = 0;
     }
+    int rs = gp_export_sessions_json(ctx, b, &first); /* after input_config, as GenAI-Perf's */
+    if (rs)
+        return rs;
     r |= gp_buf_puts(b, first ? "}" : "\n}");
     return r ? -GP_ENOMEM : 0;
 }

@@ -546,6 +546,59 @@ static void test_profile_session_meta(void)
     free_ds(&ds);
 }
 
+/* GenAI-Perf's "sessions" block: sessions in the order of their first
+ * request, each over its own requests and its own span; a record without a
+ * session_id is in no session. */
+static void test_genai_json_sessions(void)
+{
+    struct gp_record_store st;
+    struct gp_dataset ds;
+    build_example(&st, &ds);
+    struct gp_tokenizer *tok = NULL;
+    gp_tokenizer_load("builtin", NULL, &tok, NULL);
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, &ds, tok, NULL, &m, NULL), 0);
+    const struct gp_inputs_meta meta[4] = {{"b", 5}, {"a", -1}, {"b", -1}, {NULL, -1}};
+    struct gp_export_ctx ctx = {0};
+    ctx.m = &m;
+    ctx.store = &st;
+    ctx.ds = &ds;
+    ctx.inputs_meta = meta;
+    ctx.n_inputs_meta = 4;
+    struct gp_buf b = {0};
+    CHECK_INT(gp_export_genai_perf_json_buf(&ctx, &b), 0);
+    const char *pb = strstr(b.data, "\n    \"b\": {"), *pa = strstr(b.data, "\n    \"a\": {");
+    CHECK(pb && pa && pb < pa);
+    json_t *j = json_loads(b.data, 0, NULL);
+    json_t *ss = json_object_get(j, "sessions");
+    CHECK_INT(json_object_size(ss), 2);
+    json_t *sb = json_object_get(ss, "b"), *sa = json_object_get(ss, "a");
+#define AVG(o, k) json_real_value(json_object_get(json_object_get(o, k), "avg"))
+    /* b: requests 0 (lat 58, osl 2) and 2 (lat 75, osl 3, started at 100): span 175 ms */
+    CHECK_NEAR(AVG(sb, "request_latency"), 66.5, 1e-9);
+    CHECK_NEAR(AVG(sb, "request_count"), 2.0, 0);
+    CHECK_NEAR(AVG(sb, "request_throughput"), 2 / 0.175, 1e-9);
+    CHECK_NEAR(AVG(sb, "output_token_throughput"), 5 / 0.175, 1e-9);
+    CHECK_NEAR(json_real_value(json_object_get(json_object_get(sb, "time_to_first_token"), "max")), 49.0, 1e-9);
+    CHECK(json_object_get(sb, "request_goodput") == NULL);
+    /* a: request 1 alone (lat 70, osl 4) */
+    CHECK_NEAR(AVG(sa, "request_latency"), 70.0, 1e-9);
+    CHECK_NEAR(AVG(sa, "request_throughput"), 1 / 0.07, 1e-9);
+    CHECK_NEAR(AVG(sa, "output_token_throughput"), 4 / 0.07, 1e-9);
+#undef AVG
+    json_decref(j);
+    gp_buf_free(&b);
+    /* no session ids: no block */
+    ctx.inputs_meta = NULL;
+    CHECK_INT(gp_export_genai_perf_json_buf(&ctx, &b), 0);
+    CHECK(strstr(b.data, "sessions") == NULL);
+    gp_buf_free(&b);
+    gp_metrics_result_free(&m);
+    gp_tokenizer_free(tok);
+    gp_record_store_free(&st);
+    free_ds(&ds);
+}
+
 /* The pipeline (profile_export.json and the records file written while the
  * metrics' workers parse, metrics/watch.h) writes the same bytes as the
  * files written after them. 30,000 requests: enough for the metrics to use every core (their
@@ -660,6 +713,7 @@ int main(void)
     GP_RUN(test_pipeline_same_bytes);
     GP_RUN(test_profile_and_records);
     GP_RUN(test_profile_session_meta);
+    GP_RUN(test_genai_json_sessions);
     GP_RUN(test_csv_literal);
     GP_RUN(test_csv_telemetry);
     GP_RUN(test_console_literal);

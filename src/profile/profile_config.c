@@ -676,9 +676,14 @@ json_t *gp_profile_input_config(const struct profile_config *cfg)
         SET(in, "prefix_prompt",
             json_pack("{s:I, s:I}", "num", (json_int_t)cfg->num_prefix_prompts, "length",
                       (json_int_t)cfg->prefix_prompt_length));
+        /* create_config.py copies each session flag only when it is truthy,
+         * so a 0 leaves GenAI-Perf's default (num 0, turns 1/0, delay 0/1.0/0) */
+        const struct gp_session_opts *so = &cfg->sessions;
         SET(in, "sessions",
-            json_pack("{s:i, s:{s:i, s:i}, s:{s:i, s:f, s:i}}", "num", 0, "turns", "mean", 1, "stddev", 0,
-                      "turn_delay", "mean", 0, "ratio", 1.0, "stddev", 0));
+            json_pack("{s:I, s:{s:I, s:I}, s:{s:I, s:f, s:I}}", "num", (json_int_t)so->num_sessions, "turns", "mean",
+                      (json_int_t)(so->turns_mean ? so->turns_mean : 1), "stddev", (json_int_t)so->turns_stddev,
+                      "turn_delay", "mean", (json_int_t)so->delay_mean_ms, "ratio",
+                      so->delay_ratio != 0 ? so->delay_ratio : 1.0, "stddev", (json_int_t)so->delay_stddev_ms));
         SET(in, "prompt_source", json_string(cfg->input_file ? "file" : "synthetic"));
         SET(in, "synthetic_files", json_array());
         SET(in, "payload_file", json_string(""));

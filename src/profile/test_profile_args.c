@@ -2,6 +2,7 @@
  * messages, run-directory naming, input_config shape, float repr. */
 #include "profile/profile_config.h"
 #include "client/client.h"
+#include "core/buf.h"
 #include "core/error.h"
 #include "core/pytext.h"
 #include "core/test.h"
@@ -481,6 +482,20 @@ static void test_input_config(void)
     CHECK_STR(json_string_value(json_array_get(json_object_get(in, "header"), 0)), "A: b");
     CHECK_INT(json_integer_value(json_object_get(json_object_get(in, "output_tokens"), "mean")), 64);
     CHECK_STR(json_string_value(json_object_get(json_object_get(ic, "endpoint"), "url")), "http://x:1");
+    json_decref(ic);
+    gp_profile_config_free(&c);
+
+    /* the session flags land in input.sessions as create_config.py puts them */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--num-sessions", "3", "--session-turns-mean", "4", "--session-turns-stddev",
+                    "1", "--session-turn-delay-mean", "20", "--session-turn-delay-stddev", "5",
+                    "--session-delay-ratio", "0.5", NULL),
+              0);
+    ic = gp_profile_input_config(&c);
+    struct gp_buf b = {0};
+    CHECK_INT(gp_json_dump(&b, json_object_get(json_object_get(ic, "input"), "sessions"), -1, 0, GP_JSON_PYTHON), 0);
+    CHECK_STR(b.data, "{\"num\": 3, \"turns\": {\"mean\": 4, \"stddev\": 1}, "
+                      "\"turn_delay\": {\"mean\": 20, \"ratio\": 0.5, \"stddev\": 5}}");
+    gp_buf_free(&b);
     json_decref(ic);
     gp_profile_config_free(&c);
 }

@@ -130,6 +130,8 @@ for q in exp["requests"]:
     if not cands:
         continue
     r = cands.pop(0)
+    if "session_id" in q.get("request_inputs", {}):
+        r["_session"] = q["request_inputs"]["session_id"]
     if not keep:
         same = r["content_chunks"] == 0
     else:
@@ -214,11 +216,55 @@ if cnt:
         want["output_token_throughput_per_user"] = stats(tps, "tokens/sec/user")
     want["output_sequence_length"] = stats([r["osl"] for r in cnt], "tokens")
     want["input_sequence_length"] = stats([r["isl"] for r in cnt], "tokens")
-got = {k: v for k, v in gp.items() if k not in ("input_config", "telemetry_stats", "request_goodput")}
+got = {k: v for k, v in gp.items() if k not in ("input_config", "telemetry_stats", "request_goodput", "sessions")}
 check(list(got) == list(want), f"metric keys {list(got)} != {list(want)}")
 for k in want:
     if got.get(k) != want[k]:
         check(False, f"{k}: ours {got.get(k)} != recomputed {want[k]}")
+
+# ---- 2b. per-session statistics (GenAI-Perf's _session_metrics) ------------
+# Requests grouped by their request_inputs session_id in profile_export.json,
+# sessions in order of first appearance; throughputs over the session's own
+# span (first start to last response). A run without session ids has no block.
+want_s = {}
+for r in cnt:
+    if "_session" in r:
+        want_s.setdefault(r["_session"], []).append(r)
+for sid, rs in want_s.items():
+    ms = 1 / 1e6
+    span = (max(r["t_start_ns"] + r["request_latency_ns"] for r in rs) - min(r["t_start_ns"] for r in rs)) / 1e9
+    o = {}
+    if span > 0:
+        o["request_throughput"] = {"unit": "requests/sec", "avg": len(rs) / span}
+    o["request_latency"] = stats([r["request_latency_ns"] for r in rs], "ms", ms)
+    o["request_count"] = {"unit": "count", "avg": float(len(rs))}
+    o["time_to_first_token"] = stats([r["ttft_ns"] for r in rs], "ms", ms)
+    ttst = [r["ttst_ns"] for r in rs if r["ttst_ns"] is not None]
+    if ttst:
+        o["time_to_second_token"] = stats(ttst, "ms", ms)
+    itl = [r["itl_ns"] for r in rs if r["itl_ns"] is not None]
+    if itl and sum(itl) != 0:
+        o["inter_token_latency"] = stats(itl, "ms", ms)
+    if span > 0:
+        o["output_token_throughput"] = {"unit": "tokens/sec", "avg": sum(r["osl"] for r in rs) / span}
+    tps = [1 / (v / 1e9) for v in itl if v > 0]
+    if tps:
+        o["output_token_throughput_per_user"] = stats(tps, "tokens/sec/user")
+    o["output_sequence_length"] = stats([r["osl"] for r in rs], "tokens")
+    o["input_sequence_length"] = stats([r["isl"] for r in rs], "tokens")
+    want_s[sid] = o
+got_s = gp.get("sessions")
+if want_s:
+    check(list(gp)[-1] == "sessions", "sessions is not the last key (GenAI-Perf adds it after input_config)")
+    check(isinstance(got_s, dict) and list(got_s) == list(want_s),
+          f"session ids {list(got_s or {})} != {list(want_s)} (first-appearance order)")
+    for sid, o in want_s.items():
+        g = (got_s or {}).get(sid)
+        if g != o:
+            check(False, f"session {sid}: ours {g} != recomputed {o}")
+else:
+    check(got_s is None, "a sessions block without any session_id in profile_export.json")
+N_SESSIONS = len(want_s)
 
 # ---- 3. the CSV, as GenAI-Perf's csv_exporter writes it from these stats ----
 import csv
@@ -251,7 +297,8 @@ if "telemetry_stats" in gp:
     csv_text = csv_text[:len(out.getvalue())]
 check(csv_text == out.getvalue(), "CSV differs from csv.writer output:\n%r\n%r" % (csv_text, out.getvalue()))
 
-print(f"{len(exp['requests'])} requests, {len(cnt)} counted, {diverged} known GenAI-Perf parse divergences")
+print(f"{len(exp['requests'])} requests, {len(cnt)} counted, {N_SESSIONS} sessions, "
+      f"{diverged} known GenAI-Perf parse divergences")
 if fails:
     print("\n".join(fails[:20]))
     sys.exit(1)

@@ -42,12 +42,20 @@ echo "ok   session run re-exported byte-identical (session_id / delay kept)"
   { echo "FAIL session run directory: $(ls "$TMPDIR/s1")"; exit 1; }
 [ -d "$TMPDIR/sessout/genperf-sim-openai-chat-session_concurrency2" ] ||
   { echo "FAIL merged session run directory: $(ls "$TMPDIR/sessout")"; exit 1; }
-python3 - "$TMPDIR/sessout/genperf-sim-openai-chat-session_concurrency2/profile_export_genai_perf.json" <<'PY' || exit 1
+python3 - "$TMPDIR/sessout/genperf-sim-openai-chat-session_concurrency2/profile_export_genai_perf.json" \
+  "$TMPDIR/insess/node1/profile_export_genai_perf.json" <<'PY' || exit 1
 import json, sys
 st = json.load(open(sys.argv[1]))["input_config"]["perf_analyzer"]["stimulus"]
 assert st == {"session_concurrency": 2}, st
+# GenAI-Perf's process-export-files writes the per-session statistics too (process_export_files.py)
+node = json.load(open(sys.argv[2]))["sessions"]
+got = json.load(open(sys.argv[1])).get("sessions")
+assert got is not None and list(got) == list(node) and len(node) == 3, (got and list(got), list(node))
+for sid in node:
+    assert got[sid] == node[sid], (sid, got[sid], node[sid])
+    assert got[sid]["request_count"] == node[sid]["request_count"] == {"unit": "count", "avg": 3.0}, sid
 PY
-echo "ok   merged session run in <model>-openai-chat-session_concurrency2, stimulus kept"
+echo "ok   merged session run in <model>-openai-chat-session_concurrency2, stimulus and sessions block kept"
 "$GENPERF" process-export-files --input-directory "$TMPDIR/in" --artifact-dir "$TMPDIR/merged" \
   >"$TMPDIR/m.out" 2>&1 || { cat "$TMPDIR/m.out"; exit 1; }
 cat "$TMPDIR/m.out"
