@@ -42,6 +42,32 @@ async function canvasInk(page, sel) {
   }, sel);
 }
 
+// Every Hardware chart's y axis: its tick labels are all different from their
+// neighbours and the axis is as wide as the longest label (a 50 px axis once
+// showed 23.078 GiB as "3.078", with "23.078" repeated). want: {"chart": title,
+// "prefix": "23.07"} names a chart whose labels must all start with prefix.
+async function checkAxes(page, want) {
+  const axes = await page.$$eval('#gp-hardware .gp-chart[data-drawn]', (cs) => cs.map((c) => {
+    const u = c._uplot;
+    if (!u) return { chart: c.dataset.chart, missing: true };
+    const a = u.axes[1], labels = (a._values || []).map(String);
+    const longest = labels.reduce((m, l) => (l.length > m.length ? l : m), '');
+    u.ctx.font = a.font[0];
+    return { chart: c.dataset.chart, labels, size: a._size, need: a.ticks.size + a.gap + u.ctx.measureText(longest).width / devicePixelRatio };
+  }));
+  for (const a of axes) {
+    if (a.missing) { check(false, `chart ${a.chart} exposes its uPlot instance`); continue; }
+    const rep = a.labels.filter((l, i) => l !== '' && i > 0 && l === a.labels[i - 1]);
+    check(a.labels.length >= 2 && rep.length === 0, `${a.chart}: y tick labels differ from their neighbours (${JSON.stringify(a.labels)})`);
+    check(a.size >= a.need, `${a.chart}: y axis (${a.size} px) is as wide as its longest label needs (${a.need.toFixed(1)} px)`);
+  }
+  if (want) {
+    const a = axes.find((x) => x.chart === want.chart);
+    check(!!a && a.labels && a.labels.length >= 2 && a.labels.every((l) => l === '' || l.startsWith(want.prefix)),
+      `${want.chart}: tick labels show the whole value ${want.prefix}… (${a ? JSON.stringify(a.labels) : 'no such chart'})`);
+  }
+}
+
 (async () => {
   const prof = fs.mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'gp-chromium-'));
   const ctx = await chromium.launchPersistentContext(prof, {
@@ -149,11 +175,45 @@ async function canvasInk(page, sel) {
         for (const want of spec.hardware_labels)
           check(labels.includes(want), `Hardware tab has a series labelled ${JSON.stringify(want)} (${JSON.stringify(labels)})`);
       }
+      await checkAxes(page, spec.hardware_axis);
+      if (spec.hardware_axis) {
+        const notes = await page.$$eval('#gp-hardware .gp-note', (n) => n.map((x) => x.id));
+        check(!notes.includes('gp-no-gpu') && !notes.includes('gp-short-run'), `a long run with GPUs has no no-GPU or short-run note (${notes})`);
+        // the summary table (the UI's; a report file has none) fits a 1,280 px window
+        await page.setViewportSize({ width: 1280, height: 1000 });
+        const right = await page.$eval('#gp-telemetry-summary', (t) => t.getBoundingClientRect().right).catch(() => null);
+        check(right != null && right <= 1280, `telemetry summary table fits 1,280 px (right edge at ${right})`);
+        await shot('hardware-1280');
+        await page.setViewportSize({ width: 1400, height: 1000 });
+      }
     } else {
       await page.waitForSelector('#gp-no-telemetry', { timeout: 10000 }).catch(() => {});
       check(!!(await page.$('#gp-no-telemetry')), 'Hardware tab says there is no telemetry');
     }
     await shot('hardware');
+
+    // 3b. A short run without GPUs: its one sample per metric is drawn, and notes say why the tab is thin.
+    if (spec.hardware_short) {
+      await go(`#/job/${spec.hardware_short}/hardware`);
+      await page.waitForFunction(() => document.querySelectorAll('#gp-hardware .gp-chart[data-drawn]').length >= 1, null, { timeout: 10000 }).catch(() => {});
+      const hw = await page.$$eval('#gp-hardware .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
+      check(hw.every((t) => !t.includes('_')), `Hardware chart titles are display names, not raw metric names (${JSON.stringify(hw)})`);
+      check(hw.includes('server: requests waiting'), `num_requests_waiting is titled "server: requests waiting" (${JSON.stringify(hw)})`);
+      // the series colour on the canvas: a one-sample series drawn as a point, not left empty
+      const dots = await page.$$eval('#gp-hardware .gp-chart[data-drawn] canvas', (cs) => cs.map((cv) => {
+        const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 31) < 40 && Math.abs(d[i + 1] - 111) < 40 && d[i + 2] > 200 && d[i + 3] > 0) n++;
+        return n;
+      }));
+      check(dots.length >= 1 && dots.every((n) => n >= 12), `each one-sample series is drawn as a point (series-coloured pixels per chart: ${dots})`);
+      for (const id of ['gp-no-gpu', 'gp-short-run']) {
+        const t = await page.$eval('#' + id, (e) => e.textContent).catch(() => null);
+        check(!!t, `Hardware tab of job ${spec.hardware_short} shows #${id} (${JSON.stringify(t)})`);
+      }
+      await checkAxes(page, null);
+      await shot('hardware-short');
+    }
 
     // 4. Compare view.
     if (spec.compare) {
