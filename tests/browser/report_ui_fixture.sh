@@ -30,6 +30,9 @@ done
 sqlite3 "$db" "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value) VALUES
                (2, 5000000000, 5000000000, 'host', 'cpu_util_pct', 37.5),
                (2, 5000000000, 5000000000, 'server', 'num_requests_waiting', 3)"
+# Per-user throughput for both jobs (no GPU count): the compare view's Pareto chart is per server.
+sqlite3 "$db" "INSERT INTO metric_values (job_id, metric_code, stat, value) VALUES
+               (1, 'output_token_throughput_per_user', 'avg', 100.0), (2, 'output_token_throughput_per_user', 'avg', 50.0)"
 # Job 2 was stopped by Ctrl-C (store migration 7): the list says so.
 sqlite3 "$db" "UPDATE jobs SET interrupted = 1 WHERE id = 2"
 gp_start_ui --db "$db"
@@ -69,7 +72,16 @@ cat > "$TMPDIR/spec.json" <<JSON
              "output_token_throughput.avg": $thr},
  "charts_min": 3, "hardware": true, "hardware_short": 2,
  "hardware_axis": {"chart": "host memory available (GiB)", "prefix": "23.07"}, "hardware_labels": ["host", "host @ node-b"], "compare": "1,2", "sort": "request_latency.p50",
- "status_bad": "interrupted",
+ "status_bad": "interrupted", "missing_job": 999, "sweep_links": true, "pareto_y": "output tokens/s per server",
  "shots": "$SHOTS", "tag": "ui-fixture"}
 JSON
 gp_check "$TMPDIR/spec.json"
+gp_stop_ui
+
+# An empty store: the list says how to add jobs, not an empty table.
+"$GENPERF" report --db "$TMPDIR/empty.db" --job 1 -o "$TMPDIR/none.html" >/dev/null 2>&1 || true
+gp_start_ui --db "$TMPDIR/empty.db"
+cat > "$TMPDIR/empty.json" <<JSON
+{"base": "$UI_URL/", "offline": false, "empty": true, "shots": "$SHOTS", "tag": "ui-empty"}
+JSON
+gp_check "$TMPDIR/empty.json"

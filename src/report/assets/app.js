@@ -190,7 +190,15 @@
     return { class: why ? 't gp-status-bad' : 't', 'data-status': st == null ? null : String(st), title: why || null };
   }
 
+  const sortStats = ['avg', 'min', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'max', 'std'];
   function renderList(box, jobs) {
+    if (!jobs.length) {
+      // an empty store is not an error: say how jobs get in
+      add(box, el('p', { class: 'gp-note', id: 'gp-empty-store' }, 'This store has no jobs yet. Add some with ' +
+        '"genperf profile ... --db URL" (each run is stored as it ends), or ingest existing artifact directories ' +
+        '(genperf\'s or GenAI-Perf\'s) with "genperf ingest ARTIFACT_DIR --db URL"; see docs/store.md.'));
+      return;
+    }
     const distinct = function (k) {
       const s = {}; jobs.forEach(function (j) { if (j[k] != null && j[k] !== '') s[String(j[k])] = 1; });
       return Object.keys(s).sort();
@@ -207,9 +215,21 @@
       i.value = listState[k];
       return el('label', null, label, i);
     };
+    // one group per metric, its statistics in percentile order (avg, min, p1 ... p99, max, std), not
+    // alphabetical (p1, p10, p25, p5, ...): finding request_latency.p99 was a hunt in one long list
+    const byMetric = {};
+    Object.keys(metricKeys).forEach(function (k) {
+      const dot = k.lastIndexOf('.'), m = dot < 0 ? k : k.slice(0, dot);
+      (byMetric[m] = byMetric[m] || []).push(k);
+    });
+    const statRank = function (k) { const i = sortStats.indexOf(k.slice(k.lastIndexOf('.') + 1)); return i < 0 ? 99 : i; };
     const sortSel = el('select', { name: 'sort', onchange: function () { listState.sort = sortSel.value; draw(); } },
-      ['created_at', 'id', 'model', 'concurrency', 'request_rate'].concat(Object.keys(metricKeys).sort())
-        .map(function (k) { return el('option', { value: k }, k); }));
+      el('optgroup', { label: 'job' }, ['created_at', 'id', 'model', 'concurrency', 'request_rate']
+        .map(function (k) { return el('option', { value: k }, k); })),
+      Object.keys(byMetric).sort().map(function (m) {
+        return el('optgroup', { label: m }, byMetric[m].sort(function (a, b) { return statRank(a) - statRank(b) || (a < b ? -1 : 1); })
+          .map(function (k) { return el('option', { value: k }, k); }));
+      }));
     sortSel.value = listState.sort;
     const order = el('select', { name: 'order', onchange: function () { listState.desc = order.value === 'desc'; draw(); } },
       el('option', { value: 'desc' }, 'descending'), el('option', { value: 'asc' }, 'ascending'));
@@ -287,6 +307,8 @@
           }));
       });
       add(tbl, el('p', { class: 'gp-meta' }, rows.length + ' of ' + jobs.length + ' jobs'));
+      // the sweep links sit above the list, where a long list does not push them out of sight
+      const sweeps = el('p', { id: 'gp-sweeps' }); add(tbl, sweeps);
       // The table scrolls inside its box, never the page: the list fits a 1,280 px window.
       add(tbl, el('div', { class: 'gp-scroll' }, el('table', { class: 'gp', id: 'gp-jobs' },
         el('thead', null, el('tr', null, el('th', null, ''), th('id', 'job'), th('created_at', 'date', 't'),
@@ -297,10 +319,10 @@
         el('tbody', null, body))));
       const sc = Object.keys(scenarios).sort();
       if (sc.length) {
-        add(tbl, el('p', null, 'Compare a sweep: ', sc.map(function (s, i) {
+        add(sweeps, ['Compare a sweep: ', sc.map(function (s, i) {
           return [i ? ', ' : '', el('a', { href: '#/compare/scenario/' + encodeURIComponent(s) }, s)];
-        })));
-      }
+        })]);
+      } else sweeps.remove();
     }
     draw();
   }
@@ -324,6 +346,12 @@
       renderJobHead(head, d.job || {});
       if (tab === 'hardware') return renderHardware(body, q, d);
       return renderMetrics(body, q, d);
+    }, function (e) {
+      if (!current(gen)) return;
+      // no job: one message and a way back, not a header and tabs over nothing
+      clear();
+      add(root, [el('p', { class: 'gp-err', id: 'gp-missing' }, String(e && e.message ? e.message : e)),
+        el('p', null, el('a', { href: '#/' }, 'Back to Benchmarks'))]);
     }).catch(function (e) { showError(body, e); });
   }
 
@@ -592,10 +620,11 @@
       series.push({ label: 'limit', stroke: '#1a7f37', paths: function () { return null; }, points: { show: true, size: 16, width: 3, stroke: '#1a7f37', fill: 'rgba(0,0,0,0)' } });
       data.push(ser(function (r) { return r === lim; }));
     }
-    const box = chart(cbox, 'Pareto: throughput per GPU vs per user', 'each point is one cell' + (perGpu ? '' : ' (GPU count unknown: per server)') +
+    // without a GPU count the y axis is per server, and says so: "per GPU" there was a server's total
+    const box = chart(cbox, 'Pareto: throughput per ' + (perGpu ? 'GPU' : 'server') + ' vs per user', 'each point is one cell' + (perGpu ? '' : ' (GPU count unknown: per server)') +
       (lim ? '; the ring is the search limit' : ''), {
       scales: { x: { time: false, range: padded }, y: { range: padded } },
-      axes: [{ label: 'output tokens/s per user' }, { label: perGpu ? 'output tokens/s per GPU' : 'output tokens/s' }], series: series,
+      axes: [{ label: 'output tokens/s per user' }, { label: perGpu ? 'output tokens/s per GPU' : 'output tokens/s per server' }], series: series,
     }, data);
     box.setAttribute('data-pareto', String(rows.filter(function (r) { return r.front; }).length));
     if (lim) box.setAttribute('data-limit', String(lim.p[search && search.search_type === 'request_rate' ? 'request_rate' : 'concurrency']));
