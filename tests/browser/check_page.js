@@ -245,6 +245,11 @@ async function checkAxes(page, want) {
       await page.waitForFunction(() => document.querySelectorAll('#gp-compare .gp-chart[data-drawn]').length >= 2, null, { timeout: 10000 }).catch(() => {});
       const cc = await page.$$eval('#gp-compare .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
       check(cc.length >= 2, `compare view draws Pareto and concurrency charts (${cc.join('; ')})`);
+      if (spec.compare_mixed) {
+        // jobs of different endpoint types: the view warns, naming what differs
+        const w = await page.$eval('#gp-compare-mixed', (e) => e.textContent).catch(() => null);
+        check(!!w && w.includes(spec.compare_mixed), `compare warns that the jobs differ in ${spec.compare_mixed} (${JSON.stringify(w)})`);
+      }
       if (spec.pareto_y) {
         // no GPU count: the Pareto chart is per server, in its title and on its axis
         const p = await page.$$eval('#gp-compare .gp-chart[data-pareto]', (c) => c.map((x) => [x.dataset.chart, x._uplot ? x._uplot.axes[1].label : null]));

@@ -33,6 +33,8 @@ sqlite3 "$db" "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, met
 # Per-user throughput for both jobs (no GPU count): the compare view's Pareto chart is per server.
 sqlite3 "$db" "INSERT INTO metric_values (job_id, metric_code, stat, value) VALUES
                (1, 'output_token_throughput_per_user', 'avg', 100.0), (2, 'output_token_throughput_per_user', 'avg', 50.0)"
+# Job 2 ran against the completions endpoint: comparing it with job 1 (chat) warns.
+sqlite3 "$db" "UPDATE scenarios SET endpoint_type = 'completions' WHERE id = 2"
 # Job 2 was stopped by Ctrl-C (store migration 7): the list says so.
 sqlite3 "$db" "UPDATE jobs SET interrupted = 1 WHERE id = 2"
 gp_start_ui --db "$db"
@@ -72,7 +74,7 @@ cat > "$TMPDIR/spec.json" <<JSON
              "output_token_throughput.avg": $thr},
  "charts_min": 3, "hardware": true, "hardware_short": 2,
  "hardware_axis": {"chart": "host memory available (GiB)", "prefix": "23.07"}, "hardware_labels": ["host", "host @ node-b"], "compare": "1,2", "sort": "request_latency.p50",
- "status_bad": "interrupted", "missing_job": 999, "sweep_links": true, "pareto_y": "output tokens/s per server",
+ "status_bad": "interrupted", "missing_job": 999, "sweep_links": true, "pareto_y": "output tokens/s per server", "compare_mixed": "endpoint types (chat, completions)",
  "shots": "$SHOTS", "tag": "ui-fixture"}
 JSON
 gp_check "$TMPDIR/spec.json"

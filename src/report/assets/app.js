@@ -534,7 +534,7 @@
         return pick ? pick.indexOf(String(j.id)) >= 0 : String(j.scenario) === arg;
       }).map(function (j) {
         const m = j.metrics || {};
-        return { id: j.id, label: j.cell || ('job ' + j.id), model: j.model, concurrency: j.concurrency,
+        return { id: j.id, label: j.cell || ('job ' + j.id), model: j.model, endpoint_type: j.endpoint_type, concurrency: j.concurrency,
           request_rate: j.request_rate, request_throughput: m['request_throughput.avg'],
           output_token_throughput: m['output_token_throughput.avg'], time_to_first_token_p50: m['time_to_first_token.p50'],
           request_latency_p50: m['request_latency.p50'], request_latency_p99: m['request_latency.p99'],
@@ -667,6 +667,15 @@
         String(search.reason || search.stopped || ''), ' · goodput target ',
         num(search.goodput_target) == null ? '' : fmt(num(search.goodput_target) * 100) + '%', search.slos ? ' · SLOs ' + search.slos : ''));
     }
+    // numbers of different models or endpoint types (chat vs completions) side by side
+    // compare unlike things: say so above them
+    const differ = [['model', 'models'], ['endpoint_type', 'endpoint types']].map(function (k) {
+      const s = {}; pts.forEach(function (p) { if (p[k[0]] != null && p[k[0]] !== '') s[String(p[k[0]])] = 1; });
+      return Object.keys(s).length > 1 ? k[1] + ' (' + Object.keys(s).sort().join(', ') + ')' : null;
+    }).filter(Boolean);
+    if (differ.length)
+      add(body, el('p', { class: 'gp-err', id: 'gp-compare-mixed' }, 'These jobs differ in ' + differ.join(' and ') +
+        ': their numbers are not measured on the same workload, so compare them with care.'));
     const cols = [['id', 'job'], ['label', 'cell'], ['tool', 'tool'], ['concurrency', 'concurrency'], ['request_rate', 'request rate'],
       ['request_throughput', 'requests/s'], ['output_token_throughput', 'output tokens/s'], ['output_token_throughput_per_user', 'tokens/s/user'],
       ['time_to_first_token_p50', 'TTFT p50'], ['time_to_first_token_p99', 'TTFT p99'], ['inter_token_latency_p99', 'ITL p99'],
