@@ -540,6 +540,8 @@ static json_t *compare_point(json_t *j, json_t *ms, json_t *slos)
                            json_object_get(j, "request_rate"));
     json_object_set(pt, "tool", json_object_get(j, "producer"));
     json_object_set(pt, "gpu_count", json_object_get(j, "gpu_count"));
+    /* the compare view warns when jobs differ in model or endpoint type */
+    json_object_set(pt, "endpoint_type", json_object_get(j, "endpoint_type"));
     json_object_set(pt, "artifact_dir", json_object_get(j, "artifact_dir"));
     size_t k;
     json_t *m;

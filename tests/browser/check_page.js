@@ -42,6 +42,32 @@ async function canvasInk(page, sel) {
   }, sel);
 }
 
+// Every Hardware chart's y axis: its tick labels are all different from their
+// neighbours and the axis is as wide as the longest label (a 50 px axis once
+// showed 23.078 GiB as "3.078", with "23.078" repeated). want: {"chart": title,
+// "prefix": "23.07"} names a chart whose labels must all start with prefix.
+async function checkAxes(page, want) {
+  const axes = await page.$$eval('#gp-hardware .gp-chart[data-drawn]', (cs) => cs.map((c) => {
+    const u = c._uplot;
+    if (!u) return { chart: c.dataset.chart, missing: true };
+    const a = u.axes[1], labels = (a._values || []).map(String);
+    const longest = labels.reduce((m, l) => (l.length > m.length ? l : m), '');
+    u.ctx.font = a.font[0];
+    return { chart: c.dataset.chart, labels, size: a._size, need: a.ticks.size + a.gap + u.ctx.measureText(longest).width / devicePixelRatio };
+  }));
+  for (const a of axes) {
+    if (a.missing) { check(false, `chart ${a.chart} exposes its uPlot instance`); continue; }
+    const rep = a.labels.filter((l, i) => l !== '' && i > 0 && l === a.labels[i - 1]);
+    check(a.labels.length >= 2 && rep.length === 0, `${a.chart}: y tick labels differ from their neighbours (${JSON.stringify(a.labels)})`);
+    check(a.size >= a.need, `${a.chart}: y axis (${a.size} px) is as wide as its longest label needs (${a.need.toFixed(1)} px)`);
+  }
+  if (want) {
+    const a = axes.find((x) => x.chart === want.chart);
+    check(!!a && a.labels && a.labels.length >= 2 && a.labels.every((l) => l === '' || l.startsWith(want.prefix)),
+      `${want.chart}: tick labels show the whole value ${want.prefix}… (${a ? JSON.stringify(a.labels) : 'no such chart'})`);
+  }
+}
+
 (async () => {
   const prof = fs.mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'gp-chromium-'));
   const ctx = await chromium.launchPersistentContext(prof, {
@@ -76,6 +102,15 @@ async function canvasInk(page, sel) {
     check(n >= 16, `${name} screenshot ${file} is not blank (${n} distinct colours)`);
   };
   try {
+    if (spec.empty) {
+      // an empty store: the list says how to add jobs
+      await go('');
+      await page.waitForSelector('#gp-empty-store', { timeout: 10000 }).catch(() => {});
+      const t = await page.$eval('#gp-empty-store', (e) => e.textContent).catch(() => '');
+      check(/genperf ingest/.test(t) && /--db/.test(t), `an empty store says how to add jobs (${JSON.stringify(t)})`);
+      await shot('empty');
+      throw null; // ends the page checks: an empty store has no job to open
+    }
     // 1. Benchmarks list.
     await go(spec.offline ? '#/' : '');
     await page.waitForSelector('#gp-jobs tbody tr', { timeout: 10000 });
@@ -106,6 +141,21 @@ async function canvasInk(page, sel) {
       await page.waitForSelector('#gp-jobs tbody tr', { timeout: 10000 });
       const again = await page.$$eval(`#gp-jobs td[data-metric="${spec.sort}"]`, (t) => t.map((x) => Number(x.dataset.value)));
       check(JSON.stringify(again) === JSON.stringify(sorted), `reopening ${h} restores the sort`);
+    }
+    if (spec.sort) {
+      // the sort menu: a group per metric, statistics in percentile order
+      const groups = await page.$$eval('select[name=sort] optgroup', (g) => g.map((x) => [x.label, [...x.querySelectorAll('option')].map((o) => o.value)]));
+      const order = ['avg', 'min', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'max', 'std'];
+      const lat = (groups.find((g) => g[0] === 'request_latency') || [null, []])[1].map((v) => v.split('.')[1]);
+      const inOrder = lat.every((v, i) => i === 0 || order.indexOf(lat[i - 1]) < order.indexOf(v));
+      check(groups.length >= 2 && lat.length >= 5 && inOrder, `sort menu grouped, request_latency's stats in percentile order (${JSON.stringify(lat)})`);
+    }
+    if (spec.sweep_links) {
+      const above = await page.evaluate(() => {
+        const s = document.querySelector('#gp-sweeps'), t = document.querySelector('#gp-jobs');
+        return !!(s && t && s.querySelector('a') && (s.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING));
+      });
+      check(above, '"Compare a sweep" links sit above the job list');
     }
     await shot('list');
 
@@ -149,11 +199,45 @@ async function canvasInk(page, sel) {
         for (const want of spec.hardware_labels)
           check(labels.includes(want), `Hardware tab has a series labelled ${JSON.stringify(want)} (${JSON.stringify(labels)})`);
       }
+      await checkAxes(page, spec.hardware_axis);
+      if (spec.hardware_axis) {
+        const notes = await page.$$eval('#gp-hardware .gp-note', (n) => n.map((x) => x.id));
+        check(!notes.includes('gp-no-gpu') && !notes.includes('gp-short-run'), `a long run with GPUs has no no-GPU or short-run note (${notes})`);
+        // the summary table (the UI's; a report file has none) fits a 1,280 px window
+        await page.setViewportSize({ width: 1280, height: 1000 });
+        const right = await page.$eval('#gp-telemetry-summary', (t) => t.getBoundingClientRect().right).catch(() => null);
+        check(right != null && right <= 1280, `telemetry summary table fits 1,280 px (right edge at ${right})`);
+        await shot('hardware-1280');
+        await page.setViewportSize({ width: 1400, height: 1000 });
+      }
     } else {
       await page.waitForSelector('#gp-no-telemetry', { timeout: 10000 }).catch(() => {});
       check(!!(await page.$('#gp-no-telemetry')), 'Hardware tab says there is no telemetry');
     }
     await shot('hardware');
+
+    // 3b. A short run without GPUs: its one sample per metric is drawn, and notes say why the tab is thin.
+    if (spec.hardware_short) {
+      await go(`#/job/${spec.hardware_short}/hardware`);
+      await page.waitForFunction(() => document.querySelectorAll('#gp-hardware .gp-chart[data-drawn]').length >= 1, null, { timeout: 10000 }).catch(() => {});
+      const hw = await page.$$eval('#gp-hardware .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
+      check(hw.every((t) => !t.includes('_')), `Hardware chart titles are display names, not raw metric names (${JSON.stringify(hw)})`);
+      check(hw.includes('server: requests waiting'), `num_requests_waiting is titled "server: requests waiting" (${JSON.stringify(hw)})`);
+      // the series colour on the canvas: a one-sample series drawn as a point, not left empty
+      const dots = await page.$$eval('#gp-hardware .gp-chart[data-drawn] canvas', (cs) => cs.map((cv) => {
+        const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 31) < 40 && Math.abs(d[i + 1] - 111) < 40 && d[i + 2] > 200 && d[i + 3] > 0) n++;
+        return n;
+      }));
+      check(dots.length >= 1 && dots.every((n) => n >= 12), `each one-sample series is drawn as a point (series-coloured pixels per chart: ${dots})`);
+      for (const id of ['gp-no-gpu', 'gp-short-run']) {
+        const t = await page.$eval('#' + id, (e) => e.textContent).catch(() => null);
+        check(!!t, `Hardware tab of job ${spec.hardware_short} shows #${id} (${JSON.stringify(t)})`);
+      }
+      await checkAxes(page, null);
+      await shot('hardware-short');
+    }
 
     // 4. Compare view.
     if (spec.compare) {
@@ -161,10 +245,33 @@ async function canvasInk(page, sel) {
       await page.waitForFunction(() => document.querySelectorAll('#gp-compare .gp-chart[data-drawn]').length >= 2, null, { timeout: 10000 }).catch(() => {});
       const cc = await page.$$eval('#gp-compare .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
       check(cc.length >= 2, `compare view draws Pareto and concurrency charts (${cc.join('; ')})`);
+      if (spec.compare_mixed) {
+        // jobs of different endpoint types: the view warns, naming what differs
+        const w = await page.$eval('#gp-compare-mixed', (e) => e.textContent).catch(() => null);
+        check(!!w && w.includes(spec.compare_mixed), `compare warns that the jobs differ in ${spec.compare_mixed} (${JSON.stringify(w)})`);
+      }
+      if (spec.pareto_y) {
+        // no GPU count: the Pareto chart is per server, in its title and on its axis
+        const p = await page.$$eval('#gp-compare .gp-chart[data-pareto]', (c) => c.map((x) => [x.dataset.chart, x._uplot ? x._uplot.axes[1].label : null]));
+        check(p.length === 1 && p[0][1] === spec.pareto_y && p[0][0].includes(spec.pareto_y.replace('output tokens/s ', '')),
+          `Pareto chart says ${JSON.stringify(spec.pareto_y)} (${JSON.stringify(p)})`);
+      }
       await shot('compare');
     }
+    // 5. A job the store does not hold: one message, no empty tabs.
+    if (spec.missing_job) {
+      const seen = errors.length;
+      await go(`#/job/${spec.missing_job}/hardware`);
+      await page.waitForSelector('#gp-missing', { timeout: 10000 }).catch(() => {});
+      const m = await page.evaluate(() => [document.querySelectorAll('#gp-main .gp-err').length,
+        !!document.querySelector('#gp-missing'), document.querySelectorAll('.gp-tabs, #gp-hardware, #gp-metrics').length]);
+      check(m[0] === 1 && m[1] && m[2] === 0, `missing job ${spec.missing_job}: one message, no tabs (errors ${m[0]}, tabs/bodies ${m[2]})`);
+      await shot('missing-job');
+      // the browser logs the API's 404 itself; that one is expected here
+      errors.splice(seen, errors.length - seen, ...errors.slice(seen).filter((x) => !/status of 404/.test(x)));
+    }
   } catch (e) {
-    check(false, 'exception: ' + (e && e.stack || e));
+    if (e !== null) check(false, 'exception: ' + (e && e.stack || e));
   }
   check(dialogs.length === 0, `no dialog opened (alert from data would show here: ${JSON.stringify(dialogs)})`);
   check(errors.length === 0, `no script errors (${JSON.stringify(errors.slice(0, 3))})`);

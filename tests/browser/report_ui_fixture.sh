@@ -18,6 +18,23 @@ for t in 5000000000 6000000000 7000000000; do
   sqlite3 "$db" "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value, host)
                  VALUES (1, $t, $t, 'host', 'cpu_util_pct', 42.0, 'node-b')"
 done
+# Host memory available around 23.078 GiB varying by 0.002 GiB: its y axis once read
+# "3.078" (the 50 px axis cut the leading digit) with "23.078" repeated on two ticks.
+for i in 0 1 2 3 4 5 6 7 8; do
+  sqlite3 "$db" "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value)
+                 VALUES (1, $((5000000000 + i * 1000000000)), $((5000000000 + i * 1000000000)), 'host', 'mem_available_bytes',
+                         ROUND((23.077 + $i * 0.00025) * 1073741824))"
+done
+# Job 2: a short run on a machine without GPUs, one sample per metric (host CPU and the
+# server's num_requests_waiting). Its Hardware tab draws the points and says why it is thin.
+sqlite3 "$db" "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value) VALUES
+               (2, 5000000000, 5000000000, 'host', 'cpu_util_pct', 37.5),
+               (2, 5000000000, 5000000000, 'server', 'num_requests_waiting', 3)"
+# Per-user throughput for both jobs (no GPU count): the compare view's Pareto chart is per server.
+sqlite3 "$db" "INSERT INTO metric_values (job_id, metric_code, stat, value) VALUES
+               (1, 'output_token_throughput_per_user', 'avg', 100.0), (2, 'output_token_throughput_per_user', 'avg', 50.0)"
+# Job 2 ran against the completions endpoint: comparing it with job 1 (chat) warns.
+sqlite3 "$db" "UPDATE scenarios SET endpoint_type = 'completions' WHERE id = 2"
 # Job 2 was stopped by Ctrl-C (store migration 7): the list says so.
 sqlite3 "$db" "UPDATE jobs SET interrupted = 1 WHERE id = 2"
 gp_start_ui --db "$db"
@@ -55,8 +72,18 @@ cat > "$TMPDIR/spec.json" <<JSON
 {"base": "$UI_URL/", "offline": false, "jobs": 2, "model": "<script>alert(1)</script>", "job": 1,
  "metrics": {"request_latency.avg": $lat, "request_latency.p99": $p99, "time_to_first_token.p50": $ttft,
              "output_token_throughput.avg": $thr},
- "charts_min": 3, "hardware": true, "hardware_labels": ["host", "host @ node-b"], "compare": "1,2", "sort": "request_latency.p50",
- "status_bad": "interrupted",
+ "charts_min": 3, "hardware": true, "hardware_short": 2,
+ "hardware_axis": {"chart": "host memory available (GiB)", "prefix": "23.07"}, "hardware_labels": ["host", "host @ node-b"], "compare": "1,2", "sort": "request_latency.p50",
+ "status_bad": "interrupted", "missing_job": 999, "sweep_links": true, "pareto_y": "output tokens/s per server", "compare_mixed": "endpoint types (chat, completions)",
  "shots": "$SHOTS", "tag": "ui-fixture"}
 JSON
 gp_check "$TMPDIR/spec.json"
+gp_stop_ui
+
+# An empty store: the list says how to add jobs, not an empty table.
+"$GENPERF" report --db "$TMPDIR/empty.db" --job 1 -o "$TMPDIR/none.html" >/dev/null 2>&1 || true
+gp_start_ui --db "$TMPDIR/empty.db"
+cat > "$TMPDIR/empty.json" <<JSON
+{"base": "$UI_URL/", "offline": false, "empty": true, "shots": "$SHOTS", "tag": "ui-empty"}
+JSON
+gp_check "$TMPDIR/empty.json"

@@ -81,13 +81,42 @@
   /* ---- charts ---------------------------------------------------------- */
   const palette = ['#1f6feb', '#d1242f', '#1a7f37', '#9a6700', '#8250df', '#bf3989', '#0a7d8c', '#57606a'];
 
+  /* Tick labels with the fewest decimals that write every tick exactly, so
+   * neighbours never read the same: uPlot's default keeps 3, and a host
+   * memory axis at 23.0775 and 23.078 GiB showed "23.078" twice. */
+  function tickLabels(u, splits) {
+    const fin = splits.filter(function (v) { return v != null && Number.isFinite(v); });
+    let d = 0;
+    while (d < 10 && fin.some(function (v) { return Math.abs(Number(v.toFixed(d)) - v) > Math.abs(v) * 1e-12 + 1e-12; })) d++;
+    const f = new Intl.NumberFormat('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+    return splits.map(function (v) { return v == null ? '' : f.format(v); });
+  }
+  /* A y axis as wide as its longest tick label (after uPlot's example
+   * "axis-autosize", without its reuse of the first cycle's size: the labels
+   * can still change then, and 90..100 got a 40 px axis for "100.0"): the
+   * fixed 50 px cut "23.078" to "3.078". */
+  function axisWidth(u, values, ai) {
+    const a = u.axes[ai];
+    let w = a.ticks.size + a.gap, longest = '';
+    (values || []).forEach(function (v) { if (String(v).length > longest.length) longest = String(v); });
+    if (longest) { u.ctx.font = a.font[0]; w += u.ctx.measureText(longest).width / devicePixelRatio; }
+    return Math.ceil(w) + 2;
+  }
+
   function chart(parent, title, caption, opts, data) {
     const box = el('div', { class: 'gp-chart', 'data-chart': title });
     add(parent, box);
     const o = Object.assign({ title: title, width: 560, height: 260 }, opts);
     o.hooks = Object.assign({}, opts.hooks);
     o.hooks.draw = (o.hooks.draw || []).concat([function () { box.setAttribute('data-drawn', '1'); }]);
-    charts.push(new uPlot(o, data, box));
+    o.axes = (o.axes || [{}, {}]).map(function (a, i) {
+      const b = Object.assign({ values: tickLabels }, a);
+      if (i > 0 && !a.size) b.size = axisWidth;
+      return b;
+    });
+    // the instance on its box lets the browser tests read the tick labels drawn
+    box._uplot = new uPlot(o, data, box);
+    charts.push(box._uplot);
     if (caption) add(box, el('div', { class: 'cap' }, caption));
     return box;
   }
@@ -161,7 +190,15 @@
     return { class: why ? 't gp-status-bad' : 't', 'data-status': st == null ? null : String(st), title: why || null };
   }
 
+  const sortStats = ['avg', 'min', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'max', 'std'];
   function renderList(box, jobs) {
+    if (!jobs.length) {
+      // an empty store is not an error: say how jobs get in
+      add(box, el('p', { class: 'gp-note', id: 'gp-empty-store' }, 'This store has no jobs yet. Add some with ' +
+        '"genperf profile ... --db URL" (each run is stored as it ends), or ingest existing artifact directories ' +
+        '(genperf\'s or GenAI-Perf\'s) with "genperf ingest ARTIFACT_DIR --db URL"; see docs/store.md.'));
+      return;
+    }
     const distinct = function (k) {
       const s = {}; jobs.forEach(function (j) { if (j[k] != null && j[k] !== '') s[String(j[k])] = 1; });
       return Object.keys(s).sort();
@@ -178,9 +215,21 @@
       i.value = listState[k];
       return el('label', null, label, i);
     };
+    // one group per metric, its statistics in percentile order (avg, min, p1 ... p99, max, std), not
+    // alphabetical (p1, p10, p25, p5, ...): finding request_latency.p99 was a hunt in one long list
+    const byMetric = {};
+    Object.keys(metricKeys).forEach(function (k) {
+      const dot = k.lastIndexOf('.'), m = dot < 0 ? k : k.slice(0, dot);
+      (byMetric[m] = byMetric[m] || []).push(k);
+    });
+    const statRank = function (k) { const i = sortStats.indexOf(k.slice(k.lastIndexOf('.') + 1)); return i < 0 ? 99 : i; };
     const sortSel = el('select', { name: 'sort', onchange: function () { listState.sort = sortSel.value; draw(); } },
-      ['created_at', 'id', 'model', 'concurrency', 'request_rate'].concat(Object.keys(metricKeys).sort())
-        .map(function (k) { return el('option', { value: k }, k); }));
+      el('optgroup', { label: 'job' }, ['created_at', 'id', 'model', 'concurrency', 'request_rate']
+        .map(function (k) { return el('option', { value: k }, k); })),
+      Object.keys(byMetric).sort().map(function (m) {
+        return el('optgroup', { label: m }, byMetric[m].sort(function (a, b) { return statRank(a) - statRank(b) || (a < b ? -1 : 1); })
+          .map(function (k) { return el('option', { value: k }, k); }));
+      }));
     sortSel.value = listState.sort;
     const order = el('select', { name: 'order', onchange: function () { listState.desc = order.value === 'desc'; draw(); } },
       el('option', { value: 'desc' }, 'descending'), el('option', { value: 'asc' }, 'ascending'));
@@ -258,6 +307,8 @@
           }));
       });
       add(tbl, el('p', { class: 'gp-meta' }, rows.length + ' of ' + jobs.length + ' jobs'));
+      // the sweep links sit above the list, where a long list does not push them out of sight
+      const sweeps = el('p', { id: 'gp-sweeps' }); add(tbl, sweeps);
       // The table scrolls inside its box, never the page: the list fits a 1,280 px window.
       add(tbl, el('div', { class: 'gp-scroll' }, el('table', { class: 'gp', id: 'gp-jobs' },
         el('thead', null, el('tr', null, el('th', null, ''), th('id', 'job'), th('created_at', 'date', 't'),
@@ -268,10 +319,10 @@
         el('tbody', null, body))));
       const sc = Object.keys(scenarios).sort();
       if (sc.length) {
-        add(tbl, el('p', null, 'Compare a sweep: ', sc.map(function (s, i) {
+        add(sweeps, ['Compare a sweep: ', sc.map(function (s, i) {
           return [i ? ', ' : '', el('a', { href: '#/compare/scenario/' + encodeURIComponent(s) }, s)];
-        })));
-      }
+        })]);
+      } else sweeps.remove();
     }
     draw();
   }
@@ -295,6 +346,12 @@
       renderJobHead(head, d.job || {});
       if (tab === 'hardware') return renderHardware(body, q, d);
       return renderMetrics(body, q, d);
+    }, function (e) {
+      if (!current(gen)) return;
+      // no job: one message and a way back, not a header and tabs over nothing
+      clear();
+      add(root, [el('p', { class: 'gp-err', id: 'gp-missing' }, String(e && e.message ? e.message : e)),
+        el('p', null, el('a', { href: '#/' }, 'Back to Benchmarks'))]);
     }).catch(function (e) { showError(body, e); });
   }
 
@@ -362,15 +419,38 @@
     energy_j: 'GPU energy counter (J)', temp_c: 'GPU temperature (°C)', sm_clock_mhz: 'SM clock (MHz)',
     power_limit_w: 'GPU power limit (W)', mem_util_pct: 'GPU memory utilisation (%)', load1: 'load average (1 min)',
     mem_available_bytes: 'host memory available (GiB)', num_requests_running: 'server: requests running',
-    kv_cache_usage_pct: 'server: KV cache usage (%)' };
+    num_requests_waiting: 'server: requests waiting', kv_cache_usage_pct: 'server: KV cache usage (%)',
+    prefix_cache_hit_rate: 'server: prefix cache hit rate', sm_active_pct: 'GPU SM active (%)',
+    enc_util_pct: 'GPU encoder utilisation (%)', dec_util_pct: 'GPU decoder utilisation (%)',
+    mem_free_bytes: 'GPU memory free (GiB)', mem_clock_mhz: 'GPU memory clock (MHz)', mem_temp_c: 'GPU memory temperature (°C)',
+    pcie_tx_bytes_per_s: 'GPU PCIe sent (GiB/s)', pcie_rx_bytes_per_s: 'GPU PCIe received (GiB/s)' };
+  /* A name no table knows still reads as words with its unit, never as
+   * the raw sampler key: "ecc_sbe_volatile" -> "ecc sbe volatile". */
+  function telName(m) {
+    if (telLabel[m]) return telLabel[m];
+    const units = [[/_bytes_per_s$/, ' (GiB/s)'], [/_bytes$/, ' (GiB)'], [/_pct$/, ' (%)'], [/_w$/, ' (W)'],
+      [/_mhz$/, ' (MHz)'], [/_c$/, ' (°C)'], [/_us$/, ' (µs)'], [/_j$/, ' (J)']];
+    for (const u of units) if (u[0].test(m)) return m.replace(u[0], '').replace(/_/g, ' ') + u[1];
+    return m.replace(/_/g, ' ');
+  }
+  /* Summary column names as short words that may wrap, so the table fits a
+   * 1,280 px window (with raw keys as headers it was 1,770 px wide). */
+  function sumHead(c) {
+    return c.replace(/_pct$/, ' %').replace(/_gib$/, ' GiB').replace(/_w$/, ' W').replace(/_j$/, ' J')
+      .replace(/_s$/, ' s').replace(/^mem_/, 'mem ').replace(/_/g, ' ');
+  }
+  // fewer samples than this in every series (10 s at the default 1 s
+  // interval): the charts cannot show a trend, and the tab says so
+  const shortRunSamples = 10;
 
   function renderHardware(body, q, d) {
     const sum = d.telemetry_summary || [];
+    const notes = el('div', { id: 'gp-hardware-notes' }); add(body, notes);
     if (sum.length) {
       const cols = Object.keys(sum[0]);
       add(body, el('h3', null, 'Telemetry summary'));
-      add(body, el('table', { class: 'gp', id: 'gp-telemetry-summary' },
-        el('thead', null, el('tr', null, cols.map(function (c) { return el('th', { class: 't' }, c); }))),
+      add(body, el('table', { class: 'gp gp-wrap-head', id: 'gp-telemetry-summary' },
+        el('thead', null, el('tr', null, cols.map(function (c) { return el('th', { class: 't', title: c }, sumHead(c)); }))),
         el('tbody', null, sum.map(function (r) {
           return el('tr', null, cols.map(function (c) { return el('td', { class: num(r[c]) == null ? 't' : null }, fmt(r[c])); }));
         }))));
@@ -379,6 +459,20 @@
     return api('/api/job/telemetry' + q).then(function (t) {
       const series = t.series || [];
       if (!series.length) { add(cbox, el('p', { class: 'gp-note', id: 'gp-no-telemetry' }, 'no telemetry samples stored for this job')); return; }
+      if (!series.some(function (s) { return /^gpu/.test(String(s.device)); }) &&
+          !sum.some(function (r) { return /^gpu/.test(String(r.device)); }))
+        add(notes, el('p', { class: 'gp-note', id: 'gp-no-gpu' }, 'No GPU was sampled for this job: genperf reads GPUs through NVML ' +
+          '(or a DCGM exporter) on the machine that ran it, and found none there (no NVIDIA driver or device visible to it, ' +
+          'or the server ran on another machine). Host and server metrics are shown below.'));
+      let most = 0, span = 0;
+      series.forEach(function (s) {
+        const ts = (s.t_s || []).map(num).filter(function (x) { return x != null; });
+        most = Math.max(most, ts.length);
+        if (ts.length) span = Math.max(span, Math.max.apply(null, ts) - Math.min.apply(null, ts));
+      });
+      if (most < shortRunSamples)
+        add(notes, el('p', { class: 'gp-note', id: 'gp-short-run' }, 'Short run: at most ' + most + ' sample' + (most === 1 ? '' : 's') +
+          ' per metric over ' + fmt(span) + ' s, too few to show a trend; run longer, or sample more often with --telemetry-interval.'));
       const byMetric = {};
       // a GPU-labelled metric name (mem_used_bytes) is also what the host sampler writes:
       // only GPU samples are drawn under the GPU label, other devices get their own chart
@@ -392,7 +486,7 @@
       });
       names.forEach(function (m) {
         const ss = byMetric[m];
-        const scale = /_bytes$/.test(m) ? 1 / 1073741824 : 1;
+        const scale = /_bytes(_per_s)?$/.test(m) ? 1 / 1073741824 : 1;
         const tables = ss.map(function (s) {
           const pts = s.t_s.map(function (x, i) { return [num(x), num(s.v[i])]; })
             .filter(function (p) { return p[0] != null; }).sort(function (a, b) { return a[0] - b[0]; });
@@ -402,11 +496,15 @@
         });
         const data = tables.length === 1 ? tables[0] : uPlot.join(tables);
         const dm = m.split(':');
-        chart(cbox, telLabel[m] || (dm.length > 1 ? dm[0] + ' ' + (telLabel[dm[1]] || dm[1]).replace(/^GPU /, '') : m), null, {
-          scales: { x: { time: false } }, axes: [{ label: 's since job start' }, {}],
+        // a series of one sample has no line to draw: it is drawn as a point,
+        // centred on a 2 s x range (uPlot's own range for one x is 0..100)
+        const lone = tables.map(function (tb) { return tb[1].filter(function (v) { return v != null; }).length < 2; });
+        chart(cbox, dm.length > 1 ? dm[0] + ' ' + telName(dm[1]).replace(/^GPU /, '') : telName(m), null, {
+          scales: { x: data[0].length < 2 ? { time: false, auto: false, min: (data[0][0] || 0) - 1, max: (data[0][0] || 0) + 1 } : { time: false } }, axes: [{ label: 's since job start' }, {}],
           series: [{ label: 's' }].concat(ss.map(function (s, i) {
             // several hosts (mpirun): one series per host, "gpu0 @ node-a"
-            return { label: String(s.device) + (s.host != null ? ' @ ' + s.host : ''), stroke: palette[i % palette.length], spanGaps: true, points: { show: false } };
+            return { label: String(s.device) + (s.host != null ? ' @ ' + s.host : ''), stroke: palette[i % palette.length], spanGaps: true,
+              points: lone[i] ? { show: true, size: 8, fill: palette[i % palette.length] } : { show: false } };
           })),
         }, data);
       });
@@ -436,7 +534,7 @@
         return pick ? pick.indexOf(String(j.id)) >= 0 : String(j.scenario) === arg;
       }).map(function (j) {
         const m = j.metrics || {};
-        return { id: j.id, label: j.cell || ('job ' + j.id), model: j.model, concurrency: j.concurrency,
+        return { id: j.id, label: j.cell || ('job ' + j.id), model: j.model, endpoint_type: j.endpoint_type, concurrency: j.concurrency,
           request_rate: j.request_rate, request_throughput: m['request_throughput.avg'],
           output_token_throughput: m['output_token_throughput.avg'], time_to_first_token_p50: m['time_to_first_token.p50'],
           request_latency_p50: m['request_latency.p50'], request_latency_p99: m['request_latency.p99'],
@@ -522,10 +620,11 @@
       series.push({ label: 'limit', stroke: '#1a7f37', paths: function () { return null; }, points: { show: true, size: 16, width: 3, stroke: '#1a7f37', fill: 'rgba(0,0,0,0)' } });
       data.push(ser(function (r) { return r === lim; }));
     }
-    const box = chart(cbox, 'Pareto: throughput per GPU vs per user', 'each point is one cell' + (perGpu ? '' : ' (GPU count unknown: per server)') +
+    // without a GPU count the y axis is per server, and says so: "per GPU" there was a server's total
+    const box = chart(cbox, 'Pareto: throughput per ' + (perGpu ? 'GPU' : 'server') + ' vs per user', 'each point is one cell' + (perGpu ? '' : ' (GPU count unknown: per server)') +
       (lim ? '; the ring is the search limit' : ''), {
       scales: { x: { time: false, range: padded }, y: { range: padded } },
-      axes: [{ label: 'output tokens/s per user' }, { label: perGpu ? 'output tokens/s per GPU' : 'output tokens/s' }], series: series,
+      axes: [{ label: 'output tokens/s per user' }, { label: perGpu ? 'output tokens/s per GPU' : 'output tokens/s per server' }], series: series,
     }, data);
     box.setAttribute('data-pareto', String(rows.filter(function (r) { return r.front; }).length));
     if (lim) box.setAttribute('data-limit', String(lim.p[search && search.search_type === 'request_rate' ? 'request_rate' : 'concurrency']));
@@ -568,6 +667,15 @@
         String(search.reason || search.stopped || ''), ' · goodput target ',
         num(search.goodput_target) == null ? '' : fmt(num(search.goodput_target) * 100) + '%', search.slos ? ' · SLOs ' + search.slos : ''));
     }
+    // numbers of different models or endpoint types (chat vs completions) side by side
+    // compare unlike things: say so above them
+    const differ = [['model', 'models'], ['endpoint_type', 'endpoint types']].map(function (k) {
+      const s = {}; pts.forEach(function (p) { if (p[k[0]] != null && p[k[0]] !== '') s[String(p[k[0]])] = 1; });
+      return Object.keys(s).length > 1 ? k[1] + ' (' + Object.keys(s).sort().join(', ') + ')' : null;
+    }).filter(Boolean);
+    if (differ.length)
+      add(body, el('p', { class: 'gp-err', id: 'gp-compare-mixed' }, 'These jobs differ in ' + differ.join(' and ') +
+        ': their numbers are not measured on the same workload, so compare them with care.'));
     const cols = [['id', 'job'], ['label', 'cell'], ['tool', 'tool'], ['concurrency', 'concurrency'], ['request_rate', 'request rate'],
       ['request_throughput', 'requests/s'], ['output_token_throughput', 'output tokens/s'], ['output_token_throughput_per_user', 'tokens/s/user'],
       ['time_to_first_token_p50', 'TTFT p50'], ['time_to_first_token_p99', 'TTFT p99'], ['inter_token_latency_p99', 'ITL p99'],
