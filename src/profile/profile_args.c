@@ -45,7 +45,7 @@ static void opt_display(const struct opt *o, char *out, size_t outsz)
 
 void gp_profile_usage(FILE *fp, const char *prog, int full)
 {
-    fprintf(fp, "usage: %s [-h] -m MODEL [MODEL ...] [--endpoint-type {chat,completions}] [-u URL]\n"
+    fprintf(fp, "usage: %s [-h] -m MODEL [MODEL ...] [--endpoint-type {chat,completions,...}] [-u URL]\n"
                 "       [--streaming] [--concurrency N | --request-rate R] [--request-count N]\n"
                 "       [options ...] [-- ignored perf_analyzer args]\n",
             prog);

@@ -251,6 +251,7 @@ int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_pro
 int gp_profile_copy_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_fixed_schedule(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_rate_mode(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_distribution(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 /* The cross-flag rules of the workload-shape flags (after GenAI-Perf's own). */
 int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err);
 /* argparse's int(): an integer with surrounding blanks allowed; 0 or -1. */

@@ -48,6 +48,21 @@ int gp_profile_copy_rate_mode(struct profile_config *cfg, const struct gp_profil
     return 0;
 }
 
+/* --request-distribution, the alias; its row copies after --request-rate-mode's
+ * (table order), so a different non-constant mode already set means both
+ * spellings were given with different values: refuse rather than pick one. */
+int gp_profile_copy_distribution(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen)
+        return 0;
+    int prev = cfg->rate_mode;
+    gp_profile_copy_rate_mode(cfg, rv, err);
+    if (prev != GP_SCHED_CONSTANT && prev != cfg->rate_mode)
+        return shape_err(cfg, err, "--request-distribution is an alias of --request-rate-mode: give one of them");
+    cfg->poisson = cfg->rate_mode == GP_SCHED_POISSON;
+    return 0;
+}
+
 int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err)
 {
     int rc;

@@ -12,7 +12,6 @@ static const char *const endpoint_types[] = {
     "vision", NULL};
 static const char *const strategies[] = {"round_robin", "random", NULL};
 static const char *const backends[] = {"tensorrtllm", "vllm", NULL};
-static const char *const distributions[] = {"constant", "poisson", NULL};
 static const char *const rate_modes[] = {"constant", "poisson", "gamma", NULL};
 static const char *const image_formats[] = {"png", "jpeg", NULL};
 static const char *const audio_formats[] = {"wav", "mp3", NULL};
@@ -178,8 +177,10 @@ const struct opt gp_profile_opts[] = {
      .copy = C_SECS, .off = F(request_timeout_s)},
     {O_HTTP2, K_FLAG, {"--http2"}, NULL, NULL, "genperf: use HTTP/2 (h2c Upgrade on http://, ALPN on https://)",
      .copy = C_SEEN, .off = F(http2)},
-    {O_DISTRIBUTION, K_CHOICE, {"--request-distribution"}, "{constant,poisson}", distributions,
-     "genperf: arrival process with --request-rate (default constant)", .copy = C_CHOICE1, .off = F(poisson)},
+    /* genperf's first spelling of --request-rate-mode, kept as its alias with
+     * the same values so one idea has one set of choices (issue 28) */
+    {O_DISTRIBUTION, K_CHOICE, {"--request-distribution"}, "{constant,poisson,gamma}", rate_modes,
+     "genperf: alias of --request-rate-mode", .copy = C_HOOK, .hook = gp_profile_copy_distribution},
     {O_MAX_CONC, K_INT, {"--max-concurrency"}, "N", NULL, "genperf: cap on in-flight requests with --request-rate",
      .copy = C_LONG_MIN1, .off = F(max_concurrency)},
     {O_DURATION, K_FLOAT, {"--duration"}, "SECONDS", NULL,

@@ -700,6 +700,24 @@ static void test_shapes(void)
     CHECK(parse(&c, &e, "-m", "m", "--burstiness", "2", NULL) < 0);
     CHECK(strstr(e.msg, "--burstiness only applies with --request-rate-mode gamma") != NULL);
     gp_profile_config_free(&c);
+    /* one idea, one spelling: --request-rate-mode is canonical, GenAI-Perf's
+     * --request-distribution its alias with the same values (gamma too) */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-rate", "50", "--request-count", "50", "--request-distribution",
+                    "gamma", "--burstiness", "0.5", NULL), 0);
+    CHECK_INT(c.rate_mode, GP_SCHED_GAMMA);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-rate", "50", "--request-count", "50", "--request-distribution",
+                    "poisson", NULL), 0);
+    CHECK_INT(c.rate_mode, GP_SCHED_POISSON);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-rate", "50", "--request-count", "50", "--request-rate-mode",
+                    "poisson", "--request-distribution", "poisson", NULL), 0);
+    CHECK_INT(c.rate_mode, GP_SCHED_POISSON);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "50", "--request-count", "50", "--request-rate-mode", "gamma",
+                "--request-distribution", "poisson", NULL) < 0);
+    CHECK(strstr(e.msg, "--request-distribution is an alias of --request-rate-mode") != NULL);
+    gp_profile_config_free(&c);
     CHECK_INT(parse(&c, &e, "-m", "m", "--concurrency", "4", "--ramp-up-duration", "2", NULL), 0);
     CHECK_NEAR(c.ramp_s, 2, 0);
     gp_profile_config_free(&c);
