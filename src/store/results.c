@@ -5,7 +5,9 @@
  * need every row to size their columns, so rows are buffered; CSV and JSON
  * stream. NULL prints as an empty cell in tables/CSV and null in JSON;
  * numbers stay numbers in JSON (a value that parses completely as a finite
- * number is written bare).
+ * number is written bare). Tables are for reading: a number with a
+ * fraction is rounded there (see round_for_reading); CSV and JSON keep the
+ * stored text, full precision.
  */
 #include "store/store.h"
 #include "store/db.h"
@@ -74,6 +76,24 @@ static int is_number(const char *s)
     return *p == '\0';
 }
 
+/* A table cell: numbers with a fraction rounded for reading, 2 decimals from
+ * 1 up (316.73, 49.84) and 3 significant digits below (0.00123); integers
+ * and text as stored. Returns a new string (NULL on no memory). */
+static char *round_for_reading(const char *v)
+{
+    if (!is_number(v) || !strpbrk(v, ".eE"))
+        return strdup(v);
+    double d = strtod(v, NULL);
+    char s[64];
+    if (d == 0 || d >= 1 || d <= -1)
+        snprintf(s, sizeof s, "%.2f", d);
+    else
+        snprintf(s, sizeof s, "%.3g", d);
+    if (strpbrk(s, "eE")) /* %.3g of a tiny value: the stored text reads as well */
+        return strdup(v);
+    return strdup(s);
+}
+
 static void csv_field(struct gp_buf *b, const char *s)
 {
     if (!s)
@@ -123,7 +143,7 @@ static int row_cb(void *ctx, int ncols, const char *const *names, const char *co
             c->cap = nc;
         }
         for (int i = 0; i < ncols; i++)
-            c->cells[c->nrows * (size_t)ncols + (size_t)i] = values[i] ? strdup(values[i]) : NULL;
+            c->cells[c->nrows * (size_t)ncols + (size_t)i] = values[i] ? round_for_reading(values[i]) : NULL;
         c->nrows++;
         return 0;
     }
@@ -292,21 +312,29 @@ int gp_store_print_endpoints(struct gp_db *db, const char *job_id, enum gp_out_f
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err)
 {
-    if (!job_id)
-        return gp_store_print_query(
-            db,
-            "SELECT job_id, job_label AS label, model, framework, concurrency, isl, osl, status, started_at, "
-            "requests_ok, requests_failed, "
-            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-            "'output_token_throughput' AND v.stat = 'avg') AS tokens_per_s, "
-            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-            "'request_throughput' AND v.stat = 'avg') AS requests_per_s, "
-            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-            "'time_to_first_token' AND v.stat = 'p50') AS ttft_p50_ms, "
-            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-            "'inter_token_latency' AND v.stat = 'p50') AS itl_p50_ms "
-            "FROM v_jobs j ORDER BY job_id",
-            NULL, 0, fmt, out, err);
+    /* The table says the load in one column, "concurrency 4" or "rate 2.5/s"
+     * (a job has one or the other); CSV and JSON keep both as numbers. */
+    const char *load = fmt == GP_OUT_TABLE
+                           ? "CASE WHEN concurrency IS NOT NULL THEN 'concurrency ' || concurrency "
+                             "WHEN request_rate IS NOT NULL THEN 'rate ' || request_rate || '/s' END AS load"
+                           : "concurrency, request_rate";
+    if (!job_id) {
+        char sql[2048];
+        snprintf(sql, sizeof sql,
+                 "SELECT job_id, job_label AS label, model, framework, endpoint_type, %s, isl, osl, status, "
+                 "started_at, requests_ok, requests_failed, "
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                 "'output_token_throughput' AND v.stat = 'avg') AS tokens_per_s, "
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                 "'request_throughput' AND v.stat = 'avg') AS requests_per_s, "
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                 "'time_to_first_token' AND v.stat = 'p50') AS ttft_p50_ms, "
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                 "'inter_token_latency' AND v.stat = 'p50') AS itl_p50_ms "
+                 "FROM v_jobs j ORDER BY job_id",
+                 load);
+        return gp_store_print_query(db, sql, NULL, 0, fmt, out, err);
+    }
     int r = check_job(db, job_id, err);
     if (r)
         return r;

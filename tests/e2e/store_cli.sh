@@ -33,6 +33,13 @@ run ingest "$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf" --framework vllm
 got=$("$GENPERF" query --format csv "SELECT framework, hardware, tp, gpu_count, replicas, engine_args, job_label, tool_version, host FROM v_jobs" | tail -n1)
 [ "$got" = 'vllm,8xH100,8,8,2,"{""max_num_seqs"":512}",baseline,0.0.16,node7' ] || fail "metadata flags: $got"
 "$GENPERF" results | grep -q "baseline  *test-model  *vllm" || fail "results listing: $("$GENPERF" results)"
+# the table is for reading: rounded numbers, the endpoint type, the load in one column; CSV keeps full precision
+"$GENPERF" results | grep -q "baseline  *test-model  *vllm  *chat  *concurrency 2  .*  54\.90  *15\.69  *44\.50  *11\.50$" ||
+  fail "results table not rounded / no load column: $("$GENPERF" results)"
+"$GENPERF" results --format csv | grep -q ",chat,2,,.*,54\.90196078431372,15\.686274509803921,44\.5,11\.5$" ||
+  fail "results csv: $("$GENPERF" results --format csv)"
+"$GENPERF" ingest "$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf-csv" --db "$TMPDIR/rate.db" >/dev/null || fail "ingest csv run"
+"$GENPERF" results --db "$TMPDIR/rate.db" | grep -q " rate 2\.5/s " || fail "request-rate load: $("$GENPERF" results --db "$TMPDIR/rate.db")"
 "$GENPERF" results --telemetry --format csv | grep -q "^1,gpu1,genai_perf_stats" || fail "results --telemetry"
 "$GENPERF" query --format json "SELECT 1 AS one, 'a' AS s, NULL AS n" | tr -d ' \n' | grep -qF '[{"one":1,"s":"a","n":null}]' ||
   fail "query json: $("$GENPERF" query --format json "SELECT 1 AS one, 'a' AS s, NULL AS n")"
