@@ -38,6 +38,8 @@ got=$("$GENPERF" query --format csv "SELECT framework, hardware, tp, gpu_count, 
   fail "results table not rounded / no load column: $("$GENPERF" results)"
 "$GENPERF" results --format csv | grep -q ",chat,2,,.*,54\.90196078431372,15\.686274509803921,44\.5,11\.5$" ||
   fail "results csv: $("$GENPERF" results --format csv)"
+# genperf query's table prints what the SQL returned, unrounded
+"$GENPERF" query "SELECT 316.7298404128985 AS v" | grep -q "^316\.7298404128985$" || fail "query rounded: $("$GENPERF" query "SELECT 316.7298404128985 AS v")"
 "$GENPERF" ingest "$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf-csv" --db "$TMPDIR/rate.db" >/dev/null || fail "ingest csv run"
 "$GENPERF" results --db "$TMPDIR/rate.db" | grep -q " rate 2\.5/s " || fail "request-rate load: $("$GENPERF" results --db "$TMPDIR/rate.db")"
 "$GENPERF" results --telemetry --format csv | grep -q "^1,gpu1,genai_perf_stats" || fail "results --telemetry"
