@@ -40,6 +40,14 @@ got=$("$GENPERF" query --format csv "SELECT framework, hardware, tp, gpu_count, 
   fail "results csv: $("$GENPERF" results --format csv)"
 # genperf query's table prints what the SQL returned, unrounded
 "$GENPERF" query "SELECT 316.7298404128985 AS v" | grep -q "^316\.7298404128985$" || fail "query rounded: $("$GENPERF" query "SELECT 316.7298404128985 AS v")"
+# a file (or trace) input lists the ISL/OSL it measured (avg 5 and 3.5), not the synthetic default 550
+fi="$TMPDIR/fileinput/test-model-openai-chat-concurrency2"; mkdir -p "$fi"
+cp "$GP_ROOT"/tests/fixtures/genai-perf/real-genai-perf/test-model-openai-chat-concurrency2/* "$fi"/
+sed -i 's/"prompt_source": "synthetic"/"prompt_source": "file"/' "$fi/profile_export_genai_perf.json"
+"$GENPERF" ingest "$TMPDIR/fileinput" --db "$TMPDIR/file.db" >/dev/null || fail "ingest file-input run"
+"$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",concurrency,request_rate,isl,osl," || fail "csv header"
+"$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",chat,2,,5,4,completed," ||
+  fail "file input ISL/OSL not measured: $("$GENPERF" results --db "$TMPDIR/file.db" --format csv)"
 "$GENPERF" ingest "$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf-csv" --db "$TMPDIR/rate.db" >/dev/null || fail "ingest csv run"
 "$GENPERF" results --db "$TMPDIR/rate.db" | grep -q " rate 2\.5/s " || fail "request-rate load: $("$GENPERF" results --db "$TMPDIR/rate.db")"
 "$GENPERF" results --telemetry --format csv | grep -q "^1,gpu1,genai_perf_stats" || fail "results --telemetry"
