@@ -547,7 +547,7 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
                               cfg->request_count, r);
         }
     }
-    return 0;
+    return gp_profile_check_ramp(cfg, err);
 }
 
 

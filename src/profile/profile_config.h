@@ -254,6 +254,8 @@ int gp_profile_copy_rate_mode(struct profile_config *cfg, const struct gp_profil
 int gp_profile_copy_distribution(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 /* The cross-flag rules of the workload-shape flags (after GenAI-Perf's own). */
 int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err);
+/* --ramp-up-duration that would leave no measured request (after request_count is resolved). */
+int gp_profile_check_ramp(struct profile_config *cfg, struct gp_error *err);
 /* argparse's int(): an integer with surrounding blanks allowed; 0 or -1. */
 int gp_profile_parse_long(const char *s, long *out);
 int gp_profile_add_audio_depth(struct profile_config *cfg, const char *s, struct gp_error *err);

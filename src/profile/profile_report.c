@@ -221,6 +221,13 @@ int gp_profile_finish(struct profile_run *r)
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",
             (unsigned long long)cs->n_sent, (unsigned long long)cs->n_warmup, (unsigned long long)cs->n_retried,
             (double)(cs->end_ns - cs->start_ns) / 1e9, cs->busy_fraction * 100);
+    size_t n_ramp = 0;
+    for (size_t i = 0; cfg->ramp_s > 0 && i < r->st.n; i++)
+        n_ramp += (r->st.recs[i].flags & GP_REC_RAMP) != 0;
+    if (n_ramp) /* sent, but not in Request Count: say where they went */
+        fprintf(stderr, "genperf: client: %zu requests started during --ramp-up-duration %g s and are left out of the "
+                        "measurement (records.jsonl marks them warmup)\n",
+                n_ramp, cfg->ramp_s);
     if (cfg->request_rate > 0 || r->shape.has_plan)
         fprintf(stderr, "genperf: client: open loop kept its schedule within %.2f ms (%llu sends > 1 ms late)\n",
                 (double)cs->max_lag_ns / 1e6, (unsigned long long)cs->n_delayed);
@@ -264,6 +271,13 @@ int gp_profile_finish(struct profile_run *r)
         fprintf(stderr, "%s: error: no request completed during the measurement; nothing was measured%s\n", r->prog,
                 cfg->duration_s > 0 || cfg->measurement_interval_ms > 0 ? " (raise --duration / --measurement-interval)"
                                                                          : "");
+        return 1;
+    }
+    if (r->metrics_ok && r->n_ok + r->n_failed == 0 && n_ramp) {
+        /* the client counted them, the metrics left them out: nothing failed */
+        fprintf(stderr, "%s: error: all %zu requests started during --ramp-up-duration %g s; nothing was measured "
+                        "(raise --request-count or shorten the ramp)\n",
+                r->prog, n_ramp, cfg->ramp_s);
         return 1;
     }
     if (r->n_ok == 0) {

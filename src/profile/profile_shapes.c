@@ -63,6 +63,24 @@ int gp_profile_copy_distribution(struct profile_config *cfg, const struct gp_pro
     return 0;
 }
 
+/* The rate grows from 0 over the ramp, so rate * ramp / 2 requests are due
+ * in it (the expected count for poisson/gamma) and left out; when that is the
+ * whole --request-count nothing would be measured. (A closed loop's count in
+ * the ramp depends on the latency: profile says so after the run.) Runs after
+ * request_count is resolved. */
+int gp_profile_check_ramp(struct profile_config *cfg, struct gp_error *err)
+{
+    if (cfg->ramp_s > 0 && cfg->request_rate > 0 && cfg->request_count > 0 && cfg->duration_s <= 0 &&
+        cfg->measurement_interval_ms <= 0 && cfg->request_rate * cfg->ramp_s / 2 >= (double)cfg->request_count)
+        return shape_err(cfg, err,
+                         "--ramp-up-duration %g at --request-rate %g leaves no measured requests: the %.0f due in the "
+                         "ramp are left out, and --request-count is %ld (raise --request-count above %.0f or shorten "
+                         "the ramp)",
+                         cfg->ramp_s, cfg->request_rate, ceil(cfg->request_rate * cfg->ramp_s / 2), cfg->request_count,
+                         ceil(cfg->request_rate * cfg->ramp_s / 2));
+    return 0;
+}
+
 int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err)
 {
     int rc;

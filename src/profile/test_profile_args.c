@@ -665,7 +665,12 @@ static void test_shapes(void)
     CHECK_INT(parse(&c, &e, "-m", "m", "--session-delay-ratio", "0", NULL), 0);
     CHECK_NEAR(c.sessions.delay_ratio, 1.0, 0);
     gp_profile_config_free(&c);
-    CHECK_INT(parse(&c, &e, "-m", "m", "--request-rate", "50", "--request-count", "50", "--request-rate-mode", "gamma",
+    /* 50/s with a 2 s ramp: 50 due in the ramp, so 50 requests would measure nothing */
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "50", "--request-count", "50", "--ramp-up-duration", "2", NULL) <
+          0);
+    CHECK(strstr(e.msg, "leaves no measured requests") != NULL);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-rate", "50", "--request-count", "51", "--request-rate-mode", "gamma",
                     "--burstiness", "0.5", "--ramp-up-duration", "2", "--max-concurrency", "3", NULL), 0);
     CHECK_INT(c.rate_mode, GP_SCHED_GAMMA);
     CHECK_NEAR(c.burstiness, 0.5, 0);

@@ -3,7 +3,9 @@
  * Owns nothing beyond its connection. Without --job: one line per job with
  * its scenario and headline numbers; with --job: every metric of that job
  * (the rows of v_genai_perf_outputs). --telemetry / --endpoints print
- * v_telemetry_job_summary / v_endpoint_breakdown instead.
+ * v_telemetry_job_summary / v_endpoint_breakdown instead. A SQLite file that
+ * does not exist is refused (unless --create): a mistyped --db must not
+ * become a new empty store.
  */
 #include "commands.h"
 #include "store/db.h"
@@ -17,18 +19,20 @@
 int cmd_results(int argc, char **argv)
 {
     const char *db_flag = NULL, *job = NULL, *fmt_s = "table";
-    int telemetry = 0, endpoints = 0;
+    int telemetry = 0, endpoints = 0, create = 0;
     const struct gp_optdef defs[] = {
         GP_FLAG("--telemetry", NULL, &telemetry, "print v_telemetry_job_summary instead (all jobs, or --job ID)"),
         GP_FLAG("--endpoints", NULL, &endpoints,
                 "print v_endpoint_breakdown instead (runs with several --urls; all jobs, or --job ID)"),
         GP_STR("--db", NULL, &db_flag, "URL", "sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)"),
+        GP_FLAG("--create", NULL, &create,
+                "create an empty store when the SQLite file does not exist (default: refuse, naming the path)"),
         GP_STR("--job", NULL, &job, "ID", "one job's metrics (ids from the listing)"),
         GP_STR("--format", NULL, &fmt_s, "F", "table (default), csv or json"),
     };
     const struct gp_optspec spec = {
         "results",
-        "usage: genperf results --db URL [--job ID] [--telemetry | --endpoints] [--format table|csv|json]\n"
+        "usage: genperf results --db URL [--job ID] [--telemetry | --endpoints] [--format table|csv|json] [--create]\n"
         "Prints the jobs in the results store, or every metric of one job.\n",
         NULL, defs, GP_NDEFS(defs), 15, NULL};
     int npos = gp_argv_parse(&spec, argc, argv);
@@ -46,7 +50,7 @@ int cmd_results(int argc, char **argv)
         return gp_argv_error(&spec, "no database; pass --db URL (or set GENPERF_DB)");
     struct gp_error err = {0};
     struct gp_db *db;
-    if (gp_db_open(url, &db, &err)) {
+    if ((create ? gp_db_open(url, &db, &err) : gp_db_open_existing(url, &db, &err))) {
         fprintf(stderr, "genperf results: %s\n", err.msg);
         return 1;
     }

@@ -169,7 +169,7 @@ static int check_schema(struct gp_db *db, struct gp_error *err)
     return 0;
 }
 
-static int open_url(const char *url, int read_only, struct gp_db **out, struct gp_error *err)
+static int open_url(const char *url, int read_only, int must_exist, struct gp_db **out, struct gp_error *err)
 {
     *out = NULL;
     if (!url || !*url)
@@ -180,6 +180,7 @@ static int open_url(const char *url, int read_only, struct gp_db **out, struct g
         return gp_err(err, GP_ENOMEM, "out of memory opening %s", url);
     gp_redact_url(url, db->where, sizeof db->where);
     db->read_only = read_only;
+    db->must_exist = must_exist;
     int r = connect_url(db, url, err);
     if (r) {
         free(db);
@@ -195,12 +196,17 @@ static int open_url(const char *url, int read_only, struct gp_db **out, struct g
 
 int gp_db_open(const char *url, struct gp_db **out, struct gp_error *err)
 {
-    return open_url(url, 0, out, err);
+    return open_url(url, 0, 0, out, err);
+}
+
+int gp_db_open_existing(const char *url, struct gp_db **out, struct gp_error *err)
+{
+    return open_url(url, 0, 1, out, err);
 }
 
 int gp_db_open_readonly(const char *url, struct gp_db **out, struct gp_error *err)
 {
-    return open_url(url, 1, out, err);
+    return open_url(url, 1, 1, out, err);
 }
 
 void gp_db_close(struct gp_db *db)

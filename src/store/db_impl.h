@@ -21,6 +21,7 @@ struct gp_db {
     void *pg;         /* PGconn * */
     char where[512];  /* the URL with any password removed, for messages */
     int read_only;    /* set before the backend's open: see gp_db_open_readonly */
+    int must_exist;   /* likewise: see gp_db_open_existing */
 };
 
 int gp_db_sqlite_open(struct gp_db *db, const char *path, struct gp_error *err);

@@ -55,6 +55,13 @@ int gp_db_sqlite_open(struct gp_db *db, const char *path, struct gp_error *err)
             return rc;
         }
         rc = rc ? SQLITE_ERROR : SQLITE_OK;
+    } else if (db->must_exist && strcmp(path, ":memory:") && access(path, F_OK) != 0) {
+        /* without this check SQLITE_OPEN_CREATE turns a mistyped path into a
+         * new, empty store that answers every listing with "(no rows)" */
+        return gp_err(err, GP_ENOENT,
+                      "no SQLite database at '%s'; check the path, or create the store with genperf ingest DIR "
+                      "--db URL (or pass --create)",
+                      path);
     } else {
         rc = sqlite3_open_v2(path, &sq, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     }

@@ -319,6 +319,33 @@ static int parse_metric(struct ig_job *j, const char *key, const json_t *v, cons
     return 0;
 }
 
+/* The rounded measured avg of a length metric, or unset. */
+static struct ig_opt_i measured_length(const struct ig_job *j, const char *code)
+{
+    struct ig_opt_i o = {0};
+    for (size_t i = 0; i < j->nmv; i++)
+        if (!strcmp(j->mv[i].metric, code) && !strcmp(j->mv[i].stat, "avg") && !j->mv[i].isnull) {
+            o.set = 1;
+            o.v = (long long)(j->mv[i].v + 0.5); /* lengths are never negative (parse_metric) */
+        }
+    return o;
+}
+
+/* A file or trace input (prompt_source "file", "payload", ...) sends the
+ * lengths its rows hold: synthetic_tokens.mean, 550 unless given, says
+ * nothing about them, and a trace run listed ISL 550. Its scenario's ISL and
+ * OSL are the measured averages, rounded (unset when not measured). */
+static void lengths_of_file_input(struct ig_job *j, const json_t *root)
+{
+    const json_t *ic = json_object_get(root, "input_config");
+    const json_t *in = json_object_get(ic, "input");
+    const json_t *src = json_object_get(in ? in : ic, "prompt_source");
+    if (!json_is_string(src) || !strcmp(json_string_value(src), "synthetic"))
+        return;
+    j->isl = measured_length(j, "input_sequence_length");
+    j->osl = measured_length(j, "output_sequence_length");
+}
+
 static int parse_root(struct ig_job *j, json_t *root, const char *path, struct gp_error *err)
 {
     if (!json_is_object(root))
@@ -350,6 +377,7 @@ static int parse_root(struct ig_job *j, json_t *root, const char *path, struct g
                       "%s: field 'request_throughput.avg' is missing; this is not a complete GenAI-Perf "
                       "*_genai_perf.json (re-run the profile or ingest the CSV)",
                       path);
+    lengths_of_file_input(j, root);
     return 0;
 }
 

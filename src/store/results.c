@@ -5,7 +5,9 @@
  * need every row to size their columns, so rows are buffered; CSV and JSON
  * stream. NULL prints as an empty cell in tables/CSV and null in JSON;
  * numbers stay numbers in JSON (a value that parses completely as a finite
- * number is written bare).
+ * number is written bare). genperf results' tables are for reading: a
+ * number with a fraction is rounded there (see round_for_reading); CSV and
+ * JSON, and genperf query, keep the stored text, full precision.
  */
 #include "store/store.h"
 #include "store/db.h"
@@ -38,6 +40,7 @@ struct collect {
     char **cells;       /* table: rows * ncols strings (NULL = SQL NULL) */
     size_t nrows, cap;
     int failed;
+    int round;          /* table cells rounded for reading (genperf results, not query) */
     struct gp_buf line;
 };
 
@@ -72,6 +75,24 @@ static int is_number(const char *s)
             p++;
     }
     return *p == '\0';
+}
+
+/* A table cell: numbers with a fraction rounded for reading, 2 decimals from
+ * 1 up (316.73, 49.84) and 3 significant digits below (0.00123); integers
+ * and text as stored. Returns a new string (NULL on no memory). */
+static char *round_for_reading(const char *v)
+{
+    if (!is_number(v) || !strpbrk(v, ".eE"))
+        return strdup(v);
+    double d = strtod(v, NULL);
+    char s[64];
+    if (d == 0 || d >= 1 || d <= -1)
+        snprintf(s, sizeof s, "%.2f", d);
+    else
+        snprintf(s, sizeof s, "%.3g", d);
+    if (strpbrk(s, "eE")) /* %.3g of a tiny value: the stored text reads as well */
+        return strdup(v);
+    return strdup(s);
 }
 
 static void csv_field(struct gp_buf *b, const char *s)
@@ -123,7 +144,7 @@ static int row_cb(void *ctx, int ncols, const char *const *names, const char *co
             c->cap = nc;
         }
         for (int i = 0; i < ncols; i++)
-            c->cells[c->nrows * (size_t)ncols + (size_t)i] = values[i] ? strdup(values[i]) : NULL;
+            c->cells[c->nrows * (size_t)ncols + (size_t)i] = values[i] ? (c->round ? round_for_reading(values[i]) : strdup(values[i])) : NULL;
         c->nrows++;
         return 0;
     }
@@ -214,10 +235,10 @@ static void print_table(struct collect *c)
     free(num);
 }
 
-int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
-                         enum gp_out_format fmt, FILE *out, struct gp_error *err)
+static int print_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
+                       enum gp_out_format fmt, int round, FILE *out, struct gp_error *err)
 {
-    struct collect c = {.fmt = fmt, .out = out};
+    struct collect c = {.fmt = fmt, .out = out, .round = round};
     int r = gp_db_query(db, sql, params, nparams, row_cb, &c, err);
     if (!r && c.failed)
         r = gp_err(err, GP_ENOMEM, "out of memory collecting query rows");
@@ -237,6 +258,21 @@ int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *p
     free(c.names);
     gp_buf_free(&c.line);
     return r;
+}
+
+/* genperf query prints what the SQL returned, exactly: its user chose the
+ * values and may round them in SQL. */
+int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
+                         enum gp_out_format fmt, FILE *out, struct gp_error *err)
+{
+    return print_query(db, sql, params, nparams, fmt, 0, out, err);
+}
+
+/* genperf results' own listings: tables rounded for reading. */
+static int print_listing(struct gp_db *db, const char *sql, const char *const *params, int nparams,
+                         enum gp_out_format fmt, FILE *out, struct gp_error *err)
+{
+    return print_query(db, sql, params, nparams, fmt, 1, out, err);
 }
 
 static int check_job(struct gp_db *db, const char *job_id, struct gp_error *err)
@@ -260,14 +296,14 @@ int gp_store_print_telemetry(struct gp_db *db, const char *job_id, enum gp_out_f
                              struct gp_error *err)
 {
     if (!job_id)
-        return gp_store_print_query(db, "SELECT * FROM v_telemetry_job_summary ORDER BY job_id, device", NULL, 0,
-                                    fmt, out, err);
+        return print_listing(db, "SELECT * FROM v_telemetry_job_summary ORDER BY job_id, device", NULL, 0, fmt,
+                             out, err);
     int r = check_job(db, job_id, err);
     if (r)
         return r;
     const char *p[] = {job_id};
-    return gp_store_print_query(db, "SELECT * FROM v_telemetry_job_summary WHERE job_id = ? ORDER BY device", p, 1,
-                                fmt, out, err);
+    return print_listing(db, "SELECT * FROM v_telemetry_job_summary WHERE job_id = ? ORDER BY device", p, 1, fmt,
+                         out, err);
 }
 
 int gp_store_print_endpoints(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
@@ -279,42 +315,50 @@ int gp_store_print_endpoints(struct gp_db *db, const char *job_id, enum gp_out_f
     char sql[512];
     if (!job_id) {
         snprintf(sql, sizeof sql, "%sORDER BY job_id, endpoint_index", cols);
-        return gp_store_print_query(db, sql, NULL, 0, fmt, out, err);
+        return print_listing(db, sql, NULL, 0, fmt, out, err);
     }
     int r = check_job(db, job_id, err);
     if (r)
         return r;
     const char *p[] = {job_id};
     snprintf(sql, sizeof sql, "%sWHERE job_id = ? ORDER BY endpoint_index", cols);
-    return gp_store_print_query(db, sql, p, 1, fmt, out, err);
+    return print_listing(db, sql, p, 1, fmt, out, err);
 }
 
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err)
 {
-    if (!job_id)
-        return gp_store_print_query(
-            db,
-            "SELECT job_id, job_label AS label, model, framework, concurrency, isl, osl, status, started_at, "
-            "requests_ok, requests_failed, "
-            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-            "'output_token_throughput' AND v.stat = 'avg') AS tokens_per_s, "
-            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-            "'request_throughput' AND v.stat = 'avg') AS requests_per_s, "
-            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-            "'time_to_first_token' AND v.stat = 'p50') AS ttft_p50_ms, "
-            "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-            "'inter_token_latency' AND v.stat = 'p50') AS itl_p50_ms "
-            "FROM v_jobs j ORDER BY job_id",
-            NULL, 0, fmt, out, err);
+    /* The table says the load in one column, "concurrency 4" or "rate 2.5/s"
+     * (a job has one or the other); CSV and JSON keep both as numbers. */
+    const char *load = fmt == GP_OUT_TABLE
+                           ? "CASE WHEN concurrency IS NOT NULL THEN 'concurrency ' || concurrency "
+                             "WHEN request_rate IS NOT NULL THEN 'rate ' || request_rate || '/s' END AS load"
+                           : "concurrency, request_rate";
+    if (!job_id) {
+        char sql[2048];
+        snprintf(sql, sizeof sql,
+                 "SELECT job_id, job_label AS label, model, framework, endpoint_type, %s, isl, osl, status, "
+                 "started_at, requests_ok, requests_failed, "
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                 "'output_token_throughput' AND v.stat = 'avg') AS tokens_per_s, "
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                 "'request_throughput' AND v.stat = 'avg') AS requests_per_s, "
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                 "'time_to_first_token' AND v.stat = 'p50') AS ttft_p50_ms, "
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                 "'inter_token_latency' AND v.stat = 'p50') AS itl_p50_ms "
+                 "FROM v_jobs j ORDER BY job_id",
+                 load);
+        return print_listing(db, sql, NULL, 0, fmt, out, err);
+    }
     int r = check_job(db, job_id, err);
     if (r)
         return r;
     const char *p[] = {job_id};
-    return gp_store_print_query(db,
-                                "SELECT metric, unit, avg, min, max, p50, p90, p95, p99, std "
-                                "FROM v_genai_perf_outputs WHERE job_id = ? ORDER BY sort_order, metric",
-                                p, 1, fmt, out, err);
+    return print_listing(db,
+                         "SELECT metric, unit, avg, min, max, p50, p90, p95, p99, std "
+                         "FROM v_genai_perf_outputs WHERE job_id = ? ORDER BY sort_order, metric",
+                         p, 1, fmt, out, err);
 }
 
 static int first_int_cb(void *ctx, int ncols, const char *const *names, const char *const *values)

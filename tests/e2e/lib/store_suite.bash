@@ -44,9 +44,9 @@ store_suite() {
 
   [ -x "$SLEEPY" ] || fail "$SLEEPY is missing; build it with make (TEST_DEPS)"
   # --- a fresh database opened by several processes at once: one migration, no error
-  # (`genperf results` opens read-write and migrates; `genperf query` is read-only)
+  # (`genperf results --create` opens read-write and migrates; `genperf query` is read-only)
   local pids=() p
-  for p in 1 2 3; do "$GENPERF" results --db "$DB" >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
+  for p in 1 2 3; do "$GENPERF" results --db "$DB" --create >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
   for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
   expect "SELECT COUNT(*) FROM schema_migrations" "7"
 
