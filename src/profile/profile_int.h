@@ -86,6 +86,11 @@ struct opt {
 int gp_profile_config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* GenAI-Perf's stimulus, in its order of precedence: 1 = session concurrency,
+ * 2 = fixed schedule, 0 = neither (profile_config.c; the run name and
+ * input_config both follow it). */
+int gp_profile_schedule_stimulus(const struct profile_config *cfg);
+
 extern const struct opt gp_profile_opts[];
 extern const size_t gp_profile_n_opts;
 
