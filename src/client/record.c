@@ -10,6 +10,7 @@
  * Without the helper, or where the reservation or madvise is refused, the
  * arena is a plain realloc'd gp_buf and faults on first touch, as before. */
 #include "client/record.h"
+#include "client/record_int.h"
 #include "core/error.h"
 
 #include <assert.h>
@@ -43,24 +44,7 @@
 #define STEP (256ull << 10)
 #define HUGE_ALIGN (2ull << 20)
 
-struct gp_record_arena {
-    char *map;                /* the mapping (munmap/mremap this) */
-    size_t map_len;
-    char *base;               /* map aligned up to 2 MiB: st->bytes.data */
-    size_t reserved;          /* usable bytes from base */
-    size_t want_seen;         /* loop: the last `want` it published */
-    pthread_t th;
-    int th_running;
-    pthread_mutex_t mu;       /* guards want, faulted, stop, failed */
-    pthread_cond_t cv;
-    size_t want;              /* populate [0, want) */
-    size_t faulted;           /* [0, faulted) is populated */
-    int stop;
-    int failed;               /* madvise refused: nothing more to do */
-    int memfd;                /* -1, or the memfd behind map (st->shm_arena): file offset 0 = map */
-    uint64_t nonce;           /* in the memfd's name, so another process can tell it is this one */
-    int foreign;              /* another store's pages were moved in: the memfd no longer holds them all */
-};
+/* struct gp_record_arena is in record_int.h: record_shm.c maps into it too. */
 
 void gp_record_store_init(struct gp_record_store *st) { memset(st, 0, sizeof *st); }
 
@@ -85,7 +69,6 @@ void gp_record_store_free(struct gp_record_store *st)
 
 /* n bytes and the NUL that follows them, in whole pages: the span a store's
  * bytes occupy in its arena when pages are populated, moved or mapped. */
-static size_t pages_with_nul(size_t n) { return (n + 1 + 4095) & ~(size_t)4095; }
 
 static void *prefault_main(void *p)
 {
@@ -250,7 +233,7 @@ void gp_record_store_prefault_stop(struct gp_record_store *st)
     a->th_running = 0;
     /* give back what was populated beyond the last byte: up to 16 MiB of RSS
      * the post-processing would otherwise carry */
-    size_t used = pages_with_nul(st->bytes.len);
+    size_t used = gp_record_pages_with_nul(st->bytes.len);
     if (a->faulted > used) /* (shared pages: DONTNEED would only unmap them, REMOVE frees them) */
         madvise(a->base + used, a->faulted - used, a->memfd >= 0 ? MADV_REMOVE : MADV_DONTNEED);
     a->faulted = used < a->faulted ? used : a->faulted;
@@ -475,7 +458,7 @@ int gp_record_store_take_bytes(struct gp_record_store *dst, struct gp_record_sto
      * boundary past dst's bytes, so transparent huge pages stay whole; the gap
      * is address space, never touched. */
     size_t off = (dst->bytes.len + 1 + HUGE_ALIGN - 1) & ~(size_t)(HUGE_ALIGN - 1);
-    size_t len = pages_with_nul(src->bytes.len);
+    size_t len = gp_record_pages_with_nul(src->bytes.len);
     if (off > da->reserved || len > da->reserved - off)
         return -1;
     if (mremap(sa->base, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, da->base + off) == MAP_FAILED)
@@ -520,109 +503,6 @@ int gp_record_store_reserve_tail(struct gp_record_store *st, size_t n, size_t nc
      * that were mapped: gp_record_store_map_tail) */
     if (st->arena && nb)
         prefault_ahead(st->arena, st->bytes.len);
-    return 0;
-}
-
-int gp_record_store_shm_handle(const struct gp_record_store *st, struct gp_record_shm *h)
-{
-    const struct gp_record_arena *a = st->arena;
-    if (!a || a->memfd < 0 || a->foreign || !a->map || a->th_running)
-        return -1;
-    h->pid = (int32_t)getpid();
-    h->fd = a->memfd;
-    h->nonce = a->nonce;
-    h->file_off = (uint64_t)(a->base - a->map);
-    h->len = st->bytes.len;
-    return 0;
-}
-
-/* Opens h's memfd and checks, by the name of what was opened, that it is
- * the one h names. -1 on anything else. */
-static int shm_open_checked(const struct gp_record_shm *h, size_t need)
-{
-    char path[64], want[64], got[96];
-    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)h->pid, (int)h->fd);
-    int fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    /* our own fd's link: the file actually opened (the pid's fd may have
-     * changed since it named it; the nonce says whether it is still it) */
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    snprintf(want, sizeof want, "/memfd:genperf-arena-%016llx (deleted)", (unsigned long long)h->nonce);
-    ssize_t n = readlink(path, got, sizeof got - 1);
-    struct stat sb;
-    if (n < 0 || (size_t)n != strlen(want) || memcmp(got, want, (size_t)n) || fstat(fd, &sb) ||
-        sb.st_size < 0 || (uint64_t)sb.st_size < h->file_off || (uint64_t)sb.st_size - h->file_off < need) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-int gp_record_store_map_tail(struct gp_record_store *st, const struct gp_record_shm *h, uint64_t *base)
-{
-    struct gp_record_arena *a = st->arena;
-    if (!a || !a->map || h->len > SIZE_MAX / 2 || h->file_off % 4096)
-        return -1;
-    size_t off = pages_with_nul(st->bytes.len);
-    size_t len = pages_with_nul((size_t)h->len); /* its NUL comes along */
-    if (off > a->reserved || len > a->reserved - off)
-        return -1;
-    int fd = shm_open_checked(h, len);
-    if (fd < 0)
-        return -1;
-    /* the helper must not populate what is being replaced */
-    int was_running = a->th_running;
-    gp_record_store_prefault_stop(st);
-    void *m = mmap(a->base + off, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, (off_t)h->file_off);
-    close(fd); /* the mapping keeps the file */
-    if (m == MAP_FAILED) {
-        /* MAP_FIXED may have unmapped the range already: put the reservation back */
-        if (mmap(a->base + off, len, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED)
-            a->reserved = off; /* a hole: the store ends before it */
-        if (was_running)
-            gp_record_store_prefault_start(st);
-        return -1;
-    }
-    a->foreign = 1;
-    st->bytes.len = off + (size_t)h->len;
-    st->bytes.data[st->bytes.len] = '\0';
-    if (was_running)
-        gp_record_store_prefault_start(st);
-    *base = off;
-    return 0;
-}
-
-/* off + len within [0, nb), without overflow */
-static int span_ok(uint64_t off, uint64_t len, uint64_t nb)
-{
-    return off <= nb && len <= nb - off;
-}
-
-int gp_record_store_commit_tail(struct gp_record_store *st, size_t n, size_t nc, uint64_t base, size_t nb)
-{
-    /* (an array may still be NULL when nothing came) */
-    struct gp_record *r = n ? st->recs + st->n : NULL;
-    struct gp_chunk *c = nc ? st->chunks + st->nchunks : NULL;
-    for (size_t i = 0; i < nc; i++)
-        if (!span_ok(c[i].off, c[i].len, nb))
-            return -GP_EIO;
-    for (size_t i = 0; i < n; i++)
-        if (!span_ok(r[i].chunk_first, r[i].n_chunks, nc) ||
-            (r[i].err_len && !span_ok(r[i].err_off, r[i].err_len, nb)) ||
-            (r[i].body_len && !span_ok(r[i].body_off, r[i].body_len, nb)))
-            return -GP_EIO;
-    for (size_t i = 0; i < nc; i++)
-        c[i].off += base;
-    for (size_t i = 0; i < n; i++) {
-        r[i].chunk_first += st->nchunks;
-        /* no error text: err_off is unused; keep it inside the store */
-        r[i].err_off = r[i].err_len ? r[i].err_off + base : base;
-        r[i].body_off += r[i].body_len ? base : 0;
-    }
-    st->n += n;
-    st->nchunks += nc;
     return 0;
 }
 
