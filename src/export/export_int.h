@@ -28,6 +28,8 @@ json_t *gp_export_schedule_json(const struct gp_export_ctx *ctx);
  * over the measured requests whose dataset entry has a session_id; nothing
  * when none has. *first: no key written yet (cleared when this writes).
  * 0 or -GP_ENOMEM. */
+/* One statistic of *_genai_perf.json at key indent ind (genai_json.c). */
+int gp_export_stat_json(struct gp_buf *b, enum gp_metric m, const struct gp_stats *s, const char *ind, int *first);
 int gp_export_sessions_json(const struct gp_export_ctx *ctx, struct gp_buf *b, int *first);
 
 #endif

@@ -52,32 +52,6 @@ static const char *session_of(const struct gp_export_ctx *ctx, const struct gp_r
     return entry < ctx->n_inputs_meta ? ctx->inputs_meta[entry].session_id : NULL;
 }
 
-/* One metric as GenAI-Perf's Statistics writes it (unit first; system
- * metrics avg only). */
-static int put_stat(struct gp_buf *b, enum gp_metric m, const struct gp_stats *s, int *first)
-{
-    static const char *const pk[GP_NPCT] = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
-    if (!s->present)
-        return 0;
-    int r = gp_buf_printf(b, "%s\n      \"%s\": {\n        \"unit\": \"%s\",\n        \"avg\": ",
-                          *first ? "" : ",", gp_metric_name(m), gp_metric_unit(m));
-    *first = 0;
-    r |= gp_py_float(b, s->avg);
-    if (!s->system) {
-        for (int i = 0; i < GP_NPCT; i++) {
-            r |= gp_buf_printf(b, ",\n        \"%s\": ", pk[i]);
-            r |= gp_py_float(b, s->p[i]);
-        }
-        r |= gp_buf_puts(b, ",\n        \"min\": ");
-        r |= gp_py_float(b, s->min);
-        r |= gp_buf_puts(b, ",\n        \"max\": ");
-        r |= gp_py_float(b, s->max);
-        r |= gp_buf_puts(b, ",\n        \"std\": ");
-        r |= gp_py_float(b, s->std);
-    }
-    return r | gp_buf_puts(b, "\n      }");
-}
-
 static void system_stat(struct gp_stats *s, double v)
 {
     memset(s, 0, sizeof *s);
@@ -190,7 +164,7 @@ int gp_export_sessions_json(const struct gp_export_ctx *ctx, struct gp_buf *b, i
         r |= gp_buf_puts(b, ": {");
         int mfirst = 1;
         for (int m = 0; m < GP_M__COUNT; m++)
-            r |= put_stat(b, (enum gp_metric)m, &st[m], &mfirst);
+            r |= gp_export_stat_json(b, (enum gp_metric)m, &st[m], "      ", &mfirst);
         r |= gp_buf_puts(b, mfirst ? "}" : "\n    }");
     }
     r |= gp_buf_puts(b, "\n  }");
