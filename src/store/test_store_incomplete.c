@@ -33,13 +33,6 @@ static int write_run(const char *name, const char *drop, int pad)
     return unlink(file);
 }
 
-static int ingest(struct gp_db *db, const char *name, struct gp_ingest_result *res, struct gp_error *err)
-{
-    char dir[4300];
-    snprintf(dir, sizeof dir, "%s/%s", scratch, name);
-    memset(res, 0, sizeof *res);
-    return gp_store_ingest_dir(db, dir, NULL, res, err);
-}
 
 static void test_incomplete_sets(void)
 {
@@ -55,7 +48,7 @@ static void test_incomplete_sets(void)
 
     /* the records could not be written: the summary's 8 requests have no rows */
     CHECK_INT(write_run("norecords", "profile_export_records.jsonl", 1), 0);
-    CHECK(ingest(db, "norecords", &res, &err) < 0);
+    CHECK(store_test_ingest(db, scratch, "norecords", &res, &err) < 0);
     CHECK(strstr(err.msg, "incomplete set") != NULL);
     CHECK(strstr(err.msg, "norecords/m-openai-chat-concurrency2/profile_export_records.jsonl is missing") != NULL);
     CHECK_INT((int)res.jobs_rejected, 1);
@@ -63,7 +56,7 @@ static void test_incomplete_sets(void)
 
     /* the records without the _genperf.json */
     CHECK_INT(write_run("nosummary", "profile_export_genperf.json", 2), 0);
-    CHECK(ingest(db, "nosummary", &res, &err) < 0);
+    CHECK(store_test_ingest(db, scratch, "nosummary", &res, &err) < 0);
     CHECK(strstr(err.msg, "nosummary/m-openai-chat-concurrency2/profile_export_genperf.json is missing") != NULL);
     gp_ingest_result_free(&res);
 
@@ -72,7 +65,7 @@ static void test_incomplete_sets(void)
     CHECK_INT(write_run("nomain", "profile_export_genai_perf.json", 3), 0);
     snprintf(path, sizeof path, "%s/nomain", scratch);
     CHECK_INT((int)gp_store_count_jobs(path), 1);
-    CHECK(ingest(db, "nomain", &res, &err) < 0);
+    CHECK(store_test_ingest(db, scratch, "nomain", &res, &err) < 0);
     CHECK(strstr(err.msg, "profile_export_genperf.json: incomplete set: no profile_export_genai_perf.json beside it") !=
           NULL);
     CHECK_INT((int)res.jobs_found, 1);
@@ -84,7 +77,7 @@ static void test_incomplete_sets(void)
 
     /* the whole set still ingests, with its request rows */
     CHECK_INT(write_run("whole", NULL, 4), 0);
-    CHECK_INT(ingest(db, "whole", &res, &err), 0);
+    CHECK_INT(store_test_ingest(db, scratch, "whole", &res, &err), 0);
     CHECK_INT((int)res.jobs_added, 1);
     gp_ingest_result_free(&res);
     store_test_q1(db, "SELECT status || '/' || requests_ok FROM jobs", got, sizeof got);

@@ -30,15 +30,6 @@ static int write_run(const char *name, json_t *v, int pad)
     return store_test_copy_run(dir, pad, "interrupted", v);
 }
 
-static int ingest(struct gp_db *db, const char *name, struct gp_error *err)
-{
-    char dir[4300];
-    snprintf(dir, sizeof dir, "%s/%s", scratch, name);
-    struct gp_ingest_result res = {0};
-    int r = gp_store_ingest_dir(db, dir, NULL, &res, err);
-    gp_ingest_result_free(&res);
-    return r;
-}
 
 static void test_interrupted_flag(void)
 {
@@ -53,9 +44,9 @@ static void test_interrupted_flag(void)
     CHECK_INT(write_run("plain", NULL, 1), 0);
     CHECK_INT(write_run("stopped", json_true(), 2), 0);
     CHECK_INT(write_run("finished", json_false(), 3), 0);
-    CHECK_INT(ingest(db, "plain", &err), 0);
-    CHECK_INT(ingest(db, "stopped", &err), 0);
-    CHECK_INT(ingest(db, "finished", &err), 0);
+    CHECK_INT(store_test_ingest(db, scratch, "plain", NULL, &err), 0);
+    CHECK_INT(store_test_ingest(db, scratch, "stopped", NULL, &err), 0);
+    CHECK_INT(store_test_ingest(db, scratch, "finished", NULL, &err), 0);
     store_test_q1(db, "SELECT group_concat(s, ' ') FROM (SELECT j.interrupted || '/' || j.status || '/' || v.status AS s "
            "FROM jobs j JOIN v_jobs v ON v.job_id = j.id ORDER BY j.id)", got, sizeof got);
     CHECK_STR(got, "0/completed/completed 1/completed/interrupted 0/completed/completed");
@@ -64,7 +55,7 @@ static void test_interrupted_flag(void)
 
     /* not a boolean: the job is rejected with the field named, nothing written */
     CHECK_INT(write_run("bad", json_string("yes"), 4), 0);
-    CHECK(ingest(db, "bad", &err) < 0);
+    CHECK(store_test_ingest(db, scratch, "bad", NULL, &err) < 0);
     CHECK(strstr(err.msg, "field 'interrupted': expected true or false, got a string") != NULL);
     store_test_q1(db, "SELECT COUNT(*) FROM jobs", got, sizeof got);
     CHECK_STR(got, "3");

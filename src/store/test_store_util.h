@@ -1,6 +1,7 @@
 /* store/test_store_util.h — what the store's unit tests (test_store.c,
- * test_store_interrupted.c) share: a one-value query and a copy of the
- * profile fixture run with one field of its _genperf.json set. Test
+ * test_store_interrupted.c, test_store_incomplete.c, test_store_values.c)
+ * share: a one-value query, a copy of the profile fixture run with one field
+ * of its _genperf.json set, and the ingest of a run under a scratch folder. Test
  * binaries only; static inline so each test takes what it uses. Paths are
  * relative to the repo root, where the tests run.
  */
@@ -11,10 +12,12 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "store/db.h"
+#include "store/store.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define STORE_FIXTURE "tests/fixtures/genai-perf/genperf-profile/sim-model-openai-chat-concurrency2"
 
@@ -79,6 +82,22 @@ static inline int store_test_copy_run(const char *dir, int pad, const char *key,
     r = json_dump_file(g, file, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(g);
     return r;
+}
+
+/* Ingests scratch/name (every run found under it). res NULL: the result is
+ * freed here; otherwise the caller frees it (gp_ingest_result_free). */
+static inline int store_test_ingest(struct gp_db *db, const char *scratch, const char *name,
+                                    struct gp_ingest_result *res, struct gp_error *err)
+{
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s/%s", scratch, name);
+    struct gp_ingest_result own = {0};
+    struct gp_ingest_result *r = res ? res : &own;
+    memset(r, 0, sizeof *r);
+    int rc = gp_store_ingest_dir(db, dir, NULL, r, err);
+    if (!res)
+        gp_ingest_result_free(&own);
+    return rc;
 }
 
 #endif

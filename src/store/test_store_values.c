@@ -72,21 +72,12 @@ static int edit_json(const char *path, const char *parent, const char *key, json
     return r;
 }
 
-static int ingest(struct gp_db *db, const char *name, struct gp_error *err)
-{
-    char dir[4300];
-    snprintf(dir, sizeof dir, "%s/%s", scratch, name);
-    struct gp_ingest_result res = {0};
-    int r = gp_store_ingest_dir(db, dir, NULL, &res, err);
-    gp_ingest_result_free(&res);
-    return r;
-}
 
 /* ingest refuses scratch/name with a message holding file and want */
 static void expect_reject(struct gp_db *db, const char *name, const char *file, const char *want)
 {
     struct gp_error err = {0};
-    CHECK(ingest(db, name, &err) < 0);
+    CHECK(store_test_ingest(db, scratch, name, NULL, &err) < 0);
     char path[4400], msg[4800];
     run_file(name, file, path, sizeof path);
     snprintf(msg, sizeof msg, "%s: %s", path, want);
@@ -170,7 +161,7 @@ static void test_negative_values(void)
     CHECK_STR(got, "0");
     /* the fixture as it is still ingests */
     CHECK_INT(copy_run("whole"), 0);
-    CHECK_INT(ingest(db, "whole", &err), 0);
+    CHECK_INT(store_test_ingest(db, scratch, "whole", NULL, &err), 0);
     store_test_q1(db, "SELECT COUNT(*) FROM jobs", got, sizeof got);
     CHECK_STR(got, "1");
     gp_db_close(db);
