@@ -1,6 +1,6 @@
 # Chunk stamps come from the socket's receive time (SO_TIMESTAMPNS), not from
 # when the event loop got round to the read. The client is stopped (SIGSTOP)
-# for 150 ms out of every 180 ms while the server streams one chunk per 200 ms
+# for 150 ms, then runs for 30-110 ms, while the server streams one chunk per 200 ms
 # per request, so most chunks wait in the socket for the loop; each read then
 # holds one chunk. Every chunk's stamp is compared with the server's own send
 # time (--timing-log, CLOCK_MONOTONIC):
@@ -23,8 +23,14 @@ run() { # dir, env...: a fresh server each time; its log is complete once it sto
     --request-count 4 --concurrency 4 --artifact-dir "$dir" >"$dir.out" 2>"$dir.err" &
   local pid=$!
   sleep 0.1
+  # The running gaps vary (30-110 ms) so that the stops sweep every phase of
+  # the 200 ms chunk period: with one fixed gap the cycle (150 + 30 ms plus
+  # two forks of sleep) came out at 194-200 ms here, the chunks kept one phase
+  # for the whole run, and whether any read was delayed depended on how long
+  # genperf took to start (both checks below failed that way, 3 runs of 3).
+  local gaps=(0.03 0.09 0.05 0.11 0.07) k=0
   while kill -0 $pid 2>/dev/null; do
-    kill -STOP $pid 2>/dev/null; sleep 0.15; kill -CONT $pid 2>/dev/null; sleep 0.03
+    kill -STOP $pid 2>/dev/null; sleep 0.15; kill -CONT $pid 2>/dev/null; sleep ${gaps[k++ % 5]}
   done
   wait $pid || { cat "$dir.err"; fail "$dir: exit $?"; }
   kill -TERM $spid; wait $spid 2>/dev/null
