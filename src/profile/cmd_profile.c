@@ -620,6 +620,13 @@ int cmd_profile(int argc, char **argv)
     }
     if (gp_profile_dist_size(r->dist) > 1)
         status = stage_dist_setup(r, status);
+    /* A Ctrl-C while the tokenizer loads or the dataset is built: no request
+     * was sent, so there is nothing to write; say so rather than exit 130
+     * in silence (a caller such as `genperf run` would otherwise look for
+     * artifacts that were never meant to exist). */
+    if (status == 130)
+        fprintf(stderr, "%s: interrupted before any request was sent: nothing was measured, no artifacts written\n",
+                r->prog);
     if (status == CONTINUE)
         status = stage_run(r);
     if (status == CONTINUE) {

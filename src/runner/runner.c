@@ -526,7 +526,8 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
         fflush(out);
         int st = run_child(&pa, o->stop, d->tplan->how == GP_TOOL_SELF);
         gp_argv_free(&pa);
-        if (find_run_dir(cell_dir, run_dir, sizeof run_dir) == 0) {
+        int have_run = find_run_dir(cell_dir, run_dir, sizeof run_dir) == 0;
+        if (have_run) {
             cs[i].ran = 1;
             write_run_meta(run_dir, sc, &c, tp, url, d->attach ? NULL : d->cmdline, NULL);
             summarise(run_dir, &cs[i]);
@@ -535,7 +536,12 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
                 fprintf(stderr, "genperf run: cell %zu: ingest failed: %s\n", i + 1, ierr.msg);
         }
         if (st == 130 || (o->stop && *o->stop)) {
-            rc = gp_err(err, GP_EINTR, "interrupted during cell %zu; what was measured is in %s", i + 1, cell_dir);
+            if (have_run)
+                rc = gp_err(err, GP_EINTR, "interrupted during cell %zu; what was measured is in %s", i + 1,
+                            cell_dir);
+            else
+                rc = gp_err(err, GP_EINTR, "interrupted during cell %zu before it sent a request; nothing measured",
+                            i + 1);
             break;
         }
         if (st != 0)

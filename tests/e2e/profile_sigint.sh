@@ -21,4 +21,19 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d.get
 "$GENPERF" ingest --db "sqlite://$TMPDIR/s.db" artifacts >ingest.txt 2>&1 || { cat ingest.txt; fail "ingest failed"; }
 st=$("$GENPERF" results --db "sqlite://$TMPDIR/s.db" --format csv | awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "status") c = i} NR == 2 {print $c}')
 [ "$st" = interrupted ] || fail "genperf results status '$st', want interrupted"
+
+# Ctrl-C while the dataset is still being built (200,000 synthetic prompts
+# take a second or more): no request was sent, nothing is written, and the
+# exit 130 comes with a line that says so, not in silence (the runner read
+# the silent 130 as "what was measured is in DIR" and found no artifacts).
+"$GENPERF" profile -m m --url "$URL" --endpoint-type chat --streaming --tokenizer builtin \
+  --synthetic-input-tokens-mean 200 --num-dataset-entries 200000 --request-count 5 \
+  --artifact-dir early >out2.txt 2>err2.txt &
+pid=$!
+for _ in $(seq 200); do grep -q "Profiling these models" err2.txt && break; sleep 0.05; done
+kill -INT $pid
+rc=0; wait $pid || rc=$?; cat err2.txt
+[ $rc -eq 130 ] || fail "early Ctrl-C: exit $rc, want 130"
+grep -q "interrupted before any request was sent: nothing was measured" err2.txt || fail "early Ctrl-C: no message"
+[ ! -e early ] || { find early; fail "early Ctrl-C left artifacts"; }
 echo ok
