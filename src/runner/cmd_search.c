@@ -33,6 +33,7 @@
 struct search_args {
     const char *search_type, *artifact_dir, *export_file, *model, *endpoint_type, *db, *label;
     int n_models, count_given;
+    long count; /* --request-count / --num-requests as given, else 0 */
     double max_time_s;
     const char *slo[32];
     int n_slo;
@@ -126,8 +127,11 @@ static int parse(int argc, char **argv, struct search_args *a, struct gp_search 
             a->endpoint_type = v;
         else if ((v = gp_cell_flag_value(o, "--profile-export-file", &i, argc, argv)))
             a->export_file = v;
-        else if (!strncmp(o, "--request-count", 15) || !strncmp(o, "--num-requests", 14) ||
-                 !strncmp(o, "--measurement-interval", 22) || !strcmp(o, "-p") || !strncmp(o, "--duration", 10))
+        else if ((v = gp_cell_flag_value(o, "--request-count", &i, argc, argv)) ||
+                 (v = gp_cell_flag_value(o, "--num-requests", &i, argc, argv))) {
+            a->count_given = 1;
+            a->count = strtol(v, NULL, 10); /* profile itself validates it */
+        } else if (!strncmp(o, "--measurement-interval", 22) || !strcmp(o, "-p") || !strncmp(o, "--duration", 10))
             a->count_given = 1;
         for (int k = at; k <= i; k++)
             a->pass[a->n_pass++] = argv[k];
@@ -222,6 +226,16 @@ static int run_cell(struct search_run *r, double v, char *cell_dir, size_t sz)
         snprintf(count, sizeof count, "%ld", (long)fmax(10, ceil(2 * v)));
         extra[ne++] = "--request-count";
         extra[ne++] = count;
+    }
+    if (!r->s->is_rate && a->count > 0 && (double)a->count < ceil(v)) {
+        /* profile refuses a count below the concurrency (GenAI-Perf does
+         * too), which ended the search at the first cell past the count with
+         * "the cell's profile failed"; a later --request-count wins there */
+        snprintf(count, sizeof count, "%.0f", ceil(v));
+        extra[ne++] = "--request-count";
+        extra[ne++] = count;
+        fprintf(stderr, PROG ": cell %zu: --request-count raised from %ld to %s, the cell's concurrency\n",
+                r->s->n + 1, a->count, count);
     }
     memmove(&cv[tail + ne], &cv[tail], (size_t)(k - tail) * sizeof cv[0]);
     memcpy(&cv[tail], extra, (size_t)ne * sizeof cv[0]);

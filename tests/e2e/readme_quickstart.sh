@@ -41,7 +41,7 @@ while IFS= read -r cmd; do
   t0=$(date +%s%N); rc=0; eval "$cmd" >out$i.txt 2>err$i.txt </dev/null || rc=$?
   echo "$(( ($(date +%s%N) - t0) / 1000000 )) ms: ${cmd:0:90}"
   want=0; case "$cmd" in *--max-memory*) want="0 4" ;; esac
-  case " $want " in *" $rc "*) ;; *) tail -5 out$i.txt err$i.txt; fail "exit $rc: $cmd" ;; esac
+  case " $want " in *" $rc "*) ;; *) tail -n 5 out$i.txt err$i.txt; fail "exit $rc: $cmd" ;; esac
   case "$cmd" in *" search "*)
     grep "limit:" out$i.txt
     grep -q "limit: concurrency [0-9]" out$i.txt || fail "README search found no limit"

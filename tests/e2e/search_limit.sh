@@ -91,6 +91,14 @@ grep -q '(no SLO given)' "$TMPDIR/out3" || exit 1
 grep -q '^stopped: stopped at the time cap (--max-time 0.01 s)' "$TMPDIR/out4" || { cat "$TMPDIR/out4"; exit 1; }
 grep -q '^Cells,1' "$TMPDIR/t/search_export_genperf.csv" || exit 1
 
+# a --request-count below a cell's concurrency: profile refuses such a count,
+# which ended the search at that cell ("the cell's profile failed at
+# concurrency 4", exit 1); the cell's count is raised to its concurrency
+"$GENPERF" search "${common[@]}" -u "$url2" --osl 10 --request-count 2 --max-cells 3 --artifact-dir "$TMPDIR/rc" \
+  >"$TMPDIR/out5" 2>&1 || { cat "$TMPDIR/out5"; exit 1; }
+grep -q 'cell 3: --request-count raised from 2 to 4' "$TMPDIR/out5" || { cat "$TMPDIR/out5"; exit 1; }
+grep -Eq '^ +3 +4 +[0-9.]+% +4 ' "$TMPDIR/out5" || { cat "$TMPDIR/out5"; exit 1; }   # cell 3 ran 4 requests
+
 # usage errors exit 2 with the fix in the message
 for bad in "--search-type batch_size" "--goodput-target 1.5" "--max-cells 0"; do
   # shellcheck disable=SC2086
