@@ -611,7 +611,16 @@ int cmd_profile(int argc, char **argv)
 
     gp_profile_config_init(&r->cfg);
     int status = CONTINUE;
-    if (gp_profile_dist_join(&r->dist, argc, argv, &r->err) < 0)
+    /* AIPerf's spellings become genperf's first; the notes once per job */
+    struct gp_profile_aiperf ap;
+    if (gp_profile_aiperf_argv(argc, argv, &ap, launch.rank > 0 ? NULL : stderr, &r->err) < 0) {
+        fprintf(stderr, "%s: error: %s\n", r->prog, r->err.msg);
+        status = 2;
+    } else {
+        argc = ap.argc;
+        argv = ap.argv;
+    }
+    if (status == CONTINUE && gp_profile_dist_join(&r->dist, argc, argv, &r->err) < 0)
         status = fail(r, NULL);
     if (status == CONTINUE && gp_profile_dist_rank(r->dist) == 0) {
         status = stage_load(r, argc, argv);
@@ -643,6 +652,7 @@ int cmd_profile(int argc, char **argv)
     struct gp_profile_dist *dist = r->dist;
     run_free(r);
     gp_profile_dist_free(dist); /* after the config and bodies that point into it */
+    gp_profile_aiperf_free(&ap); /* after the config, which may point into its strings */
     free(r);
     if (sfd >= 0) {
         /* drain signals that arrived late so unblocking does not kill us */

@@ -152,6 +152,23 @@ void gp_profile_config_free(struct profile_config *cfg);
 int gp_profile_parse(struct profile_config *cfg, int argc, char **argv, const char *prog,
                      struct gp_error *err);
 
+/* AIPerf's `aiperf profile` spellings (profile_aiperf.c): argv rewritten
+ * into genperf's flags (--benchmark-duration -> --duration, --api-key K ->
+ * -H "Authorization: Bearer K", --custom-dataset-type mooncake_trace ->
+ * --input-file payload:FILE, ...), a note on `notes` (may be NULL) for each
+ * one used or ignored. Returns 0, or -1 with err naming a flag AIPerf has and
+ * genperf refuses (usage error). argv is borrowed; free with
+ * gp_profile_aiperf_free. */
+struct gp_profile_aiperf {
+    char **argv;   /* argc entries and a NULL */
+    int argc;
+    int n_mapped;  /* AIPerf spellings found */
+    char **owned;
+    size_t n_owned;
+};
+int gp_profile_aiperf_argv(int argc, char **argv, struct gp_profile_aiperf *out, FILE *notes, struct gp_error *err);
+void gp_profile_aiperf_free(struct gp_profile_aiperf *a);
+
 /* The redaction list of this command line (--redact-header names) for core/redact. */
 struct gp_redact;
 void gp_profile_redact(const struct profile_config *cfg, struct gp_redact *out);
