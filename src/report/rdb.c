@@ -256,7 +256,22 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
     size_t i;
     json_t *r;
     json_array_foreach(tsum, i, r) json_object_del(r, "job_id");
-    *out = json_pack("{s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum);
+    /* Several --urls: each endpoint and its share; and what the failed
+     * requests said, one row per distinct text, most frequent first (a
+     * job page that shows "12 failed" must also say why). A query that
+     * fails here (an older store) leaves an empty list, not an error. */
+    json_t *eps = rows_of(db,
+                          "SELECT endpoint_index, url, requests, failed, request_share, request_throughput, "
+                          "output_token_throughput, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms "
+                          "FROM v_endpoint_breakdown WHERE job_id = ? ORDER BY endpoint_index",
+                          p, 1, NULL);
+    json_t *errs = rows_of(db,
+                           "SELECT COALESCE(error, '(no error text)') AS error, http_status, COUNT(*) AS n "
+                           "FROM requests WHERE job_id = ? AND status = 'failed' AND warmup = 0 "
+                           "GROUP BY COALESCE(error, '(no error text)'), http_status ORDER BY n DESC, error LIMIT 50",
+                           p, 1, NULL);
+    *out = json_pack("{s:o,s:o,s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum, "endpoints",
+                     eps ? eps : json_array(), "errors", errs ? errs : json_array());
     return 0;
 }
 

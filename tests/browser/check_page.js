@@ -111,6 +111,21 @@ async function checkAxes(page, want) {
       await shot('empty');
       throw null; // ends the page checks: an empty store has no job to open
     }
+    if (spec.split) {
+      // a job over several --urls with failures: every endpoint and its
+      // share, and the failed requests' texts grouped with their counts
+      await go('#/job/' + spec.split.job);
+      await page.waitForSelector('#gp-metric-table', { timeout: 10000 }).catch(() => {});
+      const eps = await page.$$eval('#gp-endpoints tbody tr', (r) => r.map((x) => x.children[0].textContent + ' ' + x.children[2].textContent));
+      check(eps.length === spec.split.endpoints && eps.every((t) => /%$/.test(t)),
+        `the job page lists ${spec.split.endpoints} endpoints with their shares (${JSON.stringify(eps)})`);
+      const errs = await page.$$eval('#gp-errors tbody tr', (r) => r.map((x) => [Number(x.children[0].textContent), x.children[1].textContent, x.children[2].textContent]));
+      const total = errs.reduce((a, e) => a + e[0], 0);
+      check(total === spec.split.failed && errs.some((e) => e[1] === '500' && e[2].includes(spec.split.text)),
+        `the job page groups its ${spec.split.failed} failed requests by error text (${JSON.stringify(errs)})`);
+      await shot('split');
+      throw null;
+    }
     // 1. Benchmarks list.
     await go(spec.offline ? '#/' : '');
     await page.waitForSelector('#gp-jobs tbody tr', { timeout: 10000 });

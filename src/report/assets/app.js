@@ -390,6 +390,7 @@
             }));
         }))));
     }
+    renderSplitAndErrors(body, d);
     const cbox = el('div', { class: 'gp-charts' }); add(body, cbox);
     return api('/api/job/requests' + q).then(function (r) {
       histogram(cbox, 'Time to first token', r.ttft_ms, 'ms');
@@ -411,6 +412,34 @@
         add(cbox, el('p', { class: 'gp-note' }, 'no inter-token latency data (non-streaming run?)'));
       }
     }).catch(function (e) { showError(cbox, e); });
+  }
+
+  /* Several --urls: every endpoint and its share; failed requests: what
+   * they said, grouped, so "12 failed" comes with why. */
+  function renderSplitAndErrors(body, d) {
+    const eps = d.endpoints || [], errs = d.errors || [];
+    if (eps.length) {
+      add(body, el('h3', null, 'Endpoints (' + eps.length + ')'));
+      add(body, el('table', { class: 'gp', id: 'gp-endpoints' },
+        el('thead', null, el('tr', null, ['url', 'requests', 'share', 'failed', 'req/s', 'out tok/s', 'TTFT p50', 'TTFT p99', 'ITL p50', 'ITL p99']
+          .map(function (h, i) { return el('th', { class: i ? null : 't' }, h); }))),
+        el('tbody', null, eps.map(function (e) {
+          return el('tr', null, el('td', { class: 't' }, String(e.url)), el('td', null, fmt(e.requests)),
+            el('td', null, e.request_share == null ? '' : (100 * e.request_share).toFixed(1) + '%'), el('td', null, fmt(e.failed)),
+            [e.request_throughput, e.output_token_throughput, e.ttft_p50_ms, e.ttft_p99_ms, e.itl_p50_ms, e.itl_p99_ms]
+              .map(function (v) { return el('td', null, fmt(v)); }));
+        }))));
+    }
+    if (errs.length) {
+      const n = errs.reduce(function (a, e) { return a + (num(e.n) || 0); }, 0);
+      add(body, el('h3', null, 'Failed requests (' + n + ')'));
+      add(body, el('table', { class: 'gp', id: 'gp-errors' },
+        el('thead', null, el('tr', null, el('th', null, 'count'), el('th', null, 'HTTP'), el('th', { class: 't' }, 'error'))),
+        el('tbody', null, errs.map(function (e) {
+          return el('tr', null, el('td', null, fmt(e.n)), el('td', null, e.http_status == null ? '' : String(e.http_status)),
+            el('td', { class: 't' }, String(e.error)));
+        }))));
+    }
   }
 
   const telOrder = ['power_w', 'gpu_util_pct', 'mem_used_bytes', 'cpu_util_pct'];
