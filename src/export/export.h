@@ -68,7 +68,8 @@ struct gp_export_ctx {
     double client_busy_warn;         /* warn above this (e.g. 0.8); 0 = 0.8 */
     uint64_t client_run_ns;          /* measured phase length; 0 = unknown (no "fidelity" block when
                                       * client_busy_fraction is unknown too: a merge of exports) */
-    uint64_t client_cpu_ns;          /* the client threads' CPU time in it (summed over workers) */
+    uint64_t client_cpu_ns;          /* the client threads' CPU time in it (summed over workers); 0 = unknown
+                                      * (MPI ranks, which may run on other hosts) */
     uint64_t n_sent;                 /* requests sent incl. warmup (client counter) */
     uint64_t n_retried;              /* stale-connection resends (not failures) */
     uint64_t n_warmup;
@@ -112,8 +113,9 @@ struct gp_export_ctx {
  * phase >= GP_FID_MIN_RUN_S); open-loop schedule lag p99 > GP_FID_LAG_MS
  * with >= GP_FID_MIN_LATE sends past it (sends that waited for the
  * --max-concurrency cap left out); queue-to-send lag the same; kernel-
- * stamped reads returned > GP_FID_RECV_AVG_MS late on average; the
- * client's threads used >= GP_FID_CPU_SHARE of the host's CPUs. */
+ * stamped reads returned > GP_FID_RECV_AVG_MS late on average (phase >=
+ * GP_FID_MIN_RUN_S); the client's threads used >= GP_FID_CPU_SHARE of the
+ * host's CPUs (phase >= GP_FID_MIN_RUN_S; one process only). */
 #define GP_FID_BUSY 0.9
 #define GP_FID_MIN_RUN_S 0.5
 #define GP_FID_LAG_MS 10.0

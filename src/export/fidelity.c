@@ -11,8 +11,8 @@
  * test suite's, five processes sharing it) is not called limiting: one
  * preemption of 10-30 ms lands on a request now and then, so the lag rules
  * need at least GP_FID_MIN_LATE requests past the threshold besides the p99;
- * the busy and CPU rules need a measured phase of 0.5 s (shorter ones are
- * mostly setup, as for the busy warning).
+ * the busy, receive and CPU rules need a measured phase of 0.5 s (shorter
+ * ones are mostly setup, as for the busy warning).
  */
 #include "client/record.h"
 #include "core/stats.h"
@@ -47,7 +47,7 @@ void gp_fidelity_inputs(const struct gp_export_ctx *ctx, struct gp_fidelity_inpu
     memset(in, 0, sizeof *in);
     in->busy_fraction = ctx->client_busy_fraction;
     in->run_s = (double)ctx->client_run_ns / 1e9;
-    in->cpu_s = ctx->client_run_ns ? (double)ctx->client_cpu_ns / 1e9 : -1;
+    in->cpu_s = ctx->client_run_ns && ctx->client_cpu_ns ? (double)ctx->client_cpu_ns / 1e9 : -1;
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
     in->n_cpus = nc > 0 ? (int)nc : 1;
     in->schedule_lag_p99_ms = in->send_lag_p99_ms = -1;
@@ -118,7 +118,7 @@ void gp_fidelity_assess(const struct gp_fidelity_inputs *in, struct gp_fidelity 
                "%zu over %.0f ms (limit p99 %.0f ms), and TTFT and latency include it; add --workers or lower the "
                "concurrency per process",
                in->send_lag_p99_ms, in->send_late, in->send_n, GP_FID_LAG_MS, GP_FID_LAG_MS);
-    if (in->recv_lag_avg_ms > GP_FID_RECV_AVG_MS)
+    if (long_enough && in->recv_lag_avg_ms > GP_FID_RECV_AVG_MS)
         reason(f,
                "reads returned %.1f ms on average after the kernel received the bytes (limit %.0f ms): the event "
                "loop was late to its sockets; add --workers, or run on a less loaded host",

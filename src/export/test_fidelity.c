@@ -66,6 +66,9 @@ static void test_rules(void)
     gp_fidelity_assess(&in, &f);
     CHECK_INT(f.limiting, 1);
     CHECK(strstr(f.reasons[0], "6.0 ms on average"));
+    in.run_s = 0.2; /* a short run's reads are mostly its start */
+    gp_fidelity_assess(&in, &f);
+    CHECK_INT(f.limiting, 0);
 
     /* CPU: 1.9 of 2 CPUs over 10 s (two workers, neither alone past 90%) */
     in = calm();
@@ -116,6 +119,10 @@ static void test_inputs_from_store(void)
     CHECK_NEAR(in.cpu_s, 1.0, 1e-9);
     CHECK_NEAR(in.run_s, 2.0, 1e-9);
     CHECK(in.recv_lag_avg_ms < 0); /* no kernel stamps */
+    ctx.client_cpu_ns = 0;         /* MPI ranks: unknown */
+    struct gp_fidelity_inputs in2;
+    gp_fidelity_inputs(&ctx, &in2);
+    CHECK(in2.cpu_s < 0);
     struct gp_fidelity f;
     gp_fidelity_assess(&in, &f);
     CHECK_INT(f.limiting, 1); /* 5 late sends out of 15, p99 50 ms */

@@ -39,7 +39,8 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .client_busy_fraction = r->cs.busy_fraction,
         .client_busy_warn = BUSY_WARN,
         .client_run_ns = r->cs.end_ns > r->cs.start_ns ? r->cs.end_ns - r->cs.start_ns : 0,
-        .client_cpu_ns = r->cs.cpu_ns,
+        /* ranks may sit on other hosts: their CPU time is not this host's share */
+        .client_cpu_ns = gp_profile_dist_size(r->dist) > 1 ? 0 : r->cs.cpu_ns,
         .n_sent = r->cs.n_sent,
         .n_retried = r->cs.n_retried,
         .n_warmup = r->cs.n_warmup,
