@@ -32,6 +32,7 @@ static const struct subcommand subcommands[] = {
     {"process-export-files", cmd_process_export_files, "merge per-node run directories into one artifact set"},
     {"create-template", cmd_create_template, "write GenAI-Perf's config template (genai_perf_config.yaml)"},
     {"config", cmd_config, "run what a GenAI-Perf config file says (profile, analyze, ...)"},
+    {"selftest", cmd_selftest, "measure genperf's own TTFT/ITL error against genperf serve at a load shape"},
 };
 
 static void usage(FILE *fp, const char *prog)

@@ -66,6 +66,10 @@ struct gp_export_ctx {
     const char *tokenizer_source;    /* gp_tokenizer_source(), NULL = unknown */
     double client_busy_fraction;     /* event-loop busy time / wall time, < 0 = unknown */
     double client_busy_warn;         /* warn above this (e.g. 0.8); 0 = 0.8 */
+    uint64_t client_run_ns;          /* measured phase length; 0 = unknown (no "fidelity" block when
+                                      * client_busy_fraction is unknown too: a merge of exports) */
+    uint64_t client_cpu_ns;          /* the client threads' CPU time in it (summed over workers); 0 = unknown
+                                      * (MPI ranks, which may run on other hosts) */
     uint64_t n_sent;                 /* requests sent incl. warmup (client counter) */
     uint64_t n_retried;              /* stale-connection resends (not failures) */
     uint64_t n_warmup;
@@ -102,6 +106,48 @@ struct gp_export_ctx {
      * only; NULL (a one-thread, one-process, one-URL run) = no key */
     const json_t *scale_out;
 };
+
+/* The fidelity verdict (fidelity.c): is the client limiting the
+ * measurement? "fidelity" in <stem>_genperf.json, one console line.
+ * Limiting when any of: the busiest loop busy >= GP_FID_BUSY (measured
+ * phase >= GP_FID_MIN_RUN_S); open-loop schedule lag p99 > GP_FID_LAG_MS
+ * with >= GP_FID_MIN_LATE sends past it (sends that waited for the
+ * --max-concurrency cap left out); queue-to-send lag the same; kernel-
+ * stamped reads returned > GP_FID_RECV_AVG_MS late on average (phase >=
+ * GP_FID_MIN_RUN_S); the client's threads used >= GP_FID_CPU_SHARE of the
+ * host's CPUs (phase >= GP_FID_MIN_RUN_S; one process only). */
+#define GP_FID_BUSY 0.9
+#define GP_FID_MIN_RUN_S 0.5
+#define GP_FID_LAG_MS 10.0
+#define GP_FID_MIN_LATE 5
+#define GP_FID_RECV_AVG_MS 5.0
+#define GP_FID_CPU_SHARE 0.9
+#define GP_FID_MAX_REASONS 5
+
+struct gp_fidelity_inputs {
+    double busy_fraction;            /* busiest loop; < 0 = unknown */
+    double run_s;                    /* measured phase */
+    double schedule_lag_p99_ms;      /* < 0: closed loop */
+    size_t sched_n, sched_late;      /* open-loop sends counted, and those > GP_FID_LAG_MS late */
+    double send_lag_p99_ms;          /* < 0: no send stamps */
+    size_t send_n, send_late;
+    double recv_lag_max_ms, recv_lag_avg_ms; /* < 0: reads not kernel-stamped */
+    double cpu_s;                    /* client threads' CPU; < 0 = unknown */
+    int n_cpus;                      /* online CPUs of this host */
+};
+struct gp_fidelity {
+    int limiting;
+    int n_reasons;
+    char reasons[GP_FID_MAX_REASONS][400]; /* what was seen, the threshold, what to do */
+};
+/* The figures from ctx (its store's records and client counters). */
+void gp_fidelity_inputs(const struct gp_export_ctx *ctx, struct gp_fidelity_inputs *in);
+/* The verdict from them (pure: unit-tested on hand-made inputs). */
+void gp_fidelity_assess(const struct gp_fidelity_inputs *in, struct gp_fidelity *f);
+/* {"client_limited", "verdict", "reasons", "inputs"}: new reference. */
+json_t *gp_fidelity_json(const struct gp_fidelity_inputs *in, const struct gp_fidelity *f);
+/* "genperf: client: not limiting" or "genperf: client: limiting — why; why" */
+void gp_fidelity_print(FILE *out, const struct gp_fidelity *f);
 
 /* Writes every artifact above (console table first, as GenAI-Perf does).
  * A file that cannot be written (a full disk) does not stop the others;

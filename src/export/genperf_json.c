@@ -337,6 +337,13 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
         json_object_set_new(cl, "backoff", bo);
     }
     json_object_set_new(o, "client", cl);
+    if (ctx->client_busy_fraction >= 0) { /* a merge of exports (pef) knows nothing of its clients */
+        struct gp_fidelity_inputs fi;
+        struct gp_fidelity fv;
+        gp_fidelity_inputs(ctx, &fi);
+        gp_fidelity_assess(&fi, &fv);
+        json_object_set_new(o, "fidelity", gp_fidelity_json(&fi, &fv));
+    }
     if (ctx->scale_out)
         json_object_set(o, "scale_out", (json_t *)ctx->scale_out);
     json_t *sched = gp_export_schedule_json(ctx);

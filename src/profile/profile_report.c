@@ -38,6 +38,9 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .tokenizer_source = gp_tokenizer_source(r->tok),
         .client_busy_fraction = r->cs.busy_fraction,
         .client_busy_warn = BUSY_WARN,
+        .client_run_ns = r->cs.end_ns > r->cs.start_ns ? r->cs.end_ns - r->cs.start_ns : 0,
+        /* ranks may sit on other hosts: their CPU time is not this host's share */
+        .client_cpu_ns = gp_profile_dist_size(r->dist) > 1 ? 0 : r->cs.cpu_ns,
         .n_sent = r->cs.n_sent,
         .n_retried = r->cs.n_retried,
         .n_warmup = r->cs.n_warmup,
@@ -221,6 +224,15 @@ int gp_profile_finish(struct profile_run *r)
             "measured phase %.2f s, event loop busy %.1f%% of one core\n",
             (unsigned long long)cs->n_sent, (unsigned long long)cs->n_warmup, (unsigned long long)cs->n_retried,
             (double)(cs->end_ns - cs->start_ns) / 1e9, cs->busy_fraction * 100);
+    if (r->metrics_ok) { /* the verdict that *_genperf.json "fidelity" holds */
+        struct gp_export_ctx ctx;
+        struct gp_fidelity_inputs fi;
+        struct gp_fidelity fv;
+        export_ctx(r, &ctx);
+        gp_fidelity_inputs(&ctx, &fi);
+        gp_fidelity_assess(&fi, &fv);
+        gp_fidelity_print(stderr, &fv);
+    }
     size_t n_ramp = 0;
     for (size_t i = 0; cfg->ramp_s > 0 && i < r->st.n; i++)
         n_ramp += (r->st.recs[i].flags & GP_REC_RAMP) != 0;

@@ -554,6 +554,14 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
 
     json_array_append_new(points, compare_point(job, listrow, cfg, id, base, dir, file));
 
+    /* the fidelity verdict, as the store's /api/job gives it (rdb.c) */
+    char gpf[1100];
+    snprintf(gpf, sizeof gpf, "%.*s_genperf.json", (int)stem_len, file);
+    json_t *gsum = gp_path_join(epath, sizeof epath, dir, gpf) == 0 && gp_is_file(epath)
+                       ? gp_artifact_load_json(epath, NULL) : NULL;
+    json_t *fid = json_object_get(gsum, "fidelity");
+    json_object_set_new(job, "fidelity", json_is_object(fid) ? json_incref(fid) : json_null());
+    json_decref(gsum);
     snprintf(k, sizeof k, "/api/job?id=%d", id);
     json_object_set_new(api, k, json_pack("{s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum));
     snprintf(k, sizeof k, "/api/job/requests?id=%d", id);

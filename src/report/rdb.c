@@ -233,6 +233,15 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
     if (!job)
         return gp_err(err, GP_ENOENT, "job %s is not in this database (see /api/jobs)", id);
     shape_job(job);
+    /* The fidelity verdict of <stem>_genperf.json (kept whole as
+     * jobs.genperf_summary): the job page says whether the client limited
+     * the run. null for GenAI-Perf's runs and genperf's before the verdict. */
+    json_t *gs = rows_of(db, "SELECT genperf_summary FROM jobs WHERE id = ?", p, 1, err);
+    const char *gtext = gs ? json_string_value(json_object_get(json_array_get(gs, 0), "genperf_summary")) : NULL;
+    json_t *summary = gtext ? json_loads(gtext, 0, NULL) : NULL, *fid = json_object_get(summary, "fidelity");
+    json_object_set_new(job, "fidelity", json_is_object(fid) ? json_incref(fid) : json_null());
+    json_decref(summary);
+    json_decref(gs);
     /* Same values as v_genai_perf_outputs, read from metric_values so that
      * the pivot runs for this job only. */
     struct table_acc ta = {json_array(), NULL, NULL};

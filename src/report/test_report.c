@@ -388,6 +388,16 @@ static void test_rdb(void)
     CHECK_NEAR(json_number_value(json_object_get(lat, "avg")), 51.0, 1e-9);
     CHECK(json_is_null(json_object_get(lat, "p5")));
     CHECK_INT(json_array_size(json_object_get(j, "telemetry_summary")), 3);
+    CHECK(json_is_null(json_object_get(json_object_get(j, "job"), "fidelity"))); /* no genperf_summary */
+    json_decref(j);
+    /* the fidelity verdict comes from the kept <stem>_genperf.json */
+    CHECK_INT(gp_db_exec(db, "UPDATE jobs SET genperf_summary = '{\"fidelity\":{\"client_limited\":true,"
+                             "\"verdict\":\"limiting\",\"reasons\":[\"sends were late\"],\"inputs\":{}}}' "
+                             "WHERE id = 1", &err), 0);
+    CHECK_INT(gp_rdb_job(db, "1", &j, &err), 0);
+    json_t *fid = json_object_get(json_object_get(j, "job"), "fidelity");
+    CHECK_STR(json_string_value(json_object_get(fid, "verdict")), "limiting");
+    CHECK_STR(json_string_value(json_array_get(json_object_get(fid, "reasons"), 0)), "sends were late");
     json_decref(j);
     CHECK_INT(gp_rdb_job(db, "77", &j, &err), -GP_ENOENT);
     CHECK_INT(gp_rdb_job(db, "1 OR 1=1", &j, &err), -GP_EINVAL);

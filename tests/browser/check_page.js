@@ -185,6 +185,11 @@ async function checkAxes(page, want) {
     }
     const title = await page.$eval('#gp-model', (e) => e.textContent).catch(() => null);
     check(title === spec.model, `job header shows the model as text (${JSON.stringify(title)})`);
+    if (spec.fidelity) { // the fidelity verdict of the job's <stem>_genperf.json, in the header
+      const f = await page.$eval('#gp-fidelity', (e) => [e.dataset.verdict, e.className, e.textContent]).catch(() => null);
+      check(!!f && f[0] === spec.fidelity.verdict && f[1].includes('gp-status-bad') === (spec.fidelity.verdict === 'limiting') &&
+        f[2].includes(spec.fidelity.text), `job header shows the fidelity verdict ${JSON.stringify(spec.fidelity)} (${JSON.stringify(f)})`);
+    }
     await page.waitForFunction((n) => document.querySelectorAll('#gp-metrics .gp-chart[data-drawn]').length >= n, spec.charts_min, { timeout: 10000 }).catch(() => {});
     const drawn = await page.$$eval('#gp-metrics .gp-chart[data-drawn]', (c) => c.map((x) => x.dataset.chart));
     check(drawn.length >= spec.charts_min, `job page draws >= ${spec.charts_min} charts (${drawn.join('; ')})`);

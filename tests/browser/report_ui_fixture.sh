@@ -37,6 +37,10 @@ sqlite3 "$db" "INSERT INTO metric_values (job_id, metric_code, stat, value) VALU
 sqlite3 "$db" "UPDATE scenarios SET endpoint_type = 'completions' WHERE id = 2"
 # Job 2 was stopped by Ctrl-C (store migration 7): the list says so.
 sqlite3 "$db" "UPDATE jobs SET interrupted = 1 WHERE id = 2"
+# Job 1's client limited it (the fidelity verdict of its _genperf.json, kept whole as genperf_summary):
+# the job page says so in its header.
+sqlite3 "$db" "UPDATE jobs SET genperf_summary = '{\"fidelity\":{\"client_limited\":true,\"verdict\":\"limiting\",
+  \"reasons\":[\"open-loop sends were late: schedule lag p99 40.0 ms\"],\"inputs\":{}}}' WHERE id = 1"
 gp_start_ui --db "$db"
 curl -s "$UI_URL/api/jobs" | python3 -c 'import json, sys; j = {r["id"]: r for r in json.load(sys.stdin)["jobs"]}; sys.exit(0 if j[2]["status"] == "interrupted" and j[2]["interrupted"] == 1 and j[1]["status"] != "interrupted" else 1)' ||
   { echo "/api/jobs: job 2 should read status interrupted"; curl -s "$UI_URL/api/jobs" | head -c 600; exit 1; }
@@ -74,7 +78,7 @@ cat > "$TMPDIR/spec.json" <<JSON
              "output_token_throughput.avg": $thr},
  "charts_min": 3, "hardware": true, "hardware_short": 2,
  "hardware_axis": {"chart": "host memory available (GiB)", "prefix": "23.07"}, "hardware_labels": ["host", "host @ node-b"], "compare": "1,2", "sort": "request_latency.p50",
- "status_bad": "interrupted", "missing_job": 999, "sweep_links": true, "pareto_y": "output tokens/s per server", "compare_mixed": "endpoint types (chat, completions)",
+ "status_bad": "interrupted", "fidelity": {"verdict": "limiting", "text": "client: limiting — open-loop sends were late: schedule lag p99 40.0 ms"}, "missing_job": 999, "sweep_links": true, "pareto_y": "output tokens/s per server", "compare_mixed": "endpoint types (chat, completions)",
  "shots": "$SHOTS", "tag": "ui-fixture"}
 JSON
 gp_check "$TMPDIR/spec.json"

@@ -362,6 +362,13 @@
     add(head, el('h2', null, 'Job ', String(j.id == null ? '' : j.id), ' — ', el('span', { id: 'gp-model' }, j.model == null ? '' : String(j.model))));
     const shown = headKeys.filter(function (k) { return j[k] != null && j[k] !== ''; });
     add(head, el('p', { class: 'gp-meta' }, shown.map(function (k, i) { return [i ? ' · ' : '', k + ': ', el('b', null, fmt(j[k]))]; })));
+    // the fidelity verdict of <stem>_genperf.json: did the client limit this run? (docs/profile.md)
+    const fid = j.fidelity;
+    if (fid && typeof fid === 'object') {
+      const lim = fid.client_limited === true, why = Array.isArray(fid.reasons) ? fid.reasons.map(String) : [];
+      add(head, el('p', { class: lim ? 'gp-meta gp-status-bad' : 'gp-meta', id: 'gp-fidelity', 'data-verdict': lim ? 'limiting' : 'not limiting' },
+        'client: ', el('b', null, lim ? 'limiting' : 'not limiting'), lim && why.length ? ' — ' + why.join('; ') : ''));
+    }
     const rest = Object.keys(j).filter(function (k) {
       return k !== 'id' && k !== 'model' && shown.indexOf(k) < 0 && j[k] != null && j[k] !== '' && typeof j[k] !== 'object';
     });
