@@ -148,9 +148,9 @@ static void resample(const double *x, size_t n, struct gp_rng *rng, double *out)
         out[i] = x[gp_rng_below(rng, n)];
 }
 
-int gp_cs_bootstrap_rel(const double *a, size_t na, const double *b, size_t nb, gp_cs_stat_fn stat, void *ctx,
-                        int iters, struct gp_rng *rng, double *scratch, double *ratios,
-                        struct gp_cs_interval *out)
+int gp_cs_bootstrap(const double *a, size_t na, const double *b, size_t nb, gp_cs_stat_fn stat, void *ctx,
+                    int relative, int iters, struct gp_rng *rng, double *scratch, double *changes,
+                    struct gp_cs_interval *out)
 {
     if (!na || !nb || iters < 1)
         return -1;
@@ -158,22 +158,24 @@ int gp_cs_bootstrap_rel(const double *a, size_t na, const double *b, size_t nb, 
     double sa = stat(scratch, na, ctx);
     memcpy(scratch, b, nb * sizeof *b);
     double sb = stat(scratch, nb, ctx);
-    if (sa == 0)
+    if (relative && sa == 0)
         return -1;
-    out->est = sb / sa - 1;
+    out->est = relative ? sb / sa - 1 : sb - sa;
     int kept = 0;
     for (int i = 0; i < iters; i++) {
         resample(a, na, rng, scratch);
         double ra = stat(scratch, na, ctx);
         resample(b, nb, rng, scratch);
         double rb = stat(scratch, nb, ctx);
-        if (ra != 0)   /* a resample whose base is 0 has no ratio; it is dropped */
-            ratios[kept++] = rb / ra - 1;
+        if (!relative)
+            changes[kept++] = rb - ra;
+        else if (ra != 0)   /* a resample whose base is 0 has no ratio; it is dropped */
+            changes[kept++] = rb / ra - 1;
     }
     if (!kept)
         return -1;
-    qsort(ratios, (size_t)kept, sizeof *ratios, cmp_double);
-    out->lo = gp_percentile_sorted(ratios, (size_t)kept, 2.5);
-    out->hi = gp_percentile_sorted(ratios, (size_t)kept, 97.5);
+    qsort(changes, (size_t)kept, sizeof *changes, cmp_double);
+    out->lo = gp_percentile_sorted(changes, (size_t)kept, 2.5);
+    out->hi = gp_percentile_sorted(changes, (size_t)kept, 97.5);
     return 0;
 }

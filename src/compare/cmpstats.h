@@ -44,13 +44,14 @@ double gp_cs_stat_mean(double *x, size_t n, void *ctx);
  * (NumPy's linear interpolation, as GenAI-Perf reports them). */
 double gp_cs_stat_pct(double *x, size_t n, void *ctx);
 
-/* The percentile bootstrap of the relative change stat(b) / stat(a) - 1:
+/* The percentile bootstrap of the change of stat from a to b: relative,
+ * stat(b) / stat(a) - 1, or (relative 0) absolute, stat(b) - stat(a).
  * iters resamples of each side with replacement (rng), the 2.5th and 97.5th
  * percentiles of the resampled changes. est is the change of the samples
- * themselves. scratch holds max(na, nb) doubles and ratios iters doubles.
- * Returns -1 when a side is empty or stat(a) is 0. */
-int gp_cs_bootstrap_rel(const double *a, size_t na, const double *b, size_t nb, gp_cs_stat_fn stat, void *ctx,
-                        int iters, struct gp_rng *rng, double *scratch, double *ratios,
-                        struct gp_cs_interval *out);
+ * themselves. scratch holds max(na, nb) doubles and changes iters doubles.
+ * Returns -1 when a side is empty or (relative) stat(a) is 0. */
+int gp_cs_bootstrap(const double *a, size_t na, const double *b, size_t nb, gp_cs_stat_fn stat, void *ctx,
+                    int relative, int iters, struct gp_rng *rng, double *scratch, double *changes,
+                    struct gp_cs_interval *out);
 
 #endif

@@ -72,7 +72,7 @@ static void test_bootstrap(void)
         b[i] = 12;
     }
     gp_rng_seed(&r, 1);
-    CHECK_INT(gp_cs_bootstrap_rel(a, 100, b, 100, gp_cs_stat_mean, NULL, 500, &r, scratch, ratios, &iv), 0);
+    CHECK_INT(gp_cs_bootstrap(a, 100, b, 100, gp_cs_stat_mean, NULL, 1, 500, &r, scratch, ratios, &iv), 0);
     CHECK_NEAR(iv.est, 0.2, 1e-12);
     CHECK_NEAR(iv.lo, 0.2, 1e-12);
     CHECK_NEAR(iv.hi, 0.2, 1e-12);
@@ -84,23 +84,36 @@ static void test_bootstrap(void)
         b[i] = 1.1 * (i + 1);
     }
     gp_rng_seed(&r, 7);
-    CHECK_INT(gp_cs_bootstrap_rel(a, 100, b, 100, gp_cs_stat_mean, NULL, 2000, &r, scratch, ratios, &iv), 0);
+    CHECK_INT(gp_cs_bootstrap(a, 100, b, 100, gp_cs_stat_mean, NULL, 1, 2000, &r, scratch, ratios, &iv), 0);
     CHECK_NEAR(iv.est, 0.1, 1e-12);
     CHECK(iv.lo < 0.0 && iv.lo > -0.12);
     CHECK(iv.hi > 0.2 && iv.hi < 0.32);
     /* the same seed gives the same interval */
     gp_rng_seed(&r, 7);
-    CHECK_INT(gp_cs_bootstrap_rel(a, 100, b, 100, gp_cs_stat_mean, NULL, 2000, &r, scratch, ratios, &iv2), 0);
+    CHECK_INT(gp_cs_bootstrap(a, 100, b, 100, gp_cs_stat_mean, NULL, 1, 2000, &r, scratch, ratios, &iv2), 0);
     CHECK(iv.lo == iv2.lo && iv.hi == iv2.hi);
     double q = 50;
     gp_rng_seed(&r, 7);
-    CHECK_INT(gp_cs_bootstrap_rel(a, 100, b, 100, gp_cs_stat_pct, &q, 2000, &r, scratch, ratios, &iv), 0);
+    CHECK_INT(gp_cs_bootstrap(a, 100, b, 100, gp_cs_stat_pct, &q, 1, 2000, &r, scratch, ratios, &iv), 0);
     CHECK_NEAR(iv.est, 0.1, 1e-12);
     CHECK(iv.lo < 0.1 && iv.hi > 0.1);
+    /* absolute: 0/1 samples (a failure rate), 10% against 30% failed:
+     * +0.2, and both resampled rates stay within [0, 1] */
+    for (int i = 0; i < 100; i++) {
+        a[i] = i % 10 == 0;
+        b[i] = i % 10 < 3;
+    }
+    gp_rng_seed(&r, 3);
+    CHECK_INT(gp_cs_bootstrap(a, 100, b, 100, gp_cs_stat_mean, NULL, 0, 2000, &r, scratch, ratios, &iv), 0);
+    CHECK_NEAR(iv.est, 0.2, 1e-12);
+    /* binomial standard errors 0.03 and 0.046: the difference's is 0.055,
+     * so the interval is about 0.2 +- 0.11 */
+    CHECK(iv.lo > 0.05 && iv.lo < 0.15);
+    CHECK(iv.hi > 0.25 && iv.hi < 0.35);
     /* a zero base has no relative change */
     for (int i = 0; i < 100; i++)
         a[i] = 0;
-    CHECK_INT(gp_cs_bootstrap_rel(a, 100, b, 100, gp_cs_stat_mean, NULL, 10, &r, scratch, ratios, &iv), -1);
+    CHECK_INT(gp_cs_bootstrap(a, 100, b, 100, gp_cs_stat_mean, NULL, 1, 10, &r, scratch, ratios, &iv), -1);
 }
 
 int main(void)
