@@ -13,6 +13,8 @@
 
 #include "core/argv.h"
 #include "core/error.h"
+#include "core/fsutil.h"
+#include "store/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +23,28 @@
 #define EXIT_GATE 1
 #define EXIT_INPUT 3
 
+/* A side: an artifact directory, else (with a store) a job id or label;
+ * the store is opened read-only on first use. */
+static int load_side(const char *spec, const char *db_flag, struct gp_db **db, struct gp_cmp_side **out,
+                     struct gp_error *err)
+{
+    const char *url = gp_db_url(db_flag);
+    if (gp_is_dir(spec) || !url || !*url)
+        return gp_cmp_side_load(spec, out, err);
+    if (!*db && gp_db_open_readonly(url, db, err))
+        return -1;
+    return gp_cmp_side_load_db(*db, spec, out, err);
+}
+
 int cmd_compare(int argc, char **argv)
 {
-    const char *fmt_s = "table", *fail_on = NULL;
+    const char *fmt_s = "table", *fail_on = NULL, *db_flag = NULL;
     struct gp_cmp_opts o = {.iters = 2000, .seed = 0, .min_change = -1};
     double min_change_pct = -1;
     const struct gp_optdef defs[] = {
+        GP_STR("--db", NULL, &db_flag, "URL",
+               "results store (default: $GENPERF_DB): BASE and NEW that are not directories\n"
+               "are job ids, or labels naming every job ingested under them (the repeats)"),
         GP_STR("--format", NULL, &fmt_s, "F", "table (default), md (a pull-request comment) or json"),
         GP_STR("--fail-on", NULL, &fail_on, "SPEC",
                "METRIC:+N%,METRIC:-N%,...: exit 1 when a metric moved at least that far\n"
@@ -40,10 +58,10 @@ int cmd_compare(int argc, char **argv)
     };
     const struct gp_optspec spec = {
         "compare",
-        "usage: genperf compare BASE NEW [--format table|md|json] [--fail-on SPEC]\n"
+        "usage: genperf compare BASE NEW [--db URL] [--format table|md|json] [--fail-on SPEC]\n"
         "Compares two benchmark results, each an artifact directory (one run, or a directory of\n"
-        "repeated runs of one load): per metric the change, its 95% interval and a verdict\n"
-        "(better, worse, no detectable change).\n",
+        "repeated runs of one load) or, with --db, a store job id or label: per metric the change,\n"
+        "its 95% interval and a verdict (better, worse, no detectable change).\n",
         "Metrics: ttft_avg ttft_p50 ttft_p99 itl_avg itl_p50 itl_p99 latency_avg latency_p50 latency_p99\n"
         "output_token_throughput request_throughput request_goodput failure_rate (points).\n"
         "Exit status: 0 passed or no gate, 1 a gated regression is real, 2 usage error,\n"
@@ -79,8 +97,9 @@ int cmd_compare(int argc, char **argv)
         }
     }
     struct gp_cmp_side *base = NULL, *nw = NULL;
+    struct gp_db *db = NULL;
     int rc = 0;
-    if (gp_cmp_side_load(argv[1], &base, &err) || gp_cmp_side_load(argv[2], &nw, &err)) {
+    if (load_side(argv[1], db_flag, &db, &base, &err) || load_side(argv[2], db_flag, &db, &nw, &err)) {
         fprintf(stderr, "genperf compare: %s\n", err.msg);
         rc = EXIT_INPUT;
         goto out;
@@ -110,6 +129,8 @@ int cmd_compare(int argc, char **argv)
                     "so the change is not called real and the gate does not fail on it\n", gates[i].text);
     rc = failed ? EXIT_GATE : missing ? EXIT_INPUT : 0;
 out:
+    if (db)
+        gp_db_close(db);
     gp_cmp_side_free(base);
     gp_cmp_side_free(nw);
     free(gate_copy);

@@ -14,7 +14,7 @@
  * A change is real when its interval excludes 0, it is at least --min-change
  * (relative metrics) and neither side was client-limited (the "fidelity"
  * block of <stem>_genperf.json).
- * May include core/ and report/ (its artifact readers).
+ * May include core/, store/ (the results store) and report/ (its artifact readers).
  */
 #ifndef GP_COMPARE_COMPARE_H
 #define GP_COMPARE_COMPARE_H
@@ -80,11 +80,16 @@ struct gp_cmp_side {
     int has_good;                  /* goodput SLOs were given and every one can be judged per request */
 };
 
-/* Reads one side: path is a run directory (holding *_genai_perf.json) or a
+/* Reads one side from artifact directories: path is a run directory (holding *_genai_perf.json) or a
  * directory whose subdirectories (to depth 3) are runs of the same load (the
  * repeats). Returns 0, or a negative gp_errcode with err naming the path. */
 int gp_cmp_side_load(const char *path, struct gp_cmp_side **out, struct gp_error *err);
 void gp_cmp_side_free(struct gp_cmp_side *s);
+/* Reads one side from the results store: spec is a job id (digits) or a
+ * label (every job ingested under it: the repeats). -GP_ENOENT when the store
+ * has none. */
+struct gp_db;
+int gp_cmp_side_load_db(struct gp_db *db, const char *spec, struct gp_cmp_side **out, struct gp_error *err);
 
 enum gp_cmp_verdict {
     GP_CMP_NA,         /* the metric is missing on a side */

@@ -5,6 +5,7 @@
  * per request) or, for a GenAI-Perf directory without it, TTFT and latency
  * from the profile export <stem>.json through report/'s reader. */
 #include "compare/compare.h"
+#include "compare/compare_int.h"
 
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -18,7 +19,7 @@
 
 static const char *const gp_suffix = "_genai_perf.json";
 
-static int vec_push(struct gp_cmp_vec *v, double x)
+int gp_cmp_vec_push(struct gp_cmp_vec *v, double x)
 {
     if (v->n == v->cap) {
         size_t nc = v->cap ? v->cap * 2 : 256;
@@ -119,7 +120,6 @@ static const struct {
 /* The goodput SLOs of input_config.input.goodput that a record can be judged
  * by (its TTFT, ITL and latency, all <= v ms). Returns how many, or -1 when
  * there are none or one a record cannot be judged by. */
-#define MAX_SLO 8
 static int slos_of(json_t *genai, const char **names, double *vals)
 {
     json_t *g = json_object_get(json_object_get(json_object_get(genai, "input_config"), "input"), "goodput");
@@ -144,6 +144,80 @@ static double rec_ms(json_t *r, const char *key, int *ok)
     return *ok ? json_number_value(v) / 1e6 : 0;
 }
 
+void gp_cmp_acc_init(struct gp_cmp_acc *a, struct gp_cmp_side *s, json_t *genai, json_t *extras)
+{
+    memset(a, 0, sizeof *a);
+    a->s = s;
+    a->n_slo = slos_of(genai, a->slo_name, a->slo_val);
+    if (a->n_slo < 0)
+        s->has_good = 0;
+    json_t *win = json_object_get(extras, "window");
+    a->w0 = json_number_value(json_object_get(win, "start_wall_ns"));
+    a->w1 = json_number_value(json_object_get(win, "end_wall_ns"));
+}
+
+int gp_cmp_acc_has_window(const struct gp_cmp_acc *a) { return a->w1 > a->w0; }
+
+void gp_cmp_acc_window(struct gp_cmp_acc *a, json_t *r)
+{
+    if (json_is_true(json_object_get(r, "warmup")))
+        return;
+    double ts = json_number_value(json_object_get(r, "t_start_ns"));
+    double te = json_number_value(json_object_get(r, "t_end_ns"));
+    if (!a->widened || ts < a->w0)
+        a->w0 = ts;
+    if (!a->widened || te > a->w1)
+        a->w1 = te;
+    a->widened = 1;
+}
+
+void gp_cmp_acc_add(struct gp_cmp_acc *a, json_t *r)
+{
+    if (json_is_true(json_object_get(r, "warmup")))
+        return;
+    struct gp_cmp_side *s = a->s;
+    int ok = !strcmp(json_string_value(json_object_get(r, "status")) ?: "", "ok");
+    double te = json_number_value(json_object_get(r, "t_end_ns"));
+    a->nomem |= gp_cmp_vec_push(&s->fail, ok ? 0 : 1);
+    int have_t, have_i, have_l;
+    double t = rec_ms(r, "ttft_ns", &have_t), i = rec_ms(r, "itl_ns", &have_i),
+           l = rec_ms(r, "request_latency_ns", &have_l);
+    if (ok && have_t)
+        a->nomem |= gp_cmp_vec_push(&s->ttft, t);
+    if (ok && have_i)
+        a->nomem |= gp_cmp_vec_push(&s->itl, i);
+    if (ok && have_l)
+        a->nomem |= gp_cmp_vec_push(&s->lat, l);
+    if (!ok || a->w1 <= a->w0)
+        return;
+    int k = (int)((te - a->w0) / (a->w1 - a->w0) * GP_CMP_SLICES);
+    k = k < 0 ? 0 : k >= GP_CMP_SLICES ? GP_CMP_SLICES - 1 : k;
+    a->req[k] += 1;
+    a->out[k] += json_number_value(json_object_get(r, "osl"));
+    int is_good = a->n_slo > 0;
+    for (int j = 0; j < a->n_slo && is_good; j++) {
+        int ttft = !strcmp(a->slo_name[j], "time_to_first_token"), itl = !strcmp(a->slo_name[j], "inter_token_latency");
+        double v = ttft ? t : itl ? i : l;
+        int have = ttft ? have_t : itl ? have_i : have_l;
+        is_good = have && v <= a->slo_val[j];
+    }
+    a->good[k] += is_good;
+}
+
+int gp_cmp_acc_finish(struct gp_cmp_acc *a)
+{
+    if (a->w1 > a->w0) {
+        double slice_s = (a->w1 - a->w0) / 1e9 / GP_CMP_SLICES;
+        for (int k = 0; k < GP_CMP_SLICES; k++) {
+            a->nomem |= gp_cmp_vec_push(&a->s->s_out, a->out[k] / slice_s);
+            a->nomem |= gp_cmp_vec_push(&a->s->s_req, a->req[k] / slice_s);
+            a->nomem |= gp_cmp_vec_push(&a->s->s_good, a->good[k] / slice_s);
+        }
+    }
+    a->s->per_request = 1;
+    return a->nomem ? -1 : 0;
+}
+
 /* The per-request samples and time slices of one run from records.jsonl. */
 static int read_records(struct gp_cmp_side *s, const char *path, json_t *genai, json_t *extras,
                         struct gp_error *err)
@@ -151,20 +225,10 @@ static int read_records(struct gp_cmp_side *s, const char *path, json_t *genai, 
     char *text = NULL;
     if (gp_read_file(path, &text, NULL, err) < 0)
         return -GP_EIO;
-    const char *slo_name[MAX_SLO];
-    double slo_val[MAX_SLO];
-    int n_slo = slos_of(genai, slo_name, slo_val);
-    if (n_slo < 0)
-        s->has_good = 0;
-    json_t *win = json_object_get(extras, "window");
-    double w0 = json_number_value(json_object_get(win, "start_wall_ns"));
-    double w1 = json_number_value(json_object_get(win, "end_wall_ns"));
-    double out[GP_CMP_SLICES] = {0}, req[GP_CMP_SLICES] = {0}, good[GP_CMP_SLICES] = {0};
-    int rc = 0, nomem = 0;
-    for (int pass = 0; pass < 2 && !rc; pass++) {
-        /* pass 0 finds the window when <stem>_genperf.json gave none */
-        if (pass == 0 && w1 > w0)
-            continue;
+    struct gp_cmp_acc a;
+    gp_cmp_acc_init(&a, s, genai, extras);
+    /* pass 0 finds the window when <stem>_genperf.json gave none */
+    for (int pass = gp_cmp_acc_has_window(&a); pass < 2; pass++) {
         for (char *line = text, *next; line && *line; line = next) {
             next = strchr(line, '\n');
             if (next)
@@ -172,63 +236,15 @@ static int read_records(struct gp_cmp_side *s, const char *path, json_t *genai, 
             json_t *r = json_loads(line, 0, NULL);
             if (next)
                 *next++ = '\n';
-            if (!r) {
-                continue;
-            }
-            if (json_is_true(json_object_get(r, "warmup"))) {
-                json_decref(r);
-                continue;
-            }
-            int ok = !strcmp(json_string_value(json_object_get(r, "status")) ?: "", "ok");
-            double ts = json_number_value(json_object_get(r, "t_start_ns"));
-            double te = json_number_value(json_object_get(r, "t_end_ns"));
-            if (pass == 0) {
-                if (w1 <= w0 || ts < w0)
-                    w0 = ts;
-                if (te > w1)
-                    w1 = te;
-                json_decref(r);
-                continue;
-            }
-            nomem |= vec_push(&s->fail, ok ? 0 : 1);
-            int have_t, have_i, have_l;
-            double t = rec_ms(r, "ttft_ns", &have_t), i = rec_ms(r, "itl_ns", &have_i),
-                   l = rec_ms(r, "request_latency_ns", &have_l);
-            if (ok && have_t)
-                nomem |= vec_push(&s->ttft, t);
-            if (ok && have_i)
-                nomem |= vec_push(&s->itl, i);
-            if (ok && have_l)
-                nomem |= vec_push(&s->lat, l);
-            if (ok && w1 > w0) {
-                int k = (int)((te - w0) / (w1 - w0) * GP_CMP_SLICES);
-                k = k < 0 ? 0 : k >= GP_CMP_SLICES ? GP_CMP_SLICES - 1 : k;
-                req[k] += 1;
-                out[k] += json_number_value(json_object_get(r, "osl"));
-                int is_good = n_slo > 0;
-                for (int j = 0; j < n_slo && is_good; j++) {
-                    int have;
-                    double v = !strcmp(slo_name[j], "time_to_first_token") ? t
-                               : !strcmp(slo_name[j], "inter_token_latency") ? i : l;
-                    have = !strcmp(slo_name[j], "time_to_first_token") ? have_t
-                           : !strcmp(slo_name[j], "inter_token_latency") ? have_i : have_l;
-                    is_good = have && v <= slo_val[j];
-                }
-                good[k] += is_good;
-            }
+            if (pass == 0)
+                gp_cmp_acc_window(&a, r);
+            else
+                gp_cmp_acc_add(&a, r);
             json_decref(r);
         }
     }
     free(text);
-    if (w1 > w0) {
-        double slice_s = (w1 - w0) / 1e9 / GP_CMP_SLICES;
-        for (int k = 0; k < GP_CMP_SLICES; k++) {
-            nomem |= vec_push(&s->s_out, out[k] / slice_s);
-            nomem |= vec_push(&s->s_req, req[k] / slice_s);
-            nomem |= vec_push(&s->s_good, good[k] / slice_s);
-        }
-    }
-    if (nomem)
+    if (gp_cmp_acc_finish(&a) < 0)
         return gp_err(err, GP_ENOMEM, "out of memory reading %s", path);
     return 0;
 }
@@ -244,32 +260,25 @@ static int read_export(struct gp_cmp_side *s, const char *path)
     int nomem = 0;
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(reqs, "ttft_ms"), i, v) nomem |= vec_push(&s->ttft, json_number_value(v));
-    json_array_foreach(json_object_get(reqs, "latency_ms"), i, v) nomem |= vec_push(&s->lat, json_number_value(v));
+    json_array_foreach(json_object_get(reqs, "ttft_ms"), i, v) nomem |= gp_cmp_vec_push(&s->ttft, json_number_value(v));
+    json_array_foreach(json_object_get(reqs, "latency_ms"), i, v) nomem |= gp_cmp_vec_push(&s->lat, json_number_value(v));
     json_decref(reqs);
     return nomem ? -1 : 1;
 }
 
-static int load_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *dir, json_t **stimulus,
-                    struct gp_error *err)
+int gp_cmp_fill_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *where, json_t *genai, json_t *extras,
+                    json_t **stimulus, struct gp_error *err)
 {
-    char stem[512], path[1200];
-    find_stem(dir, stem, sizeof stem);
-    snprintf(run->dir, sizeof run->dir, "%s", dir);
-    snprintf(path, sizeof path, "%s/%s%s", dir, stem, gp_suffix);
-    json_t *genai = gp_artifact_load_json(path, err);
-    if (!genai)
-        return -(err && err->code ? err->code : GP_EIO);
+    snprintf(run->dir, sizeof run->dir, "%s", where);
     json_t *st = json_object_get(json_object_get(json_object_get(genai, "input_config"), "perf_analyzer"), "stimulus");
     if (!*stimulus) {
         *stimulus = json_incref(st);
     } else if (st && !json_equal(st, *stimulus)) {
         char *a = json_dumps(*stimulus, JSON_COMPACT), *b = json_dumps(st, JSON_COMPACT);
-        gp_err(err, GP_EINVAL, "%s: its runs are of different loads (%s in %s, %s before); pass one run directory "
-               "or a directory of repeats of one load", s->path, b ? b : "?", dir, a ? a : "?");
+        gp_err(err, GP_EINVAL, "%s: its runs are of different loads (%s in %s, %s before); pass one run "
+               "or repeats of one load", s->path, b ? b : "?", where, a ? a : "?");
         free(a);
         free(b);
-        json_decref(genai);
         return -GP_EINVAL;
     }
     for (size_t i = 0; i < sizeof genai_map / sizeof genai_map[0]; i++) {
@@ -279,8 +288,6 @@ static int load_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *d
             run->value[genai_map[i].metric] = json_number_value(v);
         }
     }
-    snprintf(path, sizeof path, "%s/%s_genperf.json", dir, stem);
-    json_t *extras = gp_is_file(path) ? gp_artifact_load_json(path, NULL) : NULL;
     json_t *rq = json_object_get(extras, "requests");
     double measured = json_number_value(json_object_get(rq, "measured"));
     if (measured > 0) {
@@ -291,17 +298,30 @@ static int load_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *d
     if (json_is_true(json_object_get(fid, "client_limited")) && !s->client_limited) {
         s->client_limited = 1;
         const char *why = json_string_value(json_object_get(fid, "verdict"));
-        json_t *reasons = json_object_get(fid, "reasons");
-        const char *r0 = json_string_value(json_array_get(reasons, 0));
+        const char *r0 = json_string_value(json_array_get(json_object_get(fid, "reasons"), 0));
         snprintf(s->limited_why, sizeof s->limited_why, "%s%s%s", why ? why : "client-limited",
                  r0 ? ": " : "", r0 ? r0 : "");
     }
-    int rc = 0;
+    return 0;
+}
+
+static int load_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *dir, json_t **stimulus,
+                    struct gp_error *err)
+{
+    char stem[512], path[1200];
+    find_stem(dir, stem, sizeof stem);
+    snprintf(path, sizeof path, "%s/%s%s", dir, stem, gp_suffix);
+    json_t *genai = gp_artifact_load_json(path, err);
+    if (!genai)
+        return -(err && err->code ? err->code : GP_EIO);
+    snprintf(path, sizeof path, "%s/%s_genperf.json", dir, stem);
+    json_t *extras = gp_is_file(path) ? gp_artifact_load_json(path, NULL) : NULL;
+    int rc = gp_cmp_fill_run(s, run, dir, genai, extras, stimulus, err);
     snprintf(path, sizeof path, "%s/%s_records.jsonl", dir, stem);
-    if (gp_is_file(path)) {
+    if (rc) {
+        /* refused above */
+    } else if (gp_is_file(path)) {
         rc = read_records(s, path, genai, extras, err);
-        if (!rc)
-            s->per_request = 1;
     } else {
         snprintf(path, sizeof path, "%s/%s.json", dir, stem);
         int got = read_export(s, path);
@@ -321,7 +341,7 @@ int gp_cmp_side_load(const char *path, struct gp_cmp_side **out, struct gp_error
     *out = NULL;
     if (!gp_is_dir(path))
         return gp_err(err, GP_ENOENT, "%s: no such artifact directory; pass the --artifact-dir of a genperf or "
-                      "GenAI-Perf profile run", path);
+                      "GenAI-Perf profile run, or --db URL to name a job id or label of the results store", path);
     char **dirs = NULL;
     size_t n = 0;
     int rc = collect_runs(path, 0, &dirs, &n, err);

@@ -2,7 +2,7 @@
 # compare_gate: `genperf compare` and its CI gate over real runs against `genperf serve`
 # (issue 30 items 2 and 3). Runs at --ttft-ms 20 twice and at --ttft-ms 40 twice:
 #  - 20 vs 40 (one run each: the bootstrap over requests) compares TTFT as worse with a
-#    real verdict, and --fail-on ttft_p99:+5% exits 1;
+#    real verdict, and --fail-on ttft_p50:+5% exits 1;
 #  - 20 vs 20 (the same config) has no detectable TTFT change and the gate passes (exit 0);
 #  - two runs per side (repeats) compares run-level values (method "runs") and still fails the gate;
 #  - a NEW whose <stem>_genperf.json says fidelity.client_limited: true gets no real verdict,
@@ -31,10 +31,12 @@ A=$T/reps_a/run_1 A2=$T/reps_a/run_2 B=$T/reps_b/run_1
 
 verdict() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=[m for m in d['metrics'] if m['metric']==sys.argv[2]][0]; print(r['verdict'], r['real'])" "$@"; }
 
-# 1. a real regression, one run each
-"$GENPERF" compare "$A" "$B" --format json --fail-on "ttft_p99:+5%" >"$T/ab.json" 2>"$T/ab.err"
+# 1. a real regression, one run each. The verdicts asserted here and below are the
+# median's: on this shared host a run can meet scheduling hiccups (one NEW of 20 vs 20 had
+# request latency p99 121 ms against 45 ms), which move averages and tails for real, and
+# compare then rightly calls them changed (docs/compare.md: gate tails with repeats).
+"$GENPERF" compare "$A" "$B" --format json --fail-on "ttft_p50:+5%" >"$T/ab.json" 2>"$T/ab.err"
 check_rc $? 1
-[ "$(verdict "$T/ab.json" ttft_p99)" = "worse True" ] || fail "20 vs 40 ms: ttft_p99 $(verdict "$T/ab.json" ttft_p99)"
 [ "$(verdict "$T/ab.json" ttft_p50)" = "worse True" ] || fail "20 vs 40 ms: ttft_p50 $(verdict "$T/ab.json" ttft_p50)"
 [ "$(json_get "$T/ab.json" "d['method'], d['weaker_evidence'], d['min_change'], d['gate'][0]['result'], d['gate_failed']")" = \
   "bootstrap True 0.05 FAIL True" ] || fail "one run each: method/gate $(json_get "$T/ab.json" "d['method'], d['gate']")"
@@ -42,13 +44,9 @@ json_get "$T/ab.json" "[m for m in d['metrics'] if m['metric']=='ttft_p50'][0]['
   python3 -c "import sys; x=float(sys.stdin.read()); assert 0.5 < x < 1.2, x" || fail "20 -> 40 ms TTFT p50 ci_low not near +100%"
 
 # 2. the same config twice: no detectable TTFT change, the gate passes
-# (p99 of 80 requests is their top value or two: one scheduling hiccup moves it, so the
-# same-config gate is on the median and the throughput; docs/compare.md says to gate tails
-# with repeats)
 "$GENPERF" compare "$A" "$A2" --fail-on "ttft_p50:+5%,output_token_throughput:-3%" >"$T/aa.txt" 2>&1
 check_rc $? 0
 grep -E '^TTFT p50 \(ms\).*no detectable change' "$T/aa.txt" >/dev/null || { cat "$T/aa.txt"; fail "20 vs 20 ms: TTFT p50 not 'no detectable change'"; }
-grep -E '^TTFT avg \(ms\).*no detectable change' "$T/aa.txt" >/dev/null || { cat "$T/aa.txt"; fail "20 vs 20 ms: TTFT avg not 'no detectable change'"; }
 grep -q '^gate ttft_p50:+5%: pass' "$T/aa.txt" || fail "20 vs 20 ms: gate line"
 grep -q 'Weaker evidence than repeats' "$T/aa.txt" || fail "one run each: no weaker-evidence note"
 
@@ -68,9 +66,9 @@ d = json.load(open(sys.argv[1]))
 d["fidelity"] = {"client_limited": True, "verdict": "client-limited", "reasons": ["event loop busy 97% of one core"]}
 json.dump(d, open(sys.argv[1], "w"))
 PY
-"$GENPERF" compare "$A" "$T/limited" --format md --fail-on "ttft_p99:+5%" >"$T/lim.md" 2>"$T/lim.err"
+"$GENPERF" compare "$A" "$T/limited" --format md --fail-on "ttft_p50:+5%" >"$T/lim.md" 2>"$T/lim.err"
 check_rc $? 0
-grep -q '| TTFT p99 (ms) |.*| no verdict (client-limited) |$' "$T/lim.md" || { cat "$T/lim.md"; fail "client-limited: TTFT row"; }
+grep -q '| TTFT p50 (ms) |.*| no verdict (client-limited) |$' "$T/lim.md" || { cat "$T/lim.md"; fail "client-limited: TTFT row"; }
 grep -q 'NEW .* was client-limited (client-limited: event loop busy 97% of one core): no difference is called real' "$T/lim.md" ||
   fail "client-limited: the note naming the side and its reason"
 grep -q 'not judged: client-limited' "$T/lim.md" || fail "client-limited: gate line"
@@ -97,6 +95,32 @@ json.dump(d, open(sys.argv[1], "w"))
 PY
 "$GENPERF" compare "$T/mixed" "$B" >/dev/null 2>"$T/e.err"; check_rc $? 3
 grep -q "runs are of different loads" "$T/e.err" || fail "mixed loads: message"
+
+# 7. the results store: job ids and labels (--db) compare as the directories they came from
+DB=$T/store.db
+"$GENPERF" ingest "$T/reps_a" --db "$DB" --label base >/dev/null || fail "ingest reps_a"
+"$GENPERF" ingest "$T/reps_b" --db "$DB" --label new >/dev/null || fail "ingest reps_b"
+"$GENPERF" compare 1 3 --db "$DB" --format json --fail-on "ttft_p50:+5%" >"$T/db1.json" 2>&1
+check_rc $? 1
+[ "$(json_get "$T/db1.json" "d['base']['path'], d['method'], [m['verdict'] for m in d['metrics'] if m['metric'] == 'ttft_p50']")" = \
+  "job 1 bootstrap ['worse']" ] || fail "store job ids: $(json_get "$T/db1.json" "d['base'], d['method']")"
+# the same numbers as the directory (ITL is recomputed from latency and TTFT there: not compared)
+"$GENPERF" compare "$A" "$B" --format json >"$T/dir1.json"
+python3 - "$T/db1.json" "$T/dir1.json" <<'PY' || fail "store job vs its directory: TTFT/latency rows differ"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+ra = {m["metric"]: m for m in a["metrics"]}
+for m in b["metrics"]:
+    if m["metric"].startswith(("ttft", "latency", "output_token", "request_throughput", "failure")):
+        x = ra[m["metric"]]
+        assert (x["change"], x["ci_low"], x["ci_high"], x["verdict"]) == (m["change"], m["ci_low"], m["ci_high"], m["verdict"]), (x, m)
+PY
+"$GENPERF" compare base new --db "$DB" --format json --fail-on "ttft_p50:+5%" >"$T/db2.json" 2>&1
+check_rc $? 1
+[ "$(json_get "$T/db2.json" "d['base']['path'], d['method'], d['base']['runs'], d['new']['runs']")" = \
+  "label base runs 2 2" ] || fail "store labels: $(json_get "$T/db2.json" "d['base'], d['method']")"
+"$GENPERF" compare 99 new --db "$DB" >/dev/null 2>"$T/e.err"; check_rc $? 3
+grep -q "no job 99 in the store" "$T/e.err" || fail "unknown job id: message"
 
 # 6. deterministic: the same inputs, the same bytes
 "$GENPERF" compare "$A" "$B" --format json >"$T/d1.json"; "$GENPERF" compare "$A" "$B" --format json >"$T/d2.json"
