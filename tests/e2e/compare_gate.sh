@@ -122,6 +122,13 @@ check_rc $? 1
 "$GENPERF" compare 99 new --db "$DB" >/dev/null 2>"$T/e.err"; check_rc $? 3
 grep -q "no job 99 in the store" "$T/e.err" || fail "unknown job id: message"
 
+# 8. a real GenAI-Perf directory (no records.jsonl): TTFT and latency from its profile export
+R=$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf/test-model-openai-chat-concurrency2
+"$GENPERF" compare "$R" "$R" --format json >"$T/gp.json"; check_rc $? 0
+[ "$(json_get "$T/gp.json" "[(m['metric'], m['evidence'], m['verdict']) for m in d['metrics'] if m['metric'] in ('ttft_p50', 'itl_p50')]")" = \
+  "[('ttft_p50', 'requests', 'no detectable change'), ('itl_p50', 'no data for an interval', 'no detectable change')]" ] ||
+  fail "GenAI-Perf directory: $(json_get "$T/gp.json" "d['metrics'][:5]")"
+
 # 6. deterministic: the same inputs, the same bytes
 "$GENPERF" compare "$A" "$B" --format json >"$T/d1.json"; "$GENPERF" compare "$A" "$B" --format json >"$T/d2.json"
 cmp -s "$T/d1.json" "$T/d2.json" || fail "two compares of the same inputs differ"
