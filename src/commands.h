@@ -7,7 +7,8 @@
  * lives: cmd_profile profile/, cmd_serve serve/, cmd_tokenize tokenizer/,
  * cmd_ingest/cmd_query/cmd_results store/, cmd_run runner/, cmd_telemetry
  * telemetry/, cmd_ui/cmd_report report/, cmd_process_export_files, cmd_analyze,
- * cmd_search, cmd_create_template, cmd_config and cmd_selftest runner/.
+ * cmd_search, cmd_create_template, cmd_config and cmd_selftest runner/,
+ * cmd_compare compare/.
  */
 #ifndef GP_COMMANDS_H
 #define GP_COMMANDS_H
@@ -28,6 +29,7 @@ int cmd_search(int argc, char **argv);
 int cmd_create_template(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Set to "analyze" in the environment of each `genperf profile` cell that
  * cmd_analyze runs, so the cell's input_config records subcommand "analyze",

@@ -27,6 +27,7 @@ static const struct subcommand subcommands[] = {
     {"telemetry", cmd_telemetry, "sample GPU and host telemetry and print it"},
     {"ui", cmd_ui, "serve the Benchmarks page over the results store"},
     {"report", cmd_report, "write a self-contained HTML report"},
+    {"compare", cmd_compare, "compare two results: change, 95% interval, verdict; a CI gate (--fail-on)"},
     {"analyze", cmd_analyze, "profile over a swept stimulus; analyze_export_genai_perf.csv"},
     {"search", cmd_search, "find the highest load that meets goodput SLOs (bracket, bisect)"},
     {"process-export-files", cmd_process_export_files, "merge per-node run directories into one artifact set"},
