@@ -233,6 +233,7 @@ int gp_profile_finish(struct profile_run *r)
     if (r->n_failed && r->n_ok)
         fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)r->n_failed,
                 (unsigned long long)(r->n_ok + r->n_failed), r->first_error);
+    gp_profile_report_checks(r);
     if (r->metrics_ok && r->req_urls)
         gp_profile_endpoints_print(stderr, &r->st, &r->mr, (const char *const *)r->req_urls, cfg->n_urls,
                                    cfg->url_least_inflight);
