@@ -72,27 +72,21 @@ void gp_cl_note_first_error(struct loop *L, long status, const char *txt, size_t
             L->stats->first_error[i] = ' ';
 }
 
-void gp_cl_progress_draw(struct loop *L, uint64_t now, int final)
+void gp_cl_progress_print(const struct gp_cl_progress_view *v, int final)
 {
-    if (!L->o->progress)
-        return;
-    if (!final && now - L->last_progress_ns < 250000000ull)
-        return;
-    L->last_progress_ns = now;
-    double el = (double)(now - L->phase_start) / 1e9;
-    if (L->phase_warmup) {
-        fprintf(stderr, "\r\033[Kwarmup: %llu/%ld sent", (unsigned long long)L->stats->n_warmup, L->phase_total);
+    double el = v->elapsed_s;
+    if (v->warmup) {
+        fprintf(stderr, "\r\033[Kwarmup: %llu/%ld sent", (unsigned long long)v->warmup_sent, v->total);
     } else {
         /* elapsed and what is left: of the count at the rate so far, or
          * of --duration, which is a time and is shown as one */
-        char elb[24], tot[24], eta[40] = "";
+        char elb[24], tot[24], eta[40] = "", done[48];
         fmt_clock(elb, sizeof elb, el);
-        double rate = el > 0 ? (double)L->done_measured / el : 0.0;
-        char done[48];
-        if (L->o->duration_ns) {
-            double d = (double)L->o->duration_ns / 1e9;
+        double rate = el > 0 ? (double)v->done / el : 0.0;
+        if (v->duration_ns) {
+            double d = (double)v->duration_ns / 1e9;
             fmt_clock(tot, sizeof tot, d);
-            snprintf(done, sizeof done, "%llu done", (unsigned long long)L->done_measured);
+            snprintf(done, sizeof done, "%llu done", (unsigned long long)v->done);
             if (!final) {
                 char r[24];
                 fmt_clock(r, sizeof r, d - el);
@@ -100,22 +94,85 @@ void gp_cl_progress_draw(struct loop *L, uint64_t now, int final)
             }
         } else {
             tot[0] = '\0';
-            snprintf(done, sizeof done, "%llu/%ld done", (unsigned long long)L->done_measured, L->phase_total);
-            if (!final && rate > 0 && L->phase_total > 0 && (uint64_t)L->phase_total > L->done_measured) {
+            if (v->total > 0)
+                snprintf(done, sizeof done, "%llu/%ld done", (unsigned long long)v->done, v->total);
+            else
+                snprintf(done, sizeof done, "%llu done", (unsigned long long)v->done);
+            if (!final && rate > 0 && v->total > 0 && (uint64_t)v->total > v->done) {
                 char r[24];
-                fmt_clock(r, sizeof r, (double)((uint64_t)L->phase_total - L->done_measured) / rate);
+                fmt_clock(r, sizeof r, (double)((uint64_t)v->total - v->done) / rate);
                 snprintf(eta, sizeof eta, "  ETA %s", r);
             }
         }
-        fprintf(stderr, "\r\033[K%s  elapsed %s%s%s%s  %.1f req/s  ~%.0f tok/s  %llu failed  %zu in flight%s", done, elb,
-                tot[0] ? " of " : "", tot, eta, rate, el > 0 ? (double)L->events_measured / el : 0.0,
-                (unsigned long long)L->failed_measured, L->inflight, L->stopping ? "  (stopping)" : "");
+        fprintf(stderr, "\r\033[K%s  elapsed %s%s%s%s  %.1f req/s  ~%.0f tok/s  %llu failed  %llu in flight%s", done,
+                elb, tot[0] ? " of " : "", tot, eta, rate, el > 0 ? (double)v->events / el : 0.0,
+                (unsigned long long)v->failed, (unsigned long long)v->inflight, v->stopping ? "  (stopping)" : "");
     }
-    L->progress_drawn = 1;
-    if (final) {
+    if (final)
         fputc('\n', stderr);
-        L->progress_drawn = 0;
+}
+
+void gp_cl_progress_draw(struct loop *L, uint64_t now, int final)
+{
+    if (!L->o->progress)
+        return;
+    if (!final && now - L->last_progress_ns < 250000000ull)
+        return;
+    L->last_progress_ns = now;
+    struct gp_client_progress *pub = L->o->progress_pub;
+    if (pub) { /* a worker: the calling thread draws the sum */
+        atomic_store_explicit(&pub->warmup, L->phase_warmup, memory_order_relaxed);
+        atomic_store_explicit(&pub->warmup_sent, L->stats->n_warmup, memory_order_relaxed);
+        atomic_store_explicit(&pub->phase_start_ns, L->phase_start, memory_order_relaxed);
+        atomic_store_explicit(&pub->done, L->done_measured, memory_order_relaxed);
+        atomic_store_explicit(&pub->failed, L->failed_measured, memory_order_relaxed);
+        atomic_store_explicit(&pub->events, L->events_measured, memory_order_relaxed);
+        atomic_store_explicit(&pub->inflight, L->inflight, memory_order_relaxed);
+        atomic_store_explicit(&pub->stopping, L->stopping, memory_order_relaxed);
+        return;
     }
+    struct gp_cl_progress_view v = {
+        .warmup = L->phase_warmup,
+        .stopping = L->stopping,
+        .warmup_sent = L->stats->n_warmup,
+        .done = L->done_measured,
+        .failed = L->failed_measured,
+        .events = L->events_measured,
+        .inflight = L->inflight,
+        .total = L->phase_total,
+        .duration_ns = L->o->duration_ns,
+        .elapsed_s = (double)(now - L->phase_start) / 1e9,
+    };
+    gp_cl_progress_print(&v, final);
+    L->progress_drawn = !final;
+}
+
+void gp_cl_progress_sum(const struct gp_client_opts *o, struct gp_client_progress *pub, int n, uint64_t now, int final,
+                        int *shown_warmup)
+{
+    struct gp_cl_progress_view v = {.duration_ns = o->duration_ns};
+    uint64_t t0 = 0;
+    for (int i = 0; i < n; i++) {
+        struct gp_client_progress *p = &pub[i];
+        v.warmup |= atomic_load_explicit(&p->warmup, memory_order_relaxed);
+        v.stopping |= atomic_load_explicit(&p->stopping, memory_order_relaxed);
+        v.warmup_sent += atomic_load_explicit(&p->warmup_sent, memory_order_relaxed);
+        v.done += atomic_load_explicit(&p->done, memory_order_relaxed);
+        v.failed += atomic_load_explicit(&p->failed, memory_order_relaxed);
+        v.events += atomic_load_explicit(&p->events, memory_order_relaxed);
+        v.inflight += atomic_load_explicit(&p->inflight, memory_order_relaxed);
+        uint64_t s = atomic_load_explicit(&p->phase_start_ns, memory_order_relaxed);
+        if (s && (!t0 || s < t0))
+            t0 = s;
+    }
+    if (!t0 && !final)
+        return; /* no worker has published yet */
+    if (*shown_warmup && !v.warmup)
+        fputc('\n', stderr);
+    *shown_warmup = v.warmup;
+    v.total = v.warmup ? o->warmup_count : o->duration_ns || o->plan ? -1 : o->request_count;
+    v.elapsed_s = t0 && now > t0 ? (double)(now - t0) / 1e9 : 0;
+    gp_cl_progress_print(&v, final);
 }
 
 uint64_t gp_cl_thread_cpu_ns(void)

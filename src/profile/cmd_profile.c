@@ -503,8 +503,6 @@ static int stage_run(struct profile_run *r)
         fprintf(stderr, "%s: error: out of memory\n", r->prog);
         return 1;
     }
-    if (cfg->workers > 1)
-        co.progress = 0;
     gp_profile_dist_prepare_store(r->dist, &r->st);
     gp_profile_memory_budget(cfg, &r->budget, &r->max_memory);
     co.budget = &r->budget;

@@ -2,7 +2,8 @@
 # The progress line (stderr on a terminal; issue 28 item 9): it shows the elapsed time and an ETA,
 # --duration as a time ("elapsed 0:01 of 0:02", not "12/2s done"), and ~tok/s counts content
 # tokens only: 16 content tokens a request (vLLM wire: + role chunk, finish in the last one,
-# [DONE]) read 18 a request (12% high) when every SSE event counted.
+# [DONE]) read 18 a request (12% high) when every SSE event counted. With --workers 2 the line is
+# drawn too (it was not drawn at all), summing both loops.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 cd "$TMPDIR"
 start_serve --ttft-ms 5 --itl-ms 5 --quiet
@@ -46,6 +47,14 @@ fr = run("--duration", "2")
 print(fr[-1])
 check(any(re.search(r"^\d+ done  elapsed 0:0\d of 0:02  ETA 0:0\d  ", f) for f in fr), "duration run: time of time, ETA")
 check(not any(re.search(r"/\d+s done", f) for f in fr), "duration run: no 'N/2s done'")
+fr = run("--request-count", "60", "--workers", "2")  # was never drawn with more than one loop
+print(fr[-1])
+check(any(re.search(r"^\d+/60 done  elapsed \d+:\d\d  ETA \d+:\d\d  ", f) for f in fr), "--workers 2: elapsed and ETA")
+m = re.search(r"(\d+)/60 done  elapsed \S+  ([0-9.]+) req/s  ~(\d+) tok/s  0 failed  0 in flight$", fr[-1])
+check(m and m[1] == "60", "--workers 2: final frame sums both loops")
+if m:
+    per = float(m[3]) / float(m[2])
+    check(15.0 <= per <= 16.8, "--workers 2: tok/s %.2f a request" % per)
 sys.exit(1 if bad else 0)
 PY
 echo "profile_progress: all checks passed"
