@@ -175,7 +175,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
  * merged into st by start time (ties: lower worker first) and their stats
  * summed into *stats (max_lag: the worst; busy_fraction: the busiest worker);
  * per_worker (workers entries, may be NULL) gets each worker's own stats.
- * The progress line is drawn only with one worker. workers == 1 is exactly
+ * With o->progress the calling thread draws the workers' summed progress
+ * line (each loop publishes into a gp_client_progress). workers == 1 is exactly
  * gp_client_run on the calling thread. */
 int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp_record_store *st,
                           struct gp_client_stats *stats, struct gp_client_stats *per_worker, struct gp_error *err);
