@@ -32,6 +32,7 @@
 #define GP_CLIENT_CLIENT_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "core/rng.h"
@@ -45,6 +46,14 @@ struct gp_client_plan;
 struct gp_client_body {
     const char *data;
     size_t len;
+};
+
+/* One loop's progress counters, written by its thread (relaxed atomics:
+ * a progress estimate needs no ordering), read by the thread that draws. */
+struct gp_client_progress {
+    _Atomic uint64_t done, failed, events, warmup_sent, phase_start_ns;
+    _Atomic uint64_t inflight;
+    _Atomic int warmup, stopping;
 };
 
 struct gp_client_opts {
@@ -83,6 +92,9 @@ struct gp_client_opts {
     int http2;
     int stop_fd;                     /* signalfd (or any fd) readable = stop; -1 = none */
     int progress;                    /* draw a progress line on stderr */
+    struct gp_client_progress *progress_pub; /* --workers: the loop publishes its counters here (every
+                                      * 250 ms and at a phase's end) and the calling thread draws their
+                                      * sum (client_workers.c); NULL = the loop draws its own */
     uint64_t grace_ns;               /* after a stop: how long in-flight requests may finish */
     uint64_t max_response_bytes;     /* a response body larger than this fails its request; 0 = no cap */
     struct gp_record_budget *budget; /* --max-memory: charged by the store while the run appends (shared by
@@ -163,7 +175,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
  * merged into st by start time (ties: lower worker first) and their stats
  * summed into *stats (max_lag: the worst; busy_fraction: the busiest worker);
  * per_worker (workers entries, may be NULL) gets each worker's own stats.
- * The progress line is drawn only with one worker. workers == 1 is exactly
+ * With o->progress the calling thread draws the workers' summed progress
+ * line (each loop publishes into a gp_client_progress). workers == 1 is exactly
  * gp_client_run on the calling thread. */
 int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp_record_store *st,
                           struct gp_client_stats *stats, struct gp_client_stats *per_worker, struct gp_error *err);

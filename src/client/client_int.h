@@ -231,6 +231,21 @@ int gp_cl_sched_resume(struct loop *L, struct sched *S, uint64_t now, struct gp_
 uint64_t gp_cl_count_events(const char *p, size_t n);
 void gp_cl_note_first_error(struct loop *L, long status, const char *txt, size_t len);
 void gp_cl_progress_draw(struct loop *L, uint64_t now, int final);
+/* What one progress line shows; gp_cl_progress_print draws it (the one
+ * loop's line and the workers' summed line are the same line). */
+struct gp_cl_progress_view {
+    int warmup, stopping;
+    uint64_t warmup_sent, done, failed, events, inflight;
+    long total;              /* measured requests asked for; <= 0: none (duration, plan) */
+    uint64_t duration_ns;    /* > 0: a time-bounded run */
+    double elapsed_s;
+};
+void gp_cl_progress_print(const struct gp_cl_progress_view *v, int final);
+/* The workers' published counters summed into one line (client_workers.c
+ * calls it); *shown_warmup: whether the last line drawn was warmup's, so
+ * the measured phase starts a line of its own. */
+void gp_cl_progress_sum(const struct gp_client_opts *o, struct gp_client_progress *pub, int n, uint64_t now, int final,
+                        int *shown_warmup);
 uint64_t gp_cl_thread_cpu_ns(void);
 
 #endif

@@ -16,6 +16,7 @@
  * requests within the grace; second: hard stop).
  */
 #include "client/client.h"
+#include "client/client_int.h"
 #include "client/record.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -126,15 +127,18 @@ static void *worker_main(void *arg)
 
 /* Waits for every worker, relaying each signal on stop_fd to all of them
  * and asking the caller for the measured phase's start when they are ready. */
-static void watch_workers(struct worker *ws, int n, int stop_fd, int done_fd, struct start_sync *sync)
+static void watch_workers(const struct gp_client_opts *o, struct gp_client_progress *pub, struct worker *ws, int n,
+                          int stop_fd, int done_fd, struct start_sync *sync)
 {
-    int ended = 0;
+    int ended = 0, shown_warmup = 0;
     while (ended < n) {
+        if (pub) /* this thread draws the workers' progress, 4 times a second */
+            gp_cl_progress_sum(o, pub, n, gp_now_ns(), 0, &shown_warmup);
         struct pollfd p[3] = {{.fd = done_fd, .events = POLLIN},
                               {.fd = sync->outer_called ? -1 : sync->ready_fd, .events = POLLIN},
                               {.fd = stop_fd, .events = POLLIN}};
         int np = stop_fd >= 0 ? 3 : 2;
-        if (poll(p, (nfds_t)np, -1) < 0) {
+        if (poll(p, (nfds_t)np, pub ? 250 : -1) < 0) {
             if (errno == EINTR)
                 continue;
             break;
@@ -156,6 +160,8 @@ static void watch_workers(struct worker *ws, int n, int stop_fd, int done_fd, st
                 }
         }
     }
+    if (pub)
+        gp_cl_progress_sum(o, pub, n, gp_now_ns(), 1, &shown_warmup);
 }
 
 void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats *s, int first)
@@ -204,7 +210,8 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
 }
 
 static int start_workers(const struct gp_client_opts *o, struct worker *ws, int n, int done_fd,
-                         const struct gp_record_store *st, struct start_sync *sync, struct gp_error *err)
+                         const struct gp_record_store *st, struct start_sync *sync, struct gp_client_progress *pub,
+                         struct gp_error *err)
 {
     int S = o->share_count > 1 ? o->share_count : n;
     for (int i = 0; i < n; i++) {
@@ -215,7 +222,8 @@ static int start_workers(const struct gp_client_opts *o, struct worker *ws, int 
         w->o = *o;
         w->o.share_index = (o->share_count > 1 ? o->share_index : 0) + i;
         w->o.share_count = S;
-        w->o.progress = 0;
+        w->o.progress = pub != NULL;
+        w->o.progress_pub = pub ? &pub[i] : NULL;
         w->o.max_inflight = o->max_inflight > 0
                                 ? (long)gp_dist_share((uint64_t)o->max_inflight, (uint64_t)S, (uint64_t)w->o.share_index)
                                 : 0;
@@ -282,8 +290,13 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
                       "lower --workers or raise --max-concurrency", o->max_inflight,
                       o->share_count > 1 ? o->share_count : workers);
     struct worker *ws = calloc((size_t)workers, sizeof *ws);
-    if (!ws)
+    /* --workers: the line is drawn here from what each loop publishes */
+    struct gp_client_progress *pub = o->progress ? calloc((size_t)workers, sizeof *pub) : NULL;
+    if (!ws || (o->progress && !pub)) {
+        free(ws);
+        free(pub);
         return gp_err(err, GP_ENOMEM, "out of memory starting %d client workers", workers);
+    }
     for (int i = 0; i < workers; i++) {
         gp_record_store_init(&ws[i].st);
         ws[i].stop_pipe[0] = ws[i].stop_pipe[1] = -1;
@@ -301,7 +314,7 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
         sync.ready_fd = eventfd(0, EFD_CLOEXEC);
     int rc = done_fd < 0 || (sync.outer && sync.ready_fd < 0)
                  ? gp_err(err, GP_EIO, "eventfd: %s", strerror(errno))
-                 : start_workers(o, ws, workers, done_fd, st, &sync, err);
+                 : start_workers(o, ws, workers, done_fd, st, &sync, pub, err);
     int started = 0;
     for (int i = 0; i < workers; i++)
         started += ws[i].started;
@@ -312,7 +325,7 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
                 /* nothing better to do: join below waits for it */
             }
     } else {
-        watch_workers(ws, started, o->stop_fd, done_fd, &sync);
+        watch_workers(o, pub, ws, started, o->stop_fd, done_fd, &sync);
     }
     /* the caller hears of the start once, whatever happened (its other
      * processes wait for it); workers still waiting are released */
@@ -348,6 +361,7 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
     if (sync.ready_fd >= 0)
         close(sync.ready_fd);
     free(ws);
+    free(pub);
     return rc;
 }
 

@@ -503,8 +503,6 @@ static int stage_run(struct profile_run *r)
         fprintf(stderr, "%s: error: out of memory\n", r->prog);
         return 1;
     }
-    if (cfg->workers > 1)
-        co.progress = 0;
     gp_profile_dist_prepare_store(r->dist, &r->st);
     gp_profile_memory_budget(cfg, &r->budget, &r->max_memory);
     co.budget = &r->budget;
@@ -534,16 +532,13 @@ static int stage_run(struct profile_run *r)
         return fail(r, NULL);
 
     const struct gp_client_stats *cs = &r->cs;
-    uint64_t measured = cs->n_ok + cs->n_failed;
     /* a run of a few ms is all setup: its busy fraction says nothing */
     if (cs->busy_fraction > BUSY_WARN && cs->end_ns - cs->start_ns >= 500000000ull)
         fprintf(stderr,
                 "genperf: warning: the client's event loop was busy %.0f%% of the run; it may be limiting the "
                 "measurement (fewer concurrent requests per process, or a faster machine)\n",
                 cs->busy_fraction * 100);
-    if (cs->n_delayed && (cs->n_delayed * 100 > measured || cs->max_lag_ns > 10000000ull))
-        fprintf(stderr, "genperf: warning: %llu sends were more than 1 ms late (worst %.1f ms): the schedule was not kept\n",
-                (unsigned long long)cs->n_delayed, (double)cs->max_lag_ns / 1e6);
+    /* schedule lateness: gp_profile_finish says it once, from the records */
     if (cfg->workers > 1 && !r->scale_out)
         r->scale_out = scale_out_json(r);
     r->n_ok = cs->n_ok;

@@ -67,6 +67,10 @@ struct profile_run {
 void gp_profile_stage_metrics(struct profile_run *r);
 /* Stage 5: every artifact, the console table, telemetry. */
 void gp_profile_stage_export(struct profile_run *r);
+/* The console lines for what invalidates a benchmark: failures by kind, an
+ * OSL other than asked, missing or disagreeing server usage, reasoning in
+ * TTFT (profile_checks.c). */
+void gp_profile_report_checks(const struct profile_run *r);
 /* The closing lines on stderr and the exit status (cmd_profile.c's header
  * lists the codes). */
 int gp_profile_finish(struct profile_run *r);

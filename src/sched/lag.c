@@ -39,6 +39,8 @@ int gp_sched_lag_compute(const int64_t *t_sched_ns, const int64_t *t_start_ns, s
         }
         if (d > 1000000)
             out->late_1ms++;
+        if ((double)d > GP_SCHED_LATE_WARN_MS * 1e6)
+            out->late_warn++;
         lag[k] = (double)d / 1e6;
         sum += lag[k++];
     }

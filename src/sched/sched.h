@@ -199,8 +199,16 @@ struct gp_sched_lag {
     size_t n;           /* requests that had a due time (t_sched >= 0) */
     double p50_ms, p99_ms, max_ms, avg_ms;
     size_t late_1ms;    /* sent more than 1 ms after due */
+    size_t late_warn;   /* sent more than GP_SCHED_LATE_WARN_MS after due */
     size_t early;       /* sent before due (a client bug; counted, lag taken as 0) */
 };
+
+/* The lateness the console calls a schedule not kept. 1 ms (late_1ms, kept
+ * in *_genperf.json) is the host's noise: on a busy host timer slack and a
+ * core shared with the server make a few ms routine, which shifts no arrival
+ * enough to change the load or the measured latency. 10 ms is a whole
+ * inter-arrival gap at 100 requests/s. */
+#define GP_SCHED_LATE_WARN_MS 10.0
 
 /* lag_i = t_start_ns[i] - t_sched_ns[i] over entries with t_sched_ns[i] >= 0
  * (closed-loop requests carry -1 and are skipped); percentiles as numpy's

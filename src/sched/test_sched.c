@@ -298,11 +298,17 @@ static void test_lag(void)
     CHECK_INT(g.n, 5);
     CHECK_INT(g.early, 1);
     CHECK_INT(g.late_1ms, 1);
+    CHECK_INT(g.late_warn, 0); /* 2 ms late is not a schedule missed */
     /* lags 0, 2, 0.5, 0 (early), 0.000001 ms */
     CHECK_NEAR(g.max_ms, 2.0, 1e-12);
     CHECK_NEAR(g.p50_ms, 0.000001, 1e-12);
     CHECK_NEAR(g.p99_ms, 0.5 + 0.96 * 1.5, 1e-9); /* numpy linear: index 3.96 */
     CHECK_NEAR(g.avg_ms, 2.500001 / 5, 1e-12);
+    int64_t late[] = {0, 10000000, 25000000};
+    int64_t late_start[] = {10000000, 20000001, 25000000}; /* exactly 10 ms is not over */
+    CHECK_INT(gp_sched_lag_compute(late, late_start, 3, &g, &e), 0);
+    CHECK_INT(g.late_warn, 1);
+    CHECK_INT(g.late_1ms, 2);
     int64_t none[] = {-1, -1};
     CHECK_INT(gp_sched_lag_compute(none, start, 2, &g, &e), 0);
     CHECK_INT(g.n, 0);

@@ -29,6 +29,9 @@ ap.add_argument("--big-line-bytes", type=int, default=0,
                 help="streams: the first token event carries N bytes of content on one SSE line")
 ap.add_argument("--body-bytes", type=int, default=0,
                 help="non-streamed answers carry N bytes of content (large bodies)")
+ap.add_argument("--fixed-tokens", type=int, default=0,
+                help="answer every request with N tokens whatever its max_tokens (a server that ignores it)")
+ap.add_argument("--no-usage", action="store_true", help="never send usage, even when stream_options asks for it")
 a = ap.parse_args()
 
 lock = threading.Lock()
@@ -95,7 +98,7 @@ class H(BaseHTTPRequestHandler):
         if a.fail_every and k % a.fail_every == 0:
             return self.send_json(500, {"error": {"message": "injected failure", "code": 500}})
         chat = self.path.endswith("/chat/completions")
-        ntok = req.get("max_tokens") or a.tokens
+        ntok = a.fixed_tokens or req.get("max_tokens") or a.tokens
         model = req.get("model", "m")
         if not req.get("stream"):
             time.sleep(ntok * a.token_ms / 1000.0)
@@ -125,8 +128,10 @@ class H(BaseHTTPRequestHandler):
             self.chunk("data: " + json.dumps(ev) + "\n\n")
             if a.stall_every and k % a.stall_every == 0:
                 time.sleep(3600)
-        self.chunk("data: " + json.dumps({"id": "x", "object": "chat.completion.chunk", "model": model, "choices": [],
-                                           "usage": {"prompt_tokens": 1, "completion_tokens": ntok}}) + "\n\n")
+        if not a.no_usage:
+            self.chunk("data: " + json.dumps({"id": "x", "object": "chat.completion.chunk", "model": model,
+                                               "choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": ntok}})
+                       + "\n\n")
         self.chunk("data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()

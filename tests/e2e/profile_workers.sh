@@ -52,7 +52,8 @@ PY
 for w in 1 2; do
   "$GENPERF" profile "${common[@]}" --request-rate 50 --request-distribution poisson --request-count 60 \
     --workers $w --artifact-dir rate$w >or$w.txt 2>er$w.txt || { cat er$w.txt; fail "rate, $w workers: exit $?"; }
-  grep -o 'within [0-9.]* ms' er$w.txt | head -1 | awk '{print $2}' >lag$w
+  # the latest send's lateness: 'the latest send was X ms after', or 'worst X ms' when it fell behind
+  grep -oE '(latest send was|worst) [0-9.]+ ms' er$w.txt | head -1 | awk '{print $(NF-1)}' >lag$w
 done
 python3 - rate1/m-openai-chat-request_rate50.0 rate2/m-openai-chat-request_rate50.0 "$(cat lag1)" "$(cat lag2)" <<'PY' || fail "open-loop schedule"
 import json, sys

@@ -50,6 +50,7 @@ diff = fs["p50"] - fsend["p50"]
 check(abs(diff - want) < 15, "from-schedule p50 - from-send p50 = %.1f ms, server-side queueing p50 %.1f ms" % (diff, want))
 check(fs["p99"] > fsend["p99"] + 800, "from-schedule p99 %.0f ms vs from-send %.0f ms" % (fs["p99"], fsend["p99"]))
 out = open(tmp + "/cap.out").read()
-check("warning: schedule lag p99" in out and "waited for the --max-concurrency cap" in out, "console warning line")
+check("warning: open loop fell behind its schedule" in out and "schedule lag p99" in out
+      and "38 requests waited for the --max-concurrency cap (2 in flight)" in out, "console warning line")
 sys.exit(1 if bad else 0)
 PY

@@ -1,0 +1,133 @@
+/* profile/profile_checks.c — the console lines for what invalidates a
+ * benchmark (issue 28 item 4): each figure is also in <stem>_genperf.json,
+ * but a reader of the console table alone must not miss it. Called by
+ * gp_profile_finish once the metrics exist; reads the run, owns nothing.
+ */
+#include "profile/profile_run.h"
+
+#include <stdio.h>
+
+/* The server's output length against max_tokens asked (--osl): a server
+ * that ignores max_tokens or stops at EOS measures another workload. */
+static void osl_line(const struct gp_metrics_result *m)
+{
+    size_t n = 0, longer = 0, shorter = 0;
+    double asked = 0, got = 0;
+    for (size_t i = 0; i < m->n_reqs; i++) {
+        const struct gp_req_metrics *q = &m->reqs[i];
+        if (!(q->flags & GP_RQ_OK) || q->osl_asked < 0)
+            continue;
+        /* as metrics_request.c's GP_RQ_OSL_MISMATCH: the server's count when it sent one */
+        long g = q->server_completion_tokens >= 0 ? q->server_completion_tokens : q->osl;
+        n++;
+        asked += q->osl_asked;
+        got += (double)g;
+        longer += g > q->osl_asked;
+        shorter += g < q->osl_asked;
+    }
+    if (!longer && !shorter)
+        return;
+    fprintf(stderr, "genperf: warning: the server's output length differs from the requested OSL in %zu of %zu "
+                    "requests (%zu longer, %zu shorter; asked %.1f tokens on average, got %.1f): %s\n",
+            longer + shorter, n, longer, shorter, asked / (double)n, got / (double)n,
+            longer && shorter ? "some ran past max_tokens, some stopped early (EOS?)"
+            : longer          ? "the server ran past max_tokens (ignored it?), so the OSL measured is not the one asked"
+                              : "it stopped early (EOS?); --extra-inputs ignore_eos:true keeps it to max_tokens");
+}
+
+/* --server-usage asked for usage; a server that sends none leaves the
+ * client/server token comparison empty. Then client and server counts. */
+static void usage_lines(const struct profile_run *r, const struct gp_metrics_result *m)
+{
+    if (r->cfg.server_usage && r->cfg.streaming && m->n_ok && !m->n_with_usage) {
+        fprintf(stderr, "genperf: warning: --server-usage was given but the server sent no usage in any of the %zu "
+                        "successful responses: its token counts can not be compared with the client's\n",
+                m->n_ok);
+        return;
+    }
+    size_t n = 0, bad = 0;
+    for (size_t i = 0; i < m->n_reqs; i++) {
+        const struct gp_req_metrics *q = &m->reqs[i];
+        if (!(q->flags & GP_RQ_OK) || q->server_completion_tokens < 0 || (q->flags & GP_RQ_OSL_FROM_SERVER) ||
+            q->osl < 0)
+            continue;
+        n++; /* completion_tokens counts reasoning tokens too, as token_accounting in genperf_json.c */
+        bad += (long)q->server_completion_tokens != (long)q->osl + q->reasoning_tokens;
+    }
+    if (bad)
+        fprintf(stderr, "genperf: warning: client and server output token counts disagree in %zu of %zu requests "
+                        "(usage.completion_tokens vs the client's tokenizer; *_genperf.json \"token_accounting\"): "
+                        "the tokenizer may not be the server's (--tokenizer)\n",
+                bad, n);
+}
+
+/* TTFT stays GenAI-Perf's (first content token), so it includes the time
+ * the model spent reasoning: say so, with TTFR and the first token of any
+ * kind (TTFO) beside it. */
+static void reasoning_line(const struct gp_metrics_result *m)
+{
+    const struct gp_reasoning_summary *rs = &m->reasoning;
+    if (!rs->present || !m->stats[GP_M_TTFT].present)
+        return;
+    double ttfo = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_reqs; i++) {
+        const struct gp_req_metrics *q = &m->reqs[i];
+        if (!(q->flags & GP_RQ_OK) || q->content_chunks == 0 || q->ttft_ns < 0)
+            continue;
+        int64_t t = q->ttfr_ns >= 0 && q->ttfr_ns < q->ttft_ns ? q->ttfr_ns : q->ttft_ns;
+        ttfo += (double)t / 1e6;
+        n++;
+    }
+    fprintf(stderr, "genperf: note: TTFT includes reasoning: %zu of %zu requests reasoned before answering; time to "
+                    "first token (content) avg %.2f ms, to first reasoning token (TTFR) avg %.2f ms, to first output "
+                    "token of either kind (TTFO) avg %.2f ms\n",
+            rs->n_with_reasoning, rs->n_requests, m->stats[GP_M_TTFT].avg, rs->ttfr.avg,
+            n ? ttfo / (double)n : 0.0);
+}
+
+/* Failures by kind, HTTP ones by status: "first error" alone hides a mix. */
+static void failure_line(const struct gp_metrics_result *m)
+{
+    if (!m->n_failed)
+        return;
+    char buf[512];
+    size_t o = 0;
+    int statuses[8] = {0};
+    size_t counts[8] = {0}, ns = 0, other = 0;
+    for (size_t i = 0; i < m->n_reqs; i++) {
+        if (m->reqs[i].fail != GP_FAIL_HTTP)
+            continue;
+        size_t k = 0;
+        while (k < ns && statuses[k] != m->reqs[i].http_status)
+            k++;
+        if (k == ns && ns < 8)
+            statuses[ns++] = m->reqs[i].http_status;
+        if (k < ns)
+            counts[k]++;
+        else
+            other++;
+    }
+    for (size_t k = 0; k < ns && o < sizeof buf; k++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%zu HTTP %d", o ? ", " : "", counts[k], statuses[k]);
+    if (other && o < sizeof buf)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%zu HTTP other", o ? ", " : "", other);
+    for (int k = 1; k < GP_FAIL__COUNT && o < sizeof buf; k++)
+        if (k != GP_FAIL_HTTP && m->fail_counts[k])
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%zu %s", o ? ", " : "", m->fail_counts[k],
+                                  gp_fail_kind_name(k));
+    fprintf(stderr, "genperf: failures by kind: %s (of %zu measured requests; each one's error text is in "
+                    "*_records.jsonl)\n",
+            buf, m->n_reqs);
+}
+
+void gp_profile_report_checks(const struct profile_run *r)
+{
+    if (!r->metrics_ok)
+        return;
+    const struct gp_metrics_result *m = &r->mr;
+    failure_line(m);
+    osl_line(m);
+    usage_lines(r, m);
+    reasoning_line(m);
+}
