@@ -352,6 +352,19 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
                                                       "metric (as warmup)"));
         json_object_set_new(o, "ramp", ramp);
     }
+    if (ctx->cancel_rate > 0) { /* only then: runs without it keep their bytes */
+        size_t nc = 0;
+        for (size_t i = 0; i < st->n; i++)
+            nc += (st->recs[i].flags & (GP_REC_CANCEL_PLANNED | GP_REC_WARMUP)) == GP_REC_CANCEL_PLANNED;
+        json_t *c = json_object();
+        json_object_set_new(c, "rate_percent", json_real(ctx->cancel_rate));
+        json_object_set_new(c, "delay_s", json_real(ctx->cancel_delay_s));
+        json_object_set_new(c, "chosen", json_integer((json_int_t)ctx->n_cancel_chosen));
+        json_object_set_new(c, "cancelled", json_integer((json_int_t)nc));
+        json_object_set_new(c, "completed_before_delay",
+                            json_integer((json_int_t)(ctx->n_cancel_chosen > nc ? ctx->n_cancel_chosen - nc : 0)));
+        json_object_set_new(o, "cancellation", c);
+    }
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();
