@@ -314,6 +314,10 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     if (rj)
         json_object_set_new(o, "reasoning", rj);
     json_object_set_new(o, "inter_chunk_latency", stats_json(&m->inter_chunk, "ms"));
+    /* only when the server put other than one token in a chunk: runs
+     * without keep their bytes (GenAI-Perf's ITL stays per request) */
+    if (m->tokens_per_chunk_multi)
+        json_object_set_new(o, "tokens_per_chunk", stats_json(&m->tokens_per_chunk, "tokens"));
     json_t *win = json_object();
     if (m->window_end_ns) {
         json_object_set_new(win, "start_wall_ns", json_integer((json_int_t)gp_record_wall_ns(st, m->window_start_ns)));

@@ -1,0 +1,45 @@
+# Several tokens per chunk (issue 31 item 5): `genperf serve --stream-interval N`
+# sends the first token alone, then N tokens per event (speculative decoding
+# and delta-batching servers look like this). Ground truth for 11 tokens at
+# N = 3: events of 1, 3, 3, 3, 1 tokens. <stem>_genperf.json's tokens_per_chunk
+# must be exactly that distribution, GenAI-Perf's per-request ITL must keep
+# its formula, and a run with one token per event has no tokens_per_chunk key.
+. "$GP_ROOT/tests/e2e/profile_common.inc"
+start_serve --ttft-ms 5 --itl-ms 5 --stream-interval 3
+[ "$SERVER" = serve ] || fail "genperf serve did not start"
+cd "$TMPDIR"
+run() { # dir
+  "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --streaming --tokenizer builtin \
+    --synthetic-input-tokens-mean 8 --output-tokens-mean 11 --genperf-output-tokens-deterministic \
+    --concurrency 2 --request-count 8 --artifact-dir "$1" >/dev/null 2>"$1.err" || { cat "$1.err"; fail "profile $1"; }
+}
+run multi
+python3 - multi <<'PY' || fail "multi-token chunks"
+import glob, json, sys
+d = glob.glob(sys.argv[1] + "/*/")[0]
+gp = json.load(open(glob.glob(d + "*_genperf.json")[0]))
+ga = json.load(open(glob.glob(d + "*_genai_perf.json")[0]))
+t = gp["tokens_per_chunk"]
+want = sorted([1, 3, 3, 3, 1] * 8)
+assert t["unit"] == "tokens" and t["count"] == len(want), t
+assert t["avg"] == sum(want) / len(want) == 2.2, t
+assert (t["min"], t["p25"], t["p50"], t["max"]) == (1.0, 1.0, 3.0, 3.0), t
+assert ga["output_sequence_length"]["avg"] == 11, ga["output_sequence_length"]
+# ITL stays GenAI-Perf's: (latency - TTFT) / (OSL - 1), per request
+for l in open(glob.glob(d + "*_records.jsonl")[0]):
+    r = json.loads(l)
+    assert r["osl"] == 11, r
+    assert r["itl_ns"] == round((r["request_latency_ns"] - r["ttft_ns"]) / 10), r
+# the per-chunk gaps beside it: at most one per event after the first
+assert 0 < gp["inter_chunk_latency"]["count"] <= 4 * 8, gp["inter_chunk_latency"]
+PY
+stop_serve
+start_serve --ttft-ms 5 --itl-ms 5
+run single
+python3 - single <<'PY' || fail "one token per chunk"
+import glob, json, sys
+d = glob.glob(sys.argv[1] + "/*/")[0]
+gp = json.load(open(glob.glob(d + "*_genperf.json")[0]))
+assert "tokens_per_chunk" not in gp, gp.get("tokens_per_chunk")
+PY
+echo ok
