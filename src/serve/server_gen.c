@@ -276,6 +276,11 @@ static int emit_chunk(struct srv *s, struct conn *c, const char *esc, size_t ele
                         last ? r->finish : GP_FINISH_NONE, k);
         srv_put_chunk(s, c);
         srv_stamp(r, 'C');
+        if (s->o->stream_interval > 1 && k > 1) {
+            s->spec_drafts++;
+            s->spec_draft_tokens += s->o->stream_interval - 1;
+            s->spec_accepted += r->pend_n - 1;
+        }
     }
     gp_buf_reset(&r->pend);
     r->pend_n = 0;

@@ -4,6 +4,10 @@
 # N = 3: events of 1, 3, 3, 3, 1 tokens. <stem>_genperf.json's tokens_per_chunk
 # must be exactly that distribution, GenAI-Perf's per-request ITL must keep
 # its formula, and a run with one token per event has no tokens_per_chunk key.
+# serve's vllm:spec_decode_* counters read each chunk after the first as one
+# verify step of N - 1 drafts: 8 requests x 4 steps = 32 drafts, 64 draft
+# tokens, 48 accepted (2+2+2+0 each): the telemetry's acceptance figures over
+# the run must be exactly 2.5 tokens per step and 0.75.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 start_serve --ttft-ms 5 --itl-ms 5 --stream-interval 3
 [ "$SERVER" = serve ] || fail "genperf serve did not start"
@@ -11,7 +15,8 @@ cd "$TMPDIR"
 run() { # dir
   "$GENPERF" profile -m m --url "$URL" --endpoint-type chat --streaming --tokenizer builtin \
     --synthetic-input-tokens-mean 8 --output-tokens-mean 11 --genperf-output-tokens-deterministic \
-    --concurrency 2 --request-count 8 --artifact-dir "$1" >/dev/null 2>"$1.err" || { cat "$1.err"; fail "profile $1"; }
+    --concurrency 2 --request-count 8 --artifact-dir "$1" --server-metrics-urls "$URL/metrics" \
+    --telemetry-interval 0.2 >/dev/null 2>"$1.err" || { cat "$1.err"; fail "profile $1"; }
 }
 run multi
 python3 - multi <<'PY' || fail "multi-token chunks"
@@ -32,6 +37,11 @@ for l in open(glob.glob(d + "*_records.jsonl")[0]):
     assert r["itl_ns"] == round((r["request_latency_ns"] - r["ttft_ns"]) / 10), r
 # the per-chunk gaps beside it: at most one per event after the first
 assert 0 < gp["inter_chunk_latency"]["count"] <= 4 * 8, gp["inter_chunk_latency"]
+sd = gp["telemetry"]["server"]["sources"][0]["spec_decode"]
+assert sd == {"drafts": 32.0, "draft_tokens": 64.0, "accepted_tokens": 48.0, "mean_acceptance_length": 2.5,
+              "acceptance_rate": 0.75}, sd
+m = gp["telemetry"]["metrics"]
+assert 2.0 <= m["server.spec_decode_accept_length"]["avg"] <= 3.0, m["server.spec_decode_accept_length"]
 PY
 stop_serve
 start_serve --ttft-ms 5 --itl-ms 5
@@ -41,5 +51,11 @@ import glob, json, sys
 d = glob.glob(sys.argv[1] + "/*/")[0]
 gp = json.load(open(glob.glob(d + "*_genperf.json")[0]))
 assert "tokens_per_chunk" not in gp, gp.get("tokens_per_chunk")
+assert "spec_decode" not in gp["telemetry"]["server"]["sources"][0], gp["telemetry"]["server"]
 PY
+stop_serve
+# SGLang's gauge: tokens per verify step
+start_serve --ttft-ms 5 --itl-ms 5 --stream-interval 3 --flavor sglang
+run sglang
+command -v curl >/dev/null && { curl -s "$URL/metrics" | grep -q '^sglang:spec_accept_length{.*} 2.500000$' || fail "sglang spec_accept_length"; }
 echo ok
