@@ -109,6 +109,7 @@ struct sreq {
     struct gp_buf text, rtext;   /* non-streamed: escaped content / reasoning */
     struct gp_buf pend;          /* streamed: tokens waiting for their chunk (--stream-interval) */
     uint32_t pend_n;
+    uint32_t pend_target;      /* tokens the pending chunk waits for (--stream-interval[-max]) */
     struct gp_sim_seq sq;
     uint64_t *ts;              /* timing log: one stamp per SSE event (or body) */
     uint32_t nts, cts, stamped;

@@ -54,6 +54,27 @@ assert "tokens_per_chunk" not in gp, gp.get("tokens_per_chunk")
 assert "spec_decode" not in gp["telemetry"]["server"]["sources"][0], gp["telemetry"]["server"]
 PY
 stop_serve
+# a random N (--stream-interval-max 4: 1 to 4 tokens per step, 3 drafts each):
+# the client's count of every event must agree with the server's counters
+start_serve --ttft-ms 5 --itl-ms 5 --stream-interval 1 --stream-interval-max 4 --seed 3
+[ "$SERVER" = serve ] || fail "genperf serve --stream-interval-max did not start"
+run random
+python3 - random <<'PY' || fail "random tokens per chunk"
+import glob, json, sys
+d = glob.glob(sys.argv[1] + "/*/")[0]
+gp = json.load(open(glob.glob(d + "*_genperf.json")[0]))
+t, sd = gp["tokens_per_chunk"], gp["telemetry"]["server"]["sources"][0]["spec_decode"]
+n, osl = 8, 11
+steps = t["count"] - n                      # every event after each request's first token
+assert sd["drafts"] == steps and sd["draft_tokens"] == 3 * steps, (t, sd)
+assert sd["accepted_tokens"] == (osl - 1) * n - steps, (t, sd)
+assert t["avg"] * t["count"] == osl * n and t["min"] == 1 and t["max"] <= 4, t
+assert len({t["p25"], t["p50"], t["p75"], t["max"]}) > 1, t   # not one fixed size
+assert abs(sd["mean_acceptance_length"] - (osl - 1) * n / steps) < 1e-12, sd
+PY
+stop_serve
+"$GENPERF" serve --stream-interval 3 --stream-interval-max 2 >/dev/null 2>err.txt && fail "max below interval accepted"
+grep -q -- "--stream-interval-max 2 is below --stream-interval 3" err.txt || fail "max below interval: message"
 # SGLang's gauge: tokens per verify step
 start_serve --ttft-ms 5 --itl-ms 5 --stream-interval 3 --flavor sglang
 run sglang
