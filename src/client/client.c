@@ -228,6 +228,21 @@ static int started(struct loop *L, struct slot *s, struct gp_error *err)
         if (rc < 0)
             return rc;
     }
+    if (L->o->cancel_rate > 0 && !s->warmup) {
+        /* keyed on the request's place in the load, not on timing
+         * (client.h); a stale-connection resend keeps its verdict */
+        uint64_t key = s->t_sched ? (1ull << 63 | s->arrival) : ((uint64_t)s->gid << 32 | (uint64_t)s->sent);
+        struct gp_rng r;
+        gp_rng_seed_stream(&r, L->o->seed, GP_RNG_CANCEL, key);
+        s->cancel_at = 0;
+        if (gp_rng_double(&r) < L->o->cancel_rate) {
+            s->cancel_at = s->t_start + L->o->cancel_delay_ns;
+            if (!L->next_cancel || s->cancel_at < L->next_cancel)
+                L->next_cancel = s->cancel_at;
+            if (!s->retried)
+                L->stats->n_cancel_chosen++;
+        }
+    }
     s->busy = 1;
     s->sent++;
     L->inflight++;
@@ -272,6 +287,7 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
 {
     uint64_t t_end = gp_now_ns();
     assert(!s->busy); /* the loop ended the transfer first: it is recorded once */
+    s->cancel_at = 0;
     struct gp_record rec;
     memset(&rec, 0, sizeof rec);
     rec.t_start_ns = s->t_start;
@@ -332,7 +348,11 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     if (s->oom)
         nchunks = 0;
     gp_buf_reset(&L->tmp);
-    if (extra_flags & GP_REC_CANCELLED) {
+    if (extra_flags & GP_REC_CANCEL_PLANNED) {
+        rec.flags |= GP_REC_FAILED;
+        gp_buf_printf(&L->tmp, "request cancelled %.3f s after it was sent (--request-cancellation-rate)",
+                      (double)L->o->cancel_delay_ns / 1e9);
+    } else if (extra_flags & GP_REC_CANCELLED) {
         rec.flags |= GP_REC_FAILED;
         gp_buf_puts(&L->tmp, L->stats->budget_stopped && !L->stats->interrupted
                                  ? "request cancelled (the memory budget, --max-memory, was used up before it completed)"
@@ -404,7 +424,8 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
         if (rec.flags & GP_REC_FAILED) {
             L->failed_measured++;
             L->stats->n_failed++;
-            gp_cl_note_first_error(L, status, L->tmp.data ? L->tmp.data : "", L->tmp.len);
+            if (!(rec.flags & GP_REC_CANCEL_PLANNED)) /* asked for: not the error to show */
+                gp_cl_note_first_error(L, status, L->tmp.data ? L->tmp.data : "", L->tmp.len);
         } else {
             L->stats->n_ok++;
         }

@@ -102,6 +102,15 @@ struct gp_client_opts {
                                       * grace, stats->incomplete and ->budget_stopped. NULL = none */
     const char *cacert;              /* CA bundle file for https (NULL: libcurl's default) */
     int insecure;                    /* skip TLS peer and host name verification */
+    /* --request-cancellation-rate/-delay (AIPerf's semantics): each measured
+     * request is chosen with probability cancel_rate (0..1) by a draw keyed on
+     * seed and its place in the load (closed loop: job slot and its k-th
+     * request; open loop: arrival number), so the same requests are chosen
+     * whatever the timing or the worker count; a chosen request still in
+     * flight cancel_delay_ns after its start is aborted (its connection
+     * closed) and recorded GP_REC_CANCELLED | GP_REC_CANCEL_PLANNED. */
+    double cancel_rate;
+    uint64_t cancel_delay_ns;
 
     /* Scale-out (client_workers.c, docs/scale-out.md): this event loop runs
      * the share of job slot share_index out of share_count (ranks x workers).
@@ -133,6 +142,8 @@ struct gp_client_stats {
     uint64_t n_failed;               /* measured records flagged GP_REC_FAILED */
     uint64_t n_ok;
     uint64_t n_dropped;              /* in flight at the end of a time-bounded run */
+    uint64_t n_cancel_chosen;        /* measured requests --request-cancellation-rate chose */
+    uint64_t n_cancel_planned;       /* of those, cancelled (still in flight after the delay) */
     uint64_t n_delayed;              /* rate mode: sends later than 1 ms after schedule */
     uint64_t max_lag_ns;             /* rate mode: worst send lateness */
     uint64_t n_cap_delayed;          /* open loop: measured requests that waited for the max_inflight cap */

@@ -109,6 +109,7 @@ struct slot {
     int too_big;             /* the body passed max_response_bytes: transfer aborted */
     int waiting;             /* backing off after a connection-level failure until resume_ns */
     uint64_t resume_ns;
+    uint64_t cancel_at;      /* --request-cancellation-rate chose this transfer: abort it then (0 = not chosen) */
     struct gp_backoff bo;
     char errbuf[CURL_ERROR_SIZE];
 };
@@ -143,6 +144,7 @@ struct loop {
     size_t n_waiting;        /* slots backing off */
     uint64_t next_resume;    /* earliest resume_ns among them */
     struct gp_buf body;      /* scratch: a non-streamed body whose reads were not back to back */
+    uint64_t next_cancel;    /* no chosen transfer is due for cancelling before this (0 = none armed) */
     /* libcurl event API: our epoll set holds curl's sockets and the stop fd */
     int epfd;
     int stop_in_epoll;       /* the stop fd is in the set (else polled each turn) */

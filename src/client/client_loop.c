@@ -193,6 +193,44 @@ static int take_done(struct loop *L, struct sched *S, struct slot *sl, CURLcode 
     return gp_cl_sched_on_done(L, S, sl, res, err);
 }
 
+/* --request-cancellation-rate: aborts every chosen transfer still in flight
+ * at its cancel_at (the connection is closed, so the server sees the client
+ * go away), records it cancelled, and lets the scheduler go on as after any
+ * finished request. Walks the slots only when one is due. */
+static int cancel_due(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err)
+{
+    if (!L->next_cancel || now < L->next_cancel)
+        return 0;
+    int rc;
+    for (size_t i = 0; i < L->nslots; i++) {
+        struct slot *s = L->slots[i];
+        if (!s->busy || !s->cancel_at || s->cancel_at > now)
+            continue;
+        if (s->h1)
+            gp_cl_h1_abort(L, s);
+        else
+            curl_multi_remove_handle(s->sh->multi, s->easy);
+        s->busy = 0;
+        if (L->o->max_inflight > 0 && (long)L->inflight >= L->o->max_inflight)
+            L->cap_freed_ns = now;
+        L->inflight--;
+        s->retried = 0;
+        L->stats->n_cancel_planned++;
+        if ((rc = gp_cl_slot_record(L, s, CURLE_OK, GP_REC_CANCELLED | GP_REC_CANCEL_PLANNED, err)) < 0)
+            return rc;
+        if ((rc = gp_cl_sched_on_done(L, S, s, CURLE_OK, err)) < 0)
+            return rc;
+    }
+    /* the next one due, among the transfers in flight now (some just started) */
+    L->next_cancel = 0;
+    for (size_t i = 0; i < L->nslots; i++) {
+        const struct slot *s = L->slots[i];
+        if (s->busy && s->cancel_at && (!L->next_cancel || s->cancel_at < L->next_cancel))
+            L->next_cancel = s->cancel_at;
+    }
+    return 0;
+}
+
 /* Lets curl run its due timer, then takes every finished transfer: records
  * it, resends it once on a stale keep-alive connection, or lets the
  * scheduler start the slot's next request (closed loop). */
@@ -340,6 +378,8 @@ static int run_phase_loop(struct loop *L, const struct phase *ph, struct sched *
 
         if ((rc = pump(L, S, err)) < 0)
             return rc;
+        if ((rc = cancel_due(L, S, gp_now_ns(), err)) < 0)
+            return rc;
 
         now = gp_now_ns();
         gp_cl_progress_draw(L, now, 0);
@@ -363,6 +403,11 @@ static int run_phase_loop(struct loop *L, const struct phase *ph, struct sched *
         }
         if (L->stopping) {
             uint64_t d = L->stop_deadline > now ? L->stop_deadline - now : 0;
+            if (d < wait_ns)
+                wait_ns = d;
+        }
+        if (L->next_cancel) {
+            uint64_t d = L->next_cancel > now ? L->next_cancel - now : 0;
             if (d < wait_ns)
                 wait_ns = d;
         }

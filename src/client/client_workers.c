@@ -176,6 +176,8 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
     t->n_failed += s->n_failed;
     t->n_ok += s->n_ok;
     t->n_dropped += s->n_dropped;
+    t->n_cancel_chosen += s->n_cancel_chosen;
+    t->n_cancel_planned += s->n_cancel_planned;
     t->n_delayed += s->n_delayed;
     if (s->max_lag_ns > t->max_lag_ns)
         t->max_lag_ns = s->max_lag_ns;

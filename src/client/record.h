@@ -34,6 +34,7 @@ enum gp_record_flags {
     GP_REC_STREAMING = 1u << 4,  /* response Content-Type was text/event-stream */
     GP_REC_CAP_DELAYED = 1u << 5, /* open loop: was due while max_inflight requests were in flight */
     GP_REC_RAMP = 1u << 6,       /* started during --ramp-up-duration: also GP_REC_WARMUP (not measured) */
+    GP_REC_CANCEL_PLANNED = 1u << 7, /* with GP_REC_CANCELLED: aborted by --request-cancellation-rate, on purpose */
 };
 
 struct gp_chunk {

@@ -85,6 +85,9 @@ struct gp_export_ctx {
     uint64_t rx_lag_sum_ns, rx_lag_max_ns, n_rx_lag_over_1ms; /* recv's return after that stamp */
     uint64_t start_wall_ns, end_wall_ns;   /* run start/end (CLOCK_REALTIME ns); 0 = from store */
     double ramp_s;                   /* --ramp-up-duration; > 0 writes "ramp" (records flagged GP_REC_RAMP) */
+    double cancel_rate;              /* --request-cancellation-rate (percent); > 0 writes "cancellation" */
+    double cancel_delay_s;           /* --request-cancellation-delay */
+    uint64_t n_cancel_chosen;        /* measured requests the rate chose (client counter) */
 
     /* Post-processing as a pipeline (metrics/watch.h): with watch set,
      * profile_export.json reads each request's verdict as soon as the

@@ -314,6 +314,10 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     if (rj)
         json_object_set_new(o, "reasoning", rj);
     json_object_set_new(o, "inter_chunk_latency", stats_json(&m->inter_chunk, "ms"));
+    /* only when the server put other than one token in a chunk: runs
+     * without keep their bytes (GenAI-Perf's ITL stays per request) */
+    if (m->tokens_per_chunk_multi)
+        json_object_set_new(o, "tokens_per_chunk", stats_json(&m->tokens_per_chunk, "tokens"));
     json_t *win = json_object();
     if (m->window_end_ns) {
         json_object_set_new(win, "start_wall_ns", json_integer((json_int_t)gp_record_wall_ns(st, m->window_start_ns)));
@@ -358,6 +362,19 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
         json_object_set_new(ramp, "note", json_string("requests started during the ramp are left out of every "
                                                       "metric (as warmup)"));
         json_object_set_new(o, "ramp", ramp);
+    }
+    if (ctx->cancel_rate > 0) { /* only then: runs without it keep their bytes */
+        size_t nc = 0;
+        for (size_t i = 0; i < st->n; i++)
+            nc += (st->recs[i].flags & (GP_REC_CANCEL_PLANNED | GP_REC_WARMUP)) == GP_REC_CANCEL_PLANNED;
+        json_t *c = json_object();
+        json_object_set_new(c, "rate_percent", json_real(ctx->cancel_rate));
+        json_object_set_new(c, "delay_s", json_real(ctx->cancel_delay_s));
+        json_object_set_new(c, "chosen", json_integer((json_int_t)ctx->n_cancel_chosen));
+        json_object_set_new(c, "cancelled", json_integer((json_int_t)nc));
+        json_object_set_new(c, "completed_before_delay",
+                            json_integer((json_int_t)(ctx->n_cancel_chosen > nc ? ctx->n_cancel_chosen - nc : 0)));
+        json_object_set_new(o, "cancellation", c);
     }
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);

@@ -442,6 +442,14 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
         rc = parse_parallel(c, err);
     if (!rc)
         rc = gather_workers(c, err);
+    for (int t = 1; !rc && t < c->nw; t++)
+        if (gp_mx_tpc_merge(&c->wk[0].tpc, &c->wk[t].tpc))
+            rc = gp_err(err, GP_ENOMEM, "out of memory counting tokens per chunk");
+    if (!rc && !c->opts->requests_only && gp_mx_tpc_stats(&c->wk[0].tpc, &out->tokens_per_chunk))
+        rc = gp_err(err, GP_ENOMEM, "out of memory counting tokens per chunk");
+    if (!rc)
+        out->tokens_per_chunk_multi =
+            out->tokens_per_chunk.present && (out->tokens_per_chunk.min != 1 || out->tokens_per_chunk.max != 1);
     if (!rc) {
         accumulate(c);
         statistics(c);

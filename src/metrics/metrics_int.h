@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/stats.h"
 #include "metrics/sse.h"
 
 struct gp_record_store;
@@ -26,6 +27,8 @@ struct gp_scan {
     struct gp_event_tmpl tmpl; /* the last token chunk: the next one reads only its text */
     uint64_t *ct;          /* content chunk times of the current request */
     size_t nct, ctcap;
+    size_t *ev_end;        /* content length after each event that carried content (tokens per event) */
+    size_t nev, evcap;
     uint64_t first_reasoning_ns; /* read that completed the first reasoning text; 0 = none */
     uint32_t reasoning_chunks;   /* reads that carried reasoning text */
     int done, has_error, has_usage, finish;
@@ -67,6 +70,18 @@ struct arrays {
     size_t nlat, nttst, nitl, ntps, nicl, icl_cap;
 };
 
+/* Tokens per content event, as counts of each value (gp_mx_tpc_stats): a
+ * value per event would cost 8 bytes per event, and events outnumber reads
+ * (the record budget, client/record.h, is per read). Values above
+ * GP_TPC_HIST - 1 are kept one by one in big[] (rare: a server that sends a
+ * whole answer in one event). */
+#define GP_TPC_HIST 1024
+struct tpc_hist {
+    uint64_t cnt[GP_TPC_HIST];
+    double *big;
+    size_t nbig, bigcap;
+};
+
 /* One worker handles a contiguous range of the measured requests with its
  * own scratch buffers and error-text area; the tokenizer is shared under a
  * lock (tokenizer.h: one tokenizer must not be used by two threads at once). */
@@ -83,6 +98,7 @@ struct worker {
     struct gp_scan s;
     struct gp_buf text;            /* err_off of its reqs are relative to this */
     struct arrays icl;             /* only icl/nicl/icl_cap used */
+    struct tpc_hist tpc;           /* tokens per content event of the ok streamed requests */
     uint64_t *content_ns;          /* the result's content times: a request's go to [ct_first ..) */
     size_t n_content_ns;
     struct gp_metrics_watch *watch; /* NULL, or published to as the range is parsed */
@@ -97,5 +113,10 @@ void gp_mx_worker_free(struct worker *w);
 /* 1 when the SLO name is one GenAI-Perf knows; whether a request met every SLO. */
 int gp_mx_slo_kind(const char *name);
 int gp_mx_is_good(const struct gp_req_metrics *rm, const struct gp_metrics_opts *o);
+/* The statistics of the values h counts (sum of several workers' counts:
+ * gp_mx_tpc_merge); 0 or -GP_ENOMEM. NumPy's definitions; the mean is exact
+ * (a sum of integers), std is computed from the counts. */
+int gp_mx_tpc_merge(struct tpc_hist *dst, const struct tpc_hist *src);
+int gp_mx_tpc_stats(struct tpc_hist *h, struct gp_stats *out);
 
 #endif

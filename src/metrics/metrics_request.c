@@ -330,6 +330,51 @@ static void timings(struct worker *w, const struct gp_record *r, struct gp_req_m
     rm->content_chunks = (uint32_t)n;
 }
 
+static int tpc_add(struct tpc_hist *h, long v, uint64_t times)
+{
+    if (v < 0)
+        v = 0;
+    if (v < GP_TPC_HIST) {
+        h->cnt[v] += times;
+        return 0;
+    }
+    for (uint64_t i = 0; i < times; i++) {
+        if (h->nbig == h->bigcap) {
+            size_t nc = h->bigcap ? h->bigcap * 2 : 64;
+            double *p = realloc(h->big, nc * sizeof *p);
+            if (!p)
+                return -GP_ENOMEM;
+            h->big = p;
+            h->bigcap = nc;
+        }
+        h->big[h->nbig++] = (double)v;
+    }
+    return 0;
+}
+
+/* Tokens in each event that carried content (a server that batches deltas,
+ * speculative decoding, --stream-interval): each event's text counted on its
+ * own. When the request's OSL equals its content events, every event is
+ * taken as one token without a second tokenizer pass (the common case costs
+ * nothing); the counts of a multi-token request's events add up to its OSL
+ * up to token boundaries that straddle two events. */
+static int tokens_per_event(struct worker *w, const struct gp_req_metrics *rm)
+{
+    const struct gp_scan *s = &w->s;
+    if (!s->nev || !w->tok || (rm->flags & GP_RQ_OSL_FROM_SERVER))
+        return 0;
+    if (rm->osl == (int32_t)s->nev)
+        return tpc_add(&w->tpc, 1, s->nev);
+    size_t prev = 0;
+    for (size_t e = 0; e < s->nev; e++) {
+        long c = tcount(w, s->content.data + prev, s->ev_end[e] - prev);
+        prev = s->ev_end[e];
+        if (tpc_add(&w->tpc, c, 1))
+            return -GP_ENOMEM;
+    }
+    return 0;
+}
+
 /* A successful request: its flags and its inter-chunk gaps. */
 static int finish_ok(struct worker *w, struct gp_req_metrics *rm)
 {
@@ -344,6 +389,8 @@ static int finish_ok(struct worker *w, struct gp_req_metrics *rm)
         for (size_t c = 1; c < s->nct; c++)
             if (push_icl(&w->icl, (double)(s->ct[c] - s->ct[c - 1])))
                 return -GP_ENOMEM;
+    if (w->inter_chunk && (rm->flags & GP_RQ_STREAMED))
+        return tokens_per_event(w, rm);
     return 0;
 }
 
@@ -394,5 +441,68 @@ void gp_mx_worker_free(struct worker *w)
     gp_scan_free(&w->s);
     gp_buf_free(&w->text);
     free(w->icl.icl);
+    free(w->tpc.big);
 }
 
+
+int gp_mx_tpc_merge(struct tpc_hist *dst, const struct tpc_hist *src)
+{
+    for (size_t v = 0; v < GP_TPC_HIST; v++)
+        dst->cnt[v] += src->cnt[v];
+    for (size_t i = 0; i < src->nbig; i++)
+        if (tpc_add(dst, (long)src->big[i], 1))
+            return -GP_ENOMEM;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The value of rank k (0-based) in ascending order. */
+static double tpc_at(const struct tpc_hist *h, uint64_t k)
+{
+    for (size_t v = 0; v < GP_TPC_HIST; v++) {
+        if (k < h->cnt[v])
+            return (double)v;
+        k -= h->cnt[v];
+    }
+    return h->big[k];
+}
+
+int gp_mx_tpc_stats(struct tpc_hist *h, struct gp_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t n = h->nbig;
+    double sum = 0;
+    for (size_t v = 0; v < GP_TPC_HIST; v++) {
+        n += h->cnt[v];
+        sum += (double)v * (double)h->cnt[v];
+    }
+    if (!n)
+        return 0;
+    qsort(h->big, h->nbig, sizeof *h->big, cmp_double);
+    for (size_t i = 0; i < h->nbig; i++)
+        sum += h->big[i];
+    out->present = 1;
+    out->n = (size_t)n;
+    out->avg = sum / (double)n;
+    out->min = tpc_at(h, 0);
+    out->max = tpc_at(h, n - 1);
+    /* np.percentile's linear method with numpy's _lerp, on the ranks */
+    for (int i = 0; i < GP_NPCT; i++) {
+        double vi = (double)(n - 1) * gp_pct_levels[i] / 100.0;
+        uint64_t lo = (uint64_t)vi;
+        double g = vi - (double)lo, a = tpc_at(h, lo), b = lo + 1 < n ? tpc_at(h, lo + 1) : a;
+        out->p[i] = g < 0.5 ? a + (b - a) * g : b - (b - a) * (1 - g);
+    }
+    double ss = 0;
+    for (size_t v = 0; v < GP_TPC_HIST; v++)
+        ss += ((double)v - out->avg) * ((double)v - out->avg) * (double)h->cnt[v];
+    for (size_t i = 0; i < h->nbig; i++)
+        ss += (h->big[i] - out->avg) * (h->big[i] - out->avg);
+    out->std = sqrt(ss / (double)n);
+    return 0;
+}

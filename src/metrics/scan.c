@@ -30,7 +30,19 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         s->has_error = 1;
         return 0;
     }
+    size_t before = s->content.len;
     gp_event_parse_tmpl(data, len, &s->content, &s->reasoning, &s->errtext, &s->tmpl, &info);
+    if (s->content.len > before) { /* the server's own chunking (tokens per event) */
+        if (s->nev == s->evcap) {
+            size_t nc = s->evcap ? s->evcap * 2 : 256;
+            size_t *p = realloc(s->ev_end, nc * sizeof *p);
+            if (!p)
+                return -GP_ENOMEM;
+            s->ev_end = p;
+            s->evcap = nc;
+        }
+        s->ev_end[s->nev++] = s->content.len;
+    }
     s->last_bad = info.kind == GP_EV_BAD;
     switch (info.kind) {
     case GP_EV_DONE:
@@ -128,6 +140,7 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     gp_buf_reset(&s->reasoning);
     gp_buf_reset(&s->first_err);
     s->nct = 0;
+    s->nev = 0;
     s->done = s->has_error = s->has_usage = s->finish = s->bad_usage = 0;
     s->prompt_tokens = s->completion_tokens = -1;
     s->events = s->bad_events = s->responses = 0;
@@ -207,4 +220,5 @@ void gp_scan_free(struct gp_scan *s)
     gp_buf_free(&s->body);
     gp_event_tmpl_free(&s->tmpl);
     free(s->ct);
+    free(s->ev_end);
 }

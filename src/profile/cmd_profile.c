@@ -471,6 +471,8 @@ static int stage_run(struct profile_run *r)
         .max_response_bytes = (uint64_t)cfg->max_response_bytes,
         .cacert = cfg->cacert,
         .insecure = cfg->insecure,
+        .cancel_rate = cfg->cancel_rate / 100.0,
+        .cancel_delay_ns = (uint64_t)(cfg->cancel_delay_s * 1e9 + 0.5),
     };
     if (cfg->n_urls > 1) {
         if (build_request_urls(r) < 0)

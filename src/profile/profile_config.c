@@ -391,6 +391,31 @@ int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_pro
     return 0;
 }
 
+/* AIPerf's units: a percentage of requests (it divides by 100) and seconds. */
+int gp_profile_copy_cancel_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen)
+        return 0;
+    if (!(rv->f >= 0 && rv->f <= 100))
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
+                                     "--request-cancellation-rate %s: must be a percentage from 0 to 100 (e.g. 10)",
+                                     rv->s);
+    cfg->cancel_rate = rv->f;
+    return 0;
+}
+
+int gp_profile_copy_cancel_delay(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen)
+        return 0;
+    if (!(rv->f >= 0 && rv->f <= 1e7))
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
+                                     "--request-cancellation-delay %s: must be a number of seconds from 0 to 10000000",
+                                     rv->s);
+    cfg->cancel_delay_s = rv->f;
+    return 0;
+}
+
 void gp_profile_redact(const struct profile_config *cfg, struct gp_redact *out)
 {
     out->extra = cfg->redact_names;

@@ -55,6 +55,8 @@ enum opt_id {
     O_WORKERS, O_URL_STRATEGY, O_URLS,
     /* issue 26 */
     O_MAX_MEMORY,
+    /* issue 31 */
+    O_CANCEL_RATE, O_CANCEL_DELAY,
     O__COUNT
 };
 

@@ -59,6 +59,9 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .start_wall_ns = r->wall_start,
         .end_wall_ns = r->wall_end,
         .ramp_s = cfg->ramp_s,
+        .cancel_rate = cfg->cancel_rate,
+        .cancel_delay_s = cfg->cancel_delay_s,
+        .n_cancel_chosen = r->cs.n_cancel_chosen,
         .console = stdout,
         .console_width = 0,
         .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
@@ -105,13 +108,20 @@ void gp_profile_stage_metrics(struct profile_run *r)
         r->metrics_ok = 1;
         r->n_ok = mr->n_ok;
         r->n_failed = mr->n_failed;
+        /* reqs[] holds the non-warmup records in store order; a cancellation
+         * that was asked for (--request-cancellation-rate) is no error */
         if (!r->first_error[0])
-            for (size_t i = 0; i < mr->n_reqs; i++)
+            for (size_t i = 0, j = 0; i < mr->n_reqs && j < r->st.n; i++, j++) {
+                while (j < r->st.n && (r->st.recs[j].flags & GP_REC_WARMUP))
+                    j++;
+                if (j < r->st.n && (r->st.recs[j].flags & GP_REC_CANCEL_PLANNED))
+                    continue;
                 if (mr->reqs[i].fail != GP_FAIL_NONE && mr->reqs[i].err_len) {
                     int l = mr->reqs[i].err_len < 400 ? (int)mr->reqs[i].err_len : 400;
                     snprintf(r->first_error, sizeof r->first_error, "%.*s", l, mr->text + mr->reqs[i].err_off);
                     break;
                 }
+            }
     }
     free(slos);
 }
@@ -233,10 +243,22 @@ int gp_profile_finish(struct profile_run *r)
     for (char *c = r->first_error; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
-    if (r->n_failed && r->n_ok)
-        fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)r->n_failed,
+    /* --request-cancellation-rate: cancelled on purpose, so counted apart
+     * from the failures (and left out of --max-failure-rate's share) */
+    uint64_t n_planned = 0;
+    for (size_t i = 0; cfg->cancel_rate > 0 && i < r->st.n; i++)
+        n_planned += (r->st.recs[i].flags & (GP_REC_CANCEL_PLANNED | GP_REC_WARMUP)) == GP_REC_CANCEL_PLANNED;
+    uint64_t n_failed = r->n_failed > n_planned ? r->n_failed - n_planned : 0;
+    if (n_failed && r->n_ok)
+        fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)n_failed,
                 (unsigned long long)(r->n_ok + r->n_failed), r->first_error);
     gp_profile_report_checks(r);
+    if (cfg->cancel_rate > 0)
+        fprintf(stderr, "genperf: client: %llu of %llu measured requests cancelled %g s after they were sent "
+                        "(--request-cancellation-rate %g chose %llu; the rest completed first); left out of the "
+                        "latency statistics, counted in _genperf.json \"cancellation\"\n",
+                (unsigned long long)n_planned, (unsigned long long)(r->n_ok + r->n_failed), cfg->cancel_delay_s,
+                cfg->cancel_rate, (unsigned long long)cs->n_cancel_chosen);
     if (r->metrics_ok && r->req_urls)
         gp_profile_endpoints_print(stderr, &r->st, &r->mr, (const char *const *)r->req_urls, cfg->n_urls,
                                    cfg->url_least_inflight);
@@ -315,6 +337,12 @@ int gp_profile_finish(struct profile_run *r)
                 r->prog, n_ramp, cfg->ramp_s);
         return 1;
     }
+    if (r->n_ok == 0 && n_planned && n_failed == 0) {
+        fprintf(stderr, "%s: error: all %llu requests were cancelled by --request-cancellation-rate %g (after %g s): "
+                        "nothing was measured (lower the rate or raise --request-cancellation-delay)\n",
+                r->prog, (unsigned long long)n_planned, cfg->cancel_rate, cfg->cancel_delay_s);
+        return 1;
+    }
     if (r->n_ok == 0) {
         fprintf(stderr, "%s: error: all %llu requests to %s failed: %s%s\n", r->prog, (unsigned long long)measured,
                 r->req_url, r->first_error,
@@ -334,10 +362,10 @@ int gp_profile_finish(struct profile_run *r)
         if (cfg->max_failure_rate < 0)
             return 1;
     }
-    if (cfg->max_failure_rate >= 0 && (double)r->n_failed > cfg->max_failure_rate * (double)(r->n_ok + r->n_failed)) {
+    if (cfg->max_failure_rate >= 0 && (double)n_failed > cfg->max_failure_rate * (double)(r->n_ok + n_failed)) {
         fprintf(stderr, "%s: error: %llu of %llu requests failed (%.1f%%), more than --max-failure-rate %g allows\n",
-                r->prog, (unsigned long long)r->n_failed, (unsigned long long)(r->n_ok + r->n_failed),
-                100.0 * (double)r->n_failed / (double)(r->n_ok + r->n_failed), cfg->max_failure_rate);
+                r->prog, (unsigned long long)n_failed, (unsigned long long)(r->n_ok + n_failed),
+                100.0 * (double)n_failed / (double)(r->n_ok + n_failed), cfg->max_failure_rate);
         return 3;
     }
     return 0;

@@ -230,5 +230,13 @@ const struct opt gp_profile_opts[] = {
      "genperf: stop sending when the records would pass SIZE (e.g. 4G), writing what was measured, marked "
      "incomplete, exit 4 (default: 3/4 of the available memory)",
      .copy = C_HOOK, .hook = gp_profile_copy_max_memory},
+    /* issue 31: AIPerf's names and units (a percentage, seconds) */
+    {O_CANCEL_RATE, K_FLOAT, {"--request-cancellation-rate"}, "PERCENT", NULL,
+     "genperf: cancel this percentage (0..100) of the measured requests, chosen by --random-seed, "
+     "--request-cancellation-delay seconds after each is sent (AIPerf's flag; default 0)",
+     .copy = C_HOOK, .hook = gp_profile_copy_cancel_rate},
+    {O_CANCEL_DELAY, K_FLOAT, {"--request-cancellation-delay"}, "SECONDS", NULL,
+     "genperf: how long after it was sent a request chosen by --request-cancellation-rate is cancelled "
+     "(default 0: at once)", .copy = C_HOOK, .hook = gp_profile_copy_cancel_delay},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];

@@ -67,6 +67,9 @@ int cmd_serve(int argc, char **argv)
         DBL("--miscount-rate", &o.miscount_rate, "P", 0, 1,
             "share of requests whose usage.completion_tokens is one too many, on purpose (0)"),
         U32("--stream-interval", &o.stream_interval, 1, 1e6, "after the first token, one chunk per N tokens (1)"),
+        U32("--stream-interval-max", &o.stream_interval_max, 1, 1e6,
+            "each chunk after the first carries a random count from --stream-interval to M tokens\n"
+            "(speculative decoding with M - 1 drafts; seeded by --seed)"),
         GP_NUM(GP_OPT_U64, "--max-body-bytes", NULL, &max_body, "N", 1, 1e12,
                "larger request bodies are refused with 413 (67108864, 64 MiB)"),
         GP_STR("--api-key", NULL, &o.api_key, "KEY", "require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)"),
@@ -111,6 +114,9 @@ int cmd_serve(int argc, char **argv)
     if (tot > 1.0 + 1e-9) {
         return gp_argv_error(&spec, "the --fault-rate-* values add up to %g; their sum must be at most 1", tot);
     }
+    if (o.stream_interval_max && o.stream_interval_max < o.stream_interval)
+        return gp_argv_error(&spec, "--stream-interval-max %u is below --stream-interval %u; pass a maximum at least as "
+                                    "large", o.stream_interval_max, o.stream_interval);
     o.max_body = (size_t)max_body;
     /* the server takes these through a signalfd; SIGPIPE is moot (MSG_NOSIGNAL) but a
      * stray write to a closed stdout must not kill it either */

@@ -43,6 +43,7 @@ struct gp_serve_opts {
     double miscount_rate;          /* share of requests whose usage.completion_tokens is one too
                                     * many (a test of client/server token accounting) */
     uint32_t stream_interval;      /* tokens per streamed chunk after the first (vLLM --stream-interval) */
+    uint32_t stream_interval_max;  /* > stream_interval: each chunk's size drawn in [interval, max] (0 = fixed) */
     double idle_timeout_s;         /* keep-alive idle close (uvicorn: 5) */
     double sse_keep_alive_s;       /* ": keep-alive" comment after this much silence (0 = off) */
     size_t max_body;

@@ -263,8 +263,13 @@ static int emit_chunk(struct srv *s, struct conn *c, const char *esc, size_t ele
      * chunk per N tokens, and never one chunk mixing reasoning and content */
     gp_buf_append(&r->pend, esc, elen);
     r->pend_n++;
+    uint32_t lo = s->o->stream_interval, hi = s->o->stream_interval_max > lo ? s->o->stream_interval_max : lo;
+    if (r->pend_n == 1) /* a new chunk: how many tokens it waits for (a draw only with a range) */
+        r->pend_target = hi > lo ? lo + (uint32_t)(gp_splitmix64_double(&r->rng) * (double)(hi - lo + 1)) : lo;
+    if (r->pend_target > hi)
+        r->pend_target = hi;
     int malformed = r->fault == F_MALFORMED && !r->fault_done && k == r->fault_at;
-    if (!last && !malformed && k > 1 && r->pend_n < s->o->stream_interval && k != r->reasoning_n)
+    if (!last && !malformed && k > 1 && r->pend_n < r->pend_target && k != r->reasoning_n)
         return 0;
     if (malformed) {
         r->fault_done = 1;
@@ -276,6 +281,11 @@ static int emit_chunk(struct srv *s, struct conn *c, const char *esc, size_t ele
                         last ? r->finish : GP_FINISH_NONE, k);
         srv_put_chunk(s, c);
         srv_stamp(r, 'C');
+        if (hi > 1 && k > 1) {
+            s->spec_drafts++;
+            s->spec_draft_tokens += hi - 1;
+            s->spec_accepted += r->pend_n - 1;
+        }
     }
     gp_buf_reset(&r->pend);
     r->pend_n = 0;

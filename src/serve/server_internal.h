@@ -109,6 +109,7 @@ struct sreq {
     struct gp_buf text, rtext;   /* non-streamed: escaped content / reasoning */
     struct gp_buf pend;          /* streamed: tokens waiting for their chunk (--stream-interval) */
     uint32_t pend_n;
+    uint32_t pend_target;      /* tokens the pending chunk waits for (--stream-interval[-max]) */
     struct gp_sim_seq sq;
     uint64_t *ts;              /* timing log: one stamp per SSE event (or body) */
     uint32_t nts, cts, stamped;
@@ -164,6 +165,11 @@ struct srv {
     struct gp_buf logbuf;
     /* metrics */
     uint64_t prompt_total, gen_total, succ_stop, succ_length, succ_abort, n_requests;
+    /* --stream-interval N > 1 read as speculative decoding (vLLM's
+     * vllm:spec_decode_* counters): each chunk after a request's first token
+     * is one step that proposed N - 1 draft tokens and accepted all but one
+     * of the tokens it carries */
+    uint64_t spec_drafts, spec_draft_tokens, spec_accepted;
     uint32_t running_fixed;
     struct hist h_ttft, h_itl, h_e2e;
     int stop;

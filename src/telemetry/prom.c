@@ -164,7 +164,8 @@ static int name_is(const char *name, size_t nlen, const char *lit)
     return nlen == l && memcmp(name, lit, l) == 0;
 }
 
-enum srv_kind { S_NONE, S_RUNNING, S_WAITING, S_KV_FRAC, S_HIT_FRAC, S_PC_HITS, S_PC_QUERIES };
+enum srv_kind { S_NONE, S_RUNNING, S_WAITING, S_KV_FRAC, S_HIT_FRAC, S_PC_HITS, S_PC_QUERIES, S_SD_DRAFTS,
+                S_SD_DRAFT_TOKENS, S_SD_ACCEPTED, S_SD_LEN };
 
 struct name_map { const char *name; int kind; };
 
@@ -180,6 +181,10 @@ static const struct name_map server_names[] = {
     {"vllm:prefix_cache_queries_total", S_PC_QUERIES},
     {"vllm:prefix_cache_queries", S_PC_QUERIES},
     {"vllm:gpu_prefix_cache_hit_rate", S_HIT_FRAC},
+    {"vllm:spec_decode_num_drafts_total", S_SD_DRAFTS},
+    {"vllm:spec_decode_num_draft_tokens_total", S_SD_DRAFT_TOKENS},
+    {"vllm:spec_decode_num_accepted_tokens_total", S_SD_ACCEPTED},
+    {"sglang:spec_accept_length", S_SD_LEN},
     {"sglang:num_running_reqs", S_RUNNING},
     {"sglang:num_queue_reqs", S_WAITING},
     {"sglang:token_usage", S_KV_FRAC},
@@ -265,6 +270,10 @@ static int scan_cb(void *ctx, const char *name, size_t nlen, const char *labels,
         case S_HIT_FRAC: s->hit_sum += v; s->hit_n++; break;
         case S_PC_HITS: s->pc_hits += v; s->has_pc_counters |= 1; break;
         case S_PC_QUERIES: s->pc_queries += v; s->has_pc_counters |= 2; break;
+        case S_SD_DRAFTS: s->sd_drafts += v; s->has_sd_counters |= 1; break;
+        case S_SD_DRAFT_TOKENS: s->sd_draft_tokens += v; s->has_sd_counters |= 2; break;
+        case S_SD_ACCEPTED: s->sd_accepted += v; s->has_sd_counters |= 4; break;
+        case S_SD_LEN: s->sd_len_sum += v; s->sd_len_n++; break;
         }
         break;
     }

@@ -48,6 +48,10 @@ struct gp_prom_scan {
     double hit_sum;
     int has_pc_counters;             /* vLLM prefix_cache_{hits,queries}_total */
     double pc_hits, pc_queries;
+    int has_sd_counters;             /* vLLM spec_decode_num_{drafts,draft_tokens,accepted_tokens}_total: bits 1,2,4 */
+    double sd_drafts, sd_draft_tokens, sd_accepted;
+    int sd_len_n;                    /* SGLang spec_accept_length gauges */
+    double sd_len_sum;
     int ngpu;                        /* DCGM: 1 + highest gpu label seen */
     struct gp_prom_gpu gpu[GP_PROM_MAX_GPU];
 };

@@ -32,7 +32,7 @@ static const char *const metric_names[GP_TM__COUNT] = {
     "cpu_util_pct", "load1", "mem_used_bytes", "mem_available_bytes",
     "cpu_pct",
     "num_requests_running", "num_requests_waiting", "kv_cache_usage_pct",
-    "prefix_cache_hit_rate",
+    "prefix_cache_hit_rate", "spec_decode_accept_length", "spec_decode_accept_rate",
 };
 _Static_assert(GP_TM_GPU__COUNT <= 64, "GPU metrics use a 64-bit has mask");
 
@@ -184,6 +184,27 @@ static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
         src->pc_hits_prev = sc.pc_hits;
         src->pc_queries_prev = sc.pc_queries;
         src->have_pc_prev = 1;
+    }
+    if (sc.sd_len_n) {
+        add(t, now, GP_TD_SERVER, k, GP_TM_SPEC_ACCEPT_LENGTH, sc.sd_len_sum / sc.sd_len_n);
+    } else if (sc.has_sd_counters == 7) {
+        /* vLLM's spec_decode counters: this interval's increments (none
+         * when no verify step ran) */
+        double d = sc.sd_drafts - src->sd_prev[0], dt = sc.sd_draft_tokens - src->sd_prev[1],
+               da = sc.sd_accepted - src->sd_prev[2];
+        if (src->have_sd_prev && d > 0 && da >= 0)
+            add(t, now, GP_TD_SERVER, k, GP_TM_SPEC_ACCEPT_LENGTH, 1.0 + da / d);
+        if (src->have_sd_prev && dt > 0 && da >= 0)
+            add(t, now, GP_TD_SERVER, k, GP_TM_SPEC_ACCEPT_RATE, da / dt);
+        if (!src->have_sd_prev) {
+            src->sd_first[0] = sc.sd_drafts;
+            src->sd_first[1] = sc.sd_draft_tokens;
+            src->sd_first[2] = sc.sd_accepted;
+        }
+        src->sd_prev[0] = sc.sd_drafts;
+        src->sd_prev[1] = sc.sd_draft_tokens;
+        src->sd_prev[2] = sc.sd_accepted;
+        src->have_sd_prev = 1;
     }
 }
 

@@ -131,6 +131,8 @@ enum gp_tm_metric {
     GP_TM_NUM_REQUESTS_WAITING,
     GP_TM_KV_CACHE_USAGE_PCT,
     GP_TM_PREFIX_CACHE_HIT_RATE,  /* 0..1 */
+    GP_TM_SPEC_ACCEPT_LENGTH,     /* speculative decoding: tokens per verify step (accepted drafts + 1) */
+    GP_TM_SPEC_ACCEPT_RATE,       /* speculative decoding: accepted / proposed draft tokens, 0..1 */
     GP_TM__COUNT
 };
 

@@ -236,6 +236,19 @@ json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
                                         : x->use_dcgm                   ? "gpu"
                                                                         : "none"));
         json_object_set_new(e, "failed_scrapes", json_integer(x->failures));
+        if (x->have_sd_prev) {
+            /* vLLM's spec_decode counters over the run (first to closing
+             * scrape): the acceptance figures of the whole measurement */
+            double d = x->sd_prev[0] - x->sd_first[0], dt = x->sd_prev[1] - x->sd_first[1],
+                   da = x->sd_prev[2] - x->sd_first[2];
+            json_t *sd = json_object();
+            json_object_set_new(sd, "drafts", json_real(d));
+            json_object_set_new(sd, "draft_tokens", json_real(dt));
+            json_object_set_new(sd, "accepted_tokens", json_real(da));
+            json_object_set_new(sd, "mean_acceptance_length", d > 0 ? json_real(1.0 + da / d) : json_null());
+            json_object_set_new(sd, "acceptance_rate", dt > 0 ? json_real(da / dt) : json_null());
+            json_object_set_new(e, "spec_decode", sd);
+        }
         json_array_append_new(srcs, e);
     }
     json_object_set_new(srv, "sources", srcs);
