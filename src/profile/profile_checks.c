@@ -87,9 +87,11 @@ static void reasoning_line(const struct gp_metrics_result *m)
 }
 
 /* Failures by kind, HTTP ones by status: "first error" alone hides a mix. */
-static void failure_line(const struct gp_metrics_result *m)
+static void failure_line(const struct gp_metrics_result *m, size_t planned)
 {
-    if (!m->n_failed)
+    /* cancellations asked for with --request-cancellation-rate are not
+     * failures: their own line says how many (profile_report.c) */
+    if (m->n_failed <= planned)
         return;
     char buf[512];
     size_t o = 0;
@@ -113,9 +115,9 @@ static void failure_line(const struct gp_metrics_result *m)
     if (other && o < sizeof buf)
         o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%zu HTTP other", o ? ", " : "", other);
     for (int k = 1; k < GP_FAIL__COUNT && o < sizeof buf; k++)
-        if (k != GP_FAIL_HTTP && m->fail_counts[k])
-            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%zu %s", o ? ", " : "", m->fail_counts[k],
-                                  gp_fail_kind_name(k));
+        if (k != GP_FAIL_HTTP && m->fail_counts[k] > (k == GP_FAIL_CANCELLED ? planned : 0))
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%zu %s", o ? ", " : "",
+                                  m->fail_counts[k] - (k == GP_FAIL_CANCELLED ? planned : 0), gp_fail_kind_name(k));
     fprintf(stderr, "genperf: failures by kind: %s (of %zu measured requests; each one's error text is in "
                     "*_records.jsonl)\n",
             buf, m->n_reqs);
@@ -126,7 +128,10 @@ void gp_profile_report_checks(const struct profile_run *r)
     if (!r->metrics_ok)
         return;
     const struct gp_metrics_result *m = &r->mr;
-    failure_line(m);
+    size_t planned = 0;
+    for (size_t i = 0; r->cfg.cancel_rate > 0 && i < r->st.n; i++)
+        planned += (r->st.recs[i].flags & (GP_REC_CANCEL_PLANNED | GP_REC_WARMUP)) == GP_REC_CANCEL_PLANNED;
+    failure_line(m, planned);
     osl_line(m);
     usage_lines(r, m);
     reasoning_line(m);
