@@ -23,6 +23,7 @@ struct asset {
 
 static const struct asset assets[] = {
     {"app.js", gp_asset_app_js, gp_asset_app_js_len, "text/javascript; charset=utf-8"},
+    {"compare.js", gp_asset_compare_js, gp_asset_compare_js_len, "text/javascript; charset=utf-8"},
     {"app.css", gp_asset_app_css, gp_asset_app_css_len, "text/css; charset=utf-8"},
     {"uPlot.min.js", gp_asset_uplot_js, gp_asset_uplot_js_len, "text/javascript; charset=utf-8"},
     {"uPlot.min.css", gp_asset_uplot_css, gp_asset_uplot_css_len, "text/css; charset=utf-8"},
@@ -74,12 +75,15 @@ int gp_page_build(struct gp_buf *out, enum gp_page_mode mode, const char *title,
     }
     if (mode == GP_PAGE_UI) {
         rc |= gp_buf_puts(out, "<script src=\"/assets/uPlot.min.js\"></script>\n"
-                               "<script src=\"/assets/app.js\"></script>\n");
+                               "<script src=\"/assets/app.js\"></script>\n"
+                               "<script src=\"/assets/compare.js\"></script>\n");
     } else {
         rc |= gp_buf_puts(out, "<script>\n");
         rc |= gp_buf_append(out, gp_asset_uplot_js, gp_asset_uplot_js_len);
         rc |= gp_buf_puts(out, "\n</script>\n<script>\n");
         rc |= gp_buf_append(out, gp_asset_app_js, gp_asset_app_js_len);
+        rc |= gp_buf_puts(out, "\n</script>\n<script>\n");
+        rc |= gp_buf_append(out, gp_asset_compare_js, gp_asset_compare_js_len);
         rc |= gp_buf_puts(out, "\n</script>\n");
     }
     rc |= gp_buf_puts(out, "</body></html>\n");

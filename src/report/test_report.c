@@ -81,6 +81,9 @@ static void test_page(void)
     gp_buf_reset(&b);
     CHECK_INT(gp_page_build(&b, GP_PAGE_UI, "Benchmarks", NULL), 0);
     CHECK(strstr(b.data, "<script src=\"/assets/app.js\"></script>") != NULL);
+    /* compare.js after app.js: it takes app.js's helpers from window.gpPage */
+    CHECK(strstr(b.data, "<script src=\"/assets/app.js\"></script>\n<script src=\"/assets/compare.js\"></script>") !=
+          NULL);
     CHECK(strstr(b.data, "<script>") == NULL); /* nothing inline: the CSP forbids it */
     gp_buf_free(&b);
     size_t len = 0;
@@ -91,6 +94,9 @@ static void test_page(void)
     CHECK(js && !strstr((const char *)js, "</script"));
     js = gp_page_asset("app.js", &len, &ct);
     CHECK(js && !strstr((const char *)js, "</script") && !strstr((const char *)js, "innerHTML ="));
+    js = gp_page_asset("compare.js", &len, &ct);
+    CHECK(js && !strstr((const char *)js, "</script") && !strstr((const char *)js, "innerHTML =") &&
+          strstr(ct, "javascript"));
     CHECK(gp_page_asset("../etc/passwd", &len, &ct) == NULL);
 }
 
