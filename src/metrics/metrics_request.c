@@ -483,7 +483,8 @@ int gp_mx_tpc_stats(struct tpc_hist *h, struct gp_stats *out)
     }
     if (!n)
         return 0;
-    qsort(h->big, h->nbig, sizeof *h->big, cmp_double);
+    if (h->nbig) /* qsort(NULL, 0, ...) is undefined (UBSan: nonnull argument) */
+        qsort(h->big, h->nbig, sizeof *h->big, cmp_double);
     for (size_t i = 0; i < h->nbig; i++)
         sum += h->big[i];
     out->present = 1;
