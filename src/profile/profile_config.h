@@ -107,6 +107,8 @@ struct profile_config {
     double max_failure_rate;            /* --max-failure-rate X in [0,1]; < 0 = not given */
     uint64_t max_memory;                /* --max-memory SIZE in bytes; 0 = from available memory
                                          * (profile_memory.c) */
+    long num_runs;                      /* --num-runs N: N runs under run_K/ and an aggregate; 1 = one run */
+    double cv_warn;                     /* --cv-warn X: warn when a key metric's CV over runs passes X (0.1) */
 
     /* workload shapes (issue 16; docs/dataset.md "Schedules, traces and sessions") */
     int fixed_schedule;                 /* --fixed-schedule true: --input-file payload: rows at their timestamps */
@@ -281,6 +283,7 @@ int gp_profile_copy_audio_lists(struct profile_config *cfg, const struct gp_prof
 int gp_profile_copy_grpc_method(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_max_memory(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_cv_warn(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 /* profile_memory.c: "300M", "1.5G", "4096" (bytes; K/M/G/T are powers of 1024,
  * an optional "iB" or "B" after them) into *out; 0 or -1. */
 int gp_profile_parse_size(const char *s, uint64_t *out);

@@ -55,6 +55,8 @@ enum opt_id {
     O_WORKERS, O_URL_STRATEGY, O_URLS,
     /* issue 26 */
     O_MAX_MEMORY,
+    /* issue 30: repeated runs */
+    O_NUM_RUNS, O_CV_WARN,
     O__COUNT
 };
 
