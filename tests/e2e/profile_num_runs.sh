@@ -10,7 +10,8 @@
 #  - --cv-warn 0.000001: every key statistic that varies is warned about; exit stays 0;
 #  - a SIGTERM to genperf during run 1 of 3 lets that run finish, starts no other,
 #    aggregates the one run made and exits 130;
-#  - --num-runs 0 and --cv-warn -1 are refused (exit 1, naming the flag).
+#  - --num-runs 0 and --cv-warn -1 are refused (exit 1, naming the flag), and --num-runs
+#    under mpirun (exit 2) when mpirun is installed.
 source "$GP_ROOT/tests/e2e/profile_common.inc"
 T=$TMPDIR
 NAME=genperf-sim-openai-chat-concurrency4
@@ -117,4 +118,12 @@ grep -q -- "--num-runs 0: must be >= 1" "$T/x.out" || fail "--num-runs 0: $(cat 
 profile "$T/x" 2 --cv-warn -1 >"$T/x.out" 2>&1
 check_rc $? 1
 grep -q -- "--cv-warn -1: must be a positive" "$T/x.out" || fail "--cv-warn -1: $(cat "$T/x.out")"
+# under mpirun: refused before anything runs (each run would need its own mpirun)
+if command -v mpirun >/dev/null; then
+  timeout 60 mpirun --allow-run-as-root --oversubscribe -n 2 "$GENPERF" profile -m genperf-sim --tokenizer builtin \
+      -u http://127.0.0.1:9 --endpoint-type chat --request-count 4 --artifact-dir "$T/m" --num-runs 2 >"$T/m.out" 2>&1
+  check_rc $? 2
+  grep -q -- "--num-runs 2 cannot run under mpirun" "$T/m.out" || fail "mpirun: $(head -c 400 "$T/m.out")"
+  [ -e "$T/m" ] && fail "mpirun: artifacts written"
+fi
 echo "ok"
