@@ -645,8 +645,9 @@ int cmd_profile(int argc, char **argv)
     /* A Ctrl-C while the tokenizer loads or the dataset is built: no request
      * was sent, so there is nothing to write; say so rather than exit 130
      * in silence (a caller such as `genperf run` would otherwise look for
-     * artifacts that were never meant to exist). */
-    if (status == 130)
+     * artifacts that were never meant to exist). --num-runs said what its
+     * runs wrote (profile_runs.c). */
+    if (status == 130 && r->cfg.num_runs <= 1)
         fprintf(stderr, "%s: interrupted before any request was sent: nothing was measured, no artifacts written\n",
                 r->prog);
     if (status == CONTINUE)

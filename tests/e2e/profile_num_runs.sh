@@ -110,6 +110,7 @@ check_rc $? 130
 [ "$(json_get "$T/i/$NAME/profile_export_genperf_aggregate.json" "d['runs'], d['metrics']['request_count']['avg']['values']")" = \
   "1 [40.0]" ] || fail "interrupted: aggregate $(head -c 300 "$T/i/$NAME/profile_export_genperf_aggregate.json")"
 grep -q "interrupted after run 1 of 3" "$T/i.err" || { cat "$T/i.err"; fail "no interrupted line"; }
+grep -q "nothing was measured" "$T/i.err" && { cat "$T/i.err"; fail "interrupted: says nothing was measured"; }
 
 # refusals
 profile "$T/x" 0 >"$T/x.out" 2>&1
