@@ -112,6 +112,25 @@ check_rc $? 130
 grep -q "interrupted after run 1 of 3" "$T/i.err" || { cat "$T/i.err"; fail "no interrupted line"; }
 grep -q "nothing was measured" "$T/i.err" && { cat "$T/i.err"; fail "interrupted: says nothing was measured"; }
 
+# Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during run 1: the child
+# writes what it measured and exits 130, no run 2, that partial run aggregated, 130
+if command -v setsid >/dev/null; then
+  setsid "$GENPERF" profile -m genperf-sim --tokenizer builtin -u "$URL" --endpoint-type chat --streaming \
+      --isl 16 --osl 8 --concurrency 4 --request-count 40 --warmup-request-count 0 \
+      --artifact-dir "$T/g" --num-runs 3 >"$T/g.out" 2>"$T/g.err" &
+  P=$!
+  wait_file "$T/g/$NAME/run_1/$NAME/inputs.json" 20 || fail "Ctrl-C: run 1 did not start"
+  sleep 0.3
+  kill -INT -- -$P
+  wait $P
+  check_rc $? 130
+  [ -d "$T/g/$NAME/run_2" ] && fail "Ctrl-C: a run started after it"
+  [ "$(json_get "$T/g/$NAME/profile_export_genperf_aggregate.json" "d['runs']")" = 1 ] || fail "Ctrl-C: aggregate"
+  grep -q "interrupted after run 1 of 3" "$T/g.err" || { cat "$T/g.err"; fail "Ctrl-C: no interrupted line"; }
+  echo "Ctrl-C during run 1: $(json_get "$T/g/$NAME/profile_export_genperf_aggregate.json" "d['metrics']['request_count']['avg']['values']") requests measured"
+fi
+stop_serve
+
 # refusals
 profile "$T/x" 0 >"$T/x.out" 2>&1
 check_rc $? 1
