@@ -1,8 +1,5 @@
 /* compare/cmpstats.c — moments, Student's t, Welch's interval and the
- * percentile bootstrap (see cmpstats.h). The t distribution goes through the
- * regularized incomplete beta function (a continued fraction, evaluated by
- * the modified Lentz method), so any degrees of freedom work, fractional ones
- * included: Welch's df is rarely an integer and a table would have to round it. */
+ * percentile bootstrap (see cmpstats.h). Student's t itself is core/stats.c's. */
 #include "compare/cmpstats.h"
 
 #include "core/rng.h"
@@ -12,97 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-double gp_cs_mean(const double *x, size_t n)
-{
-    if (!n)
-        return 0;
-    double s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i];
-    return s / (double)n;
-}
-
-double gp_cs_stddev(const double *x, size_t n)
-{
-    if (n < 2)
-        return 0;
-    double m = gp_cs_mean(x, n), s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += (x[i] - m) * (x[i] - m);
-    return sqrt(s / (double)(n - 1));
-}
-
-/* Continued fraction of the incomplete beta function (Numerical Recipes'
- * betacf), converged to 1e-15 relative or 300 terms. */
-static double beta_cf(double a, double b, double x)
-{
-    const double tiny = 1e-300;
-    double c = 1, d = 1 - (a + b) * x / (a + 1);
-    if (fabs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    double h = d;
-    for (int m = 1; m <= 300; m++) {
-        double m2 = 2.0 * m;
-        double aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-        d = 1 + aa * d;
-        d = fabs(d) < tiny ? 1 / tiny : 1 / d;
-        c = 1 + aa / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        h *= d * c;
-        aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-        d = 1 + aa * d;
-        d = fabs(d) < tiny ? 1 / tiny : 1 / d;
-        c = 1 + aa / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        double del = d * c;
-        h *= del;
-        if (fabs(del - 1) < 1e-15)
-            break;
-    }
-    return h;
-}
-
-/* The regularized incomplete beta I_x(a, b). */
-static double beta_inc(double a, double b, double x)
-{
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
-    if (x < (a + 1) / (a + b + 2))
-        return exp(lbt) * beta_cf(a, b, x) / a;
-    return 1 - exp(lbt) * beta_cf(b, a, 1 - x) / b;
-}
-
-double gp_cs_t_cdf(double t, double df)
-{
-    /* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2) */
-    double tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
-    return t >= 0 ? 1 - tail : tail;
-}
-
-double gp_cs_t_quantile(double p, double df)
-{
-    if (p == 0.5)
-        return 0;
-    if (p < 0.5)
-        return -gp_cs_t_quantile(1 - p, df);
-    /* The quantile for p < 1 is finite; 1e6 bounds every p this code asks
-     * (0.975 at df 0.1 is about 3e5), and 100 halvings narrow it below 1e-9. */
-    double lo = 0, hi = 1e6;
-    for (int i = 0; i < 200 && hi - lo > 1e-10; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (gp_cs_t_cdf(mid, df) < p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
+/* The moments and Student's t live in core/stats.c (profile/'s --num-runs
+ * aggregate needs them too and may not include compare/). */
+double gp_cs_mean(const double *x, size_t n) { return gp_mean(x, n); }
+double gp_cs_stddev(const double *x, size_t n) { return gp_sample_std(x, n); }
+double gp_cs_t_cdf(double t, double df) { return gp_t_cdf(t, df); }
+double gp_cs_t_quantile(double p, double df) { return gp_t_quantile(p, df); }
 
 int gp_cs_welch(const double *a, size_t na, const double *b, size_t nb, struct gp_cs_interval *out)
 {

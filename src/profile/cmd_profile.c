@@ -24,6 +24,7 @@
 #include "profile/profile_config.h"
 #include "profile/profile_dist.h"
 #include "profile/profile_run.h"
+#include "profile/profile_runs.h"
 #include "client/client.h"
 #include "client/record.h"
 #include "core/clock.h"
@@ -174,6 +175,18 @@ static int stage_load(struct profile_run *r, int argc, char **argv)
     if (cfg->help) {
         gp_profile_usage(stdout, r->prog, 1);
         return 0;
+    }
+    if (cfg->num_runs > 1) {
+        /* each run is a child profile: one process per run, and runs of
+         * an MPI job would each need their own mpirun */
+        if (gp_profile_dist_size(r->dist) > 1) {
+            gp_profile_usage(stderr, r->prog, 0);
+            fprintf(stderr, "%s: error: --num-runs %ld cannot run under mpirun: run mpirun once per run, each with "
+                            "its own --artifact-dir DIR/run_K, and 'genperf compare' reads DIR as repeats\n",
+                    r->prog, cfg->num_runs);
+            return 2;
+        }
+        return gp_profile_repeat(cfg, r->prog, r->sfd, argc, argv, &r->err);
     }
     if (gp_profile_protect_secrets(cfg, getenv("GENPERF_API_KEY"), &r->err) < 0)
         return fail(r, NULL);
@@ -629,8 +642,9 @@ int cmd_profile(int argc, char **argv)
     /* A Ctrl-C while the tokenizer loads or the dataset is built: no request
      * was sent, so there is nothing to write; say so rather than exit 130
      * in silence (a caller such as `genperf run` would otherwise look for
-     * artifacts that were never meant to exist). */
-    if (status == 130)
+     * artifacts that were never meant to exist). --num-runs said what its
+     * runs wrote (profile_runs.c). */
+    if (status == 130 && r->cfg.num_runs <= 1)
         fprintf(stderr, "%s: interrupted before any request was sent: nothing was measured, no artifacts written\n",
                 r->prog);
     if (status == CONTINUE)

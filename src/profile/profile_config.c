@@ -57,6 +57,8 @@ void gp_profile_config_init(struct profile_config *cfg)
     cfg->audio_num_channels = 1;
     cfg->max_response_bytes = 64L << 20;
     cfg->max_failure_rate = -1;
+    cfg->num_runs = 1;
+    cfg->cv_warn = 0.1;
     cfg->workers = 1;
     gp_session_opts_default(&cfg->sessions);
     cfg->burstiness = 1.0;

@@ -57,6 +57,8 @@ enum opt_id {
     O_MAX_MEMORY,
     /* issue 31 */
     O_CANCEL_RATE, O_CANCEL_DELAY,
+    /* issue 30: repeated runs */
+    O_NUM_RUNS, O_CV_WARN,
     O__COUNT
 };
 

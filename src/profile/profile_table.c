@@ -238,5 +238,13 @@ const struct opt gp_profile_opts[] = {
     {O_CANCEL_DELAY, K_FLOAT, {"--request-cancellation-delay"}, "SECONDS", NULL,
      "genperf: how long after it was sent a request chosen by --request-cancellation-rate is cancelled "
      "(default 0: at once)", .copy = C_HOOK, .hook = gp_profile_copy_cancel_delay},
+    /* issue 30: repeated runs (profile_runs.c) */
+    {O_NUM_RUNS, K_INT, {"--num-runs"}, "N", NULL,
+     "genperf: run the benchmark N times, each run's artifacts under run_K/ of the run directory, and write "
+     "<stem>_genperf_aggregate.json there: per metric and statistic the mean over runs, stddev, 95% interval "
+     "(Student t) and CV (default 1: one run, as GenAI-Perf)", .copy = C_LONG_MIN1, .off = F(num_runs)},
+    {O_CV_WARN, K_FLOAT, {"--cv-warn"}, "X", NULL,
+     "genperf: with --num-runs, warn when a key metric's coefficient of variation over the runs exceeds X "
+     "(default 0.1)", .copy = C_HOOK, .hook = gp_profile_copy_cv_warn},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];

@@ -472,6 +472,9 @@ static void print_dry_run(const struct run_view *d)
         gp_argv_free(&pa);
         gp_buf_free(&pl);
     }
+    if (sc->repeats > 1 && !sc->search)
+        fprintf(out, "# repeats: each cell runs %ld times, with --artifact-dir <cell>/run_1 .. run_%ld\n", sc->repeats,
+                sc->repeats);
     if (sc->api_key && tplan->how == GP_TOOL_SELF)
         fprintf(out, "# api_key: each profile gets it as $GENPERF_API_KEY (sent as 'Authorization: Bearer ***')\n");
     fprintf(out, "# results store: %s\n", db_url);
@@ -507,22 +510,28 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
     const char *url = d->url, *dir = d->dir, *db_url = d->db_url;
     size_t ncells = d->ncells;
     int tp = d->tp, rc = 0;
-    for (size_t i = 0; i < ncells; i++) {
+    long reps = sc->repeats > 1 ? sc->repeats : 1;
+    /* repeats: each run of a cell is a cell of its own under <cell>/run_K/
+     * (the layout `genperf compare` reads as repeats), ingested as a job */
+    for (size_t j = 0; j < ncells * (size_t)reps; j++) {
+        size_t i = j / (size_t)reps;
         struct gp_cell c = gp_scenario_cell(sc, i);
         cs[i].c = c;
         if (o->stop && *o->stop) {
             rc = gp_err(err, GP_EINTR, "interrupted");
             break;
         }
-        char cell_dir[4096], run_dir[4096];
-        cell_dir_of(cell_dir, sizeof cell_dir, dir, sc, &c);
+        char cell_dir[4200], run_dir[4096];
+        cell_dir_of(cell_dir, 4096, dir, sc, &c);
+        if (reps > 1)
+            snprintf(cell_dir + strlen(cell_dir), sizeof cell_dir - strlen(cell_dir), "/run_%zu", j % reps + 1);
         if ((rc = gp_mkdir_p(cell_dir, err)))
             break;
         struct gp_argv pa = {0};
         gp_runner_profile_argv(sc, &c, o->self_exe, url, cell_dir, &pa);
-        fprintf(out, "genperf run: cell %zu/%zu: concurrency %ld, ISL %ld, OSL %ld, %ld requests%s%s\n", i + 1,
-                ncells, c.concurrency, c.isl, c.osl, c.requests, d->tplan->how == GP_TOOL_SELF ? "" : ", tool ",
-                d->tplan->how == GP_TOOL_SELF ? "" : gp_tool_name(sc));
+        fprintf(out, "genperf run: cell %zu/%zu%s%s: concurrency %ld, ISL %ld, OSL %ld, %ld requests%s%s\n", i + 1,
+                ncells, reps > 1 ? " " : "", reps > 1 ? strrchr(cell_dir, '/') + 1 : "", c.concurrency, c.isl, c.osl, c.requests,
+                d->tplan->how == GP_TOOL_SELF ? "" : ", tool ", d->tplan->how == GP_TOOL_SELF ? "" : gp_tool_name(sc));
         fflush(out);
         int st = run_child(&pa, o->stop, d->tplan->how == GP_TOOL_SELF);
         gp_argv_free(&pa);

@@ -9,7 +9,7 @@ static const char *const known_keys[] = {
     "name", "model", "tokenizer", "framework", "url", "engine_args", "hardware", "gpus",
     "concurrency", "isl", "osl", "requests", "streaming", "seed", "api_key", "artifact_dir",
     "host", "port", "ready_timeout_s", "stop_timeout_s", "telemetry_interval", "db", "profile_args",
-    "load", "tool", "search", NULL,
+    "load", "tool", "search", "repeats", NULL,
 };
 
 static int get_str(json_t *root, const char *key, char **out, const char *name, struct gp_error *err)
@@ -257,7 +257,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
             return gp_err(err, GP_EINVAL,
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
-                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search; the seed's "
+                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search, repeats; the seed's "
                           "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
@@ -318,6 +318,15 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
         goto fail;
     sc->requests = (long)d;
     d = 0;
+    if ((r = get_num(root, "repeats", &d, 1, nm, err)))
+        goto fail;
+    sc->repeats = d > 0 ? (long)d : 1;
+    if (sc->repeats > 1 && json_object_get(root, "search")) {
+        r = gp_err(err, GP_EINVAL, "%s: 'repeats' runs each sweep cell again; a search picks its own loads: drop "
+                   "one of them", nm);
+        goto fail;
+    }
+    d = 0;
     if ((r = get_num(root, "seed", &d, 0, nm, err)))
         goto fail;
     sc->seed = (long)d;
@@ -352,6 +361,13 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
         json_array_foreach(pa, i, x) if (!json_is_string(x))
         {
             r = gp_err(err, GP_EINVAL, "%s: 'profile_args' must be a list of strings", nm);
+            goto fail;
+        }
+        /* a cell's runs must be where the runner finds and ingests them */
+        json_array_foreach(pa, i, x) if (!strncmp(json_string_value(x), "--num-runs", 10))
+        {
+            r = gp_err(err, GP_EINVAL, "%s: 'profile_args' has --num-runs; write 'repeats: N' instead (each run "
+                       "is then found, summarised and ingested)", nm);
             goto fail;
         }
         sc->profile_args = json_incref(pa);

@@ -44,6 +44,7 @@ struct gp_scenario {
     double telemetry_interval_s; /* default 1 */
     char *db;              /* results store URL; default <artifact_dir>/genperf.db */
     json_t *profile_args;  /* array of extra strings appended to every profile command, or NULL */
+    long repeats;          /* repeats: N runs of each cell under <cell>/run_K/, each ingested (default 1) */
     /* load: {workers, ranks, hosts, mpirun_args} — how each cell's profile
      * scales out (docs/runner.md "Scale-out"). mpirun is used when ranks > 1
      * or hosts / mpirun_args are given (gp_scenario_uses_mpirun). */
