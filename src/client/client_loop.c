@@ -77,6 +77,17 @@ static int check_stop(struct loop *L, uint64_t now)
     return 1;
 }
 
+/* Takes a busy slot's transfer off its transport (the built-in h1 client or
+ * libcurl's multi handle) and frees the slot; the caller records it. */
+static void slot_abort(struct loop *L, struct slot *s)
+{
+    if (s->h1)
+        gp_cl_h1_abort(L, s);
+    else
+        curl_multi_remove_handle(s->sh->multi, s->easy);
+    s->busy = 0;
+}
+
 /* Removes every in-flight transfer; cancelled ones are recorded (Ctrl-C),
  * dropped ones are not (end of a time-bounded run). */
 int gp_cl_abandon_inflight(struct loop *L, int record, struct gp_error *err)
@@ -85,11 +96,7 @@ int gp_cl_abandon_inflight(struct loop *L, int record, struct gp_error *err)
         struct slot *s = L->slots[i];
         if (!s->busy)
             continue;
-        if (s->h1)
-            gp_cl_h1_abort(L, s);
-        else
-            curl_multi_remove_handle(s->sh->multi, s->easy);
-        s->busy = 0;
+        slot_abort(L, s);
         L->inflight--;
         if (record) {
             if (gp_cl_slot_record(L, s, CURLE_OK, GP_REC_CANCELLED, err) < 0)
@@ -206,11 +213,7 @@ static int cancel_due(struct loop *L, struct sched *S, uint64_t now, struct gp_e
         struct slot *s = L->slots[i];
         if (!s->busy || !s->cancel_at || s->cancel_at > now)
             continue;
-        if (s->h1)
-            gp_cl_h1_abort(L, s);
-        else
-            curl_multi_remove_handle(s->sh->multi, s->easy);
-        s->busy = 0;
+        slot_abort(L, s);
         if (L->o->max_inflight > 0 && (long)L->inflight >= L->o->max_inflight)
             L->cap_freed_ns = now;
         L->inflight--;
