@@ -14,6 +14,7 @@
  * against output length (itl_vs_osl) instead.
  */
 #include "report/report.h"
+#include "report/rdb_int.h"
 
 #include "core/buf.h"
 #include "core/error.h"
@@ -83,7 +84,7 @@ static int collect_row(void *ctx, int ncols, const char *const *names, const cha
 }
 
 /* Runs sql and returns its rows as an array of objects (column -> value). */
-static json_t *rows_of(struct gp_db *db, const char *sql, const char *const *p, int np, struct gp_error *err)
+json_t *gp_rdb_rows_of(struct gp_db *db, const char *sql, const char *const *p, int np, struct gp_error *err)
 {
     struct rows r = {json_array()};
     if (gp_db_query(db, sql, p, np, collect_row, &r, err) < 0) {
@@ -93,7 +94,7 @@ static json_t *rows_of(struct gp_db *db, const char *sql, const char *const *p, 
     return r.arr;
 }
 
-static int valid_id(const char *id)
+int gp_rdb_valid_id(const char *id)
 {
     if (!id || !*id || strlen(id) > 18)
         return 0;
@@ -193,7 +194,7 @@ int gp_rdb_jobs(struct gp_db *db, const struct gp_jobs_filter *f, json_t **out, 
 {
     (void)f; /* filtering is applied to the answer by gp_jobs_filter_apply */
     /* v_jobs already leaves out the large JSON columns. */
-    json_t *jobs = rows_of(db, "SELECT * FROM v_jobs ORDER BY job_id", NULL, 0, err);
+    json_t *jobs = gp_rdb_rows_of(db, "SELECT * FROM v_jobs ORDER BY job_id", NULL, 0, err);
     if (!jobs)
         return -err->code;
     json_t *byid = json_object();
@@ -222,10 +223,10 @@ int gp_rdb_jobs(struct gp_db *db, const struct gp_jobs_filter *f, json_t **out, 
 
 int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *err)
 {
-    if (!valid_id(id))
+    if (!gp_rdb_valid_id(id))
         return gp_err(err, GP_EINVAL, "job id '%s': want a number (see /api/jobs)", id ? id : "");
     const char *p[1] = {id};
-    json_t *jobs = rows_of(db, "SELECT * FROM v_jobs WHERE job_id = ?", p, 1, err);
+    json_t *jobs = gp_rdb_rows_of(db, "SELECT * FROM v_jobs WHERE job_id = ?", p, 1, err);
     if (!jobs)
         return -err->code;
     json_t *job = json_incref(json_array_get(jobs, 0));
@@ -236,7 +237,7 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
     /* The fidelity verdict of <stem>_genperf.json (kept whole as
      * jobs.genperf_summary): the job page says whether the client limited
      * the run. null for GenAI-Perf's runs and genperf's before the verdict. */
-    json_t *gs = rows_of(db, "SELECT genperf_summary FROM jobs WHERE id = ?", p, 1, err);
+    json_t *gs = gp_rdb_rows_of(db, "SELECT genperf_summary FROM jobs WHERE id = ?", p, 1, err);
     const char *gtext = gs ? json_string_value(json_object_get(json_array_get(gs, 0), "genperf_summary")) : NULL;
     json_t *summary = gtext ? json_loads(gtext, 0, NULL) : NULL, *fid = json_object_get(summary, "fidelity");
     json_object_set_new(job, "fidelity", json_is_object(fid) ? json_incref(fid) : json_null());
@@ -254,7 +255,7 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
         json_decref(metrics);
         metrics = NULL;
     }
-    json_t *tsum = metrics ? rows_of(db, "SELECT * FROM v_telemetry_job_summary WHERE job_id = ? ORDER BY device",
+    json_t *tsum = metrics ? gp_rdb_rows_of(db, "SELECT * FROM v_telemetry_job_summary WHERE job_id = ? ORDER BY device",
                                      p, 1, err)
                            : NULL;
     if (!metrics || !tsum) {
@@ -269,12 +270,12 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
      * requests said, one row per distinct text, most frequent first (a
      * job page that shows "12 failed" must also say why). A query that
      * fails here (an older store) leaves an empty list, not an error. */
-    json_t *eps = rows_of(db,
+    json_t *eps = gp_rdb_rows_of(db,
                           "SELECT endpoint_index, url, requests, failed, request_share, request_throughput, "
                           "output_token_throughput, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms "
                           "FROM v_endpoint_breakdown WHERE job_id = ? ORDER BY endpoint_index",
                           p, 1, NULL);
-    json_t *errs = rows_of(db,
+    json_t *errs = gp_rdb_rows_of(db,
                            "SELECT COALESCE(error, '(no error text)') AS error, http_status, COUNT(*) AS n "
                            "FROM requests WHERE job_id = ? AND status = 'failed' AND warmup = 0 "
                            "GROUP BY COALESCE(error, '(no error text)'), http_status ORDER BY n DESC, error LIMIT 50",
@@ -286,10 +287,10 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
 
 static int job_exists(struct gp_db *db, const char *id, struct gp_error *err)
 {
-    if (!valid_id(id))
+    if (!gp_rdb_valid_id(id))
         return gp_err(err, GP_EINVAL, "job id '%s': want a number (see /api/jobs)", id ? id : "");
     const char *p[1] = {id};
-    json_t *r = rows_of(db, "SELECT id FROM jobs WHERE id = ?", p, 1, err);
+    json_t *r = gp_rdb_rows_of(db, "SELECT id FROM jobs WHERE id = ?", p, 1, err);
     if (!r)
         return -err->code;
     size_t n = json_array_size(r);
@@ -303,7 +304,7 @@ static int job_exists(struct gp_db *db, const char *id, struct gp_error *err)
 static json_t *export_itl(struct gp_db *db, const char *id)
 {
     const char *p[1] = {id};
-    json_t *r = rows_of(db, "SELECT artifact_dir, artifact_file FROM jobs WHERE id = ?", p, 1, NULL);
+    json_t *r = gp_rdb_rows_of(db, "SELECT artifact_dir, artifact_file FROM jobs WHERE id = ?", p, 1, NULL);
     json_t *row = json_array_get(r, 0);
     const char *dir = json_string_value(json_object_get(row, "artifact_dir"));
     const char *file = json_string_value(json_object_get(row, "artifact_file"));
@@ -422,7 +423,7 @@ int gp_rdb_telemetry(struct gp_db *db, const char *id, json_t **out, struct gp_e
     if (rc < 0)
         return rc;
     const char *p[1] = {id};
-    json_t *t0r = rows_of(db, "SELECT MIN(t_ns) AS t0 FROM telemetry_samples WHERE job_id = ?", p, 1, err);
+    json_t *t0r = gp_rdb_rows_of(db, "SELECT MIN(t_ns) AS t0 FROM telemetry_samples WHERE job_id = ?", p, 1, err);
     if (!t0r)
         return -err->code;
     json_t *t0v = json_object_get(json_array_get(t0r, 0), "t0");
@@ -439,175 +440,6 @@ int gp_rdb_telemetry(struct gp_db *db, const char *id, json_t **out, struct gp_e
     gp_series_downsample(a.series, GP_SERIES_MAX_POINTS);
     *out = json_pack("{s:o}", "series", a.series);
     return 0;
-}
-
-/* The WHERE clause choosing the compared jobs (ids=1,2,... or a scenario
- * label) and its parameters; *params (pointing into *dup or scenario) and
- * *dup are the caller's to free. */
-static int compare_where(const char *ids, const char *scenario, struct gp_buf *where, const char ***params, int *np,
-                         char **dup, struct gp_error *err)
-{
-    if (ids && *ids) {
-        *dup = strdup(ids);
-        size_t cap = 1;
-        for (const char *c = ids; *c; c++)
-            cap += *c == ',';
-        *params = calloc(cap, sizeof **params);
-        if (!*dup || !*params)
-            return gp_err(err, GP_ENOMEM, "out of memory");
-        gp_buf_puts(where, "job_id IN (");
-        char *save = NULL;
-        for (char *t = strtok_r(*dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if (!valid_id(t))
-                return gp_err(err, GP_EINVAL, "ids=%s: want job ids separated by commas, e.g. ids=3,4,5", ids);
-            gp_buf_puts(where, *np ? ",?" : "?");
-            (*params)[(*np)++] = t;
-        }
-        gp_buf_puts(where, ")");
-        if (!*np)
-            return gp_err(err, GP_EINVAL, "ids=: name at least one job");
-        return 0;
-    }
-    if (scenario && *scenario) {
-        *params = calloc(1, sizeof **params);
-        if (!*params)
-            return gp_err(err, GP_ENOMEM, "out of memory");
-        gp_buf_puts(where, "job_label = ?");
-        (*params)[(*np)++] = scenario;
-        return 0;
-    }
-    return gp_err(err, GP_EINVAL, "/api/compare: pass ?ids=1,2,... or ?scenario=NAME (a job label)");
-}
-
-/* The compared jobs, their headline metric values and their goodput SLOs
- * (three row arrays, the caller's); 0, or an error with none returned. */
-static int compare_rows(struct gp_db *db, const char *where, const char **params, int np, json_t **jobs,
-                        json_t **ms, json_t **slos, struct gp_error *err)
-{
-    struct gp_buf q = {0};
-    gp_buf_printf(&q, "SELECT * FROM v_jobs WHERE %s ORDER BY concurrency, request_rate, job_id", where);
-    *jobs = rows_of(db, q.data, params, np, err);
-    gp_buf_reset(&q);
-    gp_buf_printf(&q,
-                  "SELECT job_id, metric_code AS metric, stat, value FROM metric_values WHERE job_id IN "
-                  "(SELECT job_id FROM v_jobs WHERE %s) AND stat IN ('avg', 'p50', 'p99') AND metric_code IN "
-                  "('request_throughput', 'output_token_throughput', 'output_token_throughput_per_user', "
-                  "'time_to_first_token', 'inter_token_latency', 'request_latency')",
-                  where);
-    *ms = *jobs ? rows_of(db, q.data, params, np, err) : NULL;
-    /* goodput_slos is a JSON column v_jobs leaves out; artifact_dir finds a search's CSV. */
-    gp_buf_reset(&q);
-    gp_buf_printf(&q, "SELECT id, goodput_slos FROM jobs WHERE id IN (SELECT job_id FROM v_jobs WHERE %s)", where);
-    *slos = *ms ? rows_of(db, q.data, params, np, err) : NULL;
-    gp_buf_free(&q);
-    if (*jobs && *ms && *slos)
-        return 0;
-    json_decref(*jobs);
-    json_decref(*ms);
-    *jobs = *ms = *slos = NULL;
-    return -err->code;
-}
-
-/* "concurrency 8, ISL 550 / OSL 150" (or rate, or the job id) */
-static void compare_label(json_t *j, char *label, size_t size)
-{
-    json_t *jid = json_object_get(j, "job_id");
-    json_t *conc = json_object_get(j, "concurrency"), *rate = json_object_get(j, "request_rate");
-    json_t *isl = json_object_get(j, "isl"), *osl = json_object_get(j, "osl");
-    int n = 0;
-    if (json_is_number(conc))
-        n = snprintf(label, size, "concurrency %g", json_number_value(conc));
-    else if (json_is_number(rate))
-        n = snprintf(label, size, "rate %g/s", json_number_value(rate));
-    else
-        n = snprintf(label, size, "job %lld", (long long)json_integer_value(jid));
-    if (json_is_number(isl) && json_is_number(osl) && n > 0 && (size_t)n < size)
-        snprintf(label + n, size - (size_t)n, ", ISL %g / OSL %g", json_number_value(isl), json_number_value(osl));
-}
-
-/* The job's headline metrics on its point: throughputs' avg as <code>,
- * latencies' p50/p99 as <code>_<stat>. */
-static void point_add_metrics(json_t *pt, json_t *jid, json_t *ms)
-{
-    size_t k;
-    json_t *m;
-    json_array_foreach(ms, k, m) {
-        if (!json_equal(json_object_get(m, "job_id"), jid))
-            continue;
-        const char *code = json_string_value(json_object_get(m, "metric"));
-        const char *stat = json_string_value(json_object_get(m, "stat"));
-        json_t *v = json_object_get(m, "value");
-        if (!code || !stat || !json_is_number(v))
-            continue;
-        char key[128];
-        int thr = !strncmp(code, "request_throughput", 18) || !strncmp(code, "output_token_throughput", 23);
-        if (thr && !strcmp(stat, "avg"))
-            snprintf(key, sizeof key, "%s", code);
-        else if (!thr && (!strcmp(stat, "p50") || !strcmp(stat, "p99")))
-            snprintf(key, sizeof key, "%s_%s", code, stat);
-        else
-            continue;
-        json_object_set_new(pt, key, json_real(json_number_value(v)));
-    }
-}
-
-/* One job's point of the comparison (new reference). */
-static json_t *compare_point(json_t *j, json_t *ms, json_t *slos)
-{
-    json_t *jid = json_object_get(j, "job_id");
-    char label[256];
-    compare_label(j, label, sizeof label);
-    json_t *pt = json_pack("{s:O,s:s,s:O?,s:O?,s:O?,s:O?,s:O?,s:O?}", "id", jid, "label", label, "model",
-                           json_object_get(j, "model"), "framework", json_object_get(j, "framework"), "hardware",
-                           json_object_get(j, "hardware"), "scenario", json_object_get(j, "job_label"),
-                           "concurrency", json_object_get(j, "concurrency"), "request_rate",
-                           json_object_get(j, "request_rate"));
-    json_object_set(pt, "tool", json_object_get(j, "producer"));
-    json_object_set(pt, "gpu_count", json_object_get(j, "gpu_count"));
-    /* the compare view warns when jobs differ in model or endpoint type */
-    json_object_set(pt, "endpoint_type", json_object_get(j, "endpoint_type"));
-    json_object_set(pt, "artifact_dir", json_object_get(j, "artifact_dir"));
-    size_t k;
-    json_t *m;
-    json_array_foreach(slos, k, m) {
-        const char *txt = json_string_value(json_object_get(m, "goodput_slos"));
-        if (json_equal(json_object_get(m, "id"), jid) && txt) {
-            json_t *o = json_loads(txt, 0, NULL);
-            if (json_is_object(o))
-                json_object_set(pt, "slos", o);
-            json_decref(o);
-        }
-    }
-    point_add_metrics(pt, jid, ms);
-    return pt;
-}
-
-int gp_rdb_compare(struct gp_db *db, const char *ids, const char *scenario, json_t **out, struct gp_error *err)
-{
-    struct gp_buf where = {0};
-    const char **params = NULL;
-    int np = 0;
-    char *dup = NULL;
-    json_t *jobs = NULL, *ms = NULL, *slos = NULL;
-    int rc = compare_where(ids, scenario, &where, &params, &np, &dup, err);
-    if (!rc)
-        rc = compare_rows(db, where.data, params, np, &jobs, &ms, &slos, err);
-    if (!rc) {
-        json_t *points = json_array();
-        size_t i;
-        json_t *j;
-        json_array_foreach(jobs, i, j)
-            json_array_append_new(points, compare_point(j, ms, slos));
-        json_decref(jobs);
-        json_decref(ms);
-        json_decref(slos);
-        *out = json_pack("{s:o}", "points", points);
-        gp_compare_decorate(*out);
-    }
-    free(dup);
-    free(params);
-    gp_buf_free(&where);
-    return rc;
 }
 
 /* Adds the three per-job answers of one job to api. */
