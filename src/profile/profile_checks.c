@@ -123,15 +123,12 @@ static void failure_line(const struct gp_metrics_result *m, size_t planned)
             buf, m->n_reqs);
 }
 
-void gp_profile_report_checks(const struct profile_run *r)
+void gp_profile_report_checks(const struct profile_run *r, uint64_t planned)
 {
     if (!r->metrics_ok)
         return;
     const struct gp_metrics_result *m = &r->mr;
-    size_t planned = 0;
-    for (size_t i = 0; r->cfg.cancel_rate > 0 && i < r->st.n; i++)
-        planned += (r->st.recs[i].flags & (GP_REC_CANCEL_PLANNED | GP_REC_WARMUP)) == GP_REC_CANCEL_PLANNED;
-    failure_line(m, planned);
+    failure_line(m, (size_t)planned);
     osl_line(m);
     usage_lines(r, m);
     reasoning_line(m);

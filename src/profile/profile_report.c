@@ -252,7 +252,7 @@ int gp_profile_finish(struct profile_run *r)
     if (n_failed && r->n_ok)
         fprintf(stderr, "genperf: %llu of %llu requests failed; first error: %s\n", (unsigned long long)n_failed,
                 (unsigned long long)(r->n_ok + r->n_failed), r->first_error);
-    gp_profile_report_checks(r);
+    gp_profile_report_checks(r, n_planned);
     if (cfg->cancel_rate > 0)
         fprintf(stderr, "genperf: client: %llu of %llu measured requests cancelled %g s after they were sent "
                         "(--request-cancellation-rate %g chose %llu; the rest completed first); left out of the "

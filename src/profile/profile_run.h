@@ -69,8 +69,9 @@ void gp_profile_stage_metrics(struct profile_run *r);
 void gp_profile_stage_export(struct profile_run *r);
 /* The console lines for what invalidates a benchmark: failures by kind, an
  * OSL other than asked, missing or disagreeing server usage, reasoning in
- * TTFT (profile_checks.c). */
-void gp_profile_report_checks(const struct profile_run *r);
+ * TTFT (profile_checks.c). planned: the measured requests cancelled on
+ * purpose (--request-cancellation-rate), which are not failures. */
+void gp_profile_report_checks(const struct profile_run *r, uint64_t planned);
 /* The closing lines on stderr and the exit status (cmd_profile.c's header
  * lists the codes). */
 int gp_profile_finish(struct profile_run *r);
