@@ -38,7 +38,10 @@ while IFS= read -r cmd; do
       continue ;;
     mpirun*) [ $have_mpi = 1 ] || { echo "skip (no mpirun): $cmd"; continue; } ;;
   esac
-  t0=$(date +%s%N); rc=0; eval "$cmd" >out$i.txt 2>err$i.txt </dev/null || rc=$?
+  # Open MPI's own allocations trip LeakSanitizer under make san (as in shape_common.inc)
+  # (a subshell, so that it does not reach the next lines; P= lines must stay in this shell)
+  run_line() { case "$1" in mpirun*) (export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"; eval "$1") ;; *) eval "$1" ;; esac; }
+  t0=$(date +%s%N); rc=0; run_line "$cmd" >out$i.txt 2>err$i.txt </dev/null || rc=$?
   echo "$(( ($(date +%s%N) - t0) / 1000000 )) ms: ${cmd:0:90}"
   want=0; case "$cmd" in *--max-memory*) want="0 4" ;; *" compare "*) want="0 1" ;; esac  # as their comments say
   case " $want " in *" $rc "*) ;; *) tail -n 5 out$i.txt err$i.txt; fail "exit $rc: $cmd" ;; esac
