@@ -14,10 +14,7 @@
 
 /* ---- a minimal JSON scanner -------------------------------------------- */
 
-struct js {
-    const char *p, *end;
-    int bad;
-};
+#define js gp_js /* the scanner's state is shared with responses.c (sse_int.h) */
 
 /* ws, peek and eat run several times per key: inline, so the common case
  * (no blank before the next token) costs two compares, not a call. */
@@ -648,3 +645,12 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
     if (t)
         keep_tmpl(json + s0, json + n, &s, t, out);
 }
+
+/* ---- the scanner for the other wire formats (sse_int.h) ---------------- */
+int gp_js_peek(struct gp_js *j) { return peek(j); }
+int gp_js_is_null(struct gp_js *j) { return is_null(j); }
+size_t gp_js_str(struct gp_js *j, struct gp_buf *out) { return str(j, out); }
+void gp_js_skip(struct gp_js *j) { skip(j); }
+int gp_js_obj_next(struct gp_js *j, int *first, const char **k, size_t *kl) { return obj_next(j, first, k, kl); }
+long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info) { return usage_count(j, info); }
+long gp_js_num(struct gp_js *j) { return num(j); }

@@ -134,6 +134,9 @@ struct gp_metrics_opts {
                                       carries no content; only request latency, throughput,
                                       goodput and count are reported (GenAI-Perf's Metrics) */
     struct gp_metrics_watch *watch; /* optional: another thread follows the parse (watch.h) */
+    int responses_api;             /* --endpoint-type responses: events and bodies are the OpenAI
+                                      Responses API's (gp_responses_event_parse): output_text
+                                      deltas are content, response.completed ends the stream */
 };
 
 /* Reasoning figures over the requests in the content statistics (ok, >= 1

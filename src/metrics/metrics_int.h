@@ -40,6 +40,8 @@ struct gp_scan {
                               last event was malformed: a body cut short, e.g. by a Content-Length
                               shorter than what the server meant to send */
     int last_bad;          /* the last event dispatched was malformed */
+    int responses_api;     /* events are the OpenAI Responses API's (responses.c), set once
+                              per worker from gp_metrics_opts */
 };
 
 /* Re-frames and scans one record's response into s (reset first).

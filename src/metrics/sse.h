@@ -64,6 +64,8 @@ struct gp_event_info {
     int has_finish;            /* finish_reason non-null */
     int n_choices;             /* -1 when there was no "choices" */
     int error_code;            /* error.code when an integer, else 0 */
+    int ends_stream;           /* Responses API: response.completed / response.incomplete, the
+                                  stream's last event (it sends no [DONE]) */
 };
 
 /* Parses one JSON event/body (len bytes, need not be NUL-terminated).
@@ -94,5 +96,21 @@ void gp_event_tmpl_free(struct gp_event_tmpl *t);
  * result and the same bytes appended, for any input. */
 void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
                          struct gp_buf *errtext, struct gp_event_tmpl *t, struct gp_event_info *out);
+
+/* The OpenAI Responses API (POST /v1/responses; responses.c): one streamed
+ * event ({"type":"response.output_text.delta","delta":..}, any key order)
+ * or one non-streamed response object ({"object":"response","output":[..]}).
+ * Text deltas (response.output_text.delta) are content; reasoning_text and
+ * reasoning_summary_text deltas are reasoning; every other event type
+ * (response.created, .in_progress, .output_item.added, .output_text.done
+ * with the whole text again, ...) carries no tokens. response.completed and
+ * response.incomplete end the stream (ends_stream, has_finish) with
+ * response.usage (input_tokens, output_tokens as prompt/completion tokens);
+ * response.failed and "type":"error" are GP_EV_ERROR. An object of neither
+ * shape ([DONE], a chat-shaped {"error":..}) is read by gp_event_parse. The
+ * same contract as gp_event_parse: no allocation but appending to the
+ * caller's buffers, nothing kept from a malformed event. */
+void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
+                              struct gp_buf *errtext, struct gp_event_info *out);
 
 #endif

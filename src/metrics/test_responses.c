@@ -1,0 +1,238 @@
+/* metrics/test_responses.c — the OpenAI Responses API's events and bodies
+ * (responses.c), one by one and as whole requests through
+ * gp_metrics_compute with responses_api set. */
+#include "client/record.h"
+#include "core/buf.h"
+#include "core/test.h"
+#include "metrics/metrics.h"
+#include "metrics/sse.h"
+#include "tokenizer/tokenizer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void parse(const char *json, struct gp_buf *c, struct gp_buf *r, struct gp_buf *e, struct gp_event_info *in)
+{
+    gp_responses_event_parse(json, strlen(json), c, r, e, in);
+}
+
+static void test_events(void)
+{
+    struct gp_buf c = {0}, r = {0}, e = {0};
+    struct gp_event_info in;
+    /* a text delta, "type" first (OpenAI) and last (pydantic's alphabetical dump) */
+    parse("{\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,"
+          "\"delta\":\"Hel\",\"sequence_number\":4}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_INT(in.content_len, 3);
+    parse("{\"content_index\":0,\"delta\":\"lo \\u00e9\",\"item_id\":\"msg_1\",\"logprobs\":[],\"output_index\":0,"
+          "\"sequence_number\":5,\"type\":\"response.output_text.delta\"}", &c, &r, &e, &in);
+    CHECK_INT(in.content_len, 5);
+    CHECK_INT(c.len, 8);
+    CHECK(!memcmp(c.data, "Hello \xc3\xa9", 8));
+    CHECK_INT(in.has_finish, 0);
+    CHECK_INT(in.ends_stream, 0);
+    /* the whole text again, and lifecycle events: no tokens */
+    parse("{\"type\":\"response.output_text.done\",\"item_id\":\"msg_1\",\"text\":\"Hello \\u00e9\"}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_INT(in.content_len, 0);
+    parse("{\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"resp_1\",\"object\":"
+          "\"response\",\"status\":\"in_progress\",\"output\":[],\"usage\":null,\"error\":null}}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_INT(in.has_usage, 0);
+    CHECK_INT(in.has_finish, 0);
+    parse("{\"type\":\"response.content_part.added\",\"part\":{\"type\":\"output_text\",\"text\":\"\"}}", &c, &r, &e,
+          &in);
+    CHECK_INT(in.content_len, 0);
+    CHECK_INT(c.len, 8);
+    /* reasoning deltas go to reasoning, never to content */
+    parse("{\"delta\":\"think\",\"type\":\"response.reasoning_text.delta\"}", &c, &r, &e, &in);
+    CHECK_INT(in.reasoning_len, 5);
+    CHECK_INT(in.content_len, 0);
+    parse("{\"type\":\"response.reasoning_summary_text.delta\",\"delta\":\"!\"}", &c, &r, &e, &in);
+    CHECK_INT(r.len, 6);
+    /* the end: usage from response.usage; its output (the text again) is not content */
+    parse("{\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":"
+          "\"incomplete\",\"error\":null,\"output\":[{\"type\":\"message\",\"content\":[{\"type\":\"output_text\","
+          "\"text\":\"Hello\"}]}],\"usage\":{\"input_tokens\":11,\"input_tokens_details\":{\"cached_tokens\":0},"
+          "\"output_tokens\":7,\"total_tokens\":18}},\"sequence_number\":9}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_INT(in.ends_stream, 1);
+    CHECK_INT(in.has_finish, 1);
+    CHECK_INT(in.has_usage, 1);
+    CHECK_INT(in.prompt_tokens, 11);
+    CHECK_INT(in.completion_tokens, 7);
+    CHECK_INT(c.len, 8);
+    /* failures */
+    parse("{\"type\":\"response.failed\",\"response\":{\"status\":\"failed\",\"error\":{\"code\":\"server_error\","
+          "\"message\":\"engine died\"}}}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    CHECK(e.len == 11 && !memcmp(e.data, "engine died", 11));
+    parse("{\"type\":\"error\",\"code\":\"rate_limit\",\"message\":\"slow down\",\"param\":null}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    CHECK(e.len == 9 && !memcmp(e.data, "slow down", 9));
+    parse("{\"error\":{\"message\":\"boom\",\"code\":500}}", &c, &r, &e, &in); /* chat-shaped */
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    CHECK_INT(in.error_code, 500);
+    /* malformed: nothing kept; [DONE] still understood */
+    size_t before = c.len;
+    parse("{\"type\":\"response.output_text.delta\",\"delta\":\"zz\",", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_BAD);
+    CHECK_INT(c.len, before);
+    parse("{\"delta\":\"zz\",\"type\":\"response.output_text.delta\"", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_BAD);
+    CHECK_INT(c.len, before);
+    parse("[DONE]", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_DONE);
+    gp_buf_free(&c);
+    gp_buf_free(&r);
+    gp_buf_free(&e);
+}
+
+static void test_body(void)
+{
+    struct gp_buf c = {0}, r = {0}, e = {0};
+    struct gp_event_info in;
+    /* a non-streamed response: reasoning item (content parts, else summary), message parts */
+    parse("{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"error\":null,\"output\":["
+          "{\"id\":\"rs_1\",\"summary\":[{\"type\":\"summary_text\",\"text\":\"sum\"}],\"type\":\"reasoning\","
+          "\"content\":[{\"type\":\"reasoning_text\",\"text\":\"deep\"}]},"
+          "{\"type\":\"function_call\",\"arguments\":\"{}\"},"
+          "{\"content\":[{\"annotations\":[],\"text\":\"Hi \",\"type\":\"output_text\"},{\"type\":\"refusal\","
+          "\"refusal\":\"no\"},{\"type\":\"output_text\",\"text\":\"there\"}],\"role\":\"assistant\",\"type\":"
+          "\"message\"}],\"usage\":{\"input_tokens\":4,\"output_tokens\":6}}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_INT(in.content_len, 8);
+    CHECK(c.len == 8 && !memcmp(c.data, "Hi there", 8));
+    CHECK(r.len == 4 && !memcmp(r.data, "deep", 4));
+    CHECK_INT(in.has_finish, 1);
+    CHECK_INT(in.ends_stream, 0);
+    CHECK_INT(in.prompt_tokens, 4);
+    CHECK_INT(in.completion_tokens, 6);
+    gp_buf_reset(&r);
+    parse("{\"object\":\"response\",\"output\":[{\"type\":\"reasoning\",\"summary\":[{\"type\":\"summary_text\","
+          "\"text\":\"sum\"}]}]}", &c, &r, &e, &in);
+    CHECK(r.len == 3 && !memcmp(r.data, "sum", 3));
+    parse("{\"object\":\"response\",\"status\":\"failed\",\"error\":{\"code\":\"x\",\"message\":\"bad\"}}", &c, &r,
+          &e, &in);
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    gp_buf_free(&c);
+    gp_buf_free(&r);
+    gp_buf_free(&e);
+}
+
+#define TEV(type, body) "event: " type "\ndata: {\"type\":\"" type "\"" body "}\n\n"
+#define DELTA(t) TEV("response.output_text.delta", ",\"item_id\":\"msg_1\",\"delta\":\"" t "\"")
+#define CREATED TEV("response.created", ",\"response\":{\"object\":\"response\",\"status\":\"in_progress\",\"usage\":null}")
+#define COMPLETED                                                                                                     \
+    TEV("response.completed", ",\"response\":{\"object\":\"response\",\"status\":\"completed\",\"output\":[{\"type\":" \
+                              "\"message\",\"content\":[{\"type\":\"output_text\",\"text\":\"abcdef\"}]}],\"usage\":" \
+                              "{\"input_tokens\":7,\"output_tokens\":6}}")
+
+static void add_req(struct gp_record_store *st, uint64_t t0, uint32_t flags, const char *const *reads,
+                    const uint64_t *dt, size_t n)
+{
+    struct gp_chunk ch[16];
+    struct gp_buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        ch[i].t_ns = t0 + dt[i];
+        ch[i].off = b.len;
+        ch[i].len = (uint32_t)strlen(reads[i]);
+        gp_buf_puts(&b, reads[i]);
+    }
+    struct gp_record r = {0};
+    r.t_start_ns = t0;
+    r.t_end_ns = t0 + dt[n - 1] + 1;
+    r.http_status = 200;
+    r.flags = flags;
+    gp_record_append(st, &r, ch, n, b.data, b.len, NULL, 0);
+    gp_buf_free(&b);
+}
+
+static void test_requests(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    st.mono0_ns = 1000;
+    uint32_t S = GP_REC_STREAMING;
+    /* 0: created and item events first (no tokens: TTFT is the first delta), then the end */
+    {
+        const char *r[] = {CREATED, TEV("response.output_item.added", ",\"item\":{\"type\":\"message\"}"),
+                           DELTA("ab"), DELTA("cd"),
+                           DELTA("ef") TEV("response.output_text.done", ",\"text\":\"abcdef\"") COMPLETED};
+        uint64_t dt[] = {5, 10, 20, 30, 40};
+        add_req(&st, 1000, S, r, dt, 5);
+    }
+    /* 1: reasoning first: TTFR at its delta, TTFT at the first text delta */
+    {
+        const char *r[] = {CREATED, TEV("response.reasoning_text.delta", ",\"delta\":\"hmm\""), DELTA("xy"),
+                           COMPLETED};
+        uint64_t dt[] = {5, 10, 25, 30};
+        add_req(&st, 2000, S, r, dt, 4);
+    }
+    /* 2: cut before response.completed: no end of stream */
+    {
+        const char *r[] = {CREATED, DELTA("ab")};
+        uint64_t dt[] = {5, 10};
+        add_req(&st, 3000, S, r, dt, 2);
+    }
+    /* 3: response.failed mid-stream */
+    {
+        const char *r[] = {DELTA("ab"), TEV("response.failed", ",\"response\":{\"status\":\"failed\",\"error\":{"
+                                                                "\"code\":\"server_error\",\"message\":\"died\"}}")};
+        uint64_t dt[] = {5, 10};
+        add_req(&st, 4000, S, r, dt, 2);
+    }
+    /* 4: non-streamed body */
+    {
+        const char *r[] = {"{\"object\":\"response\",\"status\":\"completed\",\"output\":[{\"type\":\"message\","
+                           "\"content\":[{\"type\":\"output_text\",\"text\":\"hello\"}]}],",
+                           "\"usage\":{\"input_tokens\":3,\"output_tokens\":5}}"};
+        uint64_t dt[] = {50, 60};
+        add_req(&st, 5000, 0, r, dt, 2);
+    }
+    struct gp_tokenizer *tok = NULL;
+    gp_tokenizer_load("builtin", NULL, &tok, NULL);
+    struct gp_metrics_opts o = {.inter_chunk = 1, .responses_api = 1};
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, NULL, tok, &o, &m, NULL), 0);
+    CHECK_INT(m.n_reqs, 5);
+    struct gp_req_metrics *q = m.reqs;
+    CHECK_INT(q[0].fail, GP_FAIL_NONE);
+    CHECK_INT(q[0].ttft_ns, 20);
+    CHECK_INT(q[0].latency_ns, 40);
+    CHECK_INT(q[0].osl, 6);
+    CHECK_INT(q[0].content_chunks, 3);
+    CHECK_INT(q[0].server_prompt_tokens, 7);
+    CHECK_INT(q[0].server_completion_tokens, 6);
+    CHECK(!(q[0].flags & GP_RQ_NO_DONE));
+    CHECK_INT(q[0].bad_events, 0);
+    CHECK_INT(q[1].fail, GP_FAIL_NONE);
+    CHECK_INT(q[1].ttfr_ns, 10);
+    CHECK_INT(q[1].ttft_ns, 25);
+    CHECK_INT(q[1].osl, 2);
+    CHECK_INT(q[1].reasoning_tokens, 3);
+    CHECK(q[2].flags & GP_RQ_NO_DONE);
+    CHECK_INT(q[3].fail, GP_FAIL_STREAM_ERROR);
+    CHECK(q[3].err_len && strstr(m.text + q[3].err_off, "died"));
+    CHECK_INT(q[4].fail, GP_FAIL_NONE);
+    CHECK_INT(q[4].osl, 5);
+    CHECK_INT(q[4].ttft_ns, 61);
+    CHECK_INT(q[4].server_prompt_tokens, 3);
+    gp_metrics_result_free(&m);
+    /* the same stream read as chat: no content (what --endpoint-type responses fixes) */
+    o.responses_api = 0;
+    CHECK_INT(gp_metrics_compute(&st, NULL, tok, &o, &m, NULL), 0);
+    CHECK(m.reqs[0].osl <= 0);
+    gp_metrics_result_free(&m);
+    gp_tokenizer_free(tok);
+    gp_record_store_free(&st);
+}
+
+int main(void)
+{
+    GP_RUN(test_events);
+    GP_RUN(test_body);
+    GP_RUN(test_requests);
+    return gp_test_summary();
+}
