@@ -39,7 +39,8 @@ long gp_ds_osl(const struct gp_dataset_opts *o, size_t idx)
 
 static int llm_endpoint(enum gp_endpoint_type t)
 {
-    return t == GP_ENDPOINT_CHAT || t == GP_ENDPOINT_COMPLETIONS || t == GP_ENDPOINT_MULTIMODAL;
+    return t == GP_ENDPOINT_CHAT || t == GP_ENDPOINT_COMPLETIONS || t == GP_ENDPOINT_MULTIMODAL ||
+           t == GP_ENDPOINT_RESPONSES;
 }
 
 /* The rankings converter's Hugging Face TEI switch: --extra-inputs rankings:tei. */
@@ -53,7 +54,8 @@ static int rankings_tei(const struct gp_dataset_opts *o)
     return o->extra_inputs && is_tei_pair("rankings", json_object_get(o->extra_inputs, "rankings"));
 }
 
-/* GenAI-Perf's _add_request_params: stream, max_tokens (LLM endpoints only),
+/* GenAI-Perf's _add_request_params: stream, max_tokens (LLM endpoints only;
+ * max_output_tokens for the Responses API, which names it so),
  * then --extra-inputs in their order (an existing name is replaced in place,
  * as a Python dict update does). stream_options and the deterministic-OSL
  * fields are genperf's and sit next to the field they qualify. */
@@ -61,16 +63,19 @@ int gp_ds_finish(const struct gp_dataset_opts *o, json_t *body, long osl)
 {
     int r = 0;
     if (llm_endpoint(o->endpoint_type)) {
+        int resp = o->endpoint_type == GP_ENDPOINT_RESPONSES;
         if (o->streaming) {
             r |= json_object_set_new(body, "stream", json_true());
-            if (o->server_usage) {
+            /* the Responses API always ends its stream with usage (response.completed)
+             * and has no stream_options.include_usage */
+            if (o->server_usage && !resp) {
                 json_t *so = json_object();
                 r |= json_object_set_new(so, "include_usage", json_true());
                 r |= json_object_set_new(body, "stream_options", so);
             }
         }
         if (osl > 0) {
-            r |= json_object_set_new(body, "max_tokens", json_integer(osl));
+            r |= json_object_set_new(body, resp ? "max_output_tokens" : "max_tokens", json_integer(osl));
             if (o->osl_deterministic) {
                 r |= json_object_set_new(body, "min_tokens", json_integer(osl));
                 r |= json_object_set_new(body, "ignore_eos", json_true());
@@ -180,7 +185,8 @@ json_t *gp_ds_body(const struct gp_dataset_opts *o, const char *model, const str
                                      : row->n_texts ? str(row->texts[0], row->text_lens[0], row->ascii)
                                                     : json_string(""));
             r |= json_array_append_new(arr, msg);
-            r |= json_object_set_new(body, "messages", arr);
+            /* the Responses API takes the same messages as its "input" (EasyInputMessage) */
+            r |= json_object_set_new(body, o->endpoint_type == GP_ENDPOINT_RESPONSES ? "input" : "messages", arr);
         }
     }
     if (r || gp_ds_finish(o, body, osl)) {

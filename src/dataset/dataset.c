@@ -35,6 +35,7 @@ static const char *format_name(enum gp_endpoint_type t)
     case GP_ENDPOINT_MULTIMODAL: return "openai_multimodal";
     case GP_ENDPOINT_EMBEDDINGS: return "openai_embeddings";
     case GP_ENDPOINT_RANKINGS: return "rankings";
+    case GP_ENDPOINT_RESPONSES: return "openai_responses";
     }
     return "?";
 }
@@ -43,13 +44,13 @@ static int check_endpoint(const struct gp_dataset_opts *o, struct gp_error *err)
 {
     enum gp_endpoint_type t = o->endpoint_type;
     if (t != GP_ENDPOINT_CHAT && t != GP_ENDPOINT_COMPLETIONS && t != GP_ENDPOINT_MULTIMODAL &&
-        t != GP_ENDPOINT_EMBEDDINGS && t != GP_ENDPOINT_RANKINGS)
+        t != GP_ENDPOINT_EMBEDDINGS && t != GP_ENDPOINT_RANKINGS && t != GP_ENDPOINT_RESPONSES)
         return gp_err(err, GP_EINVAL, "unknown endpoint type %d", (int)t);
     if (o->streaming && (t == GP_ENDPOINT_EMBEDDINGS || t == GP_ENDPOINT_RANKINGS))
         return gp_err(err, GP_EINVAL, "The --streaming option is not supported for %s.", format_name(t));
     if (o->batch_size_text < 0 || o->batch_size_image < 0 || o->batch_size_audio < 0)
         return gp_err(err, GP_EINVAL, "--batch-size-text/-image/-audio must be positive integers");
-    if (o->batch_size_text > 1 && (t == GP_ENDPOINT_CHAT || t == GP_ENDPOINT_MULTIMODAL))
+    if (o->batch_size_text > 1 && (t == GP_ENDPOINT_CHAT || t == GP_ENDPOINT_MULTIMODAL || t == GP_ENDPOINT_RESPONSES))
         return gp_err(err, GP_EINVAL, "The --batch-size-text flag is not supported for %s.", format_name(t));
     int rc = gp_image_check(&o->image, err);
     return rc ? rc : gp_audio_check(&o->audio, err);
@@ -142,7 +143,9 @@ static int join_messages(struct gp_buf *tmp, const json_t *messages)
         if (json_is_array(c)) {
             json_array_foreach(c, k, part) {
                 json_t *type = json_object_get(part, "type");
-                if (json_is_string(type) && !strcmp(json_string_value(type), "text") &&
+                /* "input_text": a Responses API input part */
+                if (json_is_string(type) &&
+                    (!strcmp(json_string_value(type), "text") || !strcmp(json_string_value(type), "input_text")) &&
                     join(tmp, &first, json_object_get(part, "text")))
                     return -1;
             }
@@ -157,7 +160,10 @@ long gp_dataset_payload_isl(struct gp_tokenizer *tok, const json_t *payload, str
 {
     json_t *pm = json_object_get(payload, "messages");
     json_t *pp = json_object_get(payload, "prompt");
+    json_t *pi = json_object_get(payload, "input"); /* Responses API messages (not embeddings' strings) */
     gp_buf_reset(tmp);
+    if (!json_is_array(pm) && json_is_array(pi) && json_is_object(json_array_get(pi, 0)))
+        pm = pi;
     if (json_is_array(pm)) {
         if (join_messages(tmp, pm))
             return -1;

@@ -35,6 +35,8 @@ enum gp_endpoint_type {
     GP_ENDPOINT_MULTIMODAL = 2,  /* v1/chat/completions, content parts */
     GP_ENDPOINT_EMBEDDINGS = 3,  /* v1/embeddings, "input": [texts] */
     GP_ENDPOINT_RANKINGS = 4,    /* v1/ranking, query + passages */
+    GP_ENDPOINT_RESPONSES = 5,   /* v1/responses (OpenAI Responses API, genperf's own):
+                                  * "input": [{"role","content"}], "max_output_tokens" */
 };
 
 struct gp_dataset_opts {
@@ -99,7 +101,8 @@ int gp_dataset_write_inputs_json_meta(const struct gp_dataset *ds, const struct 
 void gp_dataset_free(struct gp_dataset *ds);
 
 /* GenAI-Perf's ISL of one request body: the tokens of its messages' string
- * contents and text parts joined by ' ' (chat, multimodal), or of its
+ * contents and text parts joined by ' ' (chat, multimodal; a Responses API
+ * body's "input" messages likewise), or of its
  * "prompt" strings joined by ' ' (completions: a list, or a string); 0 when
  * it has neither, -1 when the tokenizer fails. tmp is caller-owned scratch.
  * Used by --input-file payload rows and by process-export-files. */

@@ -154,6 +154,45 @@ static void test_chat(void)
     gp_tokenizer_free(tok);
 }
 
+/* The OpenAI Responses API (API reference, "Create a model response"):
+ * {"model", "input": [{"role":"user","content": text}], "stream",
+ * "max_output_tokens", extras}; no stream_options (the API has none: its
+ * stream always ends with usage), and its input messages count as ISL. */
+static void test_responses(void)
+{
+    struct gp_tokenizer *tok = builtin();
+    struct gp_dataset_opts o = ts_opts();
+    o.endpoint_type = GP_ENDPOINT_RESPONSES;
+    o.input_file = put("r.jsonl", "{\"text\": \"hello there\"}\n");
+    o.streaming = 1;
+    o.server_usage = 1;
+    o.osl_mean = 12;
+    json_t *extra = json_pack("{s:f}", "temperature", 0.5);
+    o.extra_inputs = extra;
+    struct gp_dataset *ds = build(&o, tok);
+    CHECK(ds && ds->n == 1);
+    if (ds) {
+        CHECK(body_is(ds->entries[0].payload,
+                      "{\"model\":\"test-model\",\"input\":[{\"role\":\"user\",\"content\":\"hello there\"}],"
+                      "\"stream\":true,\"max_output_tokens\":12,\"temperature\":0.5}"));
+        CHECK_INT(ds->entries[0].osl_asked, 12);
+        CHECK_INT(ds->entries[0].isl, 11);
+    }
+    gp_dataset_free(ds);
+    o.batch_size_text = 2;
+    struct gp_error e = {0};
+    CHECK(gp_dataset_build(&o, tok, &ds, &e) < 0);
+    CHECK_STR(e.msg, "The --batch-size-text flag is not supported for openai_responses.");
+    json_t *p = json_loads("{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
+                           "\"text\":\"ab\"}]},{\"role\":\"user\",\"content\":\"cd\"}]}", 0, NULL);
+    struct gp_buf tmp = {0};
+    CHECK_INT(gp_dataset_payload_isl(tok, p, &tmp), 5);
+    gp_buf_free(&tmp);
+    json_decref(p);
+    json_decref(extra);
+    gp_tokenizer_free(tok);
+}
+
 /* {"model", "prompt": [texts], "stream", "max_tokens", extras} */
 static void test_completions(void)
 {
@@ -344,6 +383,7 @@ int main(void)
         return 1;
     GP_RUN(test_chat);
     GP_RUN(test_completions);
+    GP_RUN(test_responses);
     GP_RUN(test_embeddings);
     GP_RUN(test_rankings);
     GP_RUN(test_multimodal_images_audio);

@@ -488,7 +488,8 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
         return gp_profile_config_err(cfg, err, GP_EINVAL,
                           "The backend should only be used with the following combination: 'service_kind: triton' & "
                           "'type: kserve'");
-    if (cfg->batch_size != 1 && (cfg->endpoint_type == GP_ENDPOINT_CHAT || cfg->endpoint_type == GP_ENDPOINT_MULTIMODAL))
+    if (cfg->batch_size != 1 && (cfg->endpoint_type == GP_ENDPOINT_CHAT || cfg->endpoint_type == GP_ENDPOINT_MULTIMODAL ||
+                                 cfg->endpoint_type == GP_ENDPOINT_RESPONSES))
         return gp_profile_config_err(cfg, err, GP_EINVAL, "The --batch-size-text flag is not supported for %s.",
                           gp_profile_output_format(cfg));
     if (cfg->streaming && (cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS))

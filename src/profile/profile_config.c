@@ -298,7 +298,8 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
         enum gp_endpoint_type t;
     } spoken[] = {{"chat", GP_ENDPOINT_CHAT},           {"completions", GP_ENDPOINT_COMPLETIONS},
                   {"embeddings", GP_ENDPOINT_EMBEDDINGS}, {"rankings", GP_ENDPOINT_RANKINGS},
-                  {"multimodal", GP_ENDPOINT_MULTIMODAL}, {"vision", GP_ENDPOINT_MULTIMODAL}};
+                  {"multimodal", GP_ENDPOINT_MULTIMODAL}, {"vision", GP_ENDPOINT_MULTIMODAL},
+                  {"responses", GP_ENDPOINT_RESPONSES}};
     cfg->endpoint_type_given = 1;
     for (size_t i = 0; i < sizeof spoken / sizeof spoken[0]; i++)
         if (!strcmp(rv->s, spoken[i].name)) {
@@ -311,7 +312,7 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
      * genperf has no body or response parser for */
     return gp_profile_config_err(cfg, err, GP_ENOTSUP,
                       "--endpoint-type %s is not supported by genperf; it speaks chat, completions, embeddings, "
-                      "rankings, multimodal and vision (OpenAI-compatible HTTP)",
+                      "rankings, multimodal, vision and responses (OpenAI-compatible HTTP)",
                       rv->s);
 }
 
@@ -322,6 +323,7 @@ int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile
     const char *e = cfg->endpoint_type == GP_ENDPOINT_COMPLETIONS  ? "v1/completions"
                     : cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS ? "v1/embeddings"
                     : cfg->endpoint_type == GP_ENDPOINT_RANKINGS   ? "v1/ranking"
+                    : cfg->endpoint_type == GP_ENDPOINT_RESPONSES  ? "v1/responses"
                                                                    : "v1/chat/completions";
     if (rv->seen && rv->s[0])
         for (e = rv->s; *e == ' ' || *e == '/'; e++)
@@ -512,6 +514,7 @@ const char *gp_profile_output_format(const struct profile_config *cfg)
     case GP_ENDPOINT_MULTIMODAL: return "openai_multimodal";
     case GP_ENDPOINT_EMBEDDINGS: return "openai_embeddings";
     case GP_ENDPOINT_RANKINGS: return "rankings";
+    case GP_ENDPOINT_RESPONSES: return "openai_responses";
     default: return "openai_chat_completions";
     }
 }

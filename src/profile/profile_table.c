@@ -9,7 +9,9 @@
 static const char *const endpoint_types[] = {
     "chat", "completions", "dynamic_grpc", "embeddings", "huggingface_generate", "image_retrieval",
     "nvclip", "rankings", "multimodal", "generate", "kserve", "template", "tensorrtllm_engine",
-    "vision", NULL};
+    "vision",
+    "responses", /* genperf's own: the OpenAI Responses API (GenAI-Perf 0.0.16 has none) */
+    NULL};
 static const char *const strategies[] = {"round_robin", "random", NULL};
 static const char *const backends[] = {"tensorrtllm", "vllm", NULL};
 static const char *const rate_modes[] = {"constant", "poisson", "gamma", NULL};

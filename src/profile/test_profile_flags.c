@@ -233,6 +233,7 @@ static void test_endpoint_types(void)
         {"rankings", "v1/ranking", "rankings", "m-openai-rankings-concurrency1"},
         {"multimodal", "v1/chat/completions", "openai_multimodal", "m-openai-multimodal-concurrency1"},
         {"vision", "v1/chat/completions", "openai_multimodal", "m-openai-vision-concurrency1"},
+        {"responses", "v1/responses", "openai_responses", "m-openai-responses-concurrency1"},
     };
     struct profile_config c;
     struct gp_error e;
@@ -258,7 +259,7 @@ static void test_endpoint_types(void)
         CHECK(parse(&c, &e, "-m", "m", "--endpoint-type", (char *)refused[i], NULL) < 0);
         CHECK_INT(e.code, GP_ENOTSUP);
         CHECK_INT(c.usage_error, 0);
-        CHECK(strstr(e.msg, "it speaks chat, completions, embeddings, rankings, multimodal and vision") != NULL);
+        CHECK(strstr(e.msg, "it speaks chat, completions, embeddings, rankings, multimodal, vision and responses") != NULL);
         CHECK(strchr(e.msg, '\n') == NULL);
         gp_profile_config_free(&c);
     }

@@ -183,10 +183,13 @@ static int write_merged(const struct pef_args *a, struct gp_pef_merged *m, struc
         et = GP_ENDPOINT_EMBEDDINGS;
     else if (type && !strcmp(type, "rankings"))
         et = GP_ENDPOINT_RANKINGS;
+    else if (type && !strcmp(type, "responses"))
+        et = GP_ENDPOINT_RESPONSES;
     struct gp_metrics_opts mo = {.slos = slos,
                                  .n_slos = n_slos,
                                  .inter_chunk = 1,
-                                 .requests_only = et == GP_ENDPOINT_EMBEDDINGS || et == GP_ENDPOINT_RANKINGS};
+                                 .requests_only = et == GP_ENDPOINT_EMBEDDINGS || et == GP_ENDPOINT_RANKINGS,
+                                 .responses_api = et == GP_ENDPOINT_RESPONSES};
     struct gp_metrics_result mr;
     memset(&mr, 0, sizeof mr);
     /* GenAI-Perf's numbers: a split SSE event counts where it started
