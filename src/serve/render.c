@@ -40,6 +40,10 @@ int gp_render_init(struct gp_render *r, int flavor, int endpoint, const char *id
     r->endpoint = endpoint;
     r->continuous_usage = continuous_usage;
     r->prompt_tokens = prompt_tokens;
+    r->id = id;
+    r->model = model;
+    r->created = created;
+    r->seq = r->item = r->n_items = 0;
     if (!r->eos_id)
         r->eos_id = 2;
     gp_buf_reset(&r->head);

@@ -20,7 +20,8 @@
 #include "core/buf.h"
 
 enum gp_flavor { GP_FLAVOR_VLLM = 0, GP_FLAVOR_SGLANG, GP_FLAVOR_TRTLLM };
-enum gp_endpoint { GP_EP_CHAT = 0, GP_EP_COMPLETIONS, GP_EP_EMBEDDINGS, GP_EP_RANKING };
+enum gp_endpoint { GP_EP_CHAT = 0, GP_EP_COMPLETIONS, GP_EP_EMBEDDINGS, GP_EP_RANKING,
+                   GP_EP_RESPONSES /* the OpenAI Responses API, POST /v1/responses (render_responses.c) */ };
 enum gp_finish { GP_FINISH_NONE = 0, GP_FINISH_LENGTH, GP_FINISH_STOP };
 
 /* Parses "vllm" | "sglang" | "trtllm"; -1 if unknown. */
@@ -34,6 +35,12 @@ struct gp_render {
     uint32_t prompt_tokens;
     uint32_t eos_id;       /* SGLang's matched_stop on an EOS stop */
     struct gp_buf head;    /* {"id":"..","object":"..","created":N,"model":".." */
+    /* the Responses API's stream (render_responses.c): id and model are
+     * borrowed (the request's own arrays), seq its sequence_number, item the
+     * output item open (0 none, 1 reasoning, 2 message), n_items opened */
+    const char *id, *model;
+    long long created;
+    uint32_t seq, item, n_items;
 };
 
 int gp_render_init(struct gp_render *r, int flavor, int endpoint, const char *id, const char *model,
@@ -68,6 +75,27 @@ int gp_render_full(struct gp_render *r, struct gp_buf *out, const char *text, si
  * type e.g. "BadRequestError", param may be NULL. */
 int gp_render_error_body(int flavor, struct gp_buf *out, int status, const char *type, const char *msg,
                          const char *param);
+
+/* ---- the OpenAI Responses API (render_responses.c) ----------------------
+ * Every event is "event: <type>\ndata: {"type":"<type>","sequence_number":N,
+ * ...}\n\n", as the API reference's streaming events; there is no [DONE].
+ * text/rtext are the request's whole JSON-escaped content / reasoning so far
+ * (the .done events and the final response repeat them). */
+/* response.created and response.in_progress (status in_progress, no usage). */
+int gp_render_resp_open(struct gp_render *r, struct gp_buf *out);
+/* One chunk of tokens (esc, JSON-escaped): response.output_text.delta, or
+ * response.reasoning_text.delta; an output item (reasoning, then message)
+ * is opened first when this kind has none open, closing the other. */
+int gp_render_resp_delta(struct gp_render *r, struct gp_buf *out, const char *esc, size_t n, int reasoning,
+                         const char *rtext, size_t rlen);
+/* Closes the open item, then response.completed with the whole response
+ * (status completed, or incomplete with incomplete_details on a length
+ * finish) and its usage (input_tokens, output_tokens incl. reasoning). */
+int gp_render_resp_end(struct gp_render *r, struct gp_buf *out, const char *text, size_t tlen, const char *rtext,
+                       size_t rlen, int finish, uint32_t completion, uint32_t reasoning_tokens);
+/* A non-streamed answer: the response object itself. */
+int gp_render_resp_full(struct gp_render *r, struct gp_buf *out, const char *text, size_t tlen, const char *rtext,
+                        size_t rlen, int finish, uint32_t completion, uint32_t reasoning_tokens);
 
 /* Appends the decimal digits of v (no allocation when capacity allows). */
 int gp_buf_u64(struct gp_buf *b, uint64_t v);

@@ -46,13 +46,14 @@ static void handle_request(struct srv *s, struct conn *c, const struct gp_http_r
         return;
     }
     int is_chat = path_is(hr, "/v1/chat/completions"), is_cmpl = path_is(hr, "/v1/completions");
-    if (is_chat || is_cmpl) {
+    int is_resp = path_is(hr, "/v1/responses");
+    if (is_chat || is_cmpl || is_resp) {
         if (hr->method != GP_HTTP_POST) {
             const char *b = "{\"detail\":\"Method Not Allowed\"}";
             srv_send_simple(s, c, 405, "application/json", b, strlen(b));
             return;
         }
-        srv_handle_generate(s, c, hr, is_chat ? GP_EP_CHAT : GP_EP_COMPLETIONS);
+        srv_handle_generate(s, c, hr, is_chat ? GP_EP_CHAT : is_resp ? GP_EP_RESPONSES : GP_EP_COMPLETIONS);
         return;
     }
     int is_emb = path_is(hr, "/v1/embeddings");

@@ -209,8 +209,12 @@ static int emit_full(struct srv *s, struct conn *c, const char *esc, size_t elen
     if (!last)
         return 0;
     struct gp_buf body = {0};
-    gp_render_full(&r->rd, &body, r->text.data, r->text.len, r->rtext.data, r->rtext.len, r->finish,
-                   r->generated + r->miscount, r->reasoning_n < r->generated ? r->reasoning_n : r->generated);
+    if (r->endpoint == GP_EP_RESPONSES)
+        gp_render_resp_full(&r->rd, &body, r->text.data, r->text.len, r->rtext.data, r->rtext.len, r->finish,
+                            r->generated + r->miscount, r->reasoning_n < r->generated ? r->reasoning_n : r->generated);
+    else
+        gp_render_full(&r->rd, &body, r->text.data, r->text.len, r->rtext.data, r->rtext.len, r->finish,
+                       r->generated + r->miscount, r->reasoning_n < r->generated ? r->reasoning_n : r->generated);
     if (r->fault == F_MALFORMED && body.len > 10)
         body.len -= 10; /* a torn body that still claims to be complete */
     r->status = 200;
@@ -227,6 +231,20 @@ static int emit_full(struct srv *s, struct conn *c, const char *esc, size_t elen
 static int end_stream_ok(struct srv *s, struct conn *c, uint32_t k, uint64_t now)
 {
     struct sreq *r = &c->r;
+    if (r->endpoint == GP_EP_RESPONSES) {
+        /* the items' .done events and response.completed with usage: its
+         * stream has no [DONE] and always ends with usage */
+        gp_render_resp_end(&r->rd, &s->scratch, r->text.data ? r->text.data : "", r->text.len,
+                           r->rtext.data ? r->rtext.data : "", r->rtext.len, r->finish, k + r->miscount,
+                           r->reasoning_n < k ? r->reasoning_n : k);
+        srv_put_chunk(s, c);
+        srv_stamp(r, 'D');
+        srv_end_stream(s, c);
+        srv_metrics_done(s, r, now);
+        r->state = R_DONE;
+        srv_req_finish(s, c, "ok");
+        return 1;
+    }
     if (gp_render_separate_finish(&r->rd)) {
         gp_render_finish(&r->rd, &s->scratch, r->finish, k);
         srv_put_chunk(s, c);
@@ -254,11 +272,16 @@ static int emit_chunk(struct srv *s, struct conn *c, const char *esc, size_t ele
     struct sreq *r = &c->r;
     uint32_t k = r->generated;
     srv_start_stream_headers(s, c);
-    if (k == 1 && r->endpoint == GP_EP_CHAT) {
-        gp_render_role(&r->rd, &s->scratch);
+    if (k == 1 && (r->endpoint == GP_EP_CHAT || r->endpoint == GP_EP_RESPONSES)) {
+        if (r->endpoint == GP_EP_CHAT)
+            gp_render_role(&r->rd, &s->scratch);
+        else
+            gp_render_resp_open(&r->rd, &s->scratch); /* response.created, .in_progress */
         srv_put_chunk(s, c);
         srv_stamp(r, 'R');
     }
+    if (r->endpoint == GP_EP_RESPONSES) /* the .done events and the final response repeat it */
+        gp_buf_append(reasoning ? &r->rtext : &r->text, esc, elen);
     /* --stream-interval: the first token goes out at once (TTFT), then one
      * chunk per N tokens, and never one chunk mixing reasoning and content */
     gp_buf_append(&r->pend, esc, elen);
@@ -277,8 +300,12 @@ static int emit_chunk(struct srv *s, struct conn *c, const char *esc, size_t ele
         srv_put_chunk(s, c);
         srv_stamp(r, 'M');
     } else {
-        gp_render_token(&r->rd, &s->scratch, r->pend.data, r->pend.len, reasoning,
-                        last ? r->finish : GP_FINISH_NONE, k);
+        if (r->endpoint == GP_EP_RESPONSES)
+            gp_render_resp_delta(&r->rd, &s->scratch, r->pend.data, r->pend.len, reasoning,
+                                 r->rtext.data ? r->rtext.data : "", r->rtext.len);
+        else
+            gp_render_token(&r->rd, &s->scratch, r->pend.data, r->pend.len, reasoning,
+                            last ? r->finish : GP_FINISH_NONE, k);
         srv_put_chunk(s, c);
         srv_stamp(r, 'C');
         if (hi > 1 && k > 1) {

@@ -71,6 +71,7 @@ static void log_request(struct srv *s, struct conn *c, const char *outcome)
                   r->endpoint == GP_EP_CHAT          ? "chat"
                   : r->endpoint == GP_EP_EMBEDDINGS  ? "embeddings"
                   : r->endpoint == GP_EP_RANKING     ? "ranking"
+                  : r->endpoint == GP_EP_RESPONSES   ? "responses"
                                                      : "completions",
                   r->stream ? "true" : "false");
     gp_buf_json_str(b, r->prompt_head, strlen(r->prompt_head));

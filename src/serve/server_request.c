@@ -1,5 +1,5 @@
 /* serve/server_request.c — a generate request of `genperf serve`
- * (/v1/chat/completions, /v1/completions): the body is parsed and validated
+ * (/v1/chat/completions, /v1/completions, /v1/responses): the body is parsed and validated
  * with each flavour's error messages, the prompt counted with the server's
  * tokenizer, and the output planned from the request's seeded stream (length
  * and EOS, id, fault) before generation starts. The order of the draws from
@@ -46,7 +46,8 @@ static int count_content(struct gp_tokenizer *tok, json_t *content, uint32_t *co
             const char *type = json_string_value(json_object_get(part, "type"));
             if (!type)
                 return -1;
-            if (!strcmp(type, "text")) {
+            /* input_text / output_text: a Responses API input's parts */
+            if (!strcmp(type, "text") || !strcmp(type, "input_text") || !strcmp(type, "output_text")) {
                 json_t *txt = json_object_get(part, "text");
                 if (!json_is_string(txt))
                     return -1;
@@ -217,6 +218,36 @@ static void count_messages(struct srv *s, struct sreq *r, json_t *root, struct g
     }
 }
 
+/* The Responses API's "input": a string, or a list of messages
+ * ({"role","content"}, "type":"message" optional) as chat's. */
+static void count_input(struct srv *s, struct sreq *r, json_t *root, struct gen_params *p, struct verdict *v)
+{
+    json_t *in = json_object_get(root, "input");
+    if (json_is_string(in)) {
+        r->n_messages = 1;
+        add_text(s->tok, json_string_value(in), json_string_length(in), &p->ptoks, r->prompt_head,
+                 sizeof r->prompt_head);
+        return;
+    }
+    if (!json_is_array(in) || !json_array_size(in)) {
+        v->bad = "'input' is required: a string or a non-empty list of {\"role\",\"content\"} messages";
+        v->param = "input";
+        return;
+    }
+    size_t i;
+    json_t *m;
+    r->n_messages = (uint32_t)json_array_size(in);
+    json_array_foreach(in, i, m) {
+        if (!json_is_object(m) || count_content(s->tok, json_object_get(m, "content"), &p->ptoks, r->prompt_head,
+                                                sizeof r->prompt_head)) {
+            v->bad = "each input item must be a message whose 'content' is a string or a list of "
+                     "{\"type\":\"input_text\",\"text\"} parts";
+            v->param = "input";
+            return;
+        }
+    }
+}
+
 static void count_prompt(struct srv *s, struct sreq *r, json_t *root, struct gen_params *p, struct verdict *v)
 {
     json_t *pr = json_object_get(root, "prompt");
@@ -270,7 +301,10 @@ static void parse_stream(struct srv *s, struct sreq *r, json_t *root, const stru
 static void parse_lengths(json_t *root, struct gen_params *p, struct verdict *v)
 {
     long long val = 0;
-    int g1 = get_uint(root, "max_completion_tokens", &val);
+    /* max_output_tokens: the Responses API's name for it */
+    int g1 = get_uint(root, "max_output_tokens", &val);
+    if (g1 == 0)
+        g1 = get_uint(root, "max_completion_tokens", &val);
     if (g1 > 0) {
         p->maxt = val;
         p->have_max = 1;
@@ -284,7 +318,7 @@ static void parse_lengths(json_t *root, struct gen_params *p, struct verdict *v)
             g1 = -1;
     }
     if (g1 < 0 || get_uint(root, "min_tokens", &p->mint) < 0) {
-        v->bad = "max_tokens, max_completion_tokens and min_tokens must be integers";
+        v->bad = "max_tokens, max_completion_tokens, max_output_tokens and min_tokens must be integers";
         v->param = "max_tokens";
     } else if (p->maxt < 1) {
         snprintf(v->msg, sizeof v->msg, "max_tokens must be at least 1, got %lld.", p->maxt);
@@ -324,11 +358,14 @@ static void validate(struct srv *s, struct conn *c, const struct gp_http_req *hr
                      struct gen_params *p, struct verdict *v)
 {
     struct sreq *r = &c->r;
-    if (!v->bad && s->o->flavor == GP_FLAVOR_TRTLLM)
+    /* (TRT-LLM's field list is its chat/completions model's) */
+    if (!v->bad && s->o->flavor == GP_FLAVOR_TRTLLM && r->endpoint != GP_EP_RESPONSES)
         check_trt_fields(root, v);
     if (!v->bad) {
         if (r->endpoint == GP_EP_CHAT)
             count_messages(s, r, root, p, v);
+        else if (r->endpoint == GP_EP_RESPONSES)
+            count_input(s, r, root, p, v);
         else
             count_prompt(s, r, root, p, v);
     }
@@ -355,7 +392,7 @@ static void plan_output(struct srv *s, struct sreq *r, const struct gen_params *
             }
         }
     }
-    r->reasoning_n = r->endpoint == GP_EP_CHAT ? o->reasoning : 0;
+    r->reasoning_n = r->endpoint == GP_EP_CHAT || r->endpoint == GP_EP_RESPONSES ? o->reasoning : 0;
     s->prompt_total += p->ptoks;
 }
 
@@ -364,7 +401,7 @@ static void assign_id(struct srv *s, struct sreq *r)
 {
     int fl = s->o->flavor;
     uint64_t idr = gp_splitmix64(&r->rng), idr2 = gp_splitmix64(&r->rng);
-    const char *pre = r->endpoint == GP_EP_CHAT ? "chatcmpl-" : "cmpl-";
+    const char *pre = r->endpoint == GP_EP_CHAT ? "chatcmpl-" : r->endpoint == GP_EP_RESPONSES ? "resp_" : "cmpl-";
     if (fl == GP_FLAVOR_TRTLLM)
         snprintf(r->id, sizeof r->id, "%s%llu", pre, (unsigned long long)r->seq + 1);
     else

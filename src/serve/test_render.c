@@ -1,6 +1,7 @@
 /* serve/test_render.c — chunk shapes per flavour, byte-exact where the spec
  * quotes the server, and every event valid JSON. */
 #include "core/test.h"
+#include "metrics/sse.h"
 #include "serve/render.h"
 
 #include <jansson.h>
@@ -175,6 +176,75 @@ static void test_error_bodies(void)
     gp_buf_free(&b);
 }
 
+/* What a Responses stream read back with the client's parser carried. */
+struct resp_read {
+    struct gp_buf content, reasoning, err;
+    int events, bad, ends, usage_in, usage_out, typed;
+};
+
+static int on_resp(void *ctx, const char *d, size_t n, const char *type)
+{
+    struct resp_read *r = ctx;
+    struct gp_event_info in;
+    json_t *j = json_loadb(d, n, 0, NULL);
+    /* `event:` names the same type as the data's "type" (the API's framing) */
+    r->typed += j && !strcmp(json_string_value(json_object_get(j, "type")), type);
+    json_decref(j);
+    gp_responses_event_parse(d, n, &r->content, &r->reasoning, &r->err, &in);
+    r->events++;
+    r->bad += in.kind != GP_EV_CHUNK;
+    if (in.ends_stream) {
+        r->ends++;
+        r->usage_in = (int)in.prompt_tokens;
+        r->usage_out = (int)in.completion_tokens;
+    }
+    return 0;
+}
+
+/* The Responses API: created, in_progress, a reasoning item, a message
+ * item, completed with usage; read back by metrics/responses.c. */
+static void test_responses(void)
+{
+    struct gp_render r = {0};
+    struct gp_buf out = {0};
+    CHECK_INT(gp_render_init(&r, GP_FLAVOR_VLLM, GP_EP_RESPONSES, "resp_ab12", "m", 1700000000, 7, 0), 0);
+    CHECK_INT(gp_render_resp_open(&r, &out), 0);
+    CHECK_INT(gp_render_resp_delta(&r, &out, "th", 2, 1, "th", 2), 0);
+    CHECK_INT(gp_render_resp_delta(&r, &out, "ink", 3, 1, "think", 5), 0);
+    CHECK_INT(gp_render_resp_delta(&r, &out, " He\\\"y", 6, 0, "think", 5), 0);
+    CHECK_INT(gp_render_resp_delta(&r, &out, " you", 4, 0, "think", 5), 0);
+    CHECK_INT(gp_render_resp_end(&r, &out, " He\\\"y you", 10, "think", 5, GP_FINISH_STOP, 6, 2), 0);
+    CHECK(strstr(out.data, "data: [DONE]") == NULL);
+    CHECK(strstr(out.data, "\"item_id\":\"rs_ab12\"") && strstr(out.data, "\"item_id\":\"msg_ab12\""));
+    struct resp_read rd = {0};
+    struct gp_sse p;
+    gp_sse_init(&p);
+    CHECK_INT(gp_sse_feed(&p, out.data, out.len, on_resp, &rd), 0);
+    CHECK_INT(gp_sse_finish(&p, on_resp, &rd), 0);
+    gp_sse_free(&p);
+    CHECK_INT(rd.bad, 0);
+    CHECK_INT(rd.typed, rd.events);
+    CHECK_INT(rd.ends, 1);
+    CHECK(rd.content.len == 9 && !memcmp(rd.content.data, " He\"y you", 9));
+    CHECK(rd.reasoning.len == 5 && !memcmp(rd.reasoning.data, "think", 5));
+    CHECK_INT(rd.usage_in, 7);
+    CHECK_INT(rd.usage_out, 6);
+    /* the non-streamed object: valid JSON, status incomplete on a length finish */
+    gp_buf_reset(&out);
+    CHECK_INT(gp_render_resp_full(&r, &out, "ab", 2, "", 0, GP_FINISH_LENGTH, 2, 0), 0);
+    json_t *j = json_loadb(out.data, out.len, 0, NULL);
+    CHECK(j != NULL);
+    CHECK_STR(json_string_value(json_object_get(j, "status")), "incomplete");
+    CHECK_STR(json_string_value(json_object_get(j, "object")), "response");
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(j, "usage"), "output_tokens")), 2);
+    json_decref(j);
+    gp_buf_free(&rd.content);
+    gp_buf_free(&rd.reasoning);
+    gp_buf_free(&rd.err);
+    gp_buf_free(&out);
+    gp_render_free(&r);
+}
+
 int main(void)
 {
     GP_RUN(test_vllm_chat);
@@ -183,5 +253,6 @@ int main(void)
     GP_RUN(test_trtllm_chat);
     GP_RUN(test_completions_and_full_bodies);
     GP_RUN(test_error_bodies);
+    GP_RUN(test_responses);
     return gp_test_summary();
 }
