@@ -648,3 +648,5 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
     if (t)
         keep_tmpl(json + s0, json + n, &s, t, out);
 }
+
+#include "metrics/event_anthropic.inc"

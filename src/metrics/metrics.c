@@ -182,6 +182,7 @@ static int parse_parallel(struct compute *c, struct gp_error *err)
         w->tok_lock = c->have_lock && c->tok && !gp_tokenizer_count_reentrant(c->tok) ? &c->lock : NULL;
         w->inter_chunk = c->opts->inter_chunk;
         w->requests_only = c->opts->requests_only;
+        w->s.anthropic = c->opts->anthropic;
         w->idx = c->idx;
         w->reqs = c->out->reqs;
         w->k0 = c->nmeas * (size_t)t / (size_t)c->nw;

@@ -134,6 +134,8 @@ struct gp_metrics_opts {
                                       carries no content; only request latency, throughput,
                                       goodput and count are reported (GenAI-Perf's Metrics) */
     struct gp_metrics_watch *watch; /* optional: another thread follows the parse (watch.h) */
+    int anthropic;                 /* responses are Anthropic Messages API events/bodies
+                                      (--endpoint-type anthropic_messages) */
 };
 
 /* Reasoning figures over the requests in the content statistics (ok, >= 1

@@ -40,6 +40,7 @@ struct gp_scan {
                               last event was malformed: a body cut short, e.g. by a Content-Length
                               shorter than what the server meant to send */
     int last_bad;          /* the last event dispatched was malformed */
+    int anthropic;         /* events and bodies are Anthropic Messages API ones (set once per worker) */
 };
 
 /* Re-frames and scans one record's response into s (reset first).

@@ -31,7 +31,10 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
         return 0;
     }
     size_t before = s->content.len;
-    gp_event_parse_tmpl(data, len, &s->content, &s->reasoning, &s->errtext, &s->tmpl, &info);
+    if (s->anthropic)
+        gp_event_parse_anthropic(data, len, &s->content, &s->reasoning, &s->errtext, &info);
+    else
+        gp_event_parse_tmpl(data, len, &s->content, &s->reasoning, &s->errtext, &s->tmpl, &info);
     if (s->content.len > before) { /* the server's own chunking (tokens per event) */
         if (s->nev == s->evcap) {
             size_t nc = s->evcap ? s->evcap * 2 : 256;

@@ -9,7 +9,7 @@
 static const char *const endpoint_types[] = {
     "chat", "completions", "dynamic_grpc", "embeddings", "huggingface_generate", "image_retrieval",
     "nvclip", "rankings", "multimodal", "generate", "kserve", "template", "tensorrtllm_engine",
-    "vision", NULL};
+    "vision", "anthropic_messages", NULL};
 static const char *const strategies[] = {"round_robin", "random", NULL};
 static const char *const backends[] = {"tensorrtllm", "vllm", NULL};
 static const char *const rate_modes[] = {"constant", "poisson", "gamma", NULL};
@@ -28,7 +28,8 @@ const struct opt gp_profile_opts[] = {
      "how dataset rows pick a model when several -m are given (default round_robin)",
      .copy = C_CHOICE1, .off = F(model_random)},
     {O_ENDPOINT_TYPE, K_CHOICE, {"--endpoint-type"}, "{chat,completions,...}", endpoint_types,
-     "chat, completions, embeddings (/v1/embeddings), rankings (/v1/ranking), multimodal or vision",
+     "chat, completions, embeddings (/v1/embeddings), rankings (/v1/ranking), multimodal or vision; "
+     "anthropic_messages (/v1/messages, x-api-key)",
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
     {O_ENDPOINT, K_STR, {"--endpoint"}, "ENDPOINT", NULL, "custom endpoint path (default from --endpoint-type)",
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint},
