@@ -43,6 +43,7 @@ static int llm_endpoint(enum gp_endpoint_type t)
            t == GP_ENDPOINT_RESPONSES;
 }
 
+
 /* The rankings converter's Hugging Face TEI switch: --extra-inputs rankings:tei. */
 static int is_tei_pair(const char *k, const json_t *v)
 {
@@ -160,12 +161,36 @@ static json_t *rankings_body(const struct gp_dataset_opts *o, const char *model,
     return r ? (json_decref(body), NULL) : body;
 }
 
+/* Anthropic Messages API (POST /v1/messages): model, max_tokens (required
+ * there, so GP_ANTHROPIC_DEFAULT_MAX_TOKENS stands in for an unset OSL),
+ * messages, then stream, in the order its reference shows them. Nothing
+ * else: the API refuses unknown fields, so neither stream_options nor the
+ * deterministic-OSL fields go out (--extra-inputs still do). */
+static json_t *anthropic_body(const char *model, const struct gp_ds_row *row, long osl, int streaming)
+{
+    json_t *body = json_object(), *msg = json_object(), *arr = json_array();
+    int r = !body || !msg || !arr;
+    r |= json_object_set_new(body, "model", json_string(model));
+    r |= json_object_set_new(body, "max_tokens", json_integer(osl > 0 ? osl : GP_ANTHROPIC_DEFAULT_MAX_TOKENS));
+    r |= json_object_set_new(msg, "role", json_string("user"));
+    r |= json_object_set_new(msg, "content", row->n_texts ? str(row->texts[0], row->text_lens[0], row->ascii)
+                                                          : json_string(""));
+    r |= json_array_append_new(arr, msg);
+    r |= json_object_set_new(body, "messages", arr);
+    if (streaming)
+        r |= json_object_set_new(body, "stream", json_true());
+    return r ? (json_decref(body), NULL) : body;
+}
+
 json_t *gp_ds_body(const struct gp_dataset_opts *o, const char *model, const struct gp_ds_row *row, long osl)
 {
     json_t *body;
     int r = 0;
     if (o->endpoint_type == GP_ENDPOINT_RANKINGS) {
         if (!(body = rankings_body(o, model, row)))
+            return NULL;
+    } else if (o->endpoint_type == GP_ENDPOINT_ANTHROPIC) {
+        if (!(body = anthropic_body(model, row, osl, o->streaming)))
             return NULL;
     } else {
         body = json_object();

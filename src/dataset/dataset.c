@@ -36,6 +36,7 @@ static const char *format_name(enum gp_endpoint_type t)
     case GP_ENDPOINT_EMBEDDINGS: return "openai_embeddings";
     case GP_ENDPOINT_RANKINGS: return "rankings";
     case GP_ENDPOINT_RESPONSES: return "openai_responses";
+    case GP_ENDPOINT_ANTHROPIC: return "anthropic_messages";
     }
     return "?";
 }
@@ -44,13 +45,15 @@ static int check_endpoint(const struct gp_dataset_opts *o, struct gp_error *err)
 {
     enum gp_endpoint_type t = o->endpoint_type;
     if (t != GP_ENDPOINT_CHAT && t != GP_ENDPOINT_COMPLETIONS && t != GP_ENDPOINT_MULTIMODAL &&
-        t != GP_ENDPOINT_EMBEDDINGS && t != GP_ENDPOINT_RANKINGS && t != GP_ENDPOINT_RESPONSES)
+        t != GP_ENDPOINT_EMBEDDINGS && t != GP_ENDPOINT_RANKINGS && t != GP_ENDPOINT_RESPONSES &&
+        t != GP_ENDPOINT_ANTHROPIC)
         return gp_err(err, GP_EINVAL, "unknown endpoint type %d", (int)t);
     if (o->streaming && (t == GP_ENDPOINT_EMBEDDINGS || t == GP_ENDPOINT_RANKINGS))
         return gp_err(err, GP_EINVAL, "The --streaming option is not supported for %s.", format_name(t));
     if (o->batch_size_text < 0 || o->batch_size_image < 0 || o->batch_size_audio < 0)
         return gp_err(err, GP_EINVAL, "--batch-size-text/-image/-audio must be positive integers");
-    if (o->batch_size_text > 1 && (t == GP_ENDPOINT_CHAT || t == GP_ENDPOINT_MULTIMODAL || t == GP_ENDPOINT_RESPONSES))
+    if (o->batch_size_text > 1 && (t == GP_ENDPOINT_CHAT || t == GP_ENDPOINT_MULTIMODAL || t == GP_ENDPOINT_RESPONSES ||
+                                 t == GP_ENDPOINT_ANTHROPIC))
         return gp_err(err, GP_EINVAL, "The --batch-size-text flag is not supported for %s.", format_name(t));
     int rc = gp_image_check(&o->image, err);
     return rc ? rc : gp_audio_check(&o->audio, err);

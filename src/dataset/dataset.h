@@ -37,7 +37,13 @@ enum gp_endpoint_type {
     GP_ENDPOINT_RANKINGS = 4,    /* v1/ranking, query + passages */
     GP_ENDPOINT_RESPONSES = 5,   /* v1/responses (OpenAI Responses API, genperf's own):
                                   * "input": [{"role","content"}], "max_output_tokens" */
+    GP_ENDPOINT_ANTHROPIC = 6,   /* v1/messages (Anthropic Messages API; genperf's own,
+                                  * not GenAI-Perf's): model, max_tokens, messages, stream */
 };
+
+/* max_tokens of an Anthropic request when --output-tokens-mean is not given:
+ * the Messages API requires the field and has no default of its own. */
+#define GP_ANTHROPIC_DEFAULT_MAX_TOKENS 4096
 
 struct gp_dataset_opts {
     const char *const *models;   /* -m values, at least one */

@@ -654,3 +654,4 @@ void gp_js_skip(struct gp_js *j) { skip(j); }
 int gp_js_obj_next(struct gp_js *j, int *first, const char **k, size_t *kl) { return obj_next(j, first, k, kl); }
 long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info) { return usage_count(j, info); }
 long gp_js_num(struct gp_js *j) { return num(j); }
+#include "metrics/event_anthropic.inc"

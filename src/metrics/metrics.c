@@ -183,6 +183,7 @@ static int parse_parallel(struct compute *c, struct gp_error *err)
         w->inter_chunk = c->opts->inter_chunk;
         w->requests_only = c->opts->requests_only;
         w->s.responses_api = c->opts->responses_api;
+        w->s.anthropic = c->opts->anthropic;
         w->idx = c->idx;
         w->reqs = c->out->reqs;
         w->k0 = c->nmeas * (size_t)t / (size_t)c->nw;

@@ -137,6 +137,8 @@ struct gp_metrics_opts {
     int responses_api;             /* --endpoint-type responses: events and bodies are the OpenAI
                                       Responses API's (gp_responses_event_parse): output_text
                                       deltas are content, response.completed ends the stream */
+    int anthropic;                 /* responses are Anthropic Messages API events/bodies
+                                      (--endpoint-type anthropic_messages) */
 };
 
 /* Reasoning figures over the requests in the content statistics (ok, >= 1

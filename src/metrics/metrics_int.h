@@ -42,6 +42,7 @@ struct gp_scan {
     int last_bad;          /* the last event dispatched was malformed */
     int responses_api;     /* events are the OpenAI Responses API's (responses.c), set once
                               per worker from gp_metrics_opts */
+    int anthropic;         /* events and bodies are Anthropic Messages API ones (set once per worker) */
 };
 
 /* Re-frames and scans one record's response into s (reset first).

@@ -33,6 +33,8 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
     size_t before = s->content.len;
     if (s->responses_api)
         gp_responses_event_parse(data, len, &s->content, &s->reasoning, &s->errtext, &info);
+    else if (s->anthropic)
+        gp_event_parse_anthropic(data, len, &s->content, &s->reasoning, &s->errtext, &info);
     else
         gp_event_parse_tmpl(data, len, &s->content, &s->reasoning, &s->errtext, &s->tmpl, &info);
     if (s->content.len > before) { /* the server's own chunking (tokens per event) */

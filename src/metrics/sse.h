@@ -113,4 +113,12 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
 void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
                               struct gp_buf *errtext, struct gp_event_info *out);
 
+/* The same for one Anthropic Messages API event or body (event_anthropic.inc):
+ * text / text_delta are content, thinking / thinking_delta reasoning,
+ * usage.input_tokens / output_tokens the usage counts, a non-null
+ * stop_reason the finish, "type":"message_stop" GP_EV_DONE (the stream's
+ * end in place of [DONE]), "type":"error" GP_EV_ERROR. */
+void gp_event_parse_anthropic(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
+                              struct gp_buf *errtext, struct gp_event_info *out);
+
 #endif

@@ -299,7 +299,8 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
     } spoken[] = {{"chat", GP_ENDPOINT_CHAT},           {"completions", GP_ENDPOINT_COMPLETIONS},
                   {"embeddings", GP_ENDPOINT_EMBEDDINGS}, {"rankings", GP_ENDPOINT_RANKINGS},
                   {"multimodal", GP_ENDPOINT_MULTIMODAL}, {"vision", GP_ENDPOINT_MULTIMODAL},
-                  {"responses", GP_ENDPOINT_RESPONSES}};
+                  {"responses", GP_ENDPOINT_RESPONSES},
+                  {"anthropic_messages", GP_ENDPOINT_ANTHROPIC}};
     cfg->endpoint_type_given = 1;
     for (size_t i = 0; i < sizeof spoken / sizeof spoken[0]; i++)
         if (!strcmp(rv->s, spoken[i].name)) {
@@ -312,7 +313,7 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
      * genperf has no body or response parser for */
     return gp_profile_config_err(cfg, err, GP_ENOTSUP,
                       "--endpoint-type %s is not supported by genperf; it speaks chat, completions, embeddings, "
-                      "rankings, multimodal, vision and responses (OpenAI-compatible HTTP)",
+                      "rankings, multimodal, vision and responses (OpenAI-compatible HTTP) and anthropic_messages",
                       rv->s);
 }
 
@@ -324,6 +325,7 @@ int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile
                     : cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS ? "v1/embeddings"
                     : cfg->endpoint_type == GP_ENDPOINT_RANKINGS   ? "v1/ranking"
                     : cfg->endpoint_type == GP_ENDPOINT_RESPONSES  ? "v1/responses"
+                    : cfg->endpoint_type == GP_ENDPOINT_ANTHROPIC  ? "v1/messages"
                                                                    : "v1/chat/completions";
     if (rv->seen && rv->s[0])
         for (e = rv->s; *e == ' ' || *e == '/'; e++)
@@ -443,11 +445,25 @@ int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, 
 {
     struct gp_redact red;
     gp_profile_redact(cfg, &red);
-    int have_auth = 0;
+    /* Anthropic's Messages API takes the key as x-api-key (no Bearer) and
+     * wants anthropic-version on every request: 2023-06-01 unless -H gives one */
+    int anth = cfg->endpoint_type == GP_ENDPOINT_ANTHROPIC;
+    const char *kname = anth ? "x-api-key" : "Authorization";
+    size_t knl = strlen(kname);
+    int have_auth = 0, have_version = 0;
     for (size_t i = 0; i < cfg->n_headers; i++) {
         const char *colon = strchr(cfg->headers[i], ':');
-        if (colon && (size_t)(colon - cfg->headers[i]) == 13 && !strncasecmp(cfg->headers[i], "Authorization", 13))
+        if (colon && (size_t)(colon - cfg->headers[i]) == knl && !strncasecmp(cfg->headers[i], kname, knl))
             have_auth = 1;
+        if (colon && (size_t)(colon - cfg->headers[i]) == 17 && !strncasecmp(cfg->headers[i], "anthropic-version", 17))
+            have_version = 1;
+    }
+    if (anth && !have_version) {
+        const char **na = realloc(cfg->headers, (cfg->n_headers + 1) * sizeof *na);
+        if (!na)
+            return gp_profile_config_err(cfg, err, GP_ENOMEM, "out of memory");
+        cfg->headers = na;
+        cfg->headers[cfg->n_headers++] = "anthropic-version: 2023-06-01";
     }
     char key[4096] = "";
     const char *from = NULL;
@@ -470,7 +486,7 @@ int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, 
                           cfg->api_key_file);
     if (from && have_auth && cfg->api_key_file)
         return gp_profile_config_err(cfg, err, GP_EINVAL,
-                          "--api-key-file and -H 'Authorization: ...' both give the key; pass only one");
+                          "--api-key-file and -H '%s: ...' both give the key; pass only one", kname);
     if (from && !have_auth) {
         size_t n = strlen(k) + 32;
         const char **na = realloc(cfg->headers, (cfg->n_headers + 1) * sizeof *na);
@@ -479,7 +495,10 @@ int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, 
                 cfg->headers = na;
             return gp_profile_config_err(cfg, err, GP_ENOMEM, "out of memory");
         }
-        snprintf(cfg->auth_header, n, "Authorization: Bearer %s", k);
+        if (anth)
+            snprintf(cfg->auth_header, n, "x-api-key: %s", k);
+        else
+            snprintf(cfg->auth_header, n, "Authorization: Bearer %s", k);
         cfg->headers = na;
         cfg->headers[cfg->n_headers++] = cfg->auth_header;
     }
@@ -515,6 +534,7 @@ const char *gp_profile_output_format(const struct profile_config *cfg)
     case GP_ENDPOINT_EMBEDDINGS: return "openai_embeddings";
     case GP_ENDPOINT_RANKINGS: return "rankings";
     case GP_ENDPOINT_RESPONSES: return "openai_responses";
+    case GP_ENDPOINT_ANTHROPIC: return "anthropic_messages";
     default: return "openai_chat_completions";
     }
 }

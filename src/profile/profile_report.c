@@ -87,6 +87,7 @@ void gp_profile_stage_metrics(struct profile_run *r)
         .inter_chunk = 1,
         .requests_only = cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS,
         .responses_api = cfg->endpoint_type == GP_ENDPOINT_RESPONSES,
+        .anthropic = cfg->endpoint_type == GP_ENDPOINT_ANTHROPIC,
     };
     /* The raw profile export needs of the metrics only each request's
      * verdict: its writer follows the parse workers (metrics/watch.h) and the

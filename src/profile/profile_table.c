@@ -11,6 +11,7 @@ static const char *const endpoint_types[] = {
     "nvclip", "rankings", "multimodal", "generate", "kserve", "template", "tensorrtllm_engine",
     "vision",
     "responses", /* genperf's own: the OpenAI Responses API (GenAI-Perf 0.0.16 has none) */
+    "anthropic_messages", /* genperf's own: the Anthropic Messages API */
     NULL};
 static const char *const strategies[] = {"round_robin", "random", NULL};
 static const char *const backends[] = {"tensorrtllm", "vllm", NULL};
@@ -30,7 +31,8 @@ const struct opt gp_profile_opts[] = {
      "how dataset rows pick a model when several -m are given (default round_robin)",
      .copy = C_CHOICE1, .off = F(model_random)},
     {O_ENDPOINT_TYPE, K_CHOICE, {"--endpoint-type"}, "{chat,completions,...}", endpoint_types,
-     "chat, completions, embeddings (/v1/embeddings), rankings (/v1/ranking), multimodal or vision",
+     "chat, completions, embeddings (/v1/embeddings), rankings (/v1/ranking), multimodal or vision; "
+     "anthropic_messages (/v1/messages, x-api-key)",
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
     {O_ENDPOINT, K_STR, {"--endpoint"}, "ENDPOINT", NULL, "custom endpoint path (default from --endpoint-type)",
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint},

@@ -222,6 +222,12 @@ long gp_http_parse(const char *buf, size_t len, size_t max_body, struct gp_http_
         } else if (ieq(p, nl, "authorization")) {
             req->authorization = v;
             req->authorization_len = vl;
+        } else if (ieq(p, nl, "x-api-key")) { /* Anthropic's key header */
+            req->x_api_key = v;
+            req->x_api_key_len = vl;
+        } else if (ieq(p, nl, "anthropic-version")) {
+            req->anthropic_version = v;
+            req->anthropic_version_len = vl;
         }
         p = eol + 2;
     }

@@ -32,6 +32,10 @@ struct gp_http_req {
     size_t content_type_len;
     const char *authorization;  /* NULL when absent */
     size_t authorization_len;
+    const char *x_api_key;      /* NULL when absent (Anthropic: /v1/messages) */
+    size_t x_api_key_len;
+    const char *anthropic_version; /* NULL when absent */
+    size_t anthropic_version_len;
     int chunked;                /* Transfer-Encoding: chunked */
     long long content_length;   /* -1 when absent */
     size_t head_len;            /* bytes of request line + headers + blank line */

@@ -46,6 +46,8 @@ int gp_render_init(struct gp_render *r, int flavor, int endpoint, const char *id
     r->seq = r->item = r->n_items = 0;
     if (!r->eos_id)
         r->eos_id = 2;
+    if (endpoint == GP_EP_ANTHROPIC)
+        return gp_render_anth_init(r, id, model);
     gp_buf_reset(&r->head);
     int rc = APP(&r->head, "{\"id\":");
     rc |= gp_buf_json_str(&r->head, id, strlen(id));
@@ -96,6 +98,8 @@ static int open_chunk(struct gp_render *r, struct gp_buf *out)
 
 int gp_render_role(struct gp_render *r, struct gp_buf *out)
 {
+    if (r->endpoint == GP_EP_ANTHROPIC)
+        return gp_render_anth_start(r, out);
     if (r->endpoint != GP_EP_CHAT)
         return 0;
     int rc = open_chunk(r, out);
@@ -135,6 +139,8 @@ int gp_render_separate_finish(const struct gp_render *r)
 int gp_render_token(struct gp_render *r, struct gp_buf *out, const char *esc, size_t n, int reasoning,
                     int finish, uint32_t so_far)
 {
+    if (r->endpoint == GP_EP_ANTHROPIC)
+        return gp_render_anth_token(r, out, esc, n, reasoning);
     if (gp_render_separate_finish(r))
         finish = GP_FINISH_NONE;
     int rc = open_chunk(r, out);
@@ -255,6 +261,8 @@ int gp_render_usage(struct gp_render *r, struct gp_buf *out, uint32_t completion
 int gp_render_stream_error(struct gp_render *r, struct gp_buf *out, int code, const char *type,
                            const char *msg)
 {
+    if (r->endpoint == GP_EP_ANTHROPIC) /* Anthropic's error types: 529 is overloaded_error */
+        return gp_render_anth_error(out, code == 503 ? "overloaded_error" : "api_error", msg);
     int rc = APP(out, "data: {\"error\": {");
     if (r->flavor == GP_FLAVOR_SGLANG)
         rc |= APP(out, "\"object\": \"error\", ");
@@ -273,6 +281,8 @@ int gp_render_done(struct gp_buf *out) { return APP(out, "data: [DONE]\n\n") ? -
 int gp_render_malformed(struct gp_render *r, struct gp_buf *out)
 {
     /* a chunk cut inside a string, as a buggy proxy or a torn write would leave it */
+    if (r->endpoint == GP_EP_ANTHROPIC)
+        return gp_render_anth_malformed(r, out);
     int rc = APP(out, "data: ");
     rc |= gp_buf_append(out, r->head.data, r->head.len);
     rc |= APP(out, ",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\\u12\n\n");
@@ -293,6 +303,8 @@ int gp_render_full(struct gp_render *r, struct gp_buf *out, const char *text, si
                    const char *reasoning, size_t reasoning_len, int finish, uint32_t completion,
                    uint32_t reasoning_tokens)
 {
+    if (r->endpoint == GP_EP_ANTHROPIC)
+        return gp_render_anth_full(r, out, text, text_len, reasoning, reasoning_len, finish, completion);
     /* the head carries the ".chunk"/"text_completion" object name; rebuild the
      * non-streamed prefix from it by replacing the object field */
     const char *h = r->head.data;

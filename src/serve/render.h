@@ -21,7 +21,8 @@
 
 enum gp_flavor { GP_FLAVOR_VLLM = 0, GP_FLAVOR_SGLANG, GP_FLAVOR_TRTLLM };
 enum gp_endpoint { GP_EP_CHAT = 0, GP_EP_COMPLETIONS, GP_EP_EMBEDDINGS, GP_EP_RANKING,
-                   GP_EP_RESPONSES /* the OpenAI Responses API, POST /v1/responses (render_responses.c) */ };
+                   GP_EP_RESPONSES /* the OpenAI Responses API, POST /v1/responses (render_responses.c) */,
+                   GP_EP_ANTHROPIC /* the Anthropic Messages API, POST /v1/messages (render_anthropic.c) */ };
 enum gp_finish { GP_FINISH_NONE = 0, GP_FINISH_LENGTH, GP_FINISH_STOP };
 
 /* Parses "vllm" | "sglang" | "trtllm"; -1 if unknown. */
@@ -41,6 +42,8 @@ struct gp_render {
     const char *id, *model;
     long long created;
     uint32_t seq, item, n_items;
+    int anth_block;        /* Anthropic: open content block, 0 none, 1 thinking, 2 text */
+    int anth_index;        /* Anthropic: index of the last block opened (-1: none yet) */
 };
 
 int gp_render_init(struct gp_render *r, int flavor, int endpoint, const char *id, const char *model,
@@ -96,6 +99,20 @@ int gp_render_resp_end(struct gp_render *r, struct gp_buf *out, const char *text
 /* A non-streamed answer: the response object itself. */
 int gp_render_resp_full(struct gp_render *r, struct gp_buf *out, const char *text, size_t tlen, const char *rtext,
                         size_t rlen, int finish, uint32_t completion, uint32_t reasoning_tokens);
+/* Anthropic Messages API (render_anthropic.c); gp_render_init, role,
+ * token, finish, usage, stream_error, malformed and full hand over to these
+ * when r->endpoint is GP_EP_ANTHROPIC. _end is content_block_stop and
+ * message_delta (usage); _stop is message_stop (the stream's end marker in
+ * place of [DONE]). */
+int gp_render_anth_init(struct gp_render *r, const char *id, const char *model);
+int gp_render_anth_start(struct gp_render *r, struct gp_buf *out);
+int gp_render_anth_token(struct gp_render *r, struct gp_buf *out, const char *esc, size_t n, int reasoning);
+int gp_render_anth_end(struct gp_render *r, struct gp_buf *out, int finish, uint32_t completion);
+int gp_render_anth_stop(struct gp_buf *out);
+int gp_render_anth_error(struct gp_buf *out, const char *type, const char *msg);
+int gp_render_anth_malformed(struct gp_render *r, struct gp_buf *out);
+int gp_render_anth_full(struct gp_render *r, struct gp_buf *out, const char *text, size_t text_len,
+                        const char *reasoning, size_t reasoning_len, int finish, uint32_t completion);
 
 /* Appends the decimal digits of v (no allocation when capacity allows). */
 int gp_buf_u64(struct gp_buf *b, uint64_t v);

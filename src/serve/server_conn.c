@@ -17,21 +17,24 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int auth_ok(struct srv *s, const struct gp_http_req *hr)
-{
-    if (!s->o->api_key || s->o->flavor == GP_FLAVOR_TRTLLM)
-        return 1;
-    if (!hr->authorization || hr->authorization_len < 7 || strncasecmp(hr->authorization, "Bearer ", 7))
-        return 0;
-    size_t kl = strlen(s->o->api_key);
-    return hr->authorization_len - 7 == kl && !memcmp(hr->authorization + 7, s->o->api_key, kl);
-}
-
 static int path_is(const struct gp_http_req *hr, const char *p)
 {
     size_t n = strlen(p);
     return hr->path_len == n && !memcmp(hr->path, p, n);
 }
+
+static int auth_ok(struct srv *s, const struct gp_http_req *hr)
+{
+    if (!s->o->api_key || s->o->flavor == GP_FLAVOR_TRTLLM)
+        return 1;
+    size_t kl = strlen(s->o->api_key);
+    if (path_is(hr, "/v1/messages")) /* Anthropic sends its key as x-api-key, no Bearer */
+        return hr->x_api_key && hr->x_api_key_len == kl && !memcmp(hr->x_api_key, s->o->api_key, kl);
+    if (!hr->authorization || hr->authorization_len < 7 || strncasecmp(hr->authorization, "Bearer ", 7))
+        return 0;
+    return hr->authorization_len - 7 == kl && !memcmp(hr->authorization + 7, s->o->api_key, kl);
+}
+
 
 static void handle_request(struct srv *s, struct conn *c, const struct gp_http_req *hr)
 {
@@ -46,14 +49,20 @@ static void handle_request(struct srv *s, struct conn *c, const struct gp_http_r
         return;
     }
     int is_chat = path_is(hr, "/v1/chat/completions"), is_cmpl = path_is(hr, "/v1/completions");
-    int is_resp = path_is(hr, "/v1/responses");
-    if (is_chat || is_cmpl || is_resp) {
+    int is_resp = path_is(hr, "/v1/responses"), is_anth = path_is(hr, "/v1/messages");
+    if (is_chat || is_cmpl || is_resp || is_anth) {
         if (hr->method != GP_HTTP_POST) {
             const char *b = "{\"detail\":\"Method Not Allowed\"}";
             srv_send_simple(s, c, 405, "application/json", b, strlen(b));
             return;
         }
-        srv_handle_generate(s, c, hr, is_chat ? GP_EP_CHAT : is_resp ? GP_EP_RESPONSES : GP_EP_COMPLETIONS);
+        if (is_anth && !hr->anthropic_version) { /* Anthropic's API refuses a request without it */
+            const char *b = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
+                            "\"message\":\"anthropic-version: header is required\"}}";
+            srv_send_simple(s, c, 400, "application/json", b, strlen(b));
+            return;
+        }
+        srv_handle_generate(s, c, hr, is_anth ? GP_EP_ANTHROPIC : is_chat ? GP_EP_CHAT : is_resp ? GP_EP_RESPONSES : GP_EP_COMPLETIONS);
         return;
     }
     int is_emb = path_is(hr, "/v1/embeddings");

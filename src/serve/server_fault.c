@@ -43,7 +43,8 @@ static void sglang_stream_503(struct srv *s, struct conn *c)
     gp_render_stream_error(&r->rd, &s->scratch, 503, "SERVICE_UNAVAILABLE", "The request queue is full.");
     srv_put_chunk(s, c);
     srv_stamp(r, 'E');
-    gp_render_done(&s->scratch);
+    if (r->endpoint != GP_EP_ANTHROPIC) /* an Anthropic stream ends at its error event */
+        gp_render_done(&s->scratch);
     srv_put_chunk(s, c);
     srv_stamp(r, 'D');
     srv_end_stream(s, c);
@@ -114,7 +115,8 @@ static int stream_error(struct srv *s, struct conn *c)
                            "Internal server error (injected by genperf serve --fault-rate-stream-error)");
     srv_put_chunk(s, c);
     srv_stamp(r, 'E');
-    gp_render_done(&s->scratch);
+    if (r->endpoint != GP_EP_ANTHROPIC) /* an Anthropic stream ends at its error event */
+        gp_render_done(&s->scratch);
     srv_put_chunk(s, c);
     srv_stamp(r, 'D');
     srv_end_stream(s, c);

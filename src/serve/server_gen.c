@@ -250,12 +250,19 @@ static int end_stream_ok(struct srv *s, struct conn *c, uint32_t k, uint64_t now
         srv_put_chunk(s, c);
         srv_stamp(r, 'F');
     }
-    if (r->include_usage) {
+    if (r->endpoint == GP_EP_ANTHROPIC) {
+        /* Anthropic always reports usage (message_delta); message_stop ends the stream */
+        gp_render_anth_end(&r->rd, &s->scratch, r->finish, k + r->miscount);
+        srv_put_chunk(s, c);
+        srv_stamp(r, 'U');
+        gp_render_anth_stop(&s->scratch);
+    } else if (r->include_usage) {
         gp_render_usage(&r->rd, &s->scratch, k + r->miscount, r->reasoning_n < k ? r->reasoning_n : k);
         srv_put_chunk(s, c);
         srv_stamp(r, 'U');
     }
-    gp_render_done(&s->scratch);
+    if (r->endpoint != GP_EP_ANTHROPIC)
+        gp_render_done(&s->scratch);
     srv_put_chunk(s, c);
     srv_stamp(r, 'D');
     srv_end_stream(s, c);
@@ -272,8 +279,9 @@ static int emit_chunk(struct srv *s, struct conn *c, const char *esc, size_t ele
     struct sreq *r = &c->r;
     uint32_t k = r->generated;
     srv_start_stream_headers(s, c);
-    if (k == 1 && (r->endpoint == GP_EP_CHAT || r->endpoint == GP_EP_RESPONSES)) {
-        if (r->endpoint == GP_EP_CHAT)
+    if (k == 1 && (r->endpoint == GP_EP_CHAT || r->endpoint == GP_EP_RESPONSES ||
+                   r->endpoint == GP_EP_ANTHROPIC)) {
+        if (r->endpoint != GP_EP_RESPONSES)
             gp_render_role(&r->rd, &s->scratch);
         else
             gp_render_resp_open(&r->rd, &s->scratch); /* response.created, .in_progress */

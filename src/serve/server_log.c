@@ -69,6 +69,7 @@ static void log_request(struct srv *s, struct conn *c, const char *outcome)
     gp_buf_json_str(b, r->model, strlen(r->model));
     gp_buf_printf(b, ",\"endpoint\":\"%s\",\"stream\":%s,\"prompt_head\":",
                   r->endpoint == GP_EP_CHAT          ? "chat"
+                  : r->endpoint == GP_EP_ANTHROPIC   ? "anthropic_messages"
                   : r->endpoint == GP_EP_EMBEDDINGS  ? "embeddings"
                   : r->endpoint == GP_EP_RANKING     ? "ranking"
                   : r->endpoint == GP_EP_RESPONSES   ? "responses"

@@ -362,7 +362,7 @@ static void validate(struct srv *s, struct conn *c, const struct gp_http_req *hr
     if (!v->bad && s->o->flavor == GP_FLAVOR_TRTLLM && r->endpoint != GP_EP_RESPONSES)
         check_trt_fields(root, v);
     if (!v->bad) {
-        if (r->endpoint == GP_EP_CHAT)
+        if (r->endpoint == GP_EP_CHAT || r->endpoint == GP_EP_ANTHROPIC)
             count_messages(s, r, root, p, v);
         else if (r->endpoint == GP_EP_RESPONSES)
             count_input(s, r, root, p, v);
@@ -370,6 +370,10 @@ static void validate(struct srv *s, struct conn *c, const struct gp_http_req *hr
             count_prompt(s, r, root, p, v);
     }
     parse_stream(s, r, root, hr, v);
+    if (!v->bad && r->endpoint == GP_EP_ANTHROPIC && !json_is_integer(json_object_get(root, "max_tokens"))) {
+        v->bad = "max_tokens: Field required"; /* the Messages API has no default length */
+        v->param = "max_tokens";
+    }
     if (!v->bad)
         parse_lengths(root, p, v);
     if (!v->bad)
@@ -392,7 +396,8 @@ static void plan_output(struct srv *s, struct sreq *r, const struct gen_params *
             }
         }
     }
-    r->reasoning_n = r->endpoint == GP_EP_CHAT || r->endpoint == GP_EP_RESPONSES ? o->reasoning : 0;
+    r->reasoning_n = r->endpoint == GP_EP_CHAT || r->endpoint == GP_EP_RESPONSES ||
+                   r->endpoint == GP_EP_ANTHROPIC ? o->reasoning : 0;
     s->prompt_total += p->ptoks;
 }
 
@@ -401,7 +406,7 @@ static void assign_id(struct srv *s, struct sreq *r)
 {
     int fl = s->o->flavor;
     uint64_t idr = gp_splitmix64(&r->rng), idr2 = gp_splitmix64(&r->rng);
-    const char *pre = r->endpoint == GP_EP_CHAT ? "chatcmpl-" : r->endpoint == GP_EP_RESPONSES ? "resp_" : "cmpl-";
+    const char *pre = r->endpoint == GP_EP_ANTHROPIC ? "msg_" : r->endpoint == GP_EP_CHAT ? "chatcmpl-" : r->endpoint == GP_EP_RESPONSES ? "resp_" : "cmpl-";
     if (fl == GP_FLAVOR_TRTLLM)
         snprintf(r->id, sizeof r->id, "%s%llu", pre, (unsigned long long)r->seq + 1);
     else
