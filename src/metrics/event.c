@@ -341,6 +341,66 @@ static size_t content_field(struct js *j, struct scan_state *s)
     return n;
 }
 
+/* delta.tool_calls / message.tool_calls: [{"index", "id", "type",
+ * "function": {"name", "arguments"}}]. The arguments strings are the
+ * model's output, so they are read into content like delta.content (their
+ * first fragment is the first token, their text is tokenized into OSL);
+ * read by content_field, an event whose only text is one arguments
+ * fragment serves as the template too. Names and ids are not output text. */
+static void scan_tool_function(struct js *j, struct scan_state *s)
+{
+    if (peek(j) != '{') {
+        skip(j);
+        return;
+    }
+    const char *k;
+    size_t kl;
+    int first = 1, r;
+    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("arguments"))
+            s->info->content_len += content_field(j, s);
+        else
+            skip(j);
+        if (j->bad)
+            return;
+    }
+}
+
+static void scan_tool_calls(struct js *j, struct scan_state *s)
+{
+    if (peek(j) != '[') {
+        skip(j);
+        return;
+    }
+    j->p++;
+    if (eat(j, ']'))
+        return;
+    for (;;) {
+        if (peek(j) == '{') {
+            const char *k;
+            size_t kl;
+            int first = 1, r;
+            while ((r = obj_next(j, &first, &k, &kl)) == 1) {
+                if (KEQ("function"))
+                    scan_tool_function(j, s);
+                else
+                    skip(j);
+                if (j->bad)
+                    return;
+            }
+        } else {
+            skip(j);
+        }
+        if (j->bad)
+            return;
+        if (eat(j, ','))
+            continue;
+        if (!eat(j, ']'))
+            j->bad = 1;
+        return;
+    }
+}
+
 /* delta / message object of a choice */
 static void scan_delta(struct js *j, struct scan_state *s)
 {
@@ -358,6 +418,8 @@ static void scan_delta(struct js *j, struct scan_state *s)
             s->info->content_len += content_field(j, s);
         else if (KEQ("reasoning_content") || KEQ("reasoning"))
             s->info->reasoning_len += text_field(j, s->reasoning);
+        else if (KEQ("tool_calls"))
+            scan_tool_calls(j, s);
         else
             skip(j);
         if (j->bad)
