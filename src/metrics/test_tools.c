@@ -5,9 +5,11 @@
 #include "core/buf.h"
 #include "core/test.h"
 #include "metrics/metrics.h"
+#include "metrics/metrics_int.h"
 #include "metrics/sse.h"
 #include "tokenizer/tokenizer.h"
 
+#include <jansson.h>
 #include <string.h>
 
 static void test_event_tool_calls(void)
@@ -104,8 +106,84 @@ static void test_request_tool_calls(void)
     gp_record_store_free(&st);
 }
 
+/* what the check looks at: top-level type, required keys, property types */
+static void test_schema_check(void)
+{
+    json_t *obj = json_loads("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"},"
+                             "\"x\":{\"type\":[\"number\",\"null\"]},\"t\":{\"type\":\"array\"}},"
+                             "\"required\":[\"n\"]}", 0, NULL);
+    json_t *arr = json_loads("{\"type\":\"array\"}", 0, NULL), *any = json_loads("{}", 0, NULL);
+    static const struct {
+        int which;
+        const char *text;
+        int want;
+    } cases[] = {
+        {0, "{\"n\": 1}", GP_SO_OK},           {0, "{\"n\": 1.0, \"x\": null}", GP_SO_OK},
+        {0, "{\"n\": 1.5}", GP_SO_MISMATCH},   {0, "{\"n\": 1, \"x\": \"s\"}", GP_SO_MISMATCH},
+        {0, "{\"x\": 2}", GP_SO_MISMATCH},     {0, "[1]", GP_SO_MISMATCH},
+        {0, "{\"n\": 1, \"t\": {}}", GP_SO_MISMATCH}, {0, "{\"n\": 1, \"extra\": 1}", GP_SO_OK},
+        {0, "{\"n\": 1", GP_SO_INVALID_JSON},  {0, "", GP_SO_INVALID_JSON},
+        {0, "Sure! {\"n\": 1}", GP_SO_INVALID_JSON}, {1, "[1, 2]", GP_SO_OK},
+        {1, "{}", GP_SO_MISMATCH},               {2, "\"s\"", GP_SO_OK},
+    };
+    const json_t *schemas[] = {obj, arr, any};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_INT(gp_mx_schema_check(schemas[cases[i].which], cases[i].text, strlen(cases[i].text)), cases[i].want);
+    json_decref(obj);
+    json_decref(arr);
+    json_decref(any);
+}
+
+/* the structured-output counts: a schema sent, each ok response checked,
+ * none failed for it */
+static void test_structured_counts(void)
+{
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    st.mono0_ns = 1000;
+    st.wall0_ns = 1700000000000000000ull;
+    static const char *const bodies[] = {
+        "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": \\\"a\\\", \\\"age\\\": 3}\"},\"finish_reason\":\"stop\"}]}",
+        "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": \\\"a\\\"\"},\"finish_reason\":\"length\"}]}",
+        "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": 5, \\\"age\\\": 3}\"},\"finish_reason\":\"stop\"}]}",
+        "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": \\\"b\\\"}\"},\"finish_reason\":\"stop\"}]}",
+    };
+    for (size_t i = 0; i < 4; i++) {
+        struct gp_chunk ch = {.t_ns = 1000 * (i + 1) + 10, .off = 0, .len = (uint32_t)strlen(bodies[i])};
+        struct gp_record r = {0};
+        r.t_start_ns = 1000 * (i + 1);
+        r.t_end_ns = r.t_start_ns + 11;
+        r.http_status = 200;
+        gp_record_append(&st, &r, &ch, 1, bodies[i], ch.len, NULL, 0);
+    }
+    json_t *schema = json_loads("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
+                                "\"age\":{\"type\":\"integer\"}},\"required\":[\"name\",\"age\"]}", 0, NULL);
+    struct gp_metrics_opts o = {.inter_chunk = 1, .response_schema = schema};
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, NULL, NULL, &o, &m, NULL), 0);
+    CHECK_INT(m.n_ok, 4);
+    CHECK_INT(m.structured.present, 1);
+    CHECK_INT(m.structured.requests, 4);
+    CHECK_INT(m.structured.invalid_json, 1);    /* the cut object */
+    CHECK_INT(m.structured.schema_mismatch, 2); /* name not a string; age missing */
+    CHECK(m.reqs[1].flags & GP_RQ_SO_INVALID_JSON);
+    CHECK(m.reqs[2].flags & GP_RQ_SO_MISMATCH);
+    CHECK(!(m.reqs[0].flags & (GP_RQ_SO_MISMATCH | GP_RQ_SO_INVALID_JSON)));
+    gp_metrics_result_free(&m);
+    /* no schema: no block */
+    o.response_schema = NULL;
+    CHECK_INT(gp_metrics_compute(&st, NULL, NULL, &o, &m, NULL), 0);
+    CHECK_INT(m.structured.present, 0);
+    CHECK_INT(m.structured.invalid_json, 0);
+    gp_metrics_result_free(&m);
+    json_decref(schema);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
+    GP_RUN(test_schema_check);
+    GP_RUN(test_structured_counts);
     GP_RUN(test_event_tool_calls);
     GP_RUN(test_request_tool_calls);
     return gp_test_summary();

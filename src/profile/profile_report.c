@@ -86,6 +86,7 @@ void gp_profile_stage_metrics(struct profile_run *r)
         .n_slos = slos ? cfg->n_slos : 0,
         .inter_chunk = 1,
         .requests_only = cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS,
+        .response_schema = gp_profile_response_schema(cfg),
     };
     /* The raw profile export needs of the metrics only each request's
      * verdict: its writer follows the parse workers (metrics/watch.h) and the
