@@ -123,6 +123,8 @@ void srv_req_start(struct srv *s, struct sreq *r, int endpoint)
     gp_splitmix64(&r->rng);
     r->status = 400;
     r->state = R_DONE;
+    r->json_mode = 0;
+    r->json_extra = 0;
     snprintf(r->model, sizeof r->model, "%s", o->model);
 }
 
@@ -409,6 +411,7 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     const char *tname = v.bad ? NULL : tool_to_call(r, root);
     if (tname)
         snprintf(tool, sizeof tool, "%s", tname);
+    json_t *rf = v.bad ? NULL : json_incref(json_object_get(root, "response_format"));
     json_decref(root);
     r->prompt_tokens = p.ptoks;
     if (v.bad) {
@@ -427,6 +430,10 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
         gp_render_tool_call(&r->rd, tool, cid);
         r->finish = GP_FINISH_TOOL_CALLS;
         r->reasoning_n = 0;
+    }
+    if (rf) {
+        srv_json_plan(s, r, rf);
+        json_decref(rf);
     }
     r->fault = srv_pick_fault(s, &r->rng);
     r->fault_at = 1 + (uint32_t)(gp_splitmix64(&r->rng) % r->out_tokens);
