@@ -106,31 +106,36 @@ PY
 # requests with JSON of max_tokens tokens and cuts a seeded share short
 # (--invalid-json-rate); the client counts exactly those, fails none
 stop_serve
-start_serve --tokenizer builtin --itl-ms 1 --invalid-json-rate 0.3 --seed 5 --timing-log "$TMPDIR/timing.jsonl"
-for mode in stream plain; do
-  flag=(); [ $mode = stream ] && flag=(--streaming)
+start_serve --tokenizer builtin --itl-ms 0 --invalid-json-rate 0.3 --seed 5 --timing-log "$TMPDIR/timing.jsonl"
+# (the third run gives the same response_format through --extra-inputs: checked the same way)
+rf=$(python3 -c 'import json; print(json.dumps({"response_format": {"type": "json_schema", "json_schema":
+  {"name": "person", "schema": json.load(open("person.json")), "strict": True}}}))')
+for mode in stream plain extra; do
+  flag=(--response-format-schema person.json)
+  [ $mode = stream ] && flag+=(--streaming)
+  [ $mode = extra ] && flag=(--streaming --extra-inputs "$rf")
   # 60 tokens: the byte tokenizer spends 22 on the JSON around the words
   "$GENPERF" profile -m m --url "$URL" --tokenizer builtin --synthetic-input-tokens-mean 16 \
     --output-tokens-mean 60 --genperf-output-tokens-deterministic "${flag[@]}" --request-count 20 \
-    --response-format-schema person.json --artifact-dir s_$mode >so_$mode.txt 2>&1
+    --artifact-dir s_$mode >so_$mode.txt 2>&1
   rc=$?; check_rc $rc 0 || cat so_$mode.txt
   grep -q 'genperf: structured output: [0-9]* of 20 ok responses not JSON, 0 not matching the schema' so_$mode.txt \
     || { cat so_$mode.txt; fail "structured output console line ($mode)"; }
 done
 stop_serve
-python3 - "$TMPDIR/timing.jsonl" s_stream s_plain <<'PY' || fail "structured output counts"
+python3 - "$TMPDIR/timing.jsonl" s_stream s_plain s_extra <<'PY' || fail "structured output counts"
 import glob, json, sys
 log = [json.loads(l) for l in open(sys.argv[1])]
-assert len(log) == 40, len(log)
-cut = {True: 0, False: 0}
+assert len(log) == 60, len(log)
+cut = [0, 0, 0]  # per run: the runs are sequential, seq 0-19, 20-39, 40-59
 for x in log:
     assert x["structured"] in ("json", "json_cut"), x
-    cut[x["stream"]] += x["structured"] == "json_cut"
+    cut[x["seq"] // 20] += x["structured"] == "json_cut"
     assert x["completion_tokens"] == 60, x
-assert 0 < cut[True] < 20 and 0 < cut[False] < 20, cut
-for d, streamed in ((sys.argv[2], True), (sys.argv[3], False)):
+assert all(0 < c < 20 for c in cut), cut
+for run, d in enumerate(sys.argv[2:]):
     g = json.load(open(glob.glob(d + "/*/profile_export_genperf.json")[0]))
-    assert g["structured_output"] == {"requests": 20, "invalid_json": cut[streamed], "schema_mismatch": 0}, (g["structured_output"], cut)
+    assert g["structured_output"] == {"requests": 20, "invalid_json": cut[run], "schema_mismatch": 0}, (d, g["structured_output"], cut)
     assert g["requests"]["failed"] == 0 and g["requests"]["ok"] == 20, g["requests"]
     recs = [json.loads(l) for l in open(glob.glob(d + "/*/profile_export_records.jsonl")[0])]
     assert all(r["osl"] == 60 and r["status"] == "ok" for r in recs), [r["osl"] for r in recs]
