@@ -341,64 +341,43 @@ static size_t content_field(struct js *j, struct scan_state *s)
     return n;
 }
 
-/* delta.tool_calls / message.tool_calls: [{"index", "id", "type",
- * "function": {"name", "arguments"}}]. The arguments strings are the
- * model's output, so they are read into content like delta.content (their
- * first fragment is the first token, their text is tokenized into OSL);
- * read by content_field, an event whose only text is one arguments
- * fragment serves as the template too. Names and ids are not output text. */
-static void scan_tool_function(struct js *j, struct scan_state *s)
-{
-    if (peek(j) != '{') {
-        skip(j);
-        return;
-    }
-    const char *k;
-    size_t kl;
-    int first = 1, r;
-    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
-        if (KEQ("arguments"))
-            s->info->content_len += content_field(j, s);
-        else
-            skip(j);
-        if (j->bad)
-            return;
-    }
-}
-
+/* delta.tool_calls / message.tool_calls: [{"index", "id", "type", "function":
+ * {"name", "arguments"}}]. The arguments are the model's output: read into
+ * content like delta.content (the first fragment is the first token, the
+ * text is tokenized into OSL; an event whose only text is one fragment
+ * serves as the template too). Names and ids are not output text. */
 static void scan_tool_calls(struct js *j, struct scan_state *s)
 {
-    if (peek(j) != '[') {
+    if (!eat(j, '[')) {
         skip(j);
         return;
     }
-    j->p++;
     if (eat(j, ']'))
         return;
-    for (;;) {
-        if (peek(j) == '{') {
-            const char *k;
-            size_t kl;
-            int first = 1, r;
-            while ((r = obj_next(j, &first, &k, &kl)) == 1) {
-                if (KEQ("function"))
-                    scan_tool_function(j, s);
+    do {
+        const char *k;
+        size_t kl;
+        int first = 1;
+        if (peek(j) != '{') {
+            skip(j);
+            continue;
+        }
+        while (!j->bad && obj_next(j, &first, &k, &kl) == 1) {
+            int f1 = 1;
+            if (!KEQ("function") || peek(j) != '{') {
+                skip(j);
+                continue;
+            }
+            while (!j->bad && obj_next(j, &f1, &k, &kl) == 1) {
+                if (KEQ("arguments"))
+                    s->info->content_len += content_field(j, s);
                 else
                     skip(j);
-                if (j->bad)
-                    return;
             }
-        } else {
-            skip(j);
         }
-        if (j->bad)
-            return;
-        if (eat(j, ','))
-            continue;
-        if (!eat(j, ']'))
-            j->bad = 1;
-        return;
-    }
+    } while (!j->bad && eat(j, ','));
+    if (!j->bad && !eat(j, ']'))
+        j->bad = 1;
 }
 
 /* delta / message object of a choice */
