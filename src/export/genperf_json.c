@@ -86,6 +86,13 @@ static void add_counts(json_t *o, const struct gp_export_ctx *ctx)
     json_object_set_new(rq, "malformed_events", json_integer((json_int_t)m->n_bad_events));
     json_object_set_new(rq, "bad_usage", json_integer((json_int_t)m->n_bad_usage));
     json_object_set_new(o, "requests", rq);
+    if (m->structured.present) { /* only with a schema sent: other runs keep their bytes */
+        json_t *so = json_object();
+        json_object_set_new(so, "requests", json_integer((json_int_t)m->structured.requests));
+        json_object_set_new(so, "invalid_json", json_integer((json_int_t)m->structured.invalid_json));
+        json_object_set_new(so, "schema_mismatch", json_integer((json_int_t)m->structured.schema_mismatch));
+        json_object_set_new(o, "structured_output", so);
+    }
     if (ctx->interrupted) /* only then: runs that ended by themselves keep their bytes */
         json_object_set_new(o, "interrupted", json_true());
     if (ctx->incomplete) { /* only then: complete runs keep their bytes */

@@ -338,6 +338,45 @@ static size_t content_field(struct js *j, struct scan_state *s)
     return n;
 }
 
+/* delta.tool_calls / message.tool_calls: [{"index", "id", "type", "function":
+ * {"name", "arguments"}}]. The arguments are the model's output: read into
+ * content like delta.content (the first fragment is the first token, the
+ * text is tokenized into OSL; an event whose only text is one fragment
+ * serves as the template too). Names and ids are not output text. */
+static void scan_tool_calls(struct js *j, struct scan_state *s)
+{
+    if (!eat(j, '[')) {
+        skip(j);
+        return;
+    }
+    if (eat(j, ']'))
+        return;
+    do {
+        const char *k;
+        size_t kl;
+        int first = 1;
+        if (peek(j) != '{') {
+            skip(j);
+            continue;
+        }
+        while (!j->bad && obj_next(j, &first, &k, &kl) == 1) {
+            int f1 = 1;
+            if (!KEQ("function") || peek(j) != '{') {
+                skip(j);
+                continue;
+            }
+            while (!j->bad && obj_next(j, &f1, &k, &kl) == 1) {
+                if (KEQ("arguments"))
+                    s->info->content_len += content_field(j, s);
+                else
+                    skip(j);
+            }
+        }
+    } while (!j->bad && eat(j, ','));
+    if (!j->bad && !eat(j, ']'))
+        j->bad = 1;
+}
+
 /* delta / message object of a choice */
 static void scan_delta(struct js *j, struct scan_state *s)
 {
@@ -355,6 +394,8 @@ static void scan_delta(struct js *j, struct scan_state *s)
             s->info->content_len += content_field(j, s);
         else if (KEQ("reasoning_content") || KEQ("reasoning"))
             s->info->reasoning_len += text_field(j, s->reasoning);
+        else if (KEQ("tool_calls"))
+            scan_tool_calls(j, s);
         else
             skip(j);
         if (j->bad)

@@ -184,6 +184,7 @@ static int parse_parallel(struct compute *c, struct gp_error *err)
         w->requests_only = c->opts->requests_only;
         w->s.responses_api = c->opts->responses_api;
         w->s.anthropic = c->opts->anthropic;
+        w->schema = c->opts->response_schema;
         w->idx = c->idx;
         w->reqs = c->out->reqs;
         w->k0 = c->nmeas * (size_t)t / (size_t)c->nw;
@@ -281,6 +282,11 @@ static void accumulate(struct compute *c)
         }
         out->n_ok++;
         c->n_throughput++;
+        if (c->opts->response_schema) {
+            out->structured.requests++;
+            out->structured.invalid_json += (rm->flags & GP_RQ_SO_INVALID_JSON) != 0;
+            out->structured.schema_mismatch += (rm->flags & GP_RQ_SO_MISMATCH) != 0;
+        }
         if (rm->tps_user >= 0) /* every ok request's, with content or not */
             a->tps[a->ntps++] = rm->tps_user;
         if (rm->flags & GP_RQ_OSL_MISMATCH)
@@ -439,6 +445,7 @@ int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset
     c->tok = tok;
     c->opts = opts ? opts : &defaults;
     c->out = out;
+    out->structured.present = c->opts->response_schema != NULL;
     int rc = alloc_arrays(c, err);
     if (!rc)
         rc = parse_parallel(c, err);

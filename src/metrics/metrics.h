@@ -87,6 +87,8 @@ enum gp_req_flags {
     GP_RQ_OSL_MISMATCH = 1u << 4,  /* osl_asked >= 0 and the OSL got differs (server count if sent) */
     GP_RQ_OSL_FROM_SERVER = 1u << 5, /* no tokenizer count: osl = usage.completion_tokens */
     GP_RQ_BAD_USAGE = 1u << 6,     /* a usage count was out of range or not an integer: kept as absent */
+    GP_RQ_SO_INVALID_JSON = 1u << 7, /* a schema was sent and the output is not JSON (not a failure) */
+    GP_RQ_SO_MISMATCH = 1u << 8,   /* a schema was sent; the output is JSON that does not match it */
 };
 
 /* One measured (non-warmup) request. Times are CLOCK_MONOTONIC ns like the
@@ -139,6 +141,8 @@ struct gp_metrics_opts {
                                       deltas are content, response.completed ends the stream */
     int anthropic;                 /* responses are Anthropic Messages API events/bodies
                                       (--endpoint-type anthropic_messages) */
+    const struct json_t *response_schema; /* the JSON Schema the requests carried (borrowed): each ok
+                                      response's output is checked against it (structured.c) */
 };
 
 /* Reasoning figures over the requests in the content statistics (ok, >= 1
@@ -189,6 +193,12 @@ struct gp_metrics_result {
     double osl_server_avg;         /* usage.completion_tokens avg; < 0 when none */
     int goodput_invalid;           /* an unknown SLO name: goodput = -1.0 as GenAI-Perf */
     struct gp_reasoning_summary reasoning;
+    /* with opts->response_schema: ok requests checked, and of those the
+     * outputs that were not JSON / did not match (counted, not failed) */
+    struct {
+        int present;
+        size_t requests, invalid_json, schema_mismatch;
+    } structured;
 
     char *text;                    /* error texts, back to back (owned) */
     size_t text_len;

@@ -60,6 +60,12 @@ void gp_scan_free(struct gp_scan *s);
 int gp_reasoning_summarize(struct gp_metrics_result *r);
 
 
+/* structured.c: text checked against a JSON Schema (what is checked: the
+ * file's comment). GP_SO_OK, GP_SO_INVALID_JSON or GP_SO_MISMATCH. */
+enum { GP_SO_OK = 0, GP_SO_INVALID_JSON, GP_SO_MISMATCH };
+struct json_t;
+int gp_mx_schema_check(const struct json_t *schema, const char *text, size_t len);
+
 /* ---- per-request metrics (metrics_request.c), run by metrics.c's workers ---- */
 #include <pthread.h>
 
@@ -95,6 +101,7 @@ struct worker {
     pthread_mutex_t *tok_lock;
     int inter_chunk;
     int requests_only;
+    const struct json_t *schema;   /* opts->response_schema: check each ok response against it */
     const uint32_t *idx;           /* record index of each measured request */
     struct gp_req_metrics *reqs;
     size_t k0, k1;                 /* this worker's range of reqs */

@@ -380,6 +380,10 @@ static int finish_ok(struct worker *w, struct gp_req_metrics *rm)
 {
     const struct gp_scan *s = &w->s;
     rm->flags |= GP_RQ_OK;
+    if (w->schema) {
+        int so = gp_mx_schema_check(w->schema, s->content.data, s->content.len);
+        rm->flags |= so == GP_SO_INVALID_JSON ? GP_RQ_SO_INVALID_JSON : so == GP_SO_MISMATCH ? GP_RQ_SO_MISMATCH : 0;
+    }
     if (rm->osl_asked >= 0) {
         long got = s->completion_tokens >= 0 ? s->completion_tokens : rm->osl;
         if (got != rm->osl_asked)

@@ -123,6 +123,18 @@ static void failure_line(const struct gp_metrics_result *m, size_t planned)
             buf, m->n_reqs);
 }
 
+/* With a response_format schema sent: how many ok responses were not JSON
+ * or did not match it (counted in *_genperf.json; they are not failures). */
+static void structured_line(const struct gp_metrics_result *m)
+{
+    if (!m->structured.present)
+        return;
+    fprintf(stderr,
+            "genperf: structured output: %zu of %zu ok responses not JSON, %zu not matching the schema "
+            "(counted, not failed; structured_output in *_genperf.json)\n",
+            m->structured.invalid_json, m->structured.requests, m->structured.schema_mismatch);
+}
+
 void gp_profile_report_checks(const struct profile_run *r, uint64_t planned)
 {
     if (!r->metrics_ok)
@@ -132,4 +144,5 @@ void gp_profile_report_checks(const struct profile_run *r, uint64_t planned)
     osl_line(m);
     usage_lines(r, m);
     reasoning_line(m);
+    structured_line(m);
 }

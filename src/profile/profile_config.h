@@ -288,6 +288,15 @@ int gp_profile_copy_max_memory(struct profile_config *cfg, const struct gp_profi
 int gp_profile_copy_cancel_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_cancel_delay(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_cv_warn(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+/* profile_tools.c (issue 31 item 3): each flag becomes a key of extra_inputs. */
+int gp_profile_copy_tools(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_synthetic_tools(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_tool_choice(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_response_schema(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+/* The JSON Schema the requests carry (extra_inputs' response_format of type
+ * json_schema, from --response-format-schema or --extra-inputs), borrowed;
+ * NULL when none. */
+const json_t *gp_profile_response_schema(const struct profile_config *cfg);
 /* profile_memory.c: "300M", "1.5G", "4096" (bytes; K/M/G/T are powers of 1024,
  * an optional "iB" or "B" after them) into *out; 0 or -1. */
 int gp_profile_parse_size(const char *s, uint64_t *out);

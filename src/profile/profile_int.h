@@ -59,6 +59,8 @@ enum opt_id {
     O_CANCEL_RATE, O_CANCEL_DELAY,
     /* issue 30: repeated runs */
     O_NUM_RUNS, O_CV_WARN,
+    /* issue 31 item 3: tool calling and structured output */
+    O_TOOLS, O_SYNTH_TOOLS, O_TOOL_CHOICE, O_RESPONSE_SCHEMA,
     O__COUNT
 };
 

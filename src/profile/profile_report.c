@@ -88,6 +88,7 @@ void gp_profile_stage_metrics(struct profile_run *r)
         .requests_only = cfg->endpoint_type == GP_ENDPOINT_EMBEDDINGS || cfg->endpoint_type == GP_ENDPOINT_RANKINGS,
         .responses_api = cfg->endpoint_type == GP_ENDPOINT_RESPONSES,
         .anthropic = cfg->endpoint_type == GP_ENDPOINT_ANTHROPIC,
+        .response_schema = gp_profile_response_schema(cfg),
     };
     /* The raw profile export needs of the metrics only each request's
      * verdict: its writer follows the parse workers (metrics/watch.h) and the

@@ -250,5 +250,19 @@ const struct opt gp_profile_opts[] = {
     {O_CV_WARN, K_FLOAT, {"--cv-warn"}, "X", NULL,
      "genperf: with --num-runs, warn when a key metric's coefficient of variation over the runs exceeds X "
      "(default 0.1)", .copy = C_HOOK, .hook = gp_profile_copy_cv_warn},
+    /* issue 31 item 3 (profile_tools.c): each sets one key of every chat request body */
+    {O_TOOLS, K_STR, {"--tools"}, "FILE", NULL,
+     "genperf: send \"tools\": the JSON array of OpenAI tool definitions in FILE (chat endpoint)",
+     .copy = C_HOOK, .hook = gp_profile_copy_tools},
+    {O_SYNTH_TOOLS, K_INT, {"--synthetic-tools"}, "N", NULL,
+     "genperf: send \"tools\": N synthetic functions tool_0..tool_N-1, each with one string argument",
+     .copy = C_HOOK, .hook = gp_profile_copy_synthetic_tools},
+    {O_TOOL_CHOICE, K_STR, {"--tool-choice"}, "auto|required|none|NAME", NULL,
+     "genperf: send \"tool_choice\" (NAME forces that function); needs --tools or --synthetic-tools",
+     .copy = C_HOOK, .hook = gp_profile_copy_tool_choice},
+    {O_RESPONSE_SCHEMA, K_STR, {"--response-format-schema"}, "FILE", NULL,
+     "genperf: send \"response_format\": {\"type\": \"json_schema\", ...} with the JSON Schema in FILE, "
+     "and count the responses that are not JSON or do not match it (not failures)",
+     .copy = C_HOOK, .hook = gp_profile_copy_response_schema},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];

@@ -66,6 +66,8 @@ int cmd_serve(int argc, char **argv)
         U32("--reasoning", &o.reasoning, 0, 1e8, "emit the first N output tokens as reasoning"),
         DBL("--miscount-rate", &o.miscount_rate, "P", 0, 1,
             "share of requests whose usage.completion_tokens is one too many, on purpose (0)"),
+        DBL("--invalid-json-rate", &o.invalid_json_rate, "P", 0, 1,
+            "share of response_format json_schema answers sent as JSON cut short, on purpose (0)"),
         U32("--stream-interval", &o.stream_interval, 1, 1e6, "after the first token, one chunk per N tokens (1)"),
         U32("--stream-interval-max", &o.stream_interval_max, 1, 1e6,
             "each chunk after the first carries a random count from --stream-interval to M tokens\n"

@@ -5,6 +5,7 @@
 #include "serve/render.h"
 #include "core/error.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define APP(b, lit) gp_buf_append((b), (lit), sizeof(lit) - 1)
@@ -44,6 +45,7 @@ int gp_render_init(struct gp_render *r, int flavor, int endpoint, const char *id
     r->model = model;
     r->created = created;
     r->seq = r->item = r->n_items = 0;
+    r->tool_call = 0;
     if (!r->eos_id)
         r->eos_id = 2;
     if (endpoint == GP_EP_ANTHROPIC)
@@ -96,6 +98,26 @@ static int open_chunk(struct gp_render *r, struct gp_buf *out)
     return rc;
 }
 
+void gp_render_tool_call(struct gp_render *r, const char *name, const char *id)
+{
+    r->tool_call = 1;
+    snprintf(r->tool_name, sizeof r->tool_name, "%s", name);
+    snprintf(r->tool_id, sizeof r->tool_id, "%s", id);
+}
+
+/* {"index":0,"id":..,"type":"function","function":{"name":..,"arguments":"<esc>"}} */
+static int tool_call_obj(struct gp_render *r, struct gp_buf *out, const char *esc, size_t n)
+{
+    int rc = APP(out, "{\"index\":0,\"id\":");
+    rc |= gp_buf_json_str(out, r->tool_id, strlen(r->tool_id));
+    rc |= APP(out, ",\"type\":\"function\",\"function\":{\"name\":");
+    rc |= gp_buf_json_str(out, r->tool_name, strlen(r->tool_name));
+    rc |= APP(out, ",\"arguments\":\"");
+    rc |= gp_buf_append(out, esc, n);
+    rc |= APP(out, "\"}}");
+    return rc;
+}
+
 int gp_render_role(struct gp_render *r, struct gp_buf *out)
 {
     if (r->endpoint == GP_EP_ANTHROPIC)
@@ -103,6 +125,14 @@ int gp_render_role(struct gp_render *r, struct gp_buf *out)
     if (r->endpoint != GP_EP_CHAT)
         return 0;
     int rc = open_chunk(r, out);
+    if (r->tool_call) {
+        rc |= APP(out, "\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[");
+        rc |= tool_call_obj(r, out, "", 0);
+        rc |= APP(out, "]},\"logprobs\":null,\"finish_reason\":null}]");
+        if (rc)
+            return -GP_ENOMEM;
+        return close_chunk(r, out, 0, 0);
+    }
     switch (r->flavor) {
     case GP_FLAVOR_VLLM:
         rc |= APP(out, "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]");
@@ -119,7 +149,10 @@ int gp_render_role(struct gp_render *r, struct gp_buf *out)
     return close_chunk(r, out, 0, r->flavor == GP_FLAVOR_TRTLLM);
 }
 
-static const char *finish_str(int finish) { return finish == GP_FINISH_STOP ? "\"stop\"" : "\"length\""; }
+static const char *finish_str(int finish)
+{
+    return finish == GP_FINISH_STOP ? "\"stop\"" : finish == GP_FINISH_TOOL_CALLS ? "\"tool_calls\"" : "\"length\"";
+}
 
 static int matched_stop(struct gp_render *r, struct gp_buf *out, int finish)
 {
@@ -170,6 +203,17 @@ int gp_render_token(struct gp_render *r, struct gp_buf *out, const char *esc, si
             rc |= APP(out, "}]");
             break;
         }
+        if (rc)
+            return -GP_ENOMEM;
+        return close_chunk(r, out, so_far, 0);
+    }
+    if (r->tool_call) {
+        /* an arguments fragment: OpenAI's shape, index only after the head */
+        rc |= APP(out, "\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"");
+        rc |= gp_buf_append(out, esc, n);
+        rc |= APP(out, "\"}}]},\"logprobs\":null,\"finish_reason\":");
+        rc |= finish ? gp_buf_puts(out, finish_str(finish)) : APP(out, "null");
+        rc |= APP(out, "}]");
         if (rc)
             return -GP_ENOMEM;
         return close_chunk(r, out, so_far, 0);
@@ -318,7 +362,13 @@ int gp_render_full(struct gp_render *r, struct gp_buf *out, const char *text, si
                                     : APP(out, ",\"object\":\"text_completion\"");
     rc |= gp_buf_puts(out, after);
     rc |= APP(out, ",\"choices\":[{\"index\":0,");
-    if (r->endpoint == GP_EP_CHAT) {
+    if (r->endpoint == GP_EP_CHAT && r->tool_call) {
+        rc |= APP(out, "\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[");
+        rc |= tool_call_obj(r, out, text, text_len);
+        rc |= APP(out, "]},\"logprobs\":null,\"finish_reason\":");
+        rc |= gp_buf_puts(out, finish_str(finish));
+        rc |= APP(out, "}],\"usage\":");
+    } else if (r->endpoint == GP_EP_CHAT) {
         switch (r->flavor) {
         case GP_FLAVOR_VLLM:
             rc |= APP(out, "\"message\":{\"role\":\"assistant\",\"content\":");

@@ -23,7 +23,7 @@ enum gp_flavor { GP_FLAVOR_VLLM = 0, GP_FLAVOR_SGLANG, GP_FLAVOR_TRTLLM };
 enum gp_endpoint { GP_EP_CHAT = 0, GP_EP_COMPLETIONS, GP_EP_EMBEDDINGS, GP_EP_RANKING,
                    GP_EP_RESPONSES /* the OpenAI Responses API, POST /v1/responses (render_responses.c) */,
                    GP_EP_ANTHROPIC /* the Anthropic Messages API, POST /v1/messages (render_anthropic.c) */ };
-enum gp_finish { GP_FINISH_NONE = 0, GP_FINISH_LENGTH, GP_FINISH_STOP };
+enum gp_finish { GP_FINISH_NONE = 0, GP_FINISH_LENGTH, GP_FINISH_STOP, GP_FINISH_TOOL_CALLS };
 
 /* Parses "vllm" | "sglang" | "trtllm"; -1 if unknown. */
 int gp_flavor_parse(const char *s);
@@ -44,7 +44,17 @@ struct gp_render {
     uint32_t seq, item, n_items;
     int anth_block;        /* Anthropic: open content block, 0 none, 1 thinking, 2 text */
     int anth_index;        /* Anthropic: index of the last block opened (-1: none yet) */
+    /* chat with tools (gp_render_tool_call): the output is one tool call's
+     * arguments, in every flavour in OpenAI's shape (delta.tool_calls) */
+    int tool_call;
+    char tool_name[64];    /* raw, escaped when rendered */
+    char tool_id[40];
 };
+
+/* Makes the chat answer a call of function name (after gp_render_init):
+ * the role chunk becomes the tool call's head (id, type, name, empty
+ * arguments), each token an arguments fragment, the body message.tool_calls. */
+void gp_render_tool_call(struct gp_render *r, const char *name, const char *id);
 
 int gp_render_init(struct gp_render *r, int flavor, int endpoint, const char *id, const char *model,
                    long long created, uint32_t prompt_tokens, int continuous_usage);

@@ -42,6 +42,8 @@ struct gp_serve_opts {
     uint32_t reasoning;            /* first N output tokens are reasoning */
     double miscount_rate;          /* share of requests whose usage.completion_tokens is one too
                                     * many (a test of client/server token accounting) */
+    double invalid_json_rate;      /* share of response_format json_schema answers cut short
+                                    * (invalid JSON: ground truth for the client's check) */
     uint32_t stream_interval;      /* tokens per streamed chunk after the first (vLLM --stream-interval) */
     uint32_t stream_interval_max;  /* > stream_interval: each chunk's size drawn in [interval, max] (0 = fixed) */
     double idle_timeout_s;         /* keep-alive idle close (uvicorn: 5) */

@@ -196,6 +196,8 @@ void srv_conn_free(struct srv *s, struct conn *c)
     gp_buf_free(&c->r.text);
     gp_buf_free(&c->r.rtext);
     gp_buf_free(&c->r.pend);
+    gp_buf_free(&c->r.json_pre);
+    gp_buf_free(&c->r.json_suf);
     gp_buf_free(&c->r.kinds);
     gp_render_free(&c->r.rd);
     free(c->r.ts);

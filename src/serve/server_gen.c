@@ -171,6 +171,9 @@ void srv_arm_next(struct srv *s, struct conn *c)
 static const char *next_token(struct srv *s, struct sreq *r, uint32_t k, size_t *len)
 {
     uint32_t ti = (uint32_t)(gp_splitmix64(&r->rng) % s->tt.n);
+    const char *piece = r->json_mode ? srv_json_piece(r, k, len) : NULL;
+    if (piece)
+        return piece;
     const char *esc = s->tt.esc.data + s->tt.off[ti];
     size_t elen = s->tt.len[ti];
     if (k == 1 && s->tt.strip_first && elen && esc[0] == ' ') {
@@ -211,10 +214,10 @@ static int emit_full(struct srv *s, struct conn *c, const char *esc, size_t elen
     struct gp_buf body = {0};
     if (r->endpoint == GP_EP_RESPONSES)
         gp_render_resp_full(&r->rd, &body, r->text.data, r->text.len, r->rtext.data, r->rtext.len, r->finish,
-                            r->generated + r->miscount, r->reasoning_n < r->generated ? r->reasoning_n : r->generated);
+                            r->generated + r->miscount + r->json_extra, r->reasoning_n < r->generated ? r->reasoning_n : r->generated);
     else
         gp_render_full(&r->rd, &body, r->text.data, r->text.len, r->rtext.data, r->rtext.len, r->finish,
-                       r->generated + r->miscount, r->reasoning_n < r->generated ? r->reasoning_n : r->generated);
+                       r->generated + r->miscount + r->json_extra, r->reasoning_n < r->generated ? r->reasoning_n : r->generated);
     if (r->fault == F_MALFORMED && body.len > 10)
         body.len -= 10; /* a torn body that still claims to be complete */
     r->status = 200;
@@ -252,12 +255,12 @@ static int end_stream_ok(struct srv *s, struct conn *c, uint32_t k, uint64_t now
     }
     if (r->endpoint == GP_EP_ANTHROPIC) {
         /* Anthropic always reports usage (message_delta); message_stop ends the stream */
-        gp_render_anth_end(&r->rd, &s->scratch, r->finish, k + r->miscount);
+        gp_render_anth_end(&r->rd, &s->scratch, r->finish, k + r->miscount + r->json_extra);
         srv_put_chunk(s, c);
         srv_stamp(r, 'U');
         gp_render_anth_stop(&s->scratch);
     } else if (r->include_usage) {
-        gp_render_usage(&r->rd, &s->scratch, k + r->miscount, r->reasoning_n < k ? r->reasoning_n : k);
+        gp_render_usage(&r->rd, &s->scratch, k + r->miscount + r->json_extra, r->reasoning_n < k ? r->reasoning_n : k);
         srv_put_chunk(s, c);
         srv_stamp(r, 'U');
     }

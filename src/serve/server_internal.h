@@ -44,6 +44,7 @@
 struct gp_error;
 struct gp_http_req;
 struct gp_tokenizer;
+struct json_t;
 
 #define OUT_HIGH_WATER (64 * 1024)  /* stop rendering when this much is queued */
 #define EMIT_BURST 256              /* most chunks one zero-delay pass renders */
@@ -114,6 +115,12 @@ struct sreq {
     uint64_t *ts;              /* timing log: one stamp per SSE event (or body) */
     uint32_t nts, cts, stamped;
     struct gp_buf kinds;       /* one letter per stamped event, see docs/serve.md */
+    /* response_format json_schema (server_json.c): 1 = the answer is JSON,
+     * 2 = JSON cut short (--invalid-json-rate); its head and tail (escaped),
+     * and the tokens they hold beyond one each (added to usage) */
+    int json_mode;
+    uint32_t json_extra;
+    struct gp_buf json_pre, json_suf;
 };
 
 struct conn {
@@ -231,6 +238,13 @@ void srv_conn_abort(struct srv *s, struct conn *c, const char *outcome);
 
 int srv_toktab_build(struct gp_tokenizer *tok, struct toktab *t, struct gp_error *err);
 long srv_toktab_selfcheck(struct gp_tokenizer *tok, const struct toktab *t, uint32_t n);
+/* server_json.c: plans the JSON answer of a request with response_format
+ * json_schema, given the request's response_format (after plan_output and
+ * the tool-call decision; no-op
+ * otherwise), and the text of piece k when it is the JSON head or tail
+ * (NULL: a word, drawn as usual). */
+void srv_json_plan(struct srv *s, struct sreq *r, const struct json_t *response_format);
+const char *srv_json_piece(const struct sreq *r, uint32_t k, size_t *len);
 void srv_toktab_free(struct toktab *t);
 void srv_start_stream_headers(struct srv *s, struct conn *c);
 /* The stream's terminator (last HTTP chunk, or close for HTTP/1.0). */

@@ -95,15 +95,23 @@ static void log_request(struct srv *s, struct conn *c, const char *outcome)
     gp_buf_json_str(b, r->kinds.data ? r->kinds.data : "", r->kinds.len);
     gp_buf_printf(b, ",\"content_chunks\":%u,\"completion_tokens\":%u,\"prompt_tokens\":%u,\"status\":%d,"
                   "\"finish_reason\":%s,\"outcome\":\"%s\",\"fault\":",
-                  content, r->generated, r->prompt_tokens, r->status,
+                  content, r->generated + r->json_extra, r->prompt_tokens, r->status,
                   r->state == R_NONE || !r->generated ? "null"
                   : r->finish == GP_FINISH_STOP     ? "\"stop\""
+                  : r->finish == GP_FINISH_TOOL_CALLS ? "\"tool_calls\""
                                                     : "\"length\"",
                   outcome);
     if (r->fault)
         gp_buf_printf(b, "\"%s\"", srv_fault_name(r->fault));
     else
         gp_buf_puts(b, "null");
+    /* only on the answers of issue 31 item 3, so other lines keep their bytes */
+    if (r->rd.tool_call) {
+        gp_buf_puts(b, ",\"tool_call\":");
+        gp_buf_json_str(b, r->rd.tool_name, strlen(r->rd.tool_name));
+    }
+    if (r->json_mode)
+        gp_buf_puts(b, r->json_mode == 2 ? ",\"structured\":\"json_cut\"" : ",\"structured\":\"json\"");
     gp_buf_printf(b, ",\"usage_miscount\":%u}\n", r->miscount);
     if (b->len > (1u << 20)) {
         fwrite(b->data, 1, b->len, s->logf.fp);

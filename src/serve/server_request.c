@@ -124,6 +124,8 @@ void srv_req_start(struct srv *s, struct sreq *r, int endpoint)
     gp_splitmix64(&r->rng);
     r->status = 400;
     r->state = R_DONE;
+    r->json_mode = 0;
+    r->json_extra = 0;
     snprintf(r->model, sizeof r->model, "%s", o->model);
 }
 
@@ -415,6 +417,23 @@ static void assign_id(struct srv *s, struct sreq *r)
                    r->prompt_tokens, r->continuous_usage);
 }
 
+/* The function a chat request with tools gets called (tool_choice a named
+ * function, else the first tool), or NULL: no tools, or tool_choice "none".
+ * Borrowed from root. */
+static const char *tool_to_call(const struct sreq *r, json_t *root)
+{
+    json_t *tools = json_object_get(root, "tools"), *tc = json_object_get(root, "tool_choice");
+    if (r->endpoint != GP_EP_CHAT || !json_is_array(tools) || !json_array_size(tools))
+        return NULL;
+    if (json_is_string(tc) && !strcmp(json_string_value(tc), "none"))
+        return NULL;
+    const char *forced = json_string_value(json_object_get(json_object_get(tc, "function"), "name"));
+    if (forced)
+        return forced;
+    const char *first = json_string_value(json_object_get(json_object_get(json_array_get(tools, 0), "function"), "name"));
+    return first ? first : "function";
+}
+
 void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req *hr, int endpoint)
 {
     struct sreq *r = &c->r;
@@ -430,6 +449,11 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     struct gen_params p = {.maxt = s->o->max_tokens_default};
     validate(s, c, hr, root, &p, &v);
     int ignore_eos = json_is_true(json_object_get(root, "ignore_eos"));
+    char tool[64] = "";
+    const char *tname = v.bad ? NULL : tool_to_call(r, root);
+    if (tname)
+        snprintf(tool, sizeof tool, "%s", tname);
+    json_t *rf = v.bad ? NULL : json_incref(json_object_get(root, "response_format"));
     json_decref(root);
     r->prompt_tokens = p.ptoks;
     if (v.bad) {
@@ -440,6 +464,19 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     /* the draws from r->rng, in this order: EOS, id, fault, fault token */
     plan_output(s, r, &p, ignore_eos);
     assign_id(s, r);
+    if (tool[0]) {
+        /* the answer is one call whose arguments are the out_tokens tokens
+         * (no reasoning); the id reuses the request's, so no draw moves */
+        char cid[40];
+        snprintf(cid, sizeof cid, "call_%.30s", r->id + (strncmp(r->id, "chatcmpl-", 9) ? 0 : 9));
+        gp_render_tool_call(&r->rd, tool, cid);
+        r->finish = GP_FINISH_TOOL_CALLS;
+        r->reasoning_n = 0;
+    }
+    if (rf) {
+        srv_json_plan(s, r, rf);
+        json_decref(rf);
+    }
     r->fault = srv_pick_fault(s, &r->rng);
     r->fault_at = 1 + (uint32_t)(gp_splitmix64(&r->rng) % r->out_tokens);
     /* drawn last and only when asked, so the other draws stay as they were */

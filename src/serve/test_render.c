@@ -245,8 +245,49 @@ static void test_responses(void)
     gp_render_free(&r);
 }
 
+/* a tool call (issue 31 item 3): OpenAI's shape in every flavour */
+static void test_tool_call(void)
+{
+    for (int fl = GP_FLAVOR_VLLM; fl <= GP_FLAVOR_TRTLLM; fl++) {
+        struct gp_render r = {0};
+        struct gp_buf b = {0};
+        gp_render_init(&r, fl, GP_EP_CHAT, "chatcmpl-1", "m", 1760000000, 12, 0);
+        gp_render_tool_call(&r, "get_\"w", "call_1");
+        gp_render_role(&r, &b);
+        CHECK(valid_event(b.data));
+        CHECK(strstr(b.data, "\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"index\":0,\"id\":"
+                             "\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_\\\"w\",\"arguments\":\"\"}}]}"));
+        gp_buf_reset(&b);
+        gp_render_token(&r, &b, " \\\"a", 4, 0, GP_FINISH_TOOL_CALLS, 1);
+        CHECK(valid_event(b.data));
+        CHECK(strstr(b.data, "\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\" \\\"a\"}}]}"));
+        CHECK(!strstr(b.data, "\"content\""));
+        if (gp_render_separate_finish(&r)) {
+            gp_buf_reset(&b);
+            gp_render_finish(&r, &b, GP_FINISH_TOOL_CALLS, 1);
+        }
+        CHECK(strstr(b.data, "\"finish_reason\":\"tool_calls\""));
+        gp_buf_reset(&b);
+        gp_render_full(&r, &b, "{\\\"x\\\": 1}", 10, "", 0, GP_FINISH_TOOL_CALLS, 5, 0);
+        json_t *j = json_loads(b.data, 0, NULL);
+        CHECK(j != NULL);
+        json_t *msg = json_object_get(json_array_get(json_object_get(j, "choices"), 0), "message");
+        json_t *f = json_object_get(json_array_get(json_object_get(msg, "tool_calls"), 0), "function");
+        CHECK_STR(json_string_value(json_object_get(f, "arguments")), "{\"x\": 1}");
+        CHECK_STR(json_string_value(json_object_get(f, "name")), "get_\"w");
+        CHECK(json_is_null(json_object_get(msg, "content")));
+        json_decref(j);
+        /* a new request on the same renderer is no tool call */
+        gp_render_init(&r, fl, GP_EP_CHAT, "chatcmpl-2", "m", 1760000000, 12, 0);
+        CHECK_INT(r.tool_call, 0);
+        gp_buf_free(&b);
+        gp_render_free(&r);
+    }
+}
+
 int main(void)
 {
+    GP_RUN(test_tool_call);
     GP_RUN(test_vllm_chat);
     GP_RUN(test_continuous_usage);
     GP_RUN(test_sglang_chat);
