@@ -59,6 +59,8 @@ enum opt_id {
     O_CANCEL_RATE, O_CANCEL_DELAY,
     /* issue 30: repeated runs */
     O_NUM_RUNS, O_CV_WARN,
+    /* issue 32: prefix-cache workloads */
+    O_SHARED_PREFIX_RATIO, O_SHARED_PREFIX_POOL, O_CACHE_BUST,
     O__COUNT
 };
 
