@@ -39,6 +39,8 @@ enum gp_rng_stream {
     GP_RNG_AUDIO = 10,  /* synthetic audio clip of an entry (index = entry + slot << 40) */
     GP_RNG_SAMPLE = 11, /* --batch-size-text > 1 from files: which rows (index = entry + file << 40) */
     GP_RNG_CANCEL = 12, /* --request-cancellation-rate: is request i cancelled (client.h says i) */
+    GP_RNG_SHARED = 16, /* --shared-prefix-ratio pool texts (index = pool entry) */
+    GP_RNG_SALT = 17,   /* --cache-bust salt of entry i (index = entry + slot << 40) */
 };
 
 uint64_t gp_splitmix64(uint64_t *state);

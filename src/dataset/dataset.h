@@ -66,6 +66,14 @@ struct gp_dataset_opts {
                                   * NULL = synthetic */
     long num_prefix_prompts;     /* --num-prefix-prompts (0 = none) */
     long prefix_prompt_length;   /* --prefix-prompt-length (default 100) */
+    double shared_prefix_ratio;  /* --shared-prefix-ratio R in [0, 1]: the first round(R x mean ISL)
+                                  * tokens of every prompt (within its ISL; at most ISL - 2) are a
+                                  * prefix from a pool (0 = none; ignored with num_prefix_prompts;
+                                  * see docs/profile.md "Prefix-cache workloads") */
+    const uint32_t *prefix_group; /* --shared-prefix-pool session: entry i uses pool prefix
+                                  * prefix_group[i] (< n_prefix_groups); NULL = global: one prefix */
+    size_t n_prefix_groups;
+    int cache_bust;              /* --cache-bust: a unique seeded salt opens every prompt (in its ISL) */
     const json_t *extra_inputs;  /* borrowed JSON object merged into every payload, or NULL */
     long batch_size_text;        /* --batch-size-text/-b texts per request (default 1;
                                   * chat and multimodal accept only 1, as GenAI-Perf) */

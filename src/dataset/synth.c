@@ -24,7 +24,35 @@ struct synth {
     long npref, plen, isl_mean;
     uint64_t *seen;
     size_t seen_cap;
+    /* --shared-prefix-ratio: pool texts of splen tokens each (nshared = 0: none) */
+    char **shared;
+    size_t *shared_lens;
+    size_t nshared;
+    long splen;
+    struct gp_tokenizer *tok;
+    struct gp_buf salt, head;   /* --cache-bust scratch: the salt, salt + " " + prefix */
 };
+
+/* Tokens of its own every prompt keeps after a shared prefix or salt: two,
+ * because a byte-level tokenizer spends one on the joining space. */
+#define GP_DS_MIN_OWN 2
+
+/* --cache-bust: a GP_DS_SALT_TOKENS-token salt drawn for text slot idx,
+ * then " " and the prefix (if any) into s->head. */
+#define GP_DS_SALT_TOKENS 4
+static int salted_head(struct synth *s, uint64_t idx, const char *head, size_t head_len, struct gp_error *err)
+{
+    struct gp_rng r;
+    gp_rng_seed_stream(&r, s->o->seed, GP_RNG_SALT, idx);
+    int rc = gp_promptgen_text(s->g, &r, GP_DS_SALT_TOKENS, NULL, 0, &s->salt, err);
+    if (rc)
+        return rc;
+    gp_buf_reset(&s->head);
+    if (gp_buf_append(&s->head, s->salt.data, s->salt.len) ||
+        (head_len && (gp_buf_putc(&s->head, ' ') || gp_buf_append(&s->head, head, head_len))))
+        return gp_err(err, GP_ENOMEM, "out of memory for a --cache-bust salt");
+    return 0;
+}
 
 /* Open-addressing set of 64-bit text hashes (0 = empty slot; cap is a power
  * of two >= 2x entries). Returns 1 if the text was new. */
@@ -66,20 +94,42 @@ static int gen_text(struct synth *s, uint64_t i, uint64_t t, struct gp_buf *out,
         isl = GP_DS_MAX_PROMPT_TOKENS;
     const char *head = NULL;
     size_t head_len = 0;
-    long total = isl;
+    long total = isl, head_tokens = 0;
     if (s->npref > 0) {
         gp_rng_seed_stream(&r, o->seed, GP_RNG_PICK, idx);
         uint64_t k = gp_rng_below(&r, (uint64_t)s->npref);
         head = s->prefixes[k];
         head_len = s->prefix_lens[k];
         total += s->plen;
+        head_tokens = s->plen;
+    } else if (s->nshared) {
+        /* the shared prefix is part of the ISL; a prompt keeps some tokens of its own */
+        size_t k = o->prefix_group ? o->prefix_group[i] % s->nshared : 0;
+        head = s->shared[k];
+        head_len = s->shared_lens[k];
+        if (total < s->splen + GP_DS_MIN_OWN)
+            total = s->splen + GP_DS_MIN_OWN;
+        head_tokens = s->splen;
+    }
+    if (o->cache_bust) {
+        int rc = salted_head(s, idx, head, head_len, err);
+        if (rc)
+            return rc;
+        head = s->head.data;
+        head_len = s->head.len;
+        /* counted, not assumed: salt and prefix may merge at their join */
+        head_tokens = gp_tokenizer_count(s->tok, head, head_len);
+        if (head_tokens < 0)
+            return gp_err(err, GP_EINVAL, "the tokenizer could not encode a --cache-bust salt");
+        if (total < head_tokens + GP_DS_MIN_OWN)
+            total = head_tokens + GP_DS_MIN_OWN;
     }
     gp_rng_seed_stream(&r, o->seed, GP_RNG_TEXT, idx);
     /* Distinct prompts: a repeat (likely only for 1-3 token prompts) would
      * be a free prefix-cache hit. Redraw from the same stream a few times;
      * tiny vocabularies may still repeat, which is then accepted. */
     for (int tries = 0;; tries++) {
-        int rc = gp_promptgen_text(s->g, &r, isl, head, head_len, out, err);
+        int rc = gp_promptgen_text(s->g, &r, total - head_tokens, head, head_len, out, err);
         if (rc)
             return rc;
         if (seen_add(s->seen, s->seen_cap, out->data, out->len) || tries == 8)
@@ -103,6 +153,25 @@ static int make_prefixes(struct synth *s, struct gp_buf *text, struct gp_error *
             return rc;
         s->prefix_lens[p] = text->len;
         s->prefixes[p] = gp_buf_steal(text);
+    }
+    return 0;
+}
+
+/* --shared-prefix-ratio's pool: nshared texts of splen tokens. */
+static int make_shared(struct synth *s, struct gp_buf *text, struct gp_error *err)
+{
+    s->shared = calloc(s->nshared, sizeof *s->shared);
+    s->shared_lens = calloc(s->nshared, sizeof *s->shared_lens);
+    if (!s->shared || !s->shared_lens)
+        return gp_err(err, GP_ENOMEM, "out of memory for %zu shared prefixes", s->nshared);
+    for (size_t p = 0; p < s->nshared; p++) {
+        struct gp_rng r;
+        gp_rng_seed_stream(&r, s->o->seed, GP_RNG_SHARED, (uint64_t)p);
+        int rc = gp_promptgen_text(s->g, &r, s->splen, NULL, 0, text, err);
+        if (rc)
+            return rc;
+        s->shared_lens[p] = text->len;
+        s->shared[p] = gp_buf_steal(text);
     }
     return 0;
 }
@@ -262,10 +331,17 @@ int gp_ds_build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer *
                           const char *const *files, size_t n_files, struct gp_error *err)
 {
     long n = o->num_entries > 0 ? o->num_entries : GP_DS_DEFAULT_ENTRIES;
-    struct synth s = {.o = o};
+    struct synth s = {.o = o, .tok = tok};
     s.isl_mean = o->isl_mean > 0 ? o->isl_mean : GP_DS_DEFAULT_ISL;
     s.npref = o->num_prefix_prompts;
     s.plen = o->prefix_prompt_length > 0 ? o->prefix_prompt_length : GP_DS_DEFAULT_PREFIX_LEN;
+    if (o->shared_prefix_ratio > 0 && s.npref <= 0) {
+        /* round(R x mean ISL), leaving every prompt GP_DS_MIN_OWN tokens of its own */
+        s.splen = (long)(o->shared_prefix_ratio * (double)s.isl_mean + 0.5);
+        if (s.splen > s.isl_mean - GP_DS_MIN_OWN)
+            s.splen = s.isl_mean - GP_DS_MIN_OWN;
+        s.nshared = s.splen >= 1 ? (o->prefix_group && o->n_prefix_groups ? o->n_prefix_groups : 1) : 0;
+    }
     /* prompts to generate: rankings make 1 query + B passages per row */
     long B = gp_ds_batch(o->batch_size_text);
     double texts = o->endpoint_type == GP_ENDPOINT_RANKINGS ? (double)n * (double)(B + 1)
@@ -284,6 +360,8 @@ int gp_ds_build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer *
             gp_promptgen_set_verify(s.g, GP_PROMPTGEN_TRUST_ADDITIVE);
         if (s.npref > 0)
             rc = make_prefixes(&s, &text, err);
+        else if (s.nshared)
+            rc = make_shared(&s, &text, err);
     }
     if (!rc)
         rc = synth_rows(&s, tok, ds, files, n_files, n, err);
@@ -292,6 +370,12 @@ int gp_ds_build_synthetic(const struct gp_dataset_opts *o, struct gp_tokenizer *
             free(s.prefixes[p]);
     free(s.prefixes);
     free(s.prefix_lens);
+    for (size_t p = 0; s.shared && p < s.nshared; p++)
+        free(s.shared[p]);
+    free(s.shared);
+    free(s.shared_lens);
+    gp_buf_free(&s.salt);
+    gp_buf_free(&s.head);
     gp_buf_free(&text);
     gp_promptgen_free(s.g);
     free(s.seen);

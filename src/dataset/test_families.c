@@ -109,6 +109,21 @@ static void check_family(const char *name, const char *path)
     }
     gp_dataset_free(d1);
     gp_dataset_free(d2);
+    /* Prefix-cache workloads: a shared prefix after a salt, ISL exact. */
+    o.num_prefix_prompts = 0;
+    o.isl_stddev = 0;
+    o.shared_prefix_ratio = 0.5;
+    o.cache_bust = 1;
+    CHECK_INT(gp_dataset_build(&o, tok, &d1, &e), 0);
+    for (size_t i = 0; d1 && i < d1->n; i++) {
+        char *c = ts_content(d1->entries[i].payload);
+        CHECK_INT(d1->entries[i].isl, 200);
+        CHECK_INT(ts_encode_count(tok, c), 200);
+        free(c);
+    }
+    gp_dataset_free(d1);
+    o.shared_prefix_ratio = 0;
+    o.cache_bust = 0;
     /* A workload past the verify budget (trusts the proof) is exact too. */
     o.num_prefix_prompts = 0;
     o.isl_stddev = 0;

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/pytext.h"
 #include "export/export.h"
+#include "export/prefix_cache.h"
 #include "export/export_int.h"
 #include "metrics/metrics.h"
 
@@ -341,7 +342,7 @@ int gp_export_console(const struct gp_export_ctx *ctx, struct gp_error *err)
             width = 80;
     }
     struct gp_buf b = {0};
-    if (gp_export_console_buf(ctx, width, &b) ||
+    if (gp_export_console_buf(ctx, width, &b) || gp_export_prefix_cache_line(ctx, &b) ||
         (ctx->verbose && gp_export_console_telemetry_buf(ctx->telemetry_stats, &b))) {
         gp_buf_free(&b);
         return gp_err(err, GP_ENOMEM, "out of memory building the console table");

@@ -8,6 +8,7 @@
 #include "core/version.h"
 #include "export/export.h"
 #include "export/export_int.h"
+#include "export/prefix_cache.h"
 #include "metrics/metrics.h"
 
 #include <stdio.h>
@@ -383,6 +384,9 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
                             json_integer((json_int_t)(ctx->n_cancel_chosen > nc ? ctx->n_cancel_chosen - nc : 0)));
         json_object_set_new(o, "cancellation", c);
     }
+    json_t *pc = gp_export_prefix_cache_json(ctx); /* only when there is one: other runs keep their bytes */
+    if (pc)
+        json_object_set_new(o, "prefix_cache", pc);
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();

@@ -492,6 +492,23 @@ static long usage_count(struct js *j, struct gp_event_info *info)
     return v;
 }
 
+/* usage.prompt_tokens_details: {"cached_tokens": N} (prefix-cache hits;
+ * vLLM, SGLang, TRT-LLM and OpenAI send it) */
+static void scan_prompt_details(struct js *j, struct scan_state *s)
+{
+    const char *k;
+    size_t kl;
+    int first = 1;
+    while (obj_next(j, &first, &k, &kl) == 1) {
+        if (KEQ("cached_tokens") && peek(j) != 'n')
+            s->info->cached_tokens = usage_count(j, s->info);
+        else
+            skip(j);
+        if (j->bad)
+            return;
+    }
+}
+
 static void scan_usage(struct js *j, struct scan_state *s)
 {
     if (is_null(j))
@@ -509,6 +526,8 @@ static void scan_usage(struct js *j, struct scan_state *s)
             s->info->prompt_tokens = usage_count(j, s->info);
         else if (KEQ("completion_tokens"))
             s->info->completion_tokens = usage_count(j, s->info);
+        else if (KEQ("prompt_tokens_details") && peek(j) == '{')
+            scan_prompt_details(j, s);
         else
             skip(j);
         if (j->bad)
@@ -611,7 +630,7 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
                          struct gp_buf *errtext, struct gp_event_tmpl *t, struct gp_event_info *out)
 {
     memset(out, 0, sizeof *out);
-    out->prompt_tokens = out->completion_tokens = -1;
+    out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1;
     out->n_choices = -1;
     size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
     if (errtext)

@@ -287,6 +287,11 @@ static void accumulate(struct compute *c)
             out->structured.invalid_json += (rm->flags & GP_RQ_SO_INVALID_JSON) != 0;
             out->structured.schema_mismatch += (rm->flags & GP_RQ_SO_MISMATCH) != 0;
         }
+        if (rm->server_cached_tokens >= 0 && rm->server_prompt_tokens > 0) {
+            out->n_with_cached++;
+            out->cached_tokens_sum += rm->server_cached_tokens;
+            out->cached_prompt_sum += rm->server_prompt_tokens;
+        }
         if (rm->tps_user >= 0) /* every ok request's, with content or not */
             a->tps[a->ntps++] = rm->tps_user;
         if (rm->flags & GP_RQ_OSL_MISMATCH)

@@ -111,6 +111,7 @@ struct gp_req_metrics {
     int32_t osl_asked;            /* max_tokens sent, -1 when none */
     int32_t server_prompt_tokens;     /* usage.prompt_tokens, -1 when absent */
     int32_t server_completion_tokens; /* usage.completion_tokens, -1 when absent */
+    int32_t server_cached_tokens;     /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
     int32_t reasoning_tokens;     /* client tokenizer on reasoning/reasoning_content text */
     uint32_t reasoning_chunks;    /* reads that carried reasoning text */
     uint32_t content_chunks;      /* chunks that carried non-empty content */
@@ -191,6 +192,9 @@ struct gp_metrics_result {
     double isl_client_avg;         /* over ok requests */
     double isl_server_avg;         /* over ok requests with usage; < 0 when none */
     double osl_server_avg;         /* usage.completion_tokens avg; < 0 when none */
+    size_t n_with_cached;          /* ok requests whose usage had prompt_tokens_details.cached_tokens */
+    double cached_tokens_sum;      /* of those: the cached tokens, and their usage.prompt_tokens */
+    double cached_prompt_sum;
     int goodput_invalid;           /* an unknown SLO name: goodput = -1.0 as GenAI-Perf */
     struct gp_reasoning_summary reasoning;
     /* with opts->response_schema: ok requests checked, and of those the

@@ -34,6 +34,7 @@ struct gp_scan {
     int done, has_error, has_usage, finish;
     int bad_usage;         /* a usage count was out of range or not an integer (it reads -1) */
     long prompt_tokens, completion_tokens;
+    long cached_tokens;    /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
     uint32_t events, bad_events;
     uint32_t responses;    /* well-formed response objects (chunks, bodies; not [DONE], not errors) */
     int cut_event;         /* the stream ended inside an event (no blank line after it), or its

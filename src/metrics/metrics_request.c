@@ -123,7 +123,7 @@ static void init_req(struct worker *w, const struct gp_record *r, size_t i, stru
     rm->tps_user = -1;
     rm->isl = rm->osl = -1;
     rm->osl_asked = -1;
-    rm->server_prompt_tokens = rm->server_completion_tokens = -1;
+    rm->server_prompt_tokens = rm->server_completion_tokens = rm->server_cached_tokens = -1;
     const struct gp_dataset_entry *e = (w->ds && r->entry < w->ds->n) ? &w->ds->entries[r->entry] : NULL;
     if (e) {
         rm->osl_asked = e->osl_asked;
@@ -416,6 +416,7 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
         rm->flags |= GP_RQ_HAS_USAGE;
         rm->server_prompt_tokens = (int32_t)s->prompt_tokens;
         rm->server_completion_tokens = (int32_t)s->completion_tokens;
+        rm->server_cached_tokens = (int32_t)s->cached_tokens;
     }
     if (classify(w, r, rm, streamed))
         return -GP_ENOMEM;

@@ -81,6 +81,8 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
                 s->prompt_tokens = info.prompt_tokens;
             if (info.completion_tokens >= 0)
                 s->completion_tokens = info.completion_tokens;
+            if (info.cached_tokens >= 0)
+                s->cached_tokens = info.cached_tokens;
         }
         break;
     case GP_EV_BAD:
@@ -149,7 +151,7 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     s->nct = 0;
     s->nev = 0;
     s->done = s->has_error = s->has_usage = s->finish = s->bad_usage = 0;
-    s->prompt_tokens = s->completion_tokens = -1;
+    s->prompt_tokens = s->completion_tokens = s->cached_tokens = -1;
     s->events = s->bad_events = s->responses = 0;
     s->cut_event = s->last_bad = 0;
     s->first_reasoning_ns = 0;

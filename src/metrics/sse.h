@@ -59,6 +59,7 @@ struct gp_event_info {
     size_t reasoning_len;      /* bytes appended to reasoning (reasoning_content or reasoning) */
     int has_usage;
     long prompt_tokens, completion_tokens;   /* -1 when absent or not a count */
+    long cached_tokens;        /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
     int bad_usage;             /* a usage count that was not an integer in [0, INT32_MAX]
                                   (out of range, fractional, negative, not a number) */
     int has_finish;            /* finish_reason non-null */

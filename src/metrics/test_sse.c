@@ -94,6 +94,19 @@ static void test_event_parse(void)
     CHECK_INT(in.prompt_tokens, 12);
     CHECK_INT(in.completion_tokens, 128);
     CHECK_INT(in.n_choices, 0);
+    CHECK_INT(in.cached_tokens, -1);
+    /* prefix-cache hits: an object (vLLM, SGLang, TRT-LLM), or null */
+    const char *cached = "{\"choices\":[],\"usage\":{\"prompt_tokens\":64,\"completion_tokens\":2,"
+                         "\"prompt_tokens_details\":{\"audio_tokens\":0,\"cached_tokens\":48}}}";
+    gp_event_parse(cached, strlen(cached), &content, &reasoning, &et, &in);
+    CHECK_INT(in.cached_tokens, 48);
+    CHECK_INT(in.prompt_tokens, 64);
+    CHECK_INT(in.bad_usage, 0);
+    const char *nulled = "{\"choices\":[],\"usage\":{\"prompt_tokens\":64,\"prompt_tokens_details\":null,"
+                         "\"completion_tokens\":2}}";
+    gp_event_parse(nulled, strlen(nulled), &content, &reasoning, &et, &in);
+    CHECK_INT(in.cached_tokens, -1);
+    CHECK_INT(in.completion_tokens, 2);
     const char *err1 = "{\"error\": {\"message\": \"Internal server error\", \"type\": \"InternalServerError\", \"param\": null, \"code\": 500}}";
     gp_event_parse(err1, strlen(err1), &content, &reasoning, &et, &in);
     CHECK_INT(in.kind, GP_EV_ERROR);

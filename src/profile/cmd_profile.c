@@ -274,7 +274,17 @@ static int stage_dataset(struct profile_run *r)
             return fail(r, NULL);
         dopts.num_entries = (long)sp->nturns;
     }
+    dopts.shared_prefix_ratio = cfg->shared_prefix_ratio;
+    dopts.cache_bust = cfg->cache_bust;
+    uint32_t *groups = gp_profile_prefix_groups(cfg, sp, &dopts.n_prefix_groups);
+    if (cfg->shared_prefix_session && !groups) {
+        gp_session_plan_free(sp);
+        fprintf(stderr, "%s: error: out of memory\n", r->prog);
+        return 1;
+    }
+    dopts.prefix_group = groups;
     int brc = gp_dataset_build(&dopts, r->tok, &r->ds, &r->err);
+    free(groups);
     if (brc < 0) {
         gp_session_plan_free(sp);
         return fail(r, NULL);

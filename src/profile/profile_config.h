@@ -111,6 +111,10 @@ struct profile_config {
     double cancel_delay_s;              /* --request-cancellation-delay, seconds >= 0 */
     long num_runs;                      /* --num-runs N: N runs under run_K/ and an aggregate; 1 = one run */
     double cv_warn;                     /* --cv-warn X: warn when a key metric's CV over runs passes X (0.1) */
+    /* prefix-cache workloads (issue 32; profile_prefix.c) */
+    double shared_prefix_ratio;         /* --shared-prefix-ratio R in [0, 1]; 0 = none */
+    int shared_prefix_session;          /* --shared-prefix-pool session (default global) */
+    int cache_bust;                     /* --cache-bust: a unique salt opens every prompt */
 
     /* workload shapes (issue 16; docs/dataset.md "Schedules, traces and sessions") */
     int fixed_schedule;                 /* --fixed-schedule true: --input-file payload: rows at their timestamps */
@@ -297,6 +301,14 @@ int gp_profile_copy_response_schema(struct profile_config *cfg, const struct gp_
  * json_schema, from --response-format-schema or --extra-inputs), borrowed;
  * NULL when none. */
 const json_t *gp_profile_response_schema(const struct profile_config *cfg);
+int gp_profile_copy_shared_prefix_ratio(struct profile_config *cfg, const struct gp_profile_raw *rv,
+                                        struct gp_error *err);
+int gp_profile_copy_cache_bust(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+struct gp_session_plan;
+/* --shared-prefix-pool session: the session of every dataset entry (turn k
+ * of session s is entry first[s] + k), malloc'd, *n = sessions; NULL (and
+ * *n = 0) for the global pool, or out of memory when sp has turns. */
+uint32_t *gp_profile_prefix_groups(const struct profile_config *cfg, const struct gp_session_plan *sp, size_t *n);
 /* profile_memory.c: "300M", "1.5G", "4096" (bytes; K/M/G/T are powers of 1024,
  * an optional "iB" or "B" after them) into *out; 0 or -1. */
 int gp_profile_parse_size(const char *s, uint64_t *out);

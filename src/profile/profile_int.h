@@ -61,6 +61,8 @@ enum opt_id {
     O_NUM_RUNS, O_CV_WARN,
     /* issue 31 item 3: tool calling and structured output */
     O_TOOLS, O_SYNTH_TOOLS, O_TOOL_CHOICE, O_RESPONSE_SCHEMA,
+    /* issue 32: prefix-cache workloads */
+    O_SHARED_PREFIX_RATIO, O_SHARED_PREFIX_POOL, O_CACHE_BUST,
     O__COUNT
 };
 

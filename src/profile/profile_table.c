@@ -20,6 +20,7 @@ static const char *const image_formats[] = {"png", "jpeg", NULL};
 static const char *const audio_formats[] = {"wav", "mp3", NULL};
 static const char *const channel_counts[] = {"1", "2", NULL}; /* type=int, choices=[1, 2] */
 static const char *const url_strategies[] = {"round_robin", "least_in_flight", NULL};
+static const char *const prefix_pools[] = {"global", "session", NULL};
 
 /* Table order is argparse's (--help) and the order GenAI-Perf copies and
  * checks values in, which decides which error a bad command line reports. */
@@ -264,5 +265,17 @@ const struct opt gp_profile_opts[] = {
      "genperf: send \"response_format\": {\"type\": \"json_schema\", ...} with the JSON Schema in FILE, "
      "and count the responses that are not JSON or do not match it (not failures)",
      .copy = C_HOOK, .hook = gp_profile_copy_response_schema},
+    /* issue 32: prefix-cache workloads (profile_prefix.c) */
+    {O_SHARED_PREFIX_RATIO, K_FLOAT, {"--shared-prefix-ratio"}, "R", NULL,
+     "genperf: the first round(R x ISL mean) tokens (0 <= R <= 1) of every synthetic prompt are a shared "
+     "prefix, inside its ISL (default 0: none)",
+     .copy = C_HOOK, .hook = gp_profile_copy_shared_prefix_ratio},
+    {O_SHARED_PREFIX_POOL, K_CHOICE, {"--shared-prefix-pool"}, "{global,session}", prefix_pools,
+     "genperf: with --shared-prefix-ratio, one prefix for all requests (global, default) or one per "
+     "--num-sessions session", .copy = C_CHOICE1, .off = F(shared_prefix_session)},
+    {O_CACHE_BUST, K_FLAG, {"--cache-bust"}, NULL, NULL,
+     "genperf: open every synthetic prompt with a unique salt (4 tokens, inside its ISL, seeded by "
+     "--random-seed), so no prompt shares a prefix with another: a prefix-cache-cold run",
+     .copy = C_HOOK, .hook = gp_profile_copy_cache_bust},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];

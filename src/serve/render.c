@@ -46,6 +46,7 @@ int gp_render_init(struct gp_render *r, int flavor, int endpoint, const char *id
     r->created = created;
     r->seq = r->item = r->n_items = 0;
     r->tool_call = 0;
+    r->cached_tokens = -1;
     if (!r->eos_id)
         r->eos_id = 2;
     if (endpoint == GP_EP_ANTHROPIC)
@@ -271,6 +272,18 @@ int gp_render_finish(struct gp_render *r, struct gp_buf *out, int finish, uint32
     return close_chunk(r, out, so_far, 0);
 }
 
+/* ,"prompt_tokens_details":... as the flavour sends it: {"cached_tokens":N}
+ * with --prefix-cache (vLLM with --enable-prompt-tokens-details, SGLang
+ * with --enable-cache-report), else vLLM/SGLang null and TRT-LLM 0. */
+static int cached_details(const struct gp_render *r, struct gp_buf *out)
+{
+    if (r->cached_tokens < 0 && r->flavor != GP_FLAVOR_TRTLLM)
+        return APP(out, ",\"prompt_tokens_details\":null");
+    int rc = APP(out, ",\"prompt_tokens_details\":{\"cached_tokens\":");
+    rc |= gp_buf_u64(out, r->cached_tokens > 0 ? (uint64_t)r->cached_tokens : 0);
+    return rc | APP(out, "}");
+}
+
 int gp_render_usage(struct gp_render *r, struct gp_buf *out, uint32_t completion, uint32_t reasoning)
 {
     int rc = APP(out, "data: ");
@@ -283,6 +296,8 @@ int gp_render_usage(struct gp_render *r, struct gp_buf *out, uint32_t completion
     rc |= gp_buf_u64(out, completion);
     switch (r->flavor) {
     case GP_FLAVOR_VLLM:
+        if (r->cached_tokens >= 0)
+            rc |= cached_details(r, out);
         if (reasoning) {
             rc |= APP(out, ",\"completion_tokens_details\":{\"reasoning_tokens\":");
             rc |= gp_buf_u64(out, reasoning);
@@ -290,11 +305,12 @@ int gp_render_usage(struct gp_render *r, struct gp_buf *out, uint32_t completion
         }
         break;
     case GP_FLAVOR_SGLANG:
-        rc |= APP(out, ",\"prompt_tokens_details\":null,\"reasoning_tokens\":");
+        rc |= cached_details(r, out);
+        rc |= APP(out, ",\"reasoning_tokens\":");
         rc |= gp_buf_u64(out, reasoning);
         break;
     default:
-        rc |= APP(out, ",\"prompt_tokens_details\":{\"cached_tokens\":0}");
+        rc |= cached_details(r, out);
         break;
     }
     rc |= APP(out, "}}\n\n");
@@ -420,7 +436,7 @@ int gp_render_full(struct gp_render *r, struct gp_buf *out, const char *text, si
     rc |= gp_buf_u64(out, completion);
     switch (r->flavor) {
     case GP_FLAVOR_VLLM:
-        rc |= APP(out, ",\"prompt_tokens_details\":null");
+        rc |= cached_details(r, out);
         if (reasoning_tokens) {
             rc |= APP(out, ",\"completion_tokens_details\":{\"reasoning_tokens\":");
             rc |= gp_buf_u64(out, reasoning_tokens);
@@ -429,12 +445,14 @@ int gp_render_full(struct gp_render *r, struct gp_buf *out, const char *text, si
         rc |= APP(out, "},\"prompt_logprobs\":null,\"prompt_token_ids\":null,\"kv_transfer_params\":null}");
         break;
     case GP_FLAVOR_SGLANG:
-        rc |= APP(out, ",\"prompt_tokens_details\":null,\"reasoning_tokens\":");
+        rc |= cached_details(r, out);
+        rc |= APP(out, ",\"reasoning_tokens\":");
         rc |= gp_buf_u64(out, reasoning_tokens);
         rc |= APP(out, "},\"metadata\":null}");
         break;
     default:
-        rc |= APP(out, ",\"prompt_tokens_details\":{\"cached_tokens\":0}},\"prompt_token_ids\":null}");
+        rc |= cached_details(r, out);
+        rc |= APP(out, "},\"prompt_token_ids\":null}");
         break;
     }
     return rc ? -GP_ENOMEM : 0;

@@ -34,6 +34,8 @@ struct gp_render {
     int endpoint;          /* enum gp_endpoint */
     int continuous_usage;  /* usage object on every chunk */
     uint32_t prompt_tokens;
+    int32_t cached_tokens; /* usage.prompt_tokens_details.cached_tokens; -1 = the flavour's
+                            * default (--prefix-cache off: vLLM/SGLang null, TRT-LLM 0) */
     uint32_t eos_id;       /* SGLang's matched_stop on an EOS stop */
     struct gp_buf head;    /* {"id":"..","object":"..","created":N,"model":".." */
     /* the Responses API's stream (render_responses.c): id and model are

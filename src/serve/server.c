@@ -451,6 +451,7 @@ static int srv_close(struct srv *s, int rc, struct gp_error *err)
     free(s->freelist);
     free(s->heap);
     srv_toktab_free(&s->tt);
+    srv_pcache_free(&s->pcache);
     gp_tokenizer_free(s->tok);
     return rc;
 }

@@ -32,6 +32,8 @@ struct gp_serve_opts {
     uint32_t max_batched_tokens;   /* per-step token budget, chunked prefill (0 = none) */
     uint32_t max_queued;           /* batching model: 503 when this many wait (0 = unbounded) */
     int zero_delay;
+    int prefix_cache;              /* model an automatic prefix cache: hits shorten prefill
+                                    * (server_pcache.c); off by default */
 
     const char *timing_log;        /* NULL = none */
     const char *api_key;           /* NULL = no auth */

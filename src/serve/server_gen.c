@@ -410,11 +410,17 @@ void srv_begin_generation(struct srv *s, struct conn *c)
     r->active = 1;
     r->t_base_ns = now;
     r->t_next_ns = now + s->ttft_ns;
+    if (r->cached_tokens && r->prompt_tokens)
+        /* fixed delays read --ttft-ms as the prefill of the whole prompt:
+         * a prefix-cache hit leaves only the uncached share of it */
+        r->t_next_ns = now + (uint64_t)((double)s->ttft_ns * (double)(r->prompt_tokens - r->cached_tokens) /
+                                        (double)r->prompt_tokens);
     r->t_ka_ref_ns = now;
     if (s->o->flavor != GP_FLAVOR_SGLANG)
         srv_start_stream_headers(s, c); /* Starlette sends the headers before the first body chunk */
     if (s->mode == MODE_BATCH) {
         r->sq.prompt_tokens = r->prompt_tokens;
+        r->sq.cached = r->cached_tokens;
         r->sq.out_tokens = r->out_tokens;
         gp_sim_add(&s->sim, &r->sq, now);
     } else {

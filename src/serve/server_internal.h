@@ -26,6 +26,7 @@
  *   server_gen.c      the emit-token table and token generation
  *   server_fault.c    fault injection (--fault-rate-*, --max-queued)
  *   server_metrics.c  the /metrics histograms and exposition text
+ *   server_pcache.c   the prefix cache of --prefix-cache
  *   server_log.c      the timing log and the request lifecycle
  */
 #ifndef GP_SERVE_SERVER_INTERNAL_H
@@ -40,6 +41,7 @@
 #include "serve/render.h"
 #include "serve/server.h"
 #include "serve/sim.h"
+#include "tokenizer/tokenizer.h"
 
 struct gp_error;
 struct gp_http_req;
@@ -76,6 +78,23 @@ struct hist {
     uint64_t total;
 };
 
+/* ---- prefix cache (server_pcache.c, --prefix-cache) -------------------- */
+
+#define GP_PCACHE_BLOCK 16          /* tokens per cached block (vLLM's default block size) */
+#define GP_PCACHE_SLOTS (1u << 20)  /* hash slots: 8 MiB, allocated on the first lookup */
+
+struct srv_pcache {
+    uint64_t *set;             /* chained block hashes, 0 = empty */
+    size_t used;
+    uint64_t queries, hits;    /* prompt tokens looked up / found cached */
+    struct gp_ids ids;         /* the request being counted: its prompt's token ids */
+};
+
+/* Cached tokens of the prompt ids[0..n) (whole leading blocks seen before,
+ * at most n - 1), then remembers its blocks; counts queries and hits. */
+uint32_t srv_pcache_lookup(struct srv_pcache *pc, const uint32_t *ids, size_t n);
+void srv_pcache_free(struct srv_pcache *pc);
+
 /* ---- connection and request -------------------------------------------- */
 
 struct sreq {
@@ -98,6 +117,7 @@ struct sreq {
     uint32_t fault_at;         /* token index (1-based) where a mid-stream fault fires */
     int fault_done;
     uint32_t miscount;         /* added to usage.completion_tokens (--miscount-rate) */
+    uint32_t cached_tokens;    /* --prefix-cache: prompt tokens found in the cache */
     int active;                /* counted in the engine / running_fixed */
     int logged;                /* --timing-log: record chunk stamps */
     int headers_sent;
@@ -177,6 +197,7 @@ struct srv {
      * is one step that proposed N - 1 draft tokens and accepted all but one
      * of the tokens it carries */
     uint64_t spec_drafts, spec_draft_tokens, spec_accepted;
+    struct srv_pcache pcache;  /* --prefix-cache */
     uint32_t running_fixed;
     struct hist h_ttft, h_itl, h_e2e;
     int stop;

@@ -98,6 +98,19 @@ static void render_metrics(struct srv *s, struct gp_buf *b)
         gp_buf_printf(b, "# TYPE sglang:spec_accept_length gauge\nsglang:spec_accept_length{%s} %.6f\n", labels,
                       s->spec_drafts ? (double)(s->spec_accepted + s->spec_drafts) / (double)s->spec_drafts : 0.0);
     }
+    if (s->o->prefix_cache && fl == GP_FLAVOR_VLLM) {
+        /* vLLM v1's counters, in tokens (a client's hit rate is their delta) */
+        gp_buf_printf(b, "# TYPE vllm:prefix_cache_queries counter\nvllm:prefix_cache_queries_total{%s} %llu\n",
+                      labels, (unsigned long long)s->pcache.queries);
+        gp_buf_printf(b, "# TYPE vllm:prefix_cache_hits counter\nvllm:prefix_cache_hits_total{%s} %llu\n", labels,
+                      (unsigned long long)s->pcache.hits);
+    } else if (s->o->prefix_cache) {
+        /* SGLang's gauge (TRT-LLM's Prometheus name alike): the share of
+         * prompt tokens found cached, here since the start */
+        const char *hn = fl == GP_FLAVOR_SGLANG ? "sglang:cache_hit_rate" : "trtllm_kv_cache_hit_rate";
+        gp_buf_printf(b, "# TYPE %s gauge\n%s{%s} %.6f\n", hn, hn, labels,
+                      s->pcache.queries ? (double)s->pcache.hits / (double)s->pcache.queries : 0.0);
+    }
     char name[96];
     snprintf(name, sizeof name, "%stime_to_first_token_seconds", p);
     hist_render(b, name, &s->h_ttft, labels);

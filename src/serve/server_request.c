@@ -15,9 +15,18 @@
 #include <string.h>
 #include <strings.h>
 
-static void add_text(struct gp_tokenizer *tok, const char *t, size_t n, uint32_t *count, char *head, size_t headsz)
+/* Counts t's tokens into *count; with ids (--prefix-cache) also appends
+ * them there, for the prefix-cache lookup (one encode, not two). */
+static void add_text(struct gp_tokenizer *tok, const char *t, size_t n, uint32_t *count, char *head, size_t headsz,
+                     struct gp_ids *ids)
 {
-    long k = gp_tokenizer_count(tok, t, n);
+    long k;
+    if (ids) {
+        size_t before = ids->n;
+        k = gp_tokenizer_encode(tok, t, n, 0, ids, NULL) ? -1 : (long)(ids->n - before);
+    } else {
+        k = gp_tokenizer_count(tok, t, n);
+    }
     if (k > 0)
         *count += (uint32_t)k;
     if (!head[0] && n) {
@@ -32,10 +41,11 @@ static void add_text(struct gp_tokenizer *tok, const char *t, size_t n, uint32_t
     }
 }
 
-static int count_content(struct gp_tokenizer *tok, json_t *content, uint32_t *count, char *head, size_t headsz)
+static int count_content(struct gp_tokenizer *tok, json_t *content, uint32_t *count, char *head, size_t headsz,
+                         struct gp_ids *ids)
 {
     if (json_is_string(content)) {
-        add_text(tok, json_string_value(content), json_string_length(content), count, head, headsz);
+        add_text(tok, json_string_value(content), json_string_length(content), count, head, headsz, ids);
         return 0;
     }
     if (json_is_array(content)) {
@@ -51,7 +61,7 @@ static int count_content(struct gp_tokenizer *tok, json_t *content, uint32_t *co
                 json_t *txt = json_object_get(part, "text");
                 if (!json_is_string(txt))
                     return -1;
-                add_text(tok, json_string_value(txt), json_string_length(txt), count, head, headsz);
+                add_text(tok, json_string_value(txt), json_string_length(txt), count, head, headsz, ids);
             } else if (!strcmp(type, "image_url")) {
                 if (!json_is_string(json_object_get(json_object_get(part, "image_url"), "url")))
                     return -1;
@@ -193,6 +203,9 @@ static void check_trt_fields(json_t *root, struct verdict *v)
     }
 }
 
+/* Where the prompt's token ids go for the prefix-cache lookup (NULL: off). */
+static struct gp_ids *pc_ids(struct srv *s) { return s->o->prefix_cache ? &s->pcache.ids : NULL; }
+
 static void count_messages(struct srv *s, struct sreq *r, json_t *root, struct gen_params *p, struct verdict *v)
 {
     json_t *msgs = json_object_get(root, "messages");
@@ -210,7 +223,7 @@ static void count_messages(struct srv *s, struct sreq *r, json_t *root, struct g
             !strcmp(json_string_value(json_object_get(m, "role")), "assistant"))
             snprintf(r->assistant_head, sizeof r->assistant_head, "%s", json_string_value(content));
         if (!json_is_object(m) || count_content(s->tok, json_object_get(m, "content"), &p->ptoks,
-                                                r->prompt_head, sizeof r->prompt_head)) {
+                                                r->prompt_head, sizeof r->prompt_head, pc_ids(s))) {
             v->bad = "each message must be an object whose 'content' is a string or a list of parts "
                      "({\"type\":\"text\",\"text\"}, {\"type\":\"image_url\",\"image_url\":{\"url\"}}, "
                      "{\"type\":\"input_audio\",\"input_audio\":{\"data\",\"format\"}})";
@@ -228,7 +241,7 @@ static void count_input(struct srv *s, struct sreq *r, json_t *root, struct gen_
     if (json_is_string(in)) {
         r->n_messages = 1;
         add_text(s->tok, json_string_value(in), json_string_length(in), &p->ptoks, r->prompt_head,
-                 sizeof r->prompt_head);
+                 sizeof r->prompt_head, pc_ids(s));
         return;
     }
     if (!json_is_array(in) || !json_array_size(in)) {
@@ -241,7 +254,7 @@ static void count_input(struct srv *s, struct sreq *r, json_t *root, struct gen_
     r->n_messages = (uint32_t)json_array_size(in);
     json_array_foreach(in, i, m) {
         if (!json_is_object(m) || count_content(s->tok, json_object_get(m, "content"), &p->ptoks, r->prompt_head,
-                                                sizeof r->prompt_head)) {
+                                                sizeof r->prompt_head, pc_ids(s))) {
             v->bad = "each input item must be a message whose 'content' is a string or a list of "
                      "{\"type\":\"input_text\",\"text\"} parts";
             v->param = "input";
@@ -255,14 +268,14 @@ static void count_prompt(struct srv *s, struct sreq *r, json_t *root, struct gen
     json_t *pr = json_object_get(root, "prompt");
     if (json_is_string(pr)) {
         add_text(s->tok, json_string_value(pr), json_string_length(pr), &p->ptoks, r->prompt_head,
-                 sizeof r->prompt_head);
+                 sizeof r->prompt_head, pc_ids(s));
     } else if (json_is_array(pr) && json_array_size(pr)) {
         size_t i;
         json_t *e;
         json_array_foreach(pr, i, e) {
             if (json_is_string(e))
                 add_text(s->tok, json_string_value(e), json_string_length(e), &p->ptoks, r->prompt_head,
-                         sizeof r->prompt_head);
+                         sizeof r->prompt_head, pc_ids(s));
             else if (json_is_integer(e))
                 p->ptoks++;
             else if (json_is_array(e))
@@ -447,6 +460,7 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
         return;
     }
     struct gen_params p = {.maxt = s->o->max_tokens_default};
+    s->pcache.ids.n = 0;
     validate(s, c, hr, root, &p, &v);
     int ignore_eos = json_is_true(json_object_get(root, "ignore_eos"));
     char tool[64] = "";
@@ -483,6 +497,12 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     r->miscount = s->o->miscount_rate > 0 && gp_splitmix64_double(&r->rng) < s->o->miscount_rate;
     if (srv_fault_upfront(s, c))
         return;
+    /* the cache is looked up by requests that run, as vLLM's scheduler does */
+    r->cached_tokens = 0;
+    if (s->o->prefix_cache) {
+        r->cached_tokens = srv_pcache_lookup(&s->pcache, s->pcache.ids.v, s->pcache.ids.n);
+        r->rd.cached_tokens = (int32_t)r->cached_tokens;
+    }
     r->status = 200;
     if (srv_fault_hold(s, c))
         return;

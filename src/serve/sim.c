@@ -79,8 +79,10 @@ static void start_step(struct gp_sim *s, uint64_t now)
         list_push(&s->running, q);
         q->state = GP_SIM_RUNNING;
         q->t_admit_ns = now;
-        q->prefilled = 0;
-        q->chunk = (uint32_t)(q->prompt_tokens < budget ? q->prompt_tokens : budget);
+        /* prefix-cache hits are already computed: prefill starts past them */
+        q->prefilled = q->cached < q->prompt_tokens ? q->cached : 0;
+        uint64_t left = q->prompt_tokens - q->prefilled;
+        q->chunk = (uint32_t)(left < budget ? left : budget);
         q->prefilling = 1;
         budget -= q->chunk;
         s->kv_used += need(q);

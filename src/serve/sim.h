@@ -38,6 +38,8 @@ enum gp_sim_state { GP_SIM_IDLE = 0, GP_SIM_WAITING, GP_SIM_RUNNING };
 struct gp_sim_seq {
     struct gp_sim_seq *prev, *next;
     uint32_t prompt_tokens;
+    uint32_t cached;         /* leading prompt tokens in the prefix cache: not prefilled
+                              * (still counted in its KV reservation) */
     uint32_t out_tokens;     /* tokens this sequence will produce in total */
     uint32_t generated;      /* tokens produced so far */
     int state;               /* enum gp_sim_state */

@@ -1,6 +1,8 @@
 /* serve/test_sim.c — the batching model in virtual time: step durations,
- * max-batch and KV-capacity queueing, FCFS order, removal mid-flight. */
+ * max-batch and KV-capacity queueing, FCFS order, removal mid-flight,
+ * prefix-cache hits (a shorter prefill; the cache's own block matching). */
 #include "core/test.h"
+#include "serve/server_internal.h"
 #include "serve/sim.h"
 
 struct log {
@@ -158,6 +160,43 @@ static void test_chunked_prefill(void)
     CHECK_INT(s.kv_used, 0);
 }
 
+/* A sequence with cached prompt tokens prefills only the rest. */
+static void test_cached_prefill(void)
+{
+    struct gp_sim_cfg cfg = {.decode_step_ns = 1000, .per_seq_ns = 100, .prefill_ns_per_token = 10,
+                             .max_batch = 8, .kv_tokens = 1000};
+    struct gp_sim s;
+    gp_sim_init(&s, &cfg);
+    struct gp_sim_seq q[1] = {{.prompt_tokens = 50, .cached = 32, .out_tokens = 2}};
+    struct log l = {.base = q};
+    gp_sim_add(&s, &q[0], 0);
+    CHECK_INT(s.step_end_ns, 1000 + 18 * 10); /* 50 - 32 tokens prefilled, not 50 */
+    CHECK_INT(s.kv_used, 52);                 /* the cached blocks still hold KV */
+    run_until_idle(&s, &l);
+    CHECK_INT(l.n, 2);
+    CHECK_INT(l.t[0], 1180);
+}
+
+/* Whole leading 16-token blocks seen before are hits, at most n - 1; a
+ * different first block breaks the chain for everything after it. */
+static void test_pcache_blocks(void)
+{
+    struct srv_pcache pc = {0};
+    uint32_t a[40], b[40];
+    for (int i = 0; i < 40; i++)
+        a[i] = b[i] = (uint32_t)i;
+    CHECK_INT(srv_pcache_lookup(&pc, a, 40), 0);
+    CHECK_INT(srv_pcache_lookup(&pc, a, 40), 32);  /* 2 full blocks; the last 8 tokens are no block */
+    CHECK_INT(srv_pcache_lookup(&pc, a, 32), 31);  /* never the whole prompt */
+    b[20] = 999;                                   /* second block differs */
+    CHECK_INT(srv_pcache_lookup(&pc, b, 40), 16);
+    b[0] = 999;                                    /* first block differs: nothing matches */
+    CHECK_INT(srv_pcache_lookup(&pc, b, 40), 0);
+    CHECK_INT(pc.queries, 40 * 4 + 32);
+    CHECK_INT(pc.hits, 32 + 31 + 16);
+    srv_pcache_free(&pc);
+}
+
 int main(void)
 {
     GP_RUN(test_single_sequence_timing);
@@ -165,5 +204,7 @@ int main(void)
     GP_RUN(test_kv_capacity_queues);
     GP_RUN(test_remove);
     GP_RUN(test_chunked_prefill);
+    GP_RUN(test_cached_prefill);
+    GP_RUN(test_pcache_blocks);
     return gp_test_summary();
 }

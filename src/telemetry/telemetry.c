@@ -181,6 +181,10 @@ static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
             sc.pc_hits >= src->pc_hits_prev)
             add(t, now, GP_TD_SERVER, k, GP_TM_PREFIX_CACHE_HIT_RATE,
                 (sc.pc_hits - src->pc_hits_prev) / (sc.pc_queries - src->pc_queries_prev));
+        if (!src->have_pc_prev) {
+            src->pc_hits_first = sc.pc_hits;
+            src->pc_queries_first = sc.pc_queries;
+        }
         src->pc_hits_prev = sc.pc_hits;
         src->pc_queries_prev = sc.pc_queries;
         src->have_pc_prev = 1;

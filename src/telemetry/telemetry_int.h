@@ -37,6 +37,7 @@ struct tm_src {
     unsigned failures;
     int have_pc_prev;
     double pc_hits_prev, pc_queries_prev;
+    double pc_hits_first, pc_queries_first; /* ... at the first scrape that had them (run = last - first) */
     int have_sd_prev;
     double sd_prev[3];  /* vLLM spec_decode drafts, draft tokens, accepted tokens at the last scrape */
     double sd_first[3]; /* ... at the first scrape that had them: the run's totals are last - first */

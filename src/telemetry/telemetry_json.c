@@ -249,6 +249,16 @@ json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
             json_object_set_new(sd, "acceptance_rate", dt > 0 ? json_real(da / dt) : json_null());
             json_object_set_new(e, "spec_decode", sd);
         }
+        if (x->have_pc_prev) {
+            /* vLLM's prefix_cache_{queries,hits}_total over the run (first
+             * to closing scrape), in prompt tokens */
+            double q = x->pc_queries_prev - x->pc_queries_first, h = x->pc_hits_prev - x->pc_hits_first;
+            json_t *pc = json_object();
+            json_object_set_new(pc, "queries", json_real(q));
+            json_object_set_new(pc, "hits", json_real(h));
+            json_object_set_new(pc, "hit_rate", q > 0 && h >= 0 ? json_real(h / q) : json_null());
+            json_object_set_new(e, "prefix_cache", pc);
+        }
         json_array_append_new(srcs, e);
     }
     json_object_set_new(srv, "sources", srcs);
