@@ -313,7 +313,8 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
      * genperf has no body or response parser for */
     return gp_profile_config_err(cfg, err, GP_ENOTSUP,
                       "--endpoint-type %s is not supported by genperf; it speaks chat, completions, embeddings, "
-                      "rankings, multimodal, vision and responses (OpenAI-compatible HTTP) and anthropic_messages",
+                      "rankings, multimodal, vision, responses (OpenAI-compatible HTTP) and anthropic_messages "
+                      "(the Anthropic Messages API)",
                       rv->s);
 }
 

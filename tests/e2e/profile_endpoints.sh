@@ -125,7 +125,7 @@ PY
 for t in kserve tensorrtllm_engine dynamic_grpc template generate huggingface_generate image_retrieval nvclip; do
   "$GENPERF" profile -m m --endpoint-type $t >out.txt 2>err.txt; rc=$?
   [ $rc -eq 1 ] || fail "--endpoint-type $t: exit $rc, want 1"
-  grep -q "it speaks chat, completions, embeddings, rankings, multimodal and vision" err.txt ||
+  grep -q "it speaks chat, completions, embeddings, rankings, multimodal, vision, responses (OpenAI-compatible HTTP) and anthropic_messages" err.txt ||
     { cat err.txt; fail "--endpoint-type $t message"; }
 done
 echo ok
