@@ -30,6 +30,10 @@ json_t *gp_export_schedule_json(const struct gp_export_ctx *ctx);
  * 0 or -GP_ENOMEM. */
 /* One statistic of *_genai_perf.json at key indent ind (genai_json.c). */
 int gp_export_stat_json(struct gp_buf *b, enum gp_metric m, const struct gp_stats *s, const char *ind, int *first);
+/* "timeslice_duration_s", "timeslice_assignment", "timeslice_origin_wall_ns"
+ * and the "timeslices" array (timeslices.c) set on o, the genperf.json
+ * object, for ctx->timeslice_s > 0. 0, or -1 on ENOMEM. */
+int gp_export_timeslices(const struct gp_export_ctx *ctx, json_t *o);
 int gp_export_sessions_json(const struct gp_export_ctx *ctx, struct gp_buf *b, int *first);
 
 #endif

@@ -376,6 +376,8 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
                             json_integer((json_int_t)(ctx->n_cancel_chosen > nc ? ctx->n_cancel_chosen - nc : 0)));
         json_object_set_new(o, "cancellation", c);
     }
+    /* only then: runs without --timeslice-duration keep their bytes */
+    int trc = ctx->timeslice_s > 0 ? gp_export_timeslices(ctx, o) : 0;
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();
@@ -384,7 +386,7 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(o, "metric_names", names);
 
     struct gp_buf b = {0};
-    int rc = gp_json_dump(&b, o, 2, 0, GP_JSON_PYTHON);
+    int rc = trc ? -1 : gp_json_dump(&b, o, 2, 0, GP_JSON_PYTHON);
     json_decref(o);
     if (!rc)
         rc = gp_buf_putc(&b, '\n');
