@@ -4,8 +4,8 @@
 # slices of S seconds whose requests, completions and failures add up to the
 # run's totals; TTFT p50 rises from the first slice to the last, and so does
 # the server's waiting count over the same wall-clock spans (the two agree on
-# one time axis). A run without the flag writes no "timeslices"; S <= 0 is
-# refused with exit 1.
+# one time axis); `genperf ingest` stores them as job_timeslices, row for
+# slice. A run without the flag writes no "timeslices"; S <= 0 is refused.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 lib="$GP_ROOT/${BUILD:-build}/tests-lib/libfake_nvml.so"
 [ -f "$lib" ] || { echo "missing $lib"; exit 1; }
@@ -62,6 +62,26 @@ assert w[-1] > w[0] and w[-1] >= 2, (w, t)
 gpu = [l for l in tel if l.get("device") == "gpu0" and l.get("metric") == "power_w"]
 assert gpu and all(o - 1e9 <= l["wall_ns"] for l in gpu), "fake NVML samples"
 print("slices", len(sl), "ttft p50", [round(x) for x in t], "waiting", [round(x, 1) for x in w])
+PY
+# the store: one job_timeslices row per slice, the same figures
+"$GENPERF" ingest ts --db r.db >ingest.log 2>&1 || fail "ingest: $(cat ingest.log)"
+"$GENPERF" query --db r.db --format json "SELECT * FROM job_timeslices ORDER BY slice_index" >q.json \
+  || fail "query job_timeslices"
+python3 - "$d/profile_export_genperf.json" q.json <<'PY' || fail "job_timeslices"
+import json, sys
+g = json.load(open(sys.argv[1]))
+rows = json.load(open(sys.argv[2]))
+sl = g["timeslices"]
+assert len(rows) == len(sl), (len(rows), len(sl))
+for r, s in zip(rows, sl):
+    assert int(r["slice_index"]) == s["index"] and float(r["duration_s"]) == 0.5, r
+    assert int(r["origin_wall_ns"]) == g["timeslice_origin_wall_ns"], r
+    for k in ("requests", "completed", "failures"):
+        assert int(r[k]) == s[k], (k, r, s)
+    for k in ("start_s", "end_s", "request_throughput", "output_token_throughput", "ttft_p50_ms", "ttft_p99_ms",
+              "itl_p50_ms", "itl_p99_ms", "latency_p50_ms", "latency_p99_ms"):
+        assert float(r[k]) == s[k], (k, r, s)
+print("store ok")
 PY
 # without the flag: no key (golden artifacts keep their bytes)
 "$GENPERF" profile "${args[@]}" --request-rate 4 --request-count 4 --artifact-dir plain >/dev/null 2>&1
