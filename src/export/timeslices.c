@@ -82,6 +82,20 @@ static json_t *slice_json(const struct gp_export_ctx *ctx, size_t k, double star
     return o;
 }
 
+size_t gp_export_timeslice_index(uint64_t t_start_ns, uint64_t t0_ns, double s)
+{
+    return t_start_ns > t0_ns ? (size_t)((double)(t_start_ns - t0_ns) / 1e9 / s) : 0;
+}
+
+uint64_t gp_export_timeslice_origin(const struct gp_record_store *st)
+{
+    uint64_t t0 = UINT64_MAX;
+    for (size_t i = 0; i < st->n; i++)
+        if (!(st->recs[i].flags & GP_REC_WARMUP) && st->recs[i].t_start_ns < t0)
+            t0 = st->recs[i].t_start_ns;
+    return t0;
+}
+
 int gp_export_timeslices(const struct gp_export_ctx *ctx, json_t *o)
 {
     const struct gp_metrics_result *m = ctx->m;
@@ -126,7 +140,7 @@ int gp_export_timeslices(const struct gp_export_ctx *ctx, json_t *o)
     double *scratch = malloc(m->n_reqs * sizeof *scratch);
     int rc = (!off || !idx || !slot || !scratch) ? -1 : 0;
     for (size_t i = 0; !rc && i < m->n_reqs; i++) {
-        size_t k = (size_t)((double)(st->recs[m->reqs[i].rec].t_start_ns - t0) / 1e9 / S);
+        size_t k = gp_export_timeslice_index(st->recs[m->reqs[i].rec].t_start_ns, t0, S);
         slot[i] = k < nsl ? k : nsl - 1; /* rounding at the last edge */
         off[slot[i] + 1]++;
     }

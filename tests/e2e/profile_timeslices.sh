@@ -2,7 +2,8 @@
 # requests/s into --max-batch 4: the queue builds) with the fake NVML and the
 # server's /metrics scraped: <stem>_genperf.json's "timeslices" are contiguous
 # slices of S seconds whose requests, completions and failures add up to the
-# run's totals; TTFT p50 rises from the first slice to the last, and so does
+# run's totals (and records.jsonl's "timeslice" says which slice counted each
+# request); TTFT p50 rises from the first slice to the last, and so does
 # the server's waiting count over the same wall-clock spans (the two agree on
 # one time axis); `genperf ingest` stores them as job_timeslices, row for
 # slice. A run without the flag writes no "timeslices"; S <= 0 is refused.
@@ -20,9 +21,11 @@ rc=$?; cat err.txt | tail -5
 check_rc $rc 0
 d=ts/m-openai-chat-request_rate40.0
 check_artifacts $d 80
-python3 - "$d/profile_export_genperf.json" "$d/profile_export_telemetry.jsonl" "$d/profile_export_genai_perf.json" <<'PY' || fail "timeslices"
-import json, math, sys
+python3 - "$d/profile_export_genperf.json" "$d/profile_export_telemetry.jsonl" "$d/profile_export_genai_perf.json" \
+  "$d/profile_export_records.jsonl" <<'PY' || fail "timeslices"
+import collections, json, math, sys
 g = json.load(open(sys.argv[1]))
+recs = [json.loads(l) for l in open(sys.argv[4])]
 tel = [json.loads(l) for l in open(sys.argv[2])]
 gp = json.load(open(sys.argv[3]))
 S = g["timeslice_duration_s"]
@@ -42,6 +45,15 @@ assert sum(s["failures"] for s in sl) == rq["failed"], (sl, rq)
 osl = sum(s["output_token_throughput"] * (s["end_s"] - s["start_s"]) for s in sl)
 tot = gp["output_sequence_length"]["avg"] * gp["request_count"]["avg"]
 assert abs(osl - tot) < 1e-6 * tot, (osl, tot)
+# each record names its slice: the slice of its start, and the slices' counts are theirs
+t0 = min(r["t_start_ns"] for r in recs)
+by = collections.Counter()
+for r in recs:
+    k = r["timeslice"]
+    assert abs((r["t_start_ns"] - t0) / 1e9 - k * S) < 1e-3 or k * S <= (r["t_start_ns"] - t0) / 1e9 < (k + 1) * S, r
+    by[(k, r["status"])] += 1
+for s in sl:
+    assert by[(s["index"], "ok")] == s["completed"] and by[(s["index"], "failed")] == s["failures"], (s, by)
 # 80 requests at 40/s start over ~2 s: 4 slices of 0.5 s
 assert len(sl) == 4, len(sl)
 # the overload: TTFT p50 climbs slice over slice
@@ -88,6 +100,7 @@ PY
 check_rc $? 0
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert not [k for k in d if 'timeslice' in k], list(d)" \
   plain/m-openai-chat-request_rate4.0/profile_export_genperf.json || fail "timeslices without the flag"
+grep -q '"timeslice"' plain/m-openai-chat-request_rate4.0/profile_export_records.jsonl && fail "records carry timeslice without the flag"
 for bad in 0 -1; do
   "$GENPERF" profile "${args[@]}" --timeslice-duration "$bad" --artifact-dir bad >out.txt 2>err.txt
   check_rc $? 1
