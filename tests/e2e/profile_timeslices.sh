@@ -56,9 +56,10 @@ for s in sl:
     assert by[(s["index"], "ok")] == s["completed"] and by[(s["index"], "failed")] == s["failures"], (s, by)
 # 80 requests at 40/s start over ~2 s: 4 slices of 0.5 s
 assert len(sl) == 4, len(sl)
-# the overload: TTFT p50 climbs slice over slice
+# the overload: TTFT p50 climbs (first to last by 2x; not asked to be monotone
+# slice by slice, which a loaded CI host could break without a bug)
 t = [s["ttft_p50_ms"] for s in sl]
-assert t[-1] > 2 * t[0] and t == sorted(t), t
+assert t[-1] > 2 * t[0] and t[-1] > t[1], t
 for s in sl:
     assert s["ttft_p50_ms"] <= s["ttft_p99_ms"] and s["latency_p50_ms"] >= s["ttft_p50_ms"], s
     assert s["itl_p50_ms"] > 0, s
