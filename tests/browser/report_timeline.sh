@@ -3,7 +3,8 @@
 # (40 requests/s into --max-batch 4) -> genperf profile --timeslice-duration 0.5
 # with the fake NVML and the server's /metrics -> genperf ingest -> genperf ui;
 # check_timeline.js: throughput, TTFT, failures, the server's running/waiting
-# requests and KV cache, GPU power share one x axis, and TTFT and the queue rise on it.
+# requests and KV cache, GPU power share one x axis, and TTFT and the queue rise on it;
+# then the same over `genperf ui --artifacts` (no store).
 set -euo pipefail
 . "$GP_ROOT/tests/browser/lib.sh"
 gp_browser_setup
@@ -27,3 +28,8 @@ url=$(cat "$TMPDIR/serve.url")
 gp_start_ui --db "sqlite://$TMPDIR/t.db"
 CHROMIUM="$CHROMIUM" NODE_PATH="$NODE_DIR/node_modules" timeout 120 node "$GP_ROOT/tests/browser/check_timeline.js" \
   "$UI_URL/#/job/1" "$SHOTS/timeline"
+# the same page straight from the artifact directory (no store)
+gp_stop_ui
+gp_start_ui --artifacts "$TMPDIR/art"
+CHROMIUM="$CHROMIUM" NODE_PATH="$NODE_DIR/node_modules" timeout 120 node "$GP_ROOT/tests/browser/check_timeline.js" \
+  "$UI_URL/#/job/1" "$SHOTS/timeline-artifacts"
