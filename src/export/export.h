@@ -88,6 +88,7 @@ struct gp_export_ctx {
     double cancel_rate;              /* --request-cancellation-rate (percent); > 0 writes "cancellation" */
     double cancel_delay_s;           /* --request-cancellation-delay */
     uint64_t n_cancel_chosen;        /* measured requests the rate chose (client counter) */
+    double timeslice_s;              /* --timeslice-duration; > 0 writes "timeslices" (per-slice metrics) */
 
     /* Post-processing as a pipeline (metrics/watch.h): with watch set,
      * profile_export.json reads each request's verdict as soon as the

@@ -30,6 +30,16 @@ json_t *gp_export_schedule_json(const struct gp_export_ctx *ctx);
  * 0 or -GP_ENOMEM. */
 /* One statistic of *_genai_perf.json at key indent ind (genai_json.c). */
 int gp_export_stat_json(struct gp_buf *b, enum gp_metric m, const struct gp_stats *s, const char *ind, int *first);
+/* "timeslice_duration_s", "timeslice_assignment", "timeslice_origin_wall_ns"
+ * and the "timeslices" array (timeslices.c) set on o, the genperf.json
+ * object, for ctx->timeslice_s > 0. 0, or -1 on ENOMEM. */
+int gp_export_timeslices(const struct gp_export_ctx *ctx, json_t *o);
+/* The slice of a request that started at t_start_ns, t0_ns being the first
+ * measured start and s the slice length (timeslices.c; records.jsonl's
+ * "timeslice" uses the same). */
+size_t gp_export_timeslice_index(uint64_t t_start_ns, uint64_t t0_ns, double s);
+/* The first measured (non-warmup) request's start: the slices' origin. */
+uint64_t gp_export_timeslice_origin(const struct gp_record_store *st);
 int gp_export_sessions_json(const struct gp_export_ctx *ctx, struct gp_buf *b, int *first);
 
 #endif

@@ -387,6 +387,8 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_t *pc = gp_export_prefix_cache_json(ctx); /* only when there is one: other runs keep their bytes */
     if (pc)
         json_object_set_new(o, "prefix_cache", pc);
+    /* only then: runs without --timeslice-duration keep their bytes */
+    int trc = ctx->timeslice_s > 0 ? gp_export_timeslices(ctx, o) : 0;
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
     json_t *names = json_object();
@@ -395,7 +397,7 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     json_object_set_new(o, "metric_names", names);
 
     struct gp_buf b = {0};
-    int rc = gp_json_dump(&b, o, 2, 0, GP_JSON_PYTHON);
+    int rc = trc ? -1 : gp_json_dump(&b, o, 2, 0, GP_JSON_PYTHON);
     json_decref(o);
     if (!rc)
         rc = gp_buf_putc(&b, '\n');

@@ -14,6 +14,7 @@
 #include "core/version.h"
 #include "dataset/dataset.h"
 #include "export/export.h"
+#include "export/export_int.h"
 #include "export/fastput.h"
 #include "metrics/metrics.h"
 #include "metrics/watch.h"
@@ -199,6 +200,8 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
         nct = m->n_content_ns;
         final = 1;
     }
+    /* --timeslice-duration: each measured record's slice, as in genperf.json */
+    uint64_t ts0 = ctx->timeslice_s > 0 ? gp_export_timeslice_origin(st) : 0;
     size_t k = 0; /* walks reqs, which is in store order without warmups */
     int r = 0;
     for (size_t i = 0; i < st->n && !r && !lost; i++) {
@@ -305,6 +308,8 @@ int gp_export_records_jsonl(const struct gp_export_ctx *ctx, const char *path, s
         r |= OPT(&s.b, "n_chunks", rec->n_chunks);
         r |= OPT(&s.b, "worker", rec->worker);
         r |= OPT(&s.b, "slot", rec->slot);
+        if (ctx->timeslice_s > 0 && !(rec->flags & GP_REC_WARMUP)) /* only then: other runs' lines keep their bytes */
+            r |= OPT(&s.b, "timeslice", (int64_t)gp_export_timeslice_index(rec->t_start_ns, ts0, ctx->timeslice_s));
         r |= PUTS(&s.b, "}\n");
         if (gp_bigfile_maybe_flush(&s))
             break;

@@ -123,6 +123,7 @@ struct profile_config {
     double burstiness;                  /* --burstiness (gamma shape), default 1 */
     double ramp_s;                      /* --ramp-up-duration S, 0 = none */
     double trace_speedup;               /* --trace-speedup X, default 1 */
+    double timeslice_s;                 /* --timeslice-duration S: per-slice metrics in genperf.json, 0 = none */
 
     /* owned: the Authorization header built from --api-key-file / $GENPERF_API_KEY
      * (also the last entry of headers) and copies of secret -H values taken

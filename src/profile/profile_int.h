@@ -63,6 +63,8 @@ enum opt_id {
     O_TOOLS, O_SYNTH_TOOLS, O_TOOL_CHOICE, O_RESPONSE_SCHEMA,
     /* issue 32: prefix-cache workloads */
     O_SHARED_PREFIX_RATIO, O_SHARED_PREFIX_POOL, O_CACHE_BUST,
+    /* issue 32 */
+    O_TIMESLICE,
     O__COUNT
 };
 

@@ -61,6 +61,7 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .ramp_s = cfg->ramp_s,
         .cancel_rate = cfg->cancel_rate,
         .cancel_delay_s = cfg->cancel_delay_s,
+        .timeslice_s = cfg->timeslice_s,
         .n_cancel_chosen = r->cs.n_cancel_chosen,
         .console = stdout,
         .console_width = 0,

@@ -143,6 +143,10 @@ const struct opt gp_profile_opts[] = {
     {O_TRACE_SPEEDUP, K_FLOAT, {"--trace-speedup"}, "X", NULL,
      "genperf: with --fixed-schedule, divide every timestamp by X (default 1)",
      .copy = C_SECS, .off = F(trace_speedup)},
+    {O_TIMESLICE, K_FLOAT, {"--timeslice-duration"}, "SECONDS", NULL,
+     "genperf: per-slice metrics (throughput, TTFT, ITL, latency, failures) in *_genperf.json, requests "
+     "assigned by their start (AIPerf's time slicing)",
+     .copy = C_SECS, .off = F(timeslice_s)},
     /* ---- GenAI-Perf's media, batch, gRPC and session-shape flags (issue 15) ---- */
     {O_AUDIO_LEN, K_FLOAT, {"--audio-length-mean"}, "SECONDS", NULL,
      "mean audio clip length; clips are sent (multimodal) when > 0 (default 0)", .copy = C_DOUBLE0,

@@ -541,7 +541,7 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
     }
     json_t *reqs = gp_artifact_requests(exp);
     json_decref(exp);
-    char tel_file[1100], tpath[4096];
+    char tel_file[1100], tpath[4096] = "";
     snprintf(tel_file, sizeof tel_file, "%.*s_telemetry.jsonl", (int)stem_len, file);
     json_t *tel = gp_path_join(tpath, sizeof tpath, dir, tel_file) == 0 && gp_is_file(tpath)
                       ? telemetry_from_jsonl(tpath)
@@ -561,9 +561,11 @@ static int one_run(const char *dir, const char *file, int id, const char *scenar
                        ? gp_artifact_load_json(epath, NULL) : NULL;
     json_t *fid = json_object_get(gsum, "fidelity");
     json_object_set_new(job, "fidelity", json_is_object(fid) ? json_incref(fid) : json_null());
+    json_t *slices = gp_artifact_timeslices(gsum, gp_is_file(tpath) ? tpath : NULL);
     json_decref(gsum);
     snprintf(k, sizeof k, "/api/job?id=%d", id);
-    json_object_set_new(api, k, json_pack("{s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum));
+    json_object_set_new(api, k, json_pack("{s:o,s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum,
+                                          "timeslices", slices));
     snprintf(k, sizeof k, "/api/job/requests?id=%d", id);
     json_object_set_new(api, k, reqs);
     snprintf(k, sizeof k, "/api/job/telemetry?id=%d", id);

@@ -280,8 +280,20 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
                            "FROM requests WHERE job_id = ? AND status = 'failed' AND warmup = 0 "
                            "GROUP BY COALESCE(error, '(no error text)'), http_status ORDER BY n DESC, error LIMIT 50",
                            p, 1, NULL);
-    *out = json_pack("{s:o,s:o,s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum, "endpoints",
-                     eps ? eps : json_array(), "errors", errs ? errs : json_array());
+    /* --timeslice-duration: the slices, with offset_s placing them on the
+     * telemetry charts' axis (seconds since the job's first sample, whose
+     * wall time is MIN(wall_ns)): one x axis for both. An older store
+     * without job_timeslices leaves an empty list. */
+    json_t *slices = gp_rdb_rows_of(db,
+                             "SELECT slice_index, start_s, end_s, requests, completed, failures, request_throughput, "
+                             "output_token_throughput, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms, "
+                             "latency_p50_ms, latency_p99_ms, CAST(COALESCE(origin_wall_ns - (SELECT MIN(x.wall_ns) "
+                             "FROM telemetry_samples x WHERE x.job_id = s.job_id), 0) AS DOUBLE PRECISION) / 1e9 "
+                             "AS offset_s FROM job_timeslices s WHERE s.job_id = ? ORDER BY slice_index",
+                             p, 1, NULL);
+    *out = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum,
+                     "endpoints", eps ? eps : json_array(), "errors", errs ? errs : json_array(), "timeslices",
+                     slices ? slices : json_array());
     return 0;
 }
 

@@ -116,6 +116,9 @@ json_t *gp_artifact_load_json(const char *path, struct gp_error *err);
 /* The /api/job/requests answer from a parsed profile export (NULL gives
  * empty arrays): ttft_ms, latency_ms and exact itl_by_position. */
 json_t *gp_artifact_requests(json_t *profile_export);
+/* The /api/job "timeslices" rows from a parsed <stem>_genperf.json and its
+ * telemetry JSONL (NULL: none) (artifact_slices.c); [] without slices. */
+json_t *gp_artifact_timeslices(const json_t *genperf_summary, const char *telemetry_path);
 
 /* Replaces the non-JSON tokens Python's json.dumps may write (NaN, Infinity,
  * -Infinity) outside strings with null, in a new malloc'd string. */

@@ -57,6 +57,13 @@ struct ig_endpoint {
     struct ig_opt_d req_tput, tok_tput, ttft_p50, ttft_p99, itl_p50, itl_p99;
 };
 
+/* one element of _genperf.json "timeslices" (--timeslice-duration) */
+struct ig_timeslice {
+    long long index, requests, completed, failures;
+    double start_s, end_s;
+    struct ig_opt_d req_tput, tok_tput, ttft_p50, ttft_p99, itl_p50, itl_p99, lat_p50, lat_p99;
+};
+
 struct ig_job {
     char dir[4096], stem[1024], main_path[4096];
     int main_is_csv;
@@ -85,6 +92,10 @@ struct ig_job {
     size_t nts, capts;
     struct ig_endpoint *eps; /* several --url: the per-endpoint breakdown */
     size_t neps;
+    struct ig_timeslice *slices; /* --timeslice-duration: per-slice metrics */
+    size_t nslices;
+    double slice_s;             /* timeslice_duration_s */
+    long long slice_origin_wall_ns;
     char (*new_metrics)[96]; /* codes not in metric_templates: added on ingest */
     size_t nnew;
     json_t *export_json;     /* profile export, kept for its per-request rows */
@@ -160,6 +171,11 @@ int ig_parse_profile_export(struct ig_job *j, struct gp_error *err);
  * tree as well, since the tree is kept as jobs.genperf_summary. */
 int ig_parse_endpoints(struct ig_job *j, json_t *summary, const char *path, struct gp_error *err);
 int ig_insert_endpoints(struct gp_db *db, const struct ig_job *j, long long job_id, struct gp_error *err);
+/* "timeslices" of <stem>_genperf.json (ingest_timeslices.c) into j->slices
+ * (absent or null adds none), every field checked; and their rows in
+ * job_timeslices. */
+int ig_parse_timeslices(struct ig_job *j, const json_t *summary, const char *path, struct gp_error *err);
+int ig_insert_timeslices(struct gp_db *db, const struct ig_job *j, long long job_id, struct gp_error *err);
 
 /* ingest_jsonl.c: validation pass (before the transaction) and insert pass
  * (inside it) over the same files */

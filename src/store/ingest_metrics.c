@@ -31,6 +31,7 @@ void ig_job_free(struct ig_job *j)
     for (size_t i = 0; i < j->neps; i++)
         free(j->eps[i].url);
     free(j->eps);
+    free(j->slices);
     if (j->export_json)
         json_decref(j->export_json);
     memset(j, 0, sizeof *j);

@@ -357,6 +357,34 @@ static const char m7_job_interrupted[] =
     "  s.request_count, s.streaming, s.seed, s.endpoint, s.endpoint_type, j.interrupted\n"
     "FROM jobs j JOIN scenarios s ON s.id = j.scenario_id;\n";
 
+/* --timeslice-duration: the per-slice metrics of <stem>_genperf.json
+ * "timeslices" (store/ingest_timeslices.c). A request belongs to the slice
+ * its start falls in (AIPerf's assignment); start_s/end_s are seconds from
+ * origin_wall_ns, the first measured request's start on the wall clock of
+ * telemetry_samples, so a slice lines up with the server and GPU samples.
+ * Throughputs per second of the slice; latencies in ms; NULL = no sample. */
+static const char m8_job_timeslices[] =
+    "CREATE TABLE job_timeslices (\n"
+    "  job_id BIGINT NOT NULL REFERENCES jobs(id),\n"
+    "  slice_index INTEGER NOT NULL,\n"
+    "  duration_s DOUBLE PRECISION NOT NULL,\n"
+    "  origin_wall_ns BIGINT,\n"
+    "  start_s DOUBLE PRECISION NOT NULL,\n"
+    "  end_s DOUBLE PRECISION NOT NULL,\n"
+    "  requests INTEGER NOT NULL,\n"
+    "  completed INTEGER NOT NULL,\n"
+    "  failures INTEGER NOT NULL,\n"
+    "  request_throughput DOUBLE PRECISION,\n"
+    "  output_token_throughput DOUBLE PRECISION,\n"
+    "  ttft_p50_ms DOUBLE PRECISION,\n"
+    "  ttft_p99_ms DOUBLE PRECISION,\n"
+    "  itl_p50_ms DOUBLE PRECISION,\n"
+    "  itl_p99_ms DOUBLE PRECISION,\n"
+    "  latency_p50_ms DOUBLE PRECISION,\n"
+    "  latency_p99_ms DOUBLE PRECISION,\n"
+    "  PRIMARY KEY (job_id, slice_index)\n"
+    ");\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -366,6 +394,7 @@ static const struct gp_migration migrations[] = {
     {5, "per-endpoint breakdown of several --url: job_endpoints, v_endpoint_breakdown", m5_endpoint_breakdown},
     {6, "per-host telemetry: telemetry_samples.host, v_telemetry_job_summary by host", m6_telemetry_host},
     {7, "jobs.interrupted: runs stopped by a signal, from _genperf.json", m7_job_interrupted},
+    {8, "per-slice metrics of --timeslice-duration: job_timeslices", m8_job_timeslices},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

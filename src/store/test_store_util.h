@@ -1,5 +1,6 @@
 /* store/test_store_util.h — what the store's unit tests (test_store.c,
- * test_store_interrupted.c, test_store_incomplete.c, test_store_values.c)
+ * test_store_interrupted.c, test_store_incomplete.c, test_store_values.c,
+ * test_store_timeslices.c)
  * share: a one-value query, a copy of the profile fixture run with one field
  * of its _genperf.json set, and the ingest of a run under a scratch folder. Test
  * binaries only; static inline so each test takes what it uses. Paths are

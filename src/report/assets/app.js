@@ -398,6 +398,7 @@
         }))));
     }
     renderSplitAndErrors(body, d);
+    renderTimeline(body, q, d);
     const cbox = el('div', { class: 'gp-charts' }); add(body, cbox);
     return api('/api/job/requests' + q).then(function (r) {
       histogram(cbox, 'Time to first token', r.ttft_ms, 'ms');
@@ -419,6 +420,50 @@
         add(cbox, el('p', { class: 'gp-note' }, 'no inter-token latency data (non-streaming run?)'));
       }
     }).catch(function (e) { showError(cbox, e); });
+  }
+
+  /* --timeslice-duration: the run over time. Every chart gets the same x
+   * range in the same unit (s since the job's first telemetry sample; the
+   * slices carry offset_s onto it) and one synced cursor, so the TTFT that
+   * rises and the server's queue that builds sit at the same x. A slice is
+   * drawn at its middle. */
+  const timelineTel = ['num_requests_running', 'num_requests_waiting', 'kv_cache_usage_pct', 'power_w', 'gpu_util_pct'];
+  function renderTimeline(body, q, d) {
+    const sl = d.timeslices || [];
+    if (!sl.length) return;
+    const box = el('div', { class: 'gp-charts', id: 'gp-timeline' });
+    add(body, [el('h3', null, 'Timeline (' + sl.length + ' slices of ' + fmt(num(sl[0].end_s) - num(sl[0].start_s)) + ' s)'), box]);
+    const gen = viewGen;
+    api('/api/job/telemetry' + q).catch(function () { return { series: [] }; }).then(function (t) {
+      if (!current(gen)) return;
+      const tel = (t.series || []).filter(function (s) { return timelineTel.indexOf(s.metric) >= 0 && (s.device === 'server' || /^gpu/.test(String(s.device))); });
+      const xs = sl.map(function (s) { return num(s.offset_s) + (num(s.start_s) + num(s.end_s)) / 2; });
+      let lo = Math.min(0, num(sl[0].offset_s) + num(sl[0].start_s));
+      let hi = Math.max.apply(null, sl.map(function (s) { return num(s.offset_s) + num(s.end_s); }));
+      tel.forEach(function (s) { (s.t_s || []).forEach(function (x) { x = num(x); if (x != null) { lo = Math.min(lo, x); hi = Math.max(hi, x); } }); });
+      const x = { time: false, auto: false, min: lo, max: hi > lo ? hi : lo + 1 };
+      const opts = function (unit, names) {
+        return { scales: { x: Object.assign({}, x) }, cursor: { sync: { key: 'gp-timeline' } },
+          axes: [{ label: 's since job start' }, { label: unit }],
+          series: [{ label: 's' }].concat(names.map(function (n, i) { return { label: n, stroke: palette[i % palette.length], spanGaps: true, points: { show: xs.length < 40 } }; })) };
+      };
+      const col = function (k) { return sl.map(function (s) { return num(s[k]); }); };
+      chart(box, 'Throughput over time', 'per slice (requests assigned by their start)', opts('per s', ['output tok/s', 'requests/s']),
+        [xs, col('output_token_throughput'), col('request_throughput')]);
+      chart(box, 'TTFT over time', null, opts('ms', ['TTFT p50', 'TTFT p99']), [xs, col('ttft_p50_ms'), col('ttft_p99_ms')]);
+      chart(box, 'Failures over time', 'failed requests per slice', opts('requests', ['failures']), [xs, col('failures')]);
+      timelineTel.forEach(function (m) {
+        const ss = tel.filter(function (s) { return s.metric === m; });
+        if (!ss.length) return;
+        const tables = ss.map(function (s) {
+          const pts = s.t_s.map(function (tx, i) { return [num(tx), num(s.v[i])]; }).filter(function (pt) { return pt[0] != null; })
+            .sort(function (a, b) { return a[0] - b[0]; });
+          return [pts.map(function (pt) { return pt[0]; }), pts.map(function (pt) { return pt[1]; })];
+        });
+        chart(box, telName(m), null, opts('', ss.map(function (s) { return String(s.device); })),
+          tables.length === 1 ? tables[0] : uPlot.join(tables));
+      });
+    }).catch(function (e) { showError(box, e); });
   }
 
   /* Several --urls: every endpoint and its share; failed requests: what
