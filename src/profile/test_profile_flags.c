@@ -259,7 +259,7 @@ static void test_endpoint_types(void)
         CHECK(parse(&c, &e, "-m", "m", "--endpoint-type", (char *)refused[i], NULL) < 0);
         CHECK_INT(e.code, GP_ENOTSUP);
         CHECK_INT(c.usage_error, 0);
-        CHECK(strstr(e.msg, "it speaks chat, completions, embeddings, rankings, multimodal, vision and responses") != NULL);
+        CHECK(strstr(e.msg, "it speaks chat, completions, embeddings, rankings, multimodal, vision, responses (OpenAI-compatible HTTP) and anthropic_messages") != NULL);
         CHECK(strchr(e.msg, '\n') == NULL);
         gp_profile_config_free(&c);
     }

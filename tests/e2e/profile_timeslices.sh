@@ -1,5 +1,5 @@
 # --timeslice-duration against `genperf serve` under an overload step (40
-# requests/s into --max-batch 4: the queue builds) with the fake NVML and the
+# requests/s into --max-batch 4 at 8 ms a step: ~25 requests/s served, the queue builds) with the fake NVML and the
 # server's /metrics scraped: <stem>_genperf.json's "timeslices" are contiguous
 # slices of S seconds whose requests, completions and failures add up to the
 # run's totals (and records.jsonl's "timeslice" says which slice counted each
@@ -10,7 +10,7 @@
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 lib="$GP_ROOT/${BUILD:-build}/tests-lib/libfake_nvml.so"
 [ -f "$lib" ] || { echo "missing $lib"; exit 1; }
-start_serve --quiet --seed 4 --max-batch 4 --decode-step-ms 5 --fault-rate-500 0.05
+start_serve --quiet --seed 4 --max-batch 4 --decode-step-ms 8 --fault-rate-500 0.05
 [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
 cd "$TMPDIR"
 args=(-m m --url "$URL" --endpoint-type chat --streaming --tokenizer builtin --synthetic-input-tokens-mean 20
