@@ -246,5 +246,10 @@ const struct opt gp_profile_opts[] = {
     {O_CV_WARN, K_FLOAT, {"--cv-warn"}, "X", NULL,
      "genperf: with --num-runs, warn when a key metric's coefficient of variation over the runs exceeds X "
      "(default 0.1)", .copy = C_HOOK, .hook = gp_profile_copy_cv_warn},
+    /* issue 32: model and LoRA mixes (profile_models.c) */
+    {O_MODEL_WEIGHTS, K_STR, {"--model-weights"}, "NAME:W,...", NULL,
+     "genperf: with several -m, each dataset entry draws its model with these odds (e.g. a:0.7,b:0.3; every -m "
+     "needs a weight > 0; seeded by --random-seed; replaces --model-selection-strategy)",
+     .copy = C_HOOK, .hook = gp_profile_copy_model_weights},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];
