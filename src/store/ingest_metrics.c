@@ -31,6 +31,9 @@ void ig_job_free(struct ig_job *j)
     for (size_t i = 0; i < j->neps; i++)
         free(j->eps[i].url);
     free(j->eps);
+    for (size_t i = 0; i < j->nmods; i++)
+        free(j->mods[i].model);
+    free(j->mods);
     if (j->export_json)
         json_decref(j->export_json);
     memset(j, 0, sizeof *j);
