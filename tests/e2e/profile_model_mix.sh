@@ -7,7 +7,8 @@
 # model asked for, *_genperf.json gets "models" (per model requests, share,
 # throughput, TTFT/ITL/latency p50/p99; the adapter's TTFT is the slower),
 # stderr prints the split; ingested, it becomes v_model_breakdown rows equal
-# to the JSON, and `genperf results --models` prints them. A weight for a
+# to the JSON, `genperf results --models` prints them and `genperf ui`'s
+# /api/job carries them. A weight for a
 # model not among -m is a one-line error; one -m writes no "models" key.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 # a serve without --lora would fall back to the stub and skip: fail instead
@@ -86,6 +87,16 @@ PY
 [ "$(wc -l <res.csv)" = 3 ] && head -n1 res.csv | grep -q '^job_id,model_index,model,weight,requests,failed,request_share,' &&
   grep -q "^1,1,lora-a,0.3," res.csv || fail "results --models: $(cat res.csv)"
 "$GENPERF" results --db "sqlite://$TMPDIR/r.db" --models --endpoints >/dev/null 2>&1 && fail "--models --endpoints accepted"
+# the UI's job API carries the same rows (the job page's "Models (N)" table)
+"$GENPERF" ui --db "$TMPDIR/r.db" --port 0 --port-file ui.url >ui.log 2>&1 & PIDS+=($!)
+wait_file ui.url 10 || fail "ui did not start: $(cat ui.log)"
+curl -sf "$(cat ui.url)/api/job?id=1" >job.json || fail "/api/job?id=1"
+python3 - job.json mods.json <<'PY' || fail "/api/job models differ from v_model_breakdown"
+import json, sys
+got, rows = json.load(open(sys.argv[1]))["models"], json.load(open(sys.argv[2]))
+assert [(m["model"], m["requests"], m["weight"], m["latency_p99_ms"]) for m in got] == \
+       [(r["model"], r["requests"], r["weight"], r["latency_p99_ms"]) for r in rows], (got, rows)
+PY
 
 # mistakes are one line naming the fix; one -m writes no breakdown
 "$GENPERF" profile -m genperf-sim lora-a --model-weights genperf-sim:0.7,lora-b:0.3 "${common[@]}" >/dev/null 2>e3.txt
