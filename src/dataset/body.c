@@ -20,6 +20,22 @@ const char *gp_ds_model(const struct gp_dataset_opts *o, size_t i)
 {
     if (o->n_models == 1)
         return o->models[0];
+    if (o->model_weights) {
+        /* one draw per entry from its own stream: the same seed gives the same
+         * mix whatever the number of entries or the order they are built in */
+        struct gp_rng r;
+        gp_rng_seed_stream(&r, o->seed, GP_RNG_MODEL, i);
+        double total = 0;
+        for (size_t k = 0; k < o->n_models; k++)
+            total += o->model_weights[k];
+        double u = gp_rng_double(&r) * total;
+        for (size_t k = 0; k + 1 < o->n_models; k++) {
+            if (u < o->model_weights[k])
+                return o->models[k];
+            u -= o->model_weights[k];
+        }
+        return o->models[o->n_models - 1];
+    }
     if (o->model_random) {
         struct gp_rng r;
         gp_rng_seed_stream(&r, o->seed, GP_RNG_MODEL, i);
@@ -230,8 +246,18 @@ json_t *gp_ds_text_body(const struct gp_dataset_opts *o, const char *model, cons
     return gp_ds_body(o, model, &row, osl);
 }
 
-int gp_ds_emit(struct gp_dataset_entry *e, const json_t *body, struct gp_buf *scratch)
+int gp_ds_emit(const struct gp_dataset_opts *o, struct gp_dataset_entry *e, const json_t *body,
+               struct gp_buf *scratch)
 {
+    /* the model the body names, so the report can split metrics by model
+     * (a payload row may name its own) */
+    const char *m = json_string_value(json_object_get(body, "model"));
+    e->model = GP_DS_MODEL_OTHER;
+    for (size_t k = 0; m && k < o->n_models; k++)
+        if (!strcmp(m, o->models[k])) {
+            e->model = (uint32_t)k;
+            break;
+        }
     gp_buf_reset(scratch);
     if (gp_json_dump(scratch, body, -1, 0, GP_JSON_RAPIDJSON))
         return -1;

@@ -49,6 +49,8 @@ struct gp_dataset_opts {
     const char *const *models;   /* -m values, at least one */
     size_t n_models;
     int model_random;            /* --model-selection-strategy random (else round_robin) */
+    const double *model_weights; /* --model-weights: one weight > 0 per model, NULL = none; set, each
+                                  * entry draws its model with these odds (seeded, so repeatable) */
     enum gp_endpoint_type endpoint_type;
     int streaming;               /* "stream": true (chat, completions, multimodal) */
     int server_usage;            /* --server-usage: also "stream_options":{"include_usage":true}
@@ -90,7 +92,10 @@ struct gp_dataset_entry {
                            * rankings, which GenAI-Perf gives no ISL: the tokens of all texts) */
     int32_t osl_asked;    /* max_tokens sent, -1 when none */
     double timestamp_ms;  /* --input-file payload:FILE rows' "timestamp" (ms), -1 when none */
+    uint32_t model;       /* index into opts.models of the body's "model"; GP_DS_MODEL_OTHER
+                           * when a payload row names a model not among -m */
 };
+#define GP_DS_MODEL_OTHER UINT32_MAX
 
 struct gp_dataset {
     struct gp_dataset_entry *entries;

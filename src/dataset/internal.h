@@ -52,7 +52,8 @@ json_t *gp_ds_text_body(const struct gp_dataset_opts *o, const char *model, cons
  * ignore_eos), then --extra-inputs. Returns 0 or -1 (out of memory). */
 int gp_ds_finish(const struct gp_dataset_opts *o, json_t *body, long osl);
 /* Serialises body as the client sends it into e->payload. */
-int gp_ds_emit(struct gp_dataset_entry *e, const json_t *body, struct gp_buf *scratch);
+int gp_ds_emit(const struct gp_dataset_opts *o, struct gp_dataset_entry *e, const json_t *body,
+               struct gp_buf *scratch);
 /* Appends one entry slot to ds (growing entries by doubling); NULL on OOM. */
 struct gp_dataset_entry *gp_ds_push(struct gp_dataset *ds, size_t *cap);
 /* Python str.isspace for the ASCII range GenAI-Perf's strip() removes. */

@@ -252,7 +252,7 @@ static int row_body(struct jsonl_ctx *c, struct jsonl_row *r, int kinds, struct 
 static int row_push(struct jsonl_ctx *c, const struct jsonl_row *r, struct gp_error *err)
 {
     struct gp_dataset_entry *e = gp_ds_push(c->ds, &c->cap);
-    if (!e || gp_ds_emit(e, r->body, &c->scratch))
+    if (!e || gp_ds_emit(c->o, e, r->body, &c->scratch))
         return gp_err(err, GP_ENOMEM, "out of memory reading '%s'", c->path);
     e->isl = (int32_t)r->isl;
     /* embeddings bodies carry no max_tokens */

@@ -304,7 +304,7 @@ static int synth_rows(struct synth *s, struct gp_tokenizer *tok, struct gp_datas
             long osl = e ? gp_ds_osl(o, ds->n) : -1;
             long isl = row_isl(o, tok, &t, sum, &tmp);
             json_t *body = e ? gp_ds_body(o, gp_ds_model(o, (size_t)i), &row, osl) : NULL;
-            int bad = !body || gp_ds_emit(e, body, &scratch);
+            int bad = !body || gp_ds_emit(o, e, body, &scratch);
             json_decref(body);
             if (bad) {
                 rc = gp_err(err, GP_ENOMEM, "out of memory building dataset entry %ld", i);

@@ -296,6 +296,27 @@ static void test_completions_and_models(void)
         }
     CHECK(seen[0] > 5 && seen[1] > 5 && seen[2] > 5 && seen[0] + seen[1] + seen[2] == 60);
     gp_dataset_free(ds);
+    /* --model-weights 0.7,0.2,0.1: each entry records the model its body
+     * names, the mix follows the odds, and the same seed gives the same mix */
+    static const double w[] = {0.7, 0.2, 0.1};
+    o.model_weights = w;
+    o.num_entries = 400;
+    size_t got[2][3] = {{0}};
+    for (int run = 0; run < 2; run++) {
+        CHECK_INT(gp_dataset_build(&o, tok, &ds, &e), 0);
+        for (size_t i = 0; i < ds->n; i++) {
+            uint32_t m = ds->entries[i].model;
+            CHECK(m < 3);
+            char want[32];
+            snprintf(want, sizeof want, "{\"model\":\"m%u\"", (unsigned)(m < 3 ? m : 0));
+            CHECK(strncmp(ds->entries[i].payload, want, strlen(want)) == 0);
+            got[run][m < 3 ? m : 0]++;
+        }
+        gp_dataset_free(ds);
+    }
+    CHECK(got[0][0] == got[1][0] && got[0][1] == got[1][1] && got[0][2] == got[1][2]);
+    CHECK(got[0][0] > 250 && got[0][0] < 310 && got[0][1] > 55 && got[0][1] < 105 && got[0][2] > 20 && got[0][2] < 60);
+    o.model_weights = NULL;
     o.n_models = 0;
     CHECK(gp_dataset_build(&o, tok, &ds, &e) < 0);
     CHECK(strstr(e.msg, "--model") != NULL);

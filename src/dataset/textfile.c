@@ -154,7 +154,7 @@ static int add_entry(const struct gp_dataset_opts *o, struct gp_tokenizer *tok, 
         isl = gp_tokenizer_count(tok, scratch->data, scratch->len);
     }
     json_t *body = e ? gp_ds_body(o, gp_ds_model(o, row_index), row, osl) : NULL;
-    int bad = !body || gp_ds_emit(e, body, scratch);
+    int bad = !body || gp_ds_emit(o, e, body, scratch);
     json_decref(body);
     if (bad)
         return gp_err(err, GP_ENOMEM, "out of memory building dataset rows");

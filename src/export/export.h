@@ -109,6 +109,10 @@ struct gp_export_ctx {
      * offsets, endpoints), written as "scale_out" in <stem>_genperf.json
      * only; NULL (a one-thread, one-process, one-URL run) = no key */
     const json_t *scale_out;
+
+    /* borrowed, optional: the per-model breakdown of several -m, written as
+     * "models" in <stem>_genperf.json only; NULL (one model) = no key */
+    const json_t *models;
 };
 
 /* The fidelity verdict (fidelity.c): is the client limiting the

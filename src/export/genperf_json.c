@@ -358,6 +358,8 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     }
     if (ctx->scale_out)
         json_object_set(o, "scale_out", (json_t *)ctx->scale_out);
+    if (ctx->models)
+        json_object_set(o, "models", (json_t *)ctx->models);
     json_t *sched = gp_export_schedule_json(ctx);
     json_object_set_new(o, "schedule", sched ? sched : json_null());
     if (ctx->ramp_s > 0) { /* only then: runs without a ramp keep their bytes */

@@ -247,6 +247,7 @@ static int stage_dataset(struct profile_run *r)
         .models = cfg->models,
         .n_models = cfg->n_models,
         .model_random = cfg->model_random,
+        .model_weights = cfg->model_weights,
         .endpoint_type = cfg->endpoint_type,
         .streaming = cfg->streaming,
         .server_usage = cfg->server_usage,
@@ -582,6 +583,7 @@ static void run_free(struct profile_run *r)
     gp_metrics_result_free(&r->mr);
     json_decref(r->input_config);
     json_decref(r->scale_out);
+    json_decref(r->models);
     free(r->per_worker);
     free(r->bodies);
     for (size_t i = 0; r->req_urls && i < r->cfg.n_urls; i++)
@@ -664,6 +666,9 @@ int cmd_profile(int argc, char **argv)
         if (r->metrics_ok) {
             gp_profile_dist_clock_warning(r->dist, &r->mr);
             attach_endpoints(r);
+            if (r->cfg.n_models > 1)
+                r->models = gp_profile_models_json(&r->st, &r->mr, r->ds, r->cfg.models, r->cfg.n_models,
+                                                   r->cfg.model_weights);
             gp_profile_stage_export(r);
         }
         status = gp_profile_finish(r);

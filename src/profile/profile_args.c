@@ -461,6 +461,12 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
         return gp_profile_config_err(cfg, err, GP_EINVAL, "Required field model_names is not set (pass -m MODEL)");
     if (!cfg->tokenizer)
         cfg->tokenizer = cfg->models[0];
+    /* weights are a weighted random draw; a round robin asked for by name
+     * would be silently replaced, so say it rather than measure another mix */
+    if (cfg->model_weights && raw[O_MODEL_SEL].seen && !cfg->model_random)
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
+                                     "--model-weights draws each entry's model at random with the given odds; drop "
+                                     "--model-selection-strategy round_robin (or pass random)");
     /* config_command.py _check_for_illegal_combinations, before the output
      * token checks: genperf's service kind is always openai */
     if (raw[O_OSL_DET].seen)

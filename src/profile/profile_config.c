@@ -68,6 +68,7 @@ void gp_profile_config_init(struct profile_config *cfg)
 void gp_profile_config_free(struct profile_config *cfg)
 {
     free(cfg->models);
+    free(cfg->model_weights);
     free(cfg->headers);
     free(cfg->slos);
     free(cfg->metrics_urls);

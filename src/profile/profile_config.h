@@ -37,6 +37,7 @@ struct profile_config {
     const char **models;
     size_t n_models;
     int model_random;                   /* --model-selection-strategy random */
+    double *model_weights;              /* --model-weights, one per model in -m order (owned), NULL = none */
     enum gp_endpoint_type endpoint_type;
     int endpoint_type_given;
     char endpoint[512];                 /* path without leading '/', e.g. v1/chat/completions */
@@ -273,6 +274,8 @@ int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile
 int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_workers(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+/* profile_models.c */
+int gp_profile_copy_model_weights(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_metrics_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_urls(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_fixed_schedule(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);

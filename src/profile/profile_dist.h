@@ -162,6 +162,23 @@ json_t *gp_profile_endpoints_json(const struct gp_record_store *st, const struct
  * nothing for one endpoint. */
 void gp_profile_endpoints_print(FILE *fp, const struct gp_record_store *st, const struct gp_metrics_result *mr,
                                 const char *const *urls, size_t n_urls, int least_inflight);
+/* {"p50": .., "p99": ..} in ms of v[0..n) in ns (sorted here); null when
+ * n == 0. The per-endpoint and per-model breakdowns share it. */
+json_t *gp_profile_p50_p99(double *v, size_t n);
+
+/* profile_models.c — several -m: one object per model (model, weight,
+ * requests, failed, share, request and output token throughput over the
+ * benchmark window, TTFT, ITL and request latency p50/p99 in ms) from the
+ * measured requests, each counted for the model its dataset entry named.
+ * New reference or NULL. */
+struct gp_dataset;
+json_t *gp_profile_models_json(const struct gp_record_store *st, const struct gp_metrics_result *mr,
+                               const struct gp_dataset *ds, const char *const *models, size_t n_models,
+                               const double *weights);
+/* The same split on fp, one line per model; nothing for one model. */
+void gp_profile_models_print(FILE *fp, const struct gp_record_store *st, const struct gp_metrics_result *mr,
+                             const struct gp_dataset *ds, const char *const *models, size_t n_models);
+
 /* The note on fp when -u/--url (or --urls) was given again: which one is
  * used and which is not (credentials hidden); nothing otherwise. */
 struct profile_config;

@@ -20,8 +20,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* {"p50": .., "p99": ..} in ms of v[0..n) (sorted here); null when n == 0 */
-static json_t *p50_p99(double *v, size_t n)
+json_t *gp_profile_p50_p99(double *v, size_t n)
 {
     if (!n)
         return json_null();
@@ -74,8 +73,8 @@ json_t *gp_profile_endpoints_json(const struct gp_record_store *st, const struct
         /* over the benchmark's window, like GenAI-Perf's aggregate throughput */
         json_object_set_new(o, "request_throughput", json_real(secs > 0 ? (double)(count - failed) / secs : 0));
         json_object_set_new(o, "output_token_throughput", json_real(secs > 0 ? tokens / secs : 0));
-        json_object_set_new(o, "time_to_first_token_ms", p50_p99(ttft, nt));
-        json_object_set_new(o, "inter_token_latency_ms", p50_p99(itl, ni));
+        json_object_set_new(o, "time_to_first_token_ms", gp_profile_p50_p99(ttft, nt));
+        json_object_set_new(o, "inter_token_latency_ms", gp_profile_p50_p99(itl, ni));
         json_array_append_new(arr, o);
     }
     free(ttft);

@@ -65,6 +65,8 @@ enum opt_id {
     O_SHARED_PREFIX_RATIO, O_SHARED_PREFIX_POOL, O_CACHE_BUST,
     /* issue 32 */
     O_TIMESLICE,
+    /* issue 32: model mixes */
+    O_MODEL_WEIGHTS,
     O__COUNT
 };
 

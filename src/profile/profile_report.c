@@ -31,6 +31,7 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .goodput = cfg->n_slos > 0,
         .input_config = r->input_config,
         .scale_out = r->scale_out,
+        .models = r->models,
         .store = &r->st,
         .ds = r->ds,
         .m = &r->mr,
@@ -266,6 +267,8 @@ int gp_profile_finish(struct profile_run *r)
     if (r->metrics_ok && r->req_urls)
         gp_profile_endpoints_print(stderr, &r->st, &r->mr, (const char *const *)r->req_urls, cfg->n_urls,
                                    cfg->url_least_inflight);
+    if (r->metrics_ok)
+        gp_profile_models_print(stderr, &r->st, &r->mr, r->ds, cfg->models, cfg->n_models);
     size_t n_ok_no_done = 0;
     for (size_t i = 0; r->metrics_ok && i < r->mr.n_reqs; i++)
         n_ok_no_done += (r->mr.reqs[i].flags & (GP_RQ_OK | GP_RQ_NO_DONE)) == (GP_RQ_OK | GP_RQ_NO_DONE);

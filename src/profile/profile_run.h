@@ -46,6 +46,7 @@ struct profile_run {
     struct gp_client_stats cs;
     struct gp_client_stats *per_worker; /* cfg.workers entries */
     json_t *scale_out;              /* <stem>_genperf.json "scale_out", NULL = one loop */
+    json_t *models;                 /* <stem>_genperf.json "models", NULL = one -m */
     struct profile_shape shape;     /* rate arrivals, trace / session plan (profile_shapes.c) */
     uint64_t wall_start, wall_end;
     struct gp_metrics_result mr;

@@ -281,5 +281,10 @@ const struct opt gp_profile_opts[] = {
      "genperf: open every synthetic prompt with a unique salt (4 tokens, inside its ISL, seeded by "
      "--random-seed), so no prompt shares a prefix with another: a prefix-cache-cold run",
      .copy = C_HOOK, .hook = gp_profile_copy_cache_bust},
+    /* issue 32: model and LoRA mixes (profile_models.c) */
+    {O_MODEL_WEIGHTS, K_STR, {"--model-weights"}, "NAME:W,...", NULL,
+     "genperf: with several -m, each dataset entry draws its model with these odds (e.g. a:0.7,b:0.3; every -m "
+     "needs a weight > 0; seeded by --random-seed; replaces --model-selection-strategy)",
+     .copy = C_HOOK, .hook = gp_profile_copy_model_weights},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];

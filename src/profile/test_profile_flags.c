@@ -299,6 +299,48 @@ static void test_shape_adopt(void)
     gp_profile_config_free(&c);
 }
 
+/* --model-weights (issue 32): one weight > 0 per -m, in -m order whatever
+ * the order written; each mistake is one line naming the item and the fix. */
+static void test_model_weights(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    CHECK_INT(parse(&c, &e, "-m", "base", "org/m:v2", "--model-weights", "org/m:v2:1,base:3", NULL), 0);
+    CHECK(c.model_weights != NULL);
+    if (c.model_weights) {
+        CHECK(c.model_weights[0] == 3.0);
+        CHECK(c.model_weights[1] == 1.0);
+    }
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "a", "b", NULL), 0);
+    CHECK(c.model_weights == NULL);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:1,b:1", "--model-selection-strategy", "random", NULL),
+              0);
+    gp_profile_config_free(&c);
+    static const struct {
+        const char *w, *msg;
+    } bad[] = {
+        {"a:0.7,c:0.3", "--model-weights 'a:0.7,c:0.3': 'c' is not one of the -m models; weigh only models given "
+                        "with -m"},
+        {"a:0.7", "--model-weights 'a:0.7': -m b has no weight; give every -m model one"},
+        {"a:0,b:1", "--model-weights 'a:0,b:1': the weight of 'a' must be a number > 0"},
+        {"a:-1,b:1", "--model-weights 'a:-1,b:1': the weight of 'a' must be a number > 0"},
+        {"a:x,b:1", "--model-weights 'a:x,b:1': each item must be NAME:WEIGHT (e.g. a:0.7,b:0.3)"},
+        {"a,b", "--model-weights 'a,b': each item must be NAME:WEIGHT (e.g. a:0.7,b:0.3)"},
+        {"a:1,a:2,b:1", "--model-weights 'a:1,a:2,b:1': 'a' is weighed twice"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(parse(&c, &e, "-m", "a", "b", "--model-weights", bad[i].w, NULL) < 0);
+        CHECK_STR(e.msg, bad[i].msg);
+        gp_profile_config_free(&c);
+    }
+    CHECK(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:1,b:1", "--model-selection-strategy", "round_robin",
+                NULL) < 0);
+    CHECK(strstr(e.msg, "drop --model-selection-strategy round_robin") != NULL);
+    gp_profile_config_free(&c);
+}
+
 int main(void)
 {
     GP_RUN(test_every_genai_perf_flag_parses);
@@ -307,5 +349,6 @@ int main(void)
     GP_RUN(test_max_memory);
     GP_RUN(test_endpoint_types);
     GP_RUN(test_shape_adopt);
+    GP_RUN(test_model_weights);
     return gp_test_summary();
 }

@@ -275,6 +275,13 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
                           "output_token_throughput, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms "
                           "FROM v_endpoint_breakdown WHERE job_id = ? ORDER BY endpoint_index",
                           p, 1, NULL);
+    /* Several -m (a model and its LoRA adapters): the same split by model */
+    json_t *mods = gp_rdb_rows_of(db,
+                           "SELECT model_index, model, weight, requests, failed, request_share, request_throughput, "
+                           "output_token_throughput, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, itl_p99_ms, "
+                           "latency_p50_ms, latency_p99_ms FROM v_model_breakdown WHERE job_id = ? "
+                           "ORDER BY model_index",
+                           p, 1, NULL);
     json_t *errs = gp_rdb_rows_of(db,
                            "SELECT COALESCE(error, '(no error text)') AS error, http_status, COUNT(*) AS n "
                            "FROM requests WHERE job_id = ? AND status = 'failed' AND warmup = 0 "
@@ -291,8 +298,9 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
                              "FROM telemetry_samples x WHERE x.job_id = s.job_id), 0) AS DOUBLE PRECISION) / 1e9 "
                              "AS offset_s FROM job_timeslices s WHERE s.job_id = ? ORDER BY slice_index",
                              p, 1, NULL);
-    *out = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum,
-                     "endpoints", eps ? eps : json_array(), "errors", errs ? errs : json_array(), "timeslices",
+    *out = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum,
+                     "endpoints", eps ? eps : json_array(), "models", mods ? mods : json_array(), "errors",
+                     errs ? errs : json_array(), "timeslices",
                      slices ? slices : json_array());
     return 0;
 }

@@ -260,6 +260,7 @@ static void srv_configure(struct srv *s, const struct gp_serve_opts *o)
     s->slow_headers_ns = o->slow_headers_ms > 0 ? (uint64_t)(o->slow_headers_ms * 1e6)
                          : o->rate_slow_headers > 0 ? 1000000000ull : 0;
     s->stall_ns = o->stall_s > 0 ? (uint64_t)(o->stall_s * 1e9) : 0;
+    s->lora_ttft_ns = o->lora_ttft_ms > 0 ? (uint64_t)(o->lora_ttft_ms * 1e6) : 0;
     s->ka_ns = o->sse_keep_alive_s > 0 ? (uint64_t)(o->sse_keep_alive_s * 1e9) : 0;
     s->idle_ns = o->idle_timeout_s > 0 ? (uint64_t)(o->idle_timeout_s * 1e9) : 5000000000ull;
     struct gp_sim_cfg sc = {

@@ -38,6 +38,10 @@ struct gp_serve_opts {
     const char *timing_log;        /* NULL = none */
     const char *api_key;           /* NULL = no auth */
     int strict_model;              /* 404 for a request model other than ours (vLLM) */
+    const char *lora;              /* --lora a,b: LoRA adapter names served besides model (NULL =
+                                    * none); vLLM answers a request naming one with that name */
+    double lora_ttft_ms;           /* extra delay to the first token of a request naming an adapter
+                                    * (fixed and zero-delay timing): a per-model difference to measure */
     uint32_t max_tokens_default;
     uint32_t max_model_len;
     double eos_rate;

@@ -409,12 +409,13 @@ void srv_begin_generation(struct srv *s, struct conn *c)
     r->state = R_GEN;
     r->active = 1;
     r->t_base_ns = now;
-    r->t_next_ns = now + s->ttft_ns;
+    r->t_next_ns = now + s->ttft_ns + (r->lora ? s->lora_ttft_ns : 0);
     if (r->cached_tokens && r->prompt_tokens)
         /* fixed delays read --ttft-ms as the prefill of the whole prompt:
          * a prefix-cache hit leaves only the uncached share of it */
         r->t_next_ns = now + (uint64_t)((double)s->ttft_ns * (double)(r->prompt_tokens - r->cached_tokens) /
-                                        (double)r->prompt_tokens);
+                                        (double)r->prompt_tokens) +
+                      (r->lora ? s->lora_ttft_ns : 0);
     r->t_ka_ref_ns = now;
     if (s->o->flavor != GP_FLAVOR_SGLANG)
         srv_start_stream_headers(s, c); /* Starlette sends the headers before the first body chunk */

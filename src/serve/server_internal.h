@@ -100,6 +100,7 @@ void srv_pcache_free(struct srv_pcache *pc);
 struct sreq {
     int state;                 /* enum rstate */
     int endpoint, stream, include_usage, continuous_usage, http10;
+    int lora;                  /* the request named a --lora adapter */
     uint64_t seq;
     char id[64];
     char model[256];
@@ -184,6 +185,7 @@ struct srv {
     size_t rbuf_cap;
     uint64_t seq;
     uint64_t ttft_ns, itl_ns, slow_headers_ns, stall_ns, idle_ns, ka_ns;
+    uint64_t lora_ttft_ns;             /* --lora-ttft-ms */
     char date[40];
     time_t date_sec;
     /* timing log */

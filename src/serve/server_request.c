@@ -137,6 +137,21 @@ void srv_req_start(struct srv *s, struct sreq *r, int endpoint)
     r->json_mode = 0;
     r->json_extra = 0;
     snprintf(r->model, sizeof r->model, "%s", o->model);
+    r->lora = 0;
+}
+
+/* name is one of the comma-separated --lora adapters (no allocation: once per request). */
+static int is_lora(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && n && !memcmp(p, name, n))
+            return 1;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
 }
 
 static void reject(struct srv *s, struct conn *c, int status, const char *type, const char *msg, const char *param)
@@ -176,7 +191,8 @@ static int check_model(struct srv *s, struct conn *c, json_t *root, struct verdi
     } else if (o->flavor == GP_FLAVOR_TRTLLM) {
         v->bad = "1 validation error: model: Field required";
     }
-    if (!v->bad && o->strict_model && json_is_string(jm) && strcmp(json_string_value(jm), o->model)) {
+    r->lora = json_is_string(jm) && is_lora(o->lora, json_string_value(jm));
+    if (!v->bad && o->strict_model && json_is_string(jm) && strcmp(json_string_value(jm), o->model) && !r->lora) {
         char msg[300];
         snprintf(msg, sizeof msg, "The model `%.200s` does not exist.", r->model);
         r->status = 404;
@@ -184,8 +200,8 @@ static int check_model(struct srv *s, struct conn *c, json_t *root, struct verdi
         srv_req_finish(s, c, "bad_request");
         return 1;
     }
-    if (o->flavor == GP_FLAVOR_VLLM)
-        snprintf(r->model, sizeof r->model, "%s", o->model); /* vLLM answers with its served name */
+    if (o->flavor == GP_FLAVOR_VLLM && !r->lora) /* vLLM answers with its served name, or the adapter's */
+        snprintf(r->model, sizeof r->model, "%s", o->model);
     return 0;
 }
 

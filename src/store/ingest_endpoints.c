@@ -19,8 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "time_to_first_token_ms": {"p50": .., "p99": ..} or null (no sample) */
-static int read_p50_p99(const json_t *e, const char *key, struct ig_opt_d *p50, struct ig_opt_d *p99,
+int ig_read_p50_p99(const json_t *e, const char *key, struct ig_opt_d *p50, struct ig_opt_d *p99,
                         const char *path, const char *pre, struct gp_error *err)
 {
     char f[160];
@@ -73,8 +72,8 @@ static int read_endpoint(json_t *e, size_t i, struct ig_endpoint *out, const cha
         return r;
     snprintf(f, sizeof f, "%soutput_token_throughput", pre);
     if ((r = ig_opt_num(e, "output_token_throughput", &out->tok_tput, path, f, err)) ||
-        (r = read_p50_p99(e, "time_to_first_token_ms", &out->ttft_p50, &out->ttft_p99, path, pre, err)) ||
-        (r = read_p50_p99(e, "inter_token_latency_ms", &out->itl_p50, &out->itl_p99, path, pre, err)))
+        (r = ig_read_p50_p99(e, "time_to_first_token_ms", &out->ttft_p50, &out->ttft_p99, path, pre, err)) ||
+        (r = ig_read_p50_p99(e, "inter_token_latency_ms", &out->itl_p50, &out->itl_p99, path, pre, err)))
         return r;
     char red[4096];
     if (gp_redact_url(json_string_value(url), red, sizeof red))

@@ -223,7 +223,7 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
     if ((r = ig_parse_accounting(j, m, path, err)))
         goto done;
     if ((r = parse_schedule_block(j, m, path, err)) || (r = ig_parse_endpoints(j, m, path, err)) ||
-        (r = ig_parse_timeslices(j, m, path, err)))
+        (r = ig_parse_timeslices(j, m, path, err)) || (r = ig_parse_models(j, m, path, err)))
         goto done;
     free(j->genperf_summary);
     j->genperf_summary = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER);

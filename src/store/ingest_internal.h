@@ -11,6 +11,7 @@
  *   ingest_genai.c    GenAI-Perf's *_genai_perf.json / *_genai_perf.csv
  *   ingest_extras.c   our genperf.json, genperf_run.json, the profile export
  *   ingest_endpoints.c  genperf.json's per-endpoint breakdown (several --url)
+ *   ingest_models.c   genperf.json's per-model breakdown (several -m)
  *   ingest_jsonl.c    records / telemetry JSONL: validate, then stream in
  *   ingest_write.c    the one transaction that writes a job
  *   ingest.c          directory discovery and the public entry points
@@ -64,6 +65,13 @@ struct ig_timeslice {
     struct ig_opt_d req_tput, tok_tput, ttft_p50, ttft_p99, itl_p50, itl_p99, lat_p50, lat_p99;
 };
 
+/* One row of job_models: models[i] of <stem>_genperf.json (several -m). */
+struct ig_model {
+    long long requests, failed;
+    char *model;
+    struct ig_opt_d weight, share, req_tput, tok_tput, ttft_p50, ttft_p99, itl_p50, itl_p99, lat_p50, lat_p99;
+};
+
 struct ig_job {
     char dir[4096], stem[1024], main_path[4096];
     int main_is_csv;
@@ -91,6 +99,8 @@ struct ig_job {
     struct ig_tstat *ts;
     size_t nts, capts;
     struct ig_endpoint *eps; /* several --url: the per-endpoint breakdown */
+    struct ig_model *mods;   /* several -m: the per-model breakdown */
+    size_t nmods;
     size_t neps;
     struct ig_timeslice *slices; /* --timeslice-duration: per-slice metrics */
     size_t nslices;
@@ -176,6 +186,14 @@ int ig_insert_endpoints(struct gp_db *db, const struct ig_job *j, long long job_
  * job_timeslices. */
 int ig_parse_timeslices(struct ig_job *j, const json_t *summary, const char *path, struct gp_error *err);
 int ig_insert_timeslices(struct gp_db *db, const struct ig_job *j, long long job_id, struct gp_error *err);
+/* "time_to_first_token_ms": {"p50": .., "p99": ..} or null (no sample) under
+ * e[key]; field names in errors are pre + key (ingest_endpoints.c). */
+int ig_read_p50_p99(const json_t *e, const char *key, struct ig_opt_d *p50, struct ig_opt_d *p99, const char *path,
+                    const char *pre, struct gp_error *err);
+/* ingest_models.c: "models" of a parsed <stem>_genperf.json (several -m)
+ * -> j->mods, every field checked; then its rows of job_models. */
+int ig_parse_models(struct ig_job *j, json_t *summary, const char *path, struct gp_error *err);
+int ig_insert_models(struct gp_db *db, const struct ig_job *j, long long job_id, struct gp_error *err);
 
 /* ingest_jsonl.c: validation pass (before the transaction) and insert pass
  * (inside it) over the same files */

@@ -32,6 +32,9 @@ void ig_job_free(struct ig_job *j)
         free(j->eps[i].url);
     free(j->eps);
     free(j->slices);
+    for (size_t i = 0; i < j->nmods; i++)
+        free(j->mods[i].model);
+    free(j->mods);
     if (j->export_json)
         json_decref(j->export_json);
     memset(j, 0, sizeof *j);

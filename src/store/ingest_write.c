@@ -260,7 +260,8 @@ long long ig_write_job(struct gp_db *db, struct ig_job *j, long long *existing, 
     }
     if ((r = write_metric_values(db, j, job_id, err)) || (r = write_telemetry_stats(db, j, job_id, err)) ||
         (r = ig_insert_endpoints(db, j, job_id, err)) ||
-        (r = ig_insert_timeslices(db, j, job_id, err)) || (r = ig_insert_records(db, j, job_id, err)) ||
+        (r = ig_insert_timeslices(db, j, job_id, err)) ||
+        (r = ig_insert_models(db, j, job_id, err)) || (r = ig_insert_records(db, j, job_id, err)) ||
         (r = ig_insert_samples(db, j, job_id, err)) ||
         (r = ig_check_stop(j, err)) || (r = gp_db_commit(db, err)))
         goto fail;

@@ -385,6 +385,45 @@ static const char m8_job_timeslices[] =
     "  PRIMARY KEY (job_id, slice_index)\n"
     ");\n";
 
+/* Several -m (a base model and its LoRA adapters, or models behind one
+ * router; issue 32): the "models" block of <stem>_genperf.json, one row per
+ * -m in -m order (store/ingest_models.c). weight is the --model-weights share
+ * asked for (NULL without weights), share the share of measured requests
+ * that went to the model. Throughputs are over the whole benchmark window
+ * (they add up to the job's); latencies in ms; a NULL percentile means that
+ * model had no sample. A one -m run has no block and so no rows. */
+static const char m9_model_breakdown[] =
+    "CREATE TABLE job_models (\n"
+    "  job_id BIGINT NOT NULL REFERENCES jobs(id),\n"
+    "  model_index INTEGER NOT NULL,\n"
+    "  model TEXT NOT NULL,\n"
+    "  weight DOUBLE PRECISION,\n"
+    "  requests INTEGER NOT NULL,\n"
+    "  failed INTEGER NOT NULL,\n"
+    "  share DOUBLE PRECISION,\n"
+    "  request_throughput DOUBLE PRECISION,\n"
+    "  output_token_throughput DOUBLE PRECISION,\n"
+    "  ttft_p50_ms DOUBLE PRECISION,\n"
+    "  ttft_p99_ms DOUBLE PRECISION,\n"
+    "  itl_p50_ms DOUBLE PRECISION,\n"
+    "  itl_p99_ms DOUBLE PRECISION,\n"
+    "  latency_p50_ms DOUBLE PRECISION,\n"
+    "  latency_p99_ms DOUBLE PRECISION,\n"
+    "  PRIMARY KEY (job_id, model_index),\n"
+    "  UNIQUE (job_id, model)\n"
+    ");\n"
+    /* "which runs served this adapter" without a scan */
+    "CREATE INDEX job_models_model ON job_models(model);\n"
+    "CREATE VIEW v_model_breakdown AS\n"
+    "SELECT j.id AS job_id, j.label AS job_label, j.status, j.started_at, j.host, s.id AS scenario_id,\n"
+    "  s.concurrency, s.request_rate, s.isl, s.osl, s.streaming, s.endpoint, s.endpoint_type,\n"
+    "  m.model_index, m.model, m.weight, m.requests, m.failed, m.requests - m.failed AS requests_ok,\n"
+    "  m.share AS request_share, m.request_throughput, m.output_token_throughput, m.ttft_p50_ms,\n"
+    "  m.ttft_p99_ms, m.itl_p50_ms, m.itl_p99_ms, m.latency_p50_ms, m.latency_p99_ms\n"
+    "FROM job_models m\n"
+    "  JOIN jobs j ON j.id = m.job_id\n"
+    "  JOIN scenarios s ON s.id = j.scenario_id;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -395,6 +434,7 @@ static const struct gp_migration migrations[] = {
     {6, "per-host telemetry: telemetry_samples.host, v_telemetry_job_summary by host", m6_telemetry_host},
     {7, "jobs.interrupted: runs stopped by a signal, from _genperf.json", m7_job_interrupted},
     {8, "per-slice metrics of --timeslice-duration: job_timeslices", m8_job_timeslices},
+    {9, "per-model breakdown of several -m: job_models, v_model_breakdown", m9_model_breakdown},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

@@ -325,6 +325,25 @@ int gp_store_print_endpoints(struct gp_db *db, const char *job_id, enum gp_out_f
     return print_listing(db, sql, p, 1, fmt, out, err);
 }
 
+int gp_store_print_models(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                          struct gp_error *err)
+{
+    const char *cols = "SELECT job_id, model_index, model, weight, requests, failed, request_share, "
+                       "request_throughput, output_token_throughput, ttft_p50_ms, ttft_p99_ms, itl_p50_ms, "
+                       "itl_p99_ms, latency_p50_ms, latency_p99_ms FROM v_model_breakdown ";
+    char sql[512];
+    if (!job_id) {
+        snprintf(sql, sizeof sql, "%sORDER BY job_id, model_index", cols);
+        return print_listing(db, sql, NULL, 0, fmt, out, err);
+    }
+    int r = check_job(db, job_id, err);
+    if (r)
+        return r;
+    const char *p[] = {job_id};
+    snprintf(sql, sizeof sql, "%sWHERE job_id = ? ORDER BY model_index", cols);
+    return print_listing(db, sql, p, 1, fmt, out, err);
+}
+
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err)
 {

@@ -93,6 +93,10 @@ int gp_store_print_telemetry(struct gp_db *db, const char *job_id, enum gp_out_f
  * a job without a breakdown prints no row. */
 int gp_store_print_endpoints(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                              struct gp_error *err);
+/* v_model_breakdown (several -m) for one job (job_id) or all (NULL); a job
+ * without a breakdown prints no row. */
+int gp_store_print_models(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                          struct gp_error *err);
 int gp_store_job_exists(struct gp_db *db, long long id, long long *found, struct gp_error *err);
 
 #endif

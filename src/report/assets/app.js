@@ -466,8 +466,8 @@
     }).catch(function (e) { showError(box, e); });
   }
 
-  /* Several --urls: every endpoint and its share; failed requests: what
-   * they said, grouped, so "12 failed" comes with why. */
+  /* Several --urls: every endpoint and its share; several -m: every model;
+   * failed requests: what they said, grouped, so "12 failed" comes with why. */
   function renderSplitAndErrors(body, d) {
     const eps = d.endpoints || [], errs = d.errors || [];
     if (eps.length) {
@@ -480,6 +480,20 @@
             el('td', null, e.request_share == null ? '' : (100 * e.request_share).toFixed(1) + '%'), el('td', null, fmt(e.failed)),
             [e.request_throughput, e.output_token_throughput, e.ttft_p50_ms, e.ttft_p99_ms, e.itl_p50_ms, e.itl_p99_ms]
               .map(function (v) { return el('td', null, fmt(v)); }));
+        }))));
+    }
+    const mods = d.models || [];
+    if (mods.length) { /* several -m: the same split by model */
+      add(body, el('h3', null, 'Models (' + mods.length + ')'));
+      add(body, el('table', { class: 'gp', id: 'gp-models' },
+        el('thead', null, el('tr', null, ['model', 'requests', 'share', 'weight', 'failed', 'req/s', 'out tok/s', 'TTFT p50', 'TTFT p99', 'ITL p50', 'ITL p99', 'latency p50', 'latency p99']
+          .map(function (h, i) { return el('th', { class: i ? null : 't' }, h); }))),
+        el('tbody', null, mods.map(function (m) {
+          const pct = function (v) { return v == null ? '' : (100 * v).toFixed(1) + '%'; };
+          return el('tr', null, el('td', { class: 't' }, String(m.model)), el('td', null, fmt(m.requests)),
+            el('td', null, pct(m.request_share)), el('td', null, pct(m.weight)), el('td', null, fmt(m.failed)),
+            [m.request_throughput, m.output_token_throughput, m.ttft_p50_ms, m.ttft_p99_ms, m.itl_p50_ms, m.itl_p99_ms,
+              m.latency_p50_ms, m.latency_p99_ms].map(function (v) { return el('td', null, fmt(v)); }));
         }))));
     }
     if (errs.length) {

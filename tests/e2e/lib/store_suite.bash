@@ -48,7 +48,7 @@ store_suite() {
   local pids=() p
   for p in 1 2 3; do "$GENPERF" results --db "$DB" --create >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
   for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
-  expect "SELECT COUNT(*) FROM schema_migrations" "8"
+  expect "SELECT COUNT(*) FROM schema_migrations" "9"
 
   # --- ingest the whole fixture tree: our run, a real GenAI-Perf run (JSON), a CSV-only run
   local out
@@ -284,6 +284,35 @@ PY
   expect_reject "$TMPDIR/eps-bad" "profile_export_genperf.json: field 'scale_out.endpoints[1].requests': expected an integer, got a string"
   expect "SELECT COUNT(*) FROM job_endpoints" "2"
   echo "ok: per-endpoint breakdown stored, credentials hidden, a bad block rejected"
+
+  # --- several -m (issue 32): genperf.json's models -> job_models / v_model_breakdown;
+  # one-model jobs have no rows, a bad block is rejected naming the field
+  expect "SELECT COUNT(*) FROM job_models" "0"
+  local mm="$TMPDIR/mods/m-openai-chat-concurrency2"; mkdir -p "$mm"
+  cp "$pr"/profile_export_genai_perf.json "$pr"/profile_export_genperf.json "$pr"/profile_export_records.jsonl "$mm"/
+  printf '         ' >>"$mm/profile_export_genai_perf.json"   # new identity
+  python3 - "$mm/profile_export_genperf.json" <<'PY' || fail "could not write the models fixture"
+import json, sys
+g = json.load(open(sys.argv[1]))
+def m(name, w, n, f, ttft):
+    return {"model": name, "weight": w, "requests": n, "failed": f, "share": n / 10.0,
+            "request_throughput": n / 4.0, "output_token_throughput": 8.0 * n,
+            "time_to_first_token_ms": {"p50": ttft, "p99": 2 * ttft}, "inter_token_latency_ms": {"p50": 1.5, "p99": 3.0},
+            "request_latency_ms": None}
+g["models"] = [m("base", 0.75, 7, 1, 5.5), m("lora-a", None, 3, 0, 20.25)]
+json.dump(g, open(sys.argv[1], "w"))
+PY
+  out=$("$GENPERF" ingest "$TMPDIR/mods" --db "$DB" 2>&1) || fail "ingest of the models job failed: $out"
+  expect "SELECT model_index, model, weight, requests, failed, requests_ok, request_share, request_throughput, ttft_p50_ms, ttft_p99_ms, itl_p99_ms, COALESCE(latency_p50_ms, -1) FROM v_model_breakdown ORDER BY model_index" \
+         "0,base,0.75,7,1,6,0.7,1.75,5.5,11,3,-1
+1,lora-a,,3,0,3,0.3,0.75,20.25,40.5,3,-1"
+  base_counts=$(counts)
+  b="$TMPDIR/mods-bad/m-openai-chat-concurrency2"; mkdir -p "$b"; cp "$mm"/* "$b"/
+  printf ' ' >>"$b/profile_export_genai_perf.json"
+  sed -i 's/"requests": 3,/"requests": "three",/' "$b/profile_export_genperf.json"
+  expect_reject "$TMPDIR/mods-bad" "profile_export_genperf.json: field 'models[1].requests': expected an integer, got a string"
+  expect "SELECT COUNT(*) FROM job_models" "2"
+  echo "ok: per-model breakdown stored, a bad block rejected"
 
   # --- an interrupted run (Ctrl-C wrote what it measured): jobs.interrupted, v_jobs.status
   local ir="$TMPDIR/intr/m-openai-chat-concurrency2"; mkdir -p "$ir"
