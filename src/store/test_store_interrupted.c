@@ -78,7 +78,7 @@ static void test_interrupted_flag(void)
                   got, sizeof got);
     CHECK_STR(got, "0/completed 1/interrupted 0/completed");
     store_test_q1(db, "SELECT COUNT(*) FROM schema_migrations", got, sizeof got);
-    CHECK_STR(got, "8");
+    CHECK_STR(got, "9");
     gp_db_close(db);
 }
 
