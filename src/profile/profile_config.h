@@ -111,6 +111,7 @@ struct profile_config {
     double cancel_delay_s;              /* --request-cancellation-delay, seconds >= 0 */
     long num_runs;                      /* --num-runs N: N runs under run_K/ and an aggregate; 1 = one run */
     double cv_warn;                     /* --cv-warn X: warn when a key metric's CV over runs passes X (0.1) */
+    double gpu_hour_cost;               /* --gpu-hour-cost USD; 0 = no "cost" block */
 
     /* workload shapes (issue 16; docs/dataset.md "Schedules, traces and sessions") */
     int fixed_schedule;                 /* --fixed-schedule true: --input-file payload: rows at their timestamps */
@@ -287,6 +288,7 @@ int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_pro
 int gp_profile_copy_max_memory(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_cancel_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_cancel_delay(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_gpu_hour_cost(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_cv_warn(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 /* profile_memory.c: "300M", "1.5G", "4096" (bytes; K/M/G/T are powers of 1024,
  * an optional "iB" or "B" after them) into *out; 0 or -1. */

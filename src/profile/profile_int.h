@@ -59,6 +59,8 @@ enum opt_id {
     O_CANCEL_RATE, O_CANCEL_DELAY,
     /* issue 30: repeated runs */
     O_NUM_RUNS, O_CV_WARN,
+    /* issue 32: energy and cost */
+    O_GPU_HOUR_COST,
     O__COUNT
 };
 

@@ -246,5 +246,10 @@ const struct opt gp_profile_opts[] = {
     {O_CV_WARN, K_FLOAT, {"--cv-warn"}, "X", NULL,
      "genperf: with --num-runs, warn when a key metric's coefficient of variation over the runs exceeds X "
      "(default 0.1)", .copy = C_HOOK, .hook = gp_profile_copy_cv_warn},
+    /* issue 32: energy and cost (export/energy_json.c) */
+    {O_GPU_HOUR_COST, K_FLOAT, {"--gpu-hour-cost"}, "USD", NULL,
+     "genperf: the price of one GPU for one hour; adds \"cost\" (dollars per million input and output tokens, "
+     "over the GPUs telemetry sees) to *_genperf.json and a console line (default: none)",
+     .copy = C_HOOK, .hook = gp_profile_copy_gpu_hour_cost},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];
