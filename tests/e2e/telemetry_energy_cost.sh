@@ -95,6 +95,31 @@ g = json.load(open(glob.glob(sys.argv[1] + "/**/*_genperf.json", recursive=True)
 assert "energy" not in g and "cost" not in g, list(g)
 PY
 if grep -q 'genperf: energy\|genperf: cost' "$TMPDIR/plain.log"; then echo "energy/cost line without telemetry"; exit 1; fi
+# the store: metric rows, v_energy_cost (one row per job that has figures) and `genperf results --energy`
+"$GENPERF" ingest "$TMPDIR/counter" "$TMPDIR/plain" --db "$TMPDIR/r.db" >"$TMPDIR/ingest.log" 2>&1 \
+  || { echo "ingest failed"; cat "$TMPDIR/ingest.log"; exit 1; }
+"$GENPERF" query --db "$TMPDIR/r.db" --format json "SELECT * FROM v_energy_cost" >"$TMPDIR/q.json" || exit 1
+"$GENPERF" results --db "$TMPDIR/r.db" --energy --format json >"$TMPDIR/res.json" || exit 1
+"$GENPERF" results --db "$TMPDIR/r.db" --energy >"$TMPDIR/res.txt" || exit 1
+python3 - "$TMPDIR/counter" "$TMPDIR/q.json" "$TMPDIR/res.json" <<'PY' || exit 1
+import json, sys, glob
+g = json.load(open(glob.glob(sys.argv[1] + "/**/*_genperf.json", recursive=True)[0]))
+rows = json.load(open(sys.argv[2]))
+assert len(rows) == 1, rows            # the plain job has no figures
+r = rows[0]
+e, c = g["energy"], g["cost"]
+close = lambda a, b: abs(float(a) - b) <= 1e-9 * abs(b)
+assert close(r["energy_j"], e["joules"]) and close(r["power_avg_w"], e["avg_watts"]), (r, e)
+assert close(r["power_peak_w"], max(x["peak_watts"] for x in e["gpus"])), r
+assert close(r["joules_per_output_token"], e["joules_per_output_token"]), r
+assert close(r["output_tokens_per_joule"], e["output_tokens_per_joule"]), r
+assert close(r["usd_per_million_output_tokens"], c["usd_per_million_output_tokens"]), r
+assert close(r["usd_per_million_input_tokens"], c["usd_per_million_input_tokens"]) and close(r["usd_per_gpu_hour"], 2.5), r
+res = json.load(open(sys.argv[3]))
+assert len(res) == 1 and close(res[0]["output_tokens_per_joule"], e["output_tokens_per_joule"]), res
+print("store ok")
+PY
+grep -q 'usd_per_million_output_tokens' "$TMPDIR/res.txt" || { cat "$TMPDIR/res.txt"; exit 1; }
 # a price that is no price is refused, naming the flag
 if "$GENPERF" profile -m m --url "${url#http://}" --gpu-hour-cost -1 >/dev/null 2>"$TMPDIR/bad.txt"; then exit 1; fi
 grep -q -- '--gpu-hour-cost -1: must be the positive price' "$TMPDIR/bad.txt" || { cat "$TMPDIR/bad.txt"; exit 1; }
