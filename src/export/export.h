@@ -113,6 +113,11 @@ struct gp_export_ctx {
     /* borrowed, optional: the per-model breakdown of several -m, written as
      * "models" in <stem>_genperf.json only; NULL (one model) = no key */
     const json_t *models;
+    /* borrowed, optional: gp_telemetry_energy_json(); with it
+     * <stem>_genperf.json gets "energy" (energy_json.c). NULL = no key */
+    const json_t *energy;
+    double gpu_hour_cost;            /* --gpu-hour-cost USD; > 0 writes "cost" */
+    int gpu_count;                   /* GPUs telemetry saw (the cost's multiplier); 0 = unknown: 1 assumed */
 };
 
 /* The fidelity verdict (fidelity.c): is the client limiting the
@@ -156,6 +161,17 @@ void gp_fidelity_assess(const struct gp_fidelity_inputs *in, struct gp_fidelity 
 json_t *gp_fidelity_json(const struct gp_fidelity_inputs *in, const struct gp_fidelity *f);
 /* "genperf: client: not limiting" or "genperf: client: limiting — why; why" */
 void gp_fidelity_print(FILE *out, const struct gp_fidelity *f);
+
+/* Energy and cost (energy_json.c), new references, NULL when absent:
+ * "energy" = ctx->energy plus "output_tokens", "joules_per_output_token",
+ * "output_tokens_per_joule" (null without tokens / joules); "cost" with
+ * --gpu-hour-cost: usd = window_s / 3600 x usd_per_gpu_hour x gpu_count,
+ * "usd_per_million_{input,output}_tokens" = usd / tokens x 1e6 (window_s:
+ * the benchmark window the throughput uses; tokens: every ok request's ISL /
+ * OSL). gp_export_energy_print writes one console line for each present. */
+json_t *gp_export_energy_json(const struct gp_export_ctx *ctx);
+json_t *gp_export_cost_json(const struct gp_export_ctx *ctx);
+void gp_export_energy_print(FILE *out, const struct gp_export_ctx *ctx);
 
 /* Writes every artifact above (console table first, as GenAI-Perf does).
  * A file that cannot be written (a full disk) does not stop the others;

@@ -393,6 +393,11 @@ int gp_export_genperf_json(const struct gp_export_ctx *ctx, const char *path, st
     int trc = ctx->timeslice_s > 0 ? gp_export_timeslices(ctx, o) : 0;
     if (ctx->telemetry_summary)
         json_object_set(o, "telemetry", (json_t *)ctx->telemetry_summary);
+    json_t *en = gp_export_energy_json(ctx), *cost = gp_export_cost_json(ctx);
+    if (en) /* only with GPU telemetry / --gpu-hour-cost: other runs keep their bytes */
+        json_object_set_new(o, "energy", en);
+    if (cost)
+        json_object_set_new(o, "cost", cost);
     json_t *names = json_object();
     json_object_set_new(names, "inter_token_latency", json_string("(latency - TTFT) / (OSL - 1): vLLM/SGLang TPOT, AIPerf ITL"));
     json_object_set_new(names, "inter_chunk_latency", json_string("gaps between content chunks: vLLM/SGLang ITL, AIPerf ICL"));

@@ -586,3 +586,16 @@ int gp_profile_run_dir(const struct profile_config *cfg, char *out, size_t outsz
         return -GP_EINVAL;
     return gp_path_join(out, outsz, cfg->artifact_dir, name);
 }
+
+/* --gpu-hour-cost USD: a price, so positive and finite (a typo like "2,5"
+ * must not silently cost nothing). */
+int gp_profile_copy_gpu_hour_cost(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
+{
+    if (!rv->seen)
+        return 0;
+    if (!(rv->f > 0) || rv->f > 1e9)
+        return gp_err(err, GP_EINVAL, "--gpu-hour-cost %s: must be the positive price in US dollars of one GPU for "
+                      "one hour (e.g. 2.50)", rv->s);
+    cfg->gpu_hour_cost = rv->f;
+    return 0;
+}

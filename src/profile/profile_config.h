@@ -116,6 +116,7 @@ struct profile_config {
     double shared_prefix_ratio;         /* --shared-prefix-ratio R in [0, 1]; 0 = none */
     int shared_prefix_session;          /* --shared-prefix-pool session (default global) */
     int cache_bust;                     /* --cache-bust: a unique salt opens every prompt */
+    double gpu_hour_cost;               /* --gpu-hour-cost USD; 0 = no "cost" block */
 
     /* workload shapes (issue 16; docs/dataset.md "Schedules, traces and sessions") */
     int fixed_schedule;                 /* --fixed-schedule true: --input-file payload: rows at their timestamps */
@@ -295,6 +296,7 @@ int gp_profile_copy_failure_rate(struct profile_config *cfg, const struct gp_pro
 int gp_profile_copy_max_memory(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_cancel_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_cancel_delay(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
+int gp_profile_copy_gpu_hour_cost(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_cv_warn(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 /* profile_tools.c (issue 31 item 3): each flag becomes a key of extra_inputs. */
 int gp_profile_copy_tools(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);

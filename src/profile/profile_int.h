@@ -67,6 +67,8 @@ enum opt_id {
     O_TIMESLICE,
     /* issue 32: model mixes */
     O_MODEL_WEIGHTS,
+    /* issue 32: energy and cost */
+    O_GPU_HOUR_COST,
     O__COUNT
 };
 

@@ -67,6 +67,7 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .console = stdout,
         .console_width = 0,
         .verbose = cfg->verbose,  /* -v: GenAI-Perf's GPU telemetry tables after the table */
+        .gpu_hour_cost = cfg->gpu_hour_cost,
     };
 }
 
@@ -170,16 +171,21 @@ static void add_host_summaries(const struct profile_run *r, json_t *tsummary)
 /* Stage 5: every artifact GenAI-Perf writes, the console table, telemetry. */
 void gp_profile_stage_export(struct profile_run *r)
 {
-    json_t *tstats = NULL, *tsummary = NULL;
+    json_t *tstats = NULL, *tsummary = NULL, *energy = NULL;
     if (r->tel) {
         tstats = gp_telemetry_stats_json(r->tel);
         tsummary = gp_telemetry_summary_json(r->tel);
         add_host_summaries(r, tsummary);
+        /* rank 0's host only under mpirun: the other hosts' GPUs are in "telemetry"."hosts" */
+        energy = gp_telemetry_energy_json(r->tel);
     }
     struct gp_export_ctx ctx;
     export_ctx(r, &ctx);
     ctx.telemetry_stats = tstats;
     ctx.telemetry_summary = tsummary;
+    ctx.energy = energy;
+    ctx.gpu_count = energy ? (int)json_integer_value(json_object_get(energy, "gpu_count"))
+                           : r->tel ? gp_telemetry_gpu_count(r->tel) : 0;
     ctx.pe = r->pe; /* joined by gp_export_all */
     r->pe = NULL;
     if (gp_export_all(&ctx, &r->err) < 0) {
@@ -188,9 +194,12 @@ void gp_profile_stage_export(struct profile_run *r)
     }
     if (r->tel)
         write_telemetry_jsonl(r);
+    if (r->metrics_ok)
+        gp_export_energy_print(stderr, &ctx);
     if (tstats)
         json_decref(tstats);
     json_decref(tsummary);
+    json_decref(energy);
 }
 
 /* Requests that failed because the client itself ran out of file

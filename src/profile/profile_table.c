@@ -286,5 +286,10 @@ const struct opt gp_profile_opts[] = {
      "genperf: with several -m, each dataset entry draws its model with these odds (e.g. a:0.7,b:0.3; every -m "
      "needs a weight > 0; seeded by --random-seed; replaces --model-selection-strategy)",
      .copy = C_HOOK, .hook = gp_profile_copy_model_weights},
+    /* issue 32: energy and cost (export/energy_json.c) */
+    {O_GPU_HOUR_COST, K_FLOAT, {"--gpu-hour-cost"}, "USD", NULL,
+     "genperf: the price of one GPU for one hour; adds \"cost\" (dollars per million input and output tokens, "
+     "over the GPUs telemetry sees) to *_genperf.json and a console line (default: none)",
+     .copy = C_HOOK, .hook = gp_profile_copy_gpu_hour_cost},
 };
 const size_t gp_profile_n_opts = sizeof gp_profile_opts / sizeof gp_profile_opts[0];

@@ -66,7 +66,8 @@ static int compare_rows(struct gp_db *db, const char *where, const char **params
                   "SELECT job_id, metric_code AS metric, stat, value FROM metric_values WHERE job_id IN "
                   "(SELECT job_id FROM v_jobs WHERE %s) AND stat IN ('avg', 'p50', 'p99') AND metric_code IN "
                   "('request_throughput', 'output_token_throughput', 'output_token_throughput_per_user', "
-                  "'time_to_first_token', 'inter_token_latency', 'request_latency')",
+                  "'time_to_first_token', 'inter_token_latency', 'request_latency', 'output_tokens_per_joule', "
+                  "'usd_per_million_output_tokens')",
                   where);
     *ms = *jobs ? gp_rdb_rows_of(db, q.data, params, np, err) : NULL;
     /* goodput_slos is a JSON column v_jobs leaves out; artifact_dir finds a search's CSV. */
@@ -99,8 +100,9 @@ static void compare_label(json_t *j, char *label, size_t size)
         snprintf(label + n, size - (size_t)n, ", ISL %g / OSL %g", json_number_value(isl), json_number_value(osl));
 }
 
-/* The job's headline metrics on its point: throughputs' avg as <code>,
- * latencies' p50/p99 as <code>_<stat>. */
+/* The job's headline metrics on its point: throughputs' and the energy /
+ * cost figures' avg as <code> (the Pareto chart's other y axes), latencies'
+ * p50/p99 as <code>_<stat>. */
 static void point_add_metrics(json_t *pt, json_t *jid, json_t *ms)
 {
     size_t k;
@@ -114,7 +116,8 @@ static void point_add_metrics(json_t *pt, json_t *jid, json_t *ms)
         if (!code || !stat || !json_is_number(v))
             continue;
         char key[128];
-        int thr = !strncmp(code, "request_throughput", 18) || !strncmp(code, "output_token_throughput", 23);
+        int thr = !strncmp(code, "request_throughput", 18) || !strncmp(code, "output_token_throughput", 23) ||
+                  !strcmp(code, "output_tokens_per_joule") || !strcmp(code, "usd_per_million_output_tokens");
         if (thr && !strcmp(stat, "avg"))
             snprintf(key, sizeof key, "%s", code);
         else if (!thr && (!strcmp(stat, "p50") || !strcmp(stat, "p99")))

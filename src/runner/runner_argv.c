@@ -127,6 +127,12 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
         else
             push_num(a, sc->workers);
     }
+    /* genperf's own flag: GenAI-Perf and a command tool do not know it */
+    if (sc->gpu_hour_cost > 0 && tp.how == GP_TOOL_SELF) {
+        snprintf(buf, sizeof buf, "%.17g", sc->gpu_hour_cost);
+        gp_argv_push(a, "--gpu-hour-cost");
+        gp_argv_push(a, buf);
+    }
     snprintf(buf, sizeof buf, "profile_export_c%ld_isl%ld_osl%ld.json", c->concurrency, c->isl, c->osl);
     gp_argv_push(a, "--profile-export-file");
     gp_argv_push(a, buf);

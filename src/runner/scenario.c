@@ -9,7 +9,7 @@ static const char *const known_keys[] = {
     "name", "model", "tokenizer", "framework", "url", "engine_args", "hardware", "gpus",
     "concurrency", "isl", "osl", "requests", "streaming", "seed", "api_key", "artifact_dir",
     "host", "port", "ready_timeout_s", "stop_timeout_s", "telemetry_interval", "db", "profile_args",
-    "load", "tool", "search", "repeats", NULL,
+    "load", "tool", "search", "repeats", "gpu_hour_cost", NULL,
 };
 
 static int get_str(json_t *root, const char *key, char **out, const char *name, struct gp_error *err)
@@ -257,7 +257,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
             return gp_err(err, GP_EINVAL,
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
-                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search, repeats; the seed's "
+                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search, repeats, gpu_hour_cost; the seed's "
                           "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
@@ -340,8 +340,15 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
     sc->port = (int)d;
     if ((r = get_num(root, "ready_timeout_s", &sc->ready_timeout_s, 0.1, nm, err)) ||
         (r = get_num(root, "stop_timeout_s", &sc->stop_timeout_s, 0, nm, err)) ||
-        (r = get_num(root, "telemetry_interval", &sc->telemetry_interval_s, 0.01, nm, err)))
+        (r = get_num(root, "telemetry_interval", &sc->telemetry_interval_s, 0.01, nm, err)) ||
+        (r = get_num(root, "gpu_hour_cost", &sc->gpu_hour_cost, 0, nm, err)))
         goto fail;
+    if (json_object_get(root, "gpu_hour_cost") && !json_is_null(json_object_get(root, "gpu_hour_cost")) &&
+        !(sc->gpu_hour_cost > 0)) {
+        r = gp_err(err, GP_EINVAL, "%s: 'gpu_hour_cost' must be the positive price in US dollars of one GPU for one "
+                   "hour (e.g. 2.50)", nm);
+        goto fail;
+    }
     json_t *st = json_object_get(root, "streaming");
     if (st && !json_is_null(st)) {
         if (!json_is_boolean(st)) {

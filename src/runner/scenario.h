@@ -42,6 +42,7 @@ struct gp_scenario {
     double ready_timeout_s;   /* default 900 */
     double stop_timeout_s;    /* default 30 */
     double telemetry_interval_s; /* default 1 */
+    double gpu_hour_cost;  /* gpu_hour_cost: USD per GPU-hour, passed as --gpu-hour-cost; 0 = none */
     char *db;              /* results store URL; default <artifact_dir>/genperf.db */
     json_t *profile_args;  /* array of extra strings appended to every profile command, or NULL */
     long repeats;          /* repeats: N runs of each cell under <cell>/run_K/, each ingested (default 1) */

@@ -91,6 +91,8 @@ static void test_scenario_rejections(void)
                   "unknown key 'concurency'");
     expect_reject("model: m\nframework: vllm\nconcurrency: 1\nisl: 1\nosl: 1\nstreaming: 3\n", "true or false");
     expect_reject("model: m\nframework: vllm\nconcurrency: 1\nisl: 1\nosl: 1\nengine_args: [1]\n", "mapping");
+    expect_reject("model: m\nframework: vllm\nconcurrency: 1\nisl: 1\nosl: 1\ngpu_hour_cost: 0\n",
+                  "'gpu_hour_cost' must be the positive price");
 }
 
 static char *render(const char *framework, const char *scenario_yaml, int tp, int port, struct gp_error *err)
@@ -203,6 +205,26 @@ static void test_profile_argv(void)
               "--output-tokens-stddev 0 --request-count 200 --num-dataset-entries 200 --concurrency 16 "
               "--random-seed 0 --profile-export-file profile_export_c16_isl512_osl128.json --artifact-dir out/c16 "
               "--warmup-request-count 2");
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+    gp_scenario_free(&sc);
+    json_decref(j);
+}
+
+/* gpu_hour_cost: reaches genperf profile as --gpu-hour-cost (issue 32). */
+static void test_profile_argv_cost(void)
+{
+    json_t *j = yaml("model: m\nframework: attach\nurl: http://h:1\nconcurrency: 1\nisl: 8\nosl: 2\nrequests: 6\n"
+                     "gpu_hour_cost: 2.5\n");
+    struct gp_scenario sc;
+    struct gp_error err = {0};
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    struct gp_cell c = gp_scenario_cell(&sc, 0);
+    struct gp_argv a = {0};
+    struct gp_buf b = {0};
+    gp_runner_profile_argv(&sc, &c, "genperf", "http://h:1", "o", &a);
+    gp_argv_to_shell(&a, &b);
+    CHECK(b.data && strstr(b.data, " --gpu-hour-cost 2.5 --profile-export-file ") != NULL);
     gp_argv_free(&a);
     gp_buf_free(&b);
     gp_scenario_free(&sc);
@@ -327,6 +349,7 @@ int main(void)
     GP_RUN(test_yaml_errors);
     GP_RUN(test_scenario_defaults_and_cells);
     GP_RUN(test_scenario_rejections);
+    GP_RUN(test_profile_argv_cost);
     GP_RUN(test_recipe_vllm);
     GP_RUN(test_recipe_sglang);
     GP_RUN(test_recipe_trtllm);

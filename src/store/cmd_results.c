@@ -20,13 +20,16 @@
 int cmd_results(int argc, char **argv)
 {
     const char *db_flag = NULL, *job = NULL, *fmt_s = "table";
-    int telemetry = 0, endpoints = 0, models = 0, create = 0;
+    int telemetry = 0, endpoints = 0, models = 0, energy = 0, create = 0;
     const struct gp_optdef defs[] = {
         GP_FLAG("--telemetry", NULL, &telemetry, "print v_telemetry_job_summary instead (all jobs, or --job ID)"),
         GP_FLAG("--endpoints", NULL, &endpoints,
                 "print v_endpoint_breakdown instead (runs with several --urls; all jobs, or --job ID)"),
         GP_FLAG("--models", NULL, &models,
                 "print v_model_breakdown instead (runs with several -m; all jobs, or --job ID)"),
+        GP_FLAG("--energy", NULL, &energy,
+                "print v_energy_cost instead: joules, watts, tokens/J and $/Mtok (runs with GPU telemetry or "
+                "--gpu-hour-cost; all jobs, or --job ID)"),
         GP_STR("--db", NULL, &db_flag, "URL", "sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)"),
         GP_FLAG("--create", NULL, &create,
                 "create an empty store when the SQLite file does not exist (default: refuse, naming the path)"),
@@ -35,7 +38,7 @@ int cmd_results(int argc, char **argv)
     };
     const struct gp_optspec spec = {
         "results",
-        "usage: genperf results --db URL [--job ID] [--telemetry | --endpoints | --models] [--format table|csv|json] [--create]\n"
+        "usage: genperf results --db URL [--job ID] [--telemetry | --endpoints | --models | --energy] [--format table|csv|json] [--create]\n"
         "Prints the jobs in the results store, or every metric of one job.\n",
         NULL, defs, GP_NDEFS(defs), 15, NULL};
     int npos = gp_argv_parse(&spec, argc, argv);
@@ -43,8 +46,8 @@ int cmd_results(int argc, char **argv)
         return npos == GP_ARGV_HELP ? 0 : 2;
     if (npos > 0)
         return gp_argv_error(&spec, "unexpected argument '%s'", argv[1]);
-    if (telemetry + endpoints + models > 1)
-        return gp_argv_error(&spec, "--telemetry, --endpoints and --models print different tables; give one of them");
+    if (telemetry + endpoints + models + energy > 1)
+        return gp_argv_error(&spec, "--telemetry, --endpoints, --models and --energy print different tables; give one of them");
     const char *url = gp_db_url(db_flag);
     enum gp_out_format fmt;
     if (gp_store_parse_format(fmt_s, &fmt))
@@ -60,6 +63,7 @@ int cmd_results(int argc, char **argv)
     int r = telemetry   ? gp_store_print_telemetry(db, job, fmt, stdout, &err)
             : endpoints ? gp_store_print_endpoints(db, job, fmt, stdout, &err)
             : models    ? gp_store_print_models(db, job, fmt, stdout, &err)
+            : energy    ? gp_store_print_energy(db, job, fmt, stdout, &err)
                         : gp_store_print_results(db, job, fmt, stdout, &err);
     gp_db_close(db);
     if (r) {

@@ -152,6 +152,48 @@ static int parse_schedule_block(struct ig_job *j, const json_t *m, const char *p
     return 0;
 }
 
+/* The "energy" and "cost" blocks (export/energy_json.c) as metric rows,
+ * stat avg; absent blocks (no GPU telemetry, no --gpu-hour-cost, older
+ * genperf) store nothing. Peak watts: the highest of the GPUs'. */
+static int parse_energy_block(struct ig_job *j, const json_t *m, const char *path, struct gp_error *err)
+{
+    const json_t *e = json_object_get(m, "energy"), *c = json_object_get(m, "cost");
+    if (e && !json_is_object(e))
+        return gp_err(err, GP_EINVAL, "%s: field 'energy': expected an object, got %s", path, ig_jtype(e));
+    if (c && !json_is_object(c))
+        return gp_err(err, GP_EINVAL, "%s: field 'cost': expected an object, got %s", path, ig_jtype(c));
+    const struct {
+        const json_t *o;
+        const char *key, *metric, *where;
+    } f[] = {
+        {e, "joules", "energy_joules", "energy."},
+        {e, "avg_watts", "gpu_power_avg_watts", "energy."},
+        {e, "joules_per_output_token", "joules_per_output_token", "energy."},
+        {e, "output_tokens_per_joule", "output_tokens_per_joule", "energy."},
+        {c, "usd_per_gpu_hour", "usd_per_gpu_hour", "cost."},
+        {c, "usd_per_million_output_tokens", "usd_per_million_output_tokens", "cost."},
+        {c, "usd_per_million_input_tokens", "usd_per_million_input_tokens", "cost."},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        int r = sched_num(j, f[i].o, f[i].key, f[i].metric, "avg", path, f[i].where, err);
+        if (r < 0)
+            return -GP_EINVAL;
+        if (r == 0)
+            return gp_err(err, GP_ENOMEM, "out of memory reading %s", path);
+    }
+    const json_t *gpus = e ? json_object_get(e, "gpus") : NULL, *g;
+    size_t i;
+    double peak = -1;
+    json_array_foreach(gpus, i, g) {
+        const json_t *p = json_object_get(g, "peak_watts");
+        if (json_is_number(p) && json_number_value(p) > peak)
+            peak = json_number_value(p);
+    }
+    if (peak >= 0 && ig_add_mval(j, "gpu_power_peak_watts", "avg", 0, peak))
+        return gp_err(err, GP_ENOMEM, "out of memory reading %s", path);
+    return 0;
+}
+
 int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
 {
     const char *path = j->genperf_path;
@@ -223,7 +265,8 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
     if ((r = ig_parse_accounting(j, m, path, err)))
         goto done;
     if ((r = parse_schedule_block(j, m, path, err)) || (r = ig_parse_endpoints(j, m, path, err)) ||
-        (r = ig_parse_timeslices(j, m, path, err)) || (r = ig_parse_models(j, m, path, err)))
+        (r = ig_parse_timeslices(j, m, path, err)) || (r = ig_parse_models(j, m, path, err)) ||
+        (r = parse_energy_block(j, m, path, err)))
         goto done;
     free(j->genperf_summary);
     j->genperf_summary = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -424,6 +424,45 @@ static const char m9_model_breakdown[] =
     "  JOIN jobs j ON j.id = m.job_id\n"
     "  JOIN scenarios s ON s.id = j.scenario_id;\n";
 
+/* Energy and cost (issue 32): the "energy" and "cost" blocks of
+ * <stem>_genperf.json (export/energy_json.c) as plain metric rows, stat avg
+ * (store/ingest_extras.c), so jobs without GPU telemetry or --gpu-hour-cost
+ * simply have none; v_energy_cost puts them side by side, one row per job
+ * that has any. Joules are all GPUs' over the run; watts per GPU summed
+ * (avg) or the highest sample of any GPU (peak). */
+static const char m10_energy_cost[] =
+    "INSERT INTO metric_templates (code, display_name, unit, better, category, sort_order) VALUES\n"
+    "  ('energy_joules', 'GPU Energy', 'J', 'lower', 'energy', 150),\n"
+    "  ('gpu_power_avg_watts', 'GPU Power (avg, all GPUs)', 'W', 'lower', 'energy', 151),\n"
+    "  ('gpu_power_peak_watts', 'GPU Power (peak, one GPU)', 'W', 'lower', 'energy', 152),\n"
+    "  ('joules_per_output_token', 'Energy Per Output Token', 'J/token', 'lower', 'energy', 153),\n"
+    "  ('output_tokens_per_joule', 'Output Tokens Per Joule', 'tokens/J', 'higher', 'energy', 154),\n"
+    "  ('usd_per_million_output_tokens', 'Cost Per Million Output Tokens', 'USD/Mtok', 'lower', 'cost', 160),\n"
+    "  ('usd_per_million_input_tokens', 'Cost Per Million Input Tokens', 'USD/Mtok', 'lower', 'cost', 161),\n"
+    "  ('usd_per_gpu_hour', 'GPU-Hour Price', 'USD', 'lower', 'cost', 162)\n"
+    "ON CONFLICT (code) DO NOTHING;\n"
+    "CREATE VIEW v_energy_cost AS\n"
+    "SELECT j.id AS job_id, j.label AS job_label, j.status, j.started_at, s.id AS scenario_id, s.model,\n"
+    "  s.framework, s.hardware, s.gpu_count, s.concurrency, s.request_rate, s.isl, s.osl,\n"
+    "  MAX(CASE WHEN v.metric_code = 'energy_joules' THEN v.value END) AS energy_j,\n"
+    "  MAX(CASE WHEN v.metric_code = 'gpu_power_avg_watts' THEN v.value END) AS power_avg_w,\n"
+    "  MAX(CASE WHEN v.metric_code = 'gpu_power_peak_watts' THEN v.value END) AS power_peak_w,\n"
+    "  MAX(CASE WHEN v.metric_code = 'joules_per_output_token' THEN v.value END) AS joules_per_output_token,\n"
+    "  MAX(CASE WHEN v.metric_code = 'output_tokens_per_joule' THEN v.value END) AS output_tokens_per_joule,\n"
+    "  MAX(CASE WHEN v.metric_code = 'usd_per_gpu_hour' THEN v.value END) AS usd_per_gpu_hour,\n"
+    "  MAX(CASE WHEN v.metric_code = 'usd_per_million_output_tokens' THEN v.value END)\n"
+    "    AS usd_per_million_output_tokens,\n"
+    "  MAX(CASE WHEN v.metric_code = 'usd_per_million_input_tokens' THEN v.value END)\n"
+    "    AS usd_per_million_input_tokens\n"
+    "FROM metric_values v\n"
+    "  JOIN jobs j ON j.id = v.job_id\n"
+    "  JOIN scenarios s ON s.id = j.scenario_id\n"
+    "WHERE v.stat = 'avg' AND v.metric_code IN ('energy_joules', 'gpu_power_avg_watts', 'gpu_power_peak_watts',\n"
+    "  'joules_per_output_token', 'output_tokens_per_joule', 'usd_per_gpu_hour', 'usd_per_million_output_tokens',\n"
+    "  'usd_per_million_input_tokens')\n"
+    "GROUP BY j.id, j.label, j.status, j.started_at, s.id, s.model, s.framework, s.hardware, s.gpu_count,\n"
+    "  s.concurrency, s.request_rate, s.isl, s.osl;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -435,6 +474,7 @@ static const struct gp_migration migrations[] = {
     {7, "jobs.interrupted: runs stopped by a signal, from _genperf.json", m7_job_interrupted},
     {8, "per-slice metrics of --timeslice-duration: job_timeslices", m8_job_timeslices},
     {9, "per-model breakdown of several -m: job_models, v_model_breakdown", m9_model_breakdown},
+    {10, "energy and cost metric templates, v_energy_cost", m10_energy_cost},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

@@ -344,6 +344,25 @@ int gp_store_print_models(struct gp_db *db, const char *job_id, enum gp_out_form
     return print_listing(db, sql, p, 1, fmt, out, err);
 }
 
+int gp_store_print_energy(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                          struct gp_error *err)
+{
+    const char *cols = "SELECT job_id, job_label AS label, model, concurrency, request_rate, energy_j, power_avg_w, "
+                       "power_peak_w, joules_per_output_token, output_tokens_per_joule, usd_per_gpu_hour, "
+                       "usd_per_million_output_tokens, usd_per_million_input_tokens FROM v_energy_cost ";
+    char sql[640];
+    if (!job_id) {
+        snprintf(sql, sizeof sql, "%sORDER BY job_id", cols);
+        return print_listing(db, sql, NULL, 0, fmt, out, err);
+    }
+    int r = check_job(db, job_id, err);
+    if (r)
+        return r;
+    const char *p[] = {job_id};
+    snprintf(sql, sizeof sql, "%sWHERE job_id = ?", cols);
+    return print_listing(db, sql, p, 1, fmt, out, err);
+}
+
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err)
 {

@@ -91,6 +91,10 @@ int gp_store_print_telemetry(struct gp_db *db, const char *job_id, enum gp_out_f
                              struct gp_error *err);
 /* v_endpoint_breakdown (several --url) for one job (job_id) or all (NULL);
  * a job without a breakdown prints no row. */
+/* v_energy_cost (jobs with GPU energy or --gpu-hour-cost figures), all jobs
+ * or one. */
+int gp_store_print_energy(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                          struct gp_error *err);
 int gp_store_print_endpoints(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                              struct gp_error *err);
 /* v_model_breakdown (several -m) for one job (job_id) or all (NULL); a job

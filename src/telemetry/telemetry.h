@@ -203,6 +203,16 @@ json_t *gp_telemetry_stats_json(const struct gp_telemetry *t);
  *    "metrics":{"<device>.<metric>":{"avg":..,"min":..,"max":..,"last":..,"n":..}, ...}}  */
 json_t *gp_telemetry_summary_json(const struct gp_telemetry *t);
 
+/* The energy the GPUs used over the sampler's window (telemetry_energy.c),
+ * new reference; NULL when no GPU has two readings:
+ *   {"source":"counter"|"power_integral"|"mixed","gpu_count":N,"joules":..,"avg_watts":..,
+ *    "gpus":[{"gpu":0,"source":..,"seconds":..,"joules":..,"avg_watts":..,"peak_watts":..|null},..]}
+ * "counter": NVML's total energy counter, last reading - first; a GPU
+ * without it (or whose counter went backwards) integrates its power samples
+ * (trapezoids), "power_integral". avg_watts = joules / seconds; peak_watts is
+ * the highest power sample. The totals add the GPUs up. */
+json_t *gp_telemetry_energy_json(const struct gp_telemetry *t);
+
 /* "available", or the reason GPU telemetry is not (no library, init failed,
  * no devices, ...). Valid until gp_telemetry_free. */
 const char *gp_telemetry_gpu_status(const struct gp_telemetry *t);

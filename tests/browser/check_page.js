@@ -276,6 +276,15 @@ async function checkAxes(page, want) {
         check(p.length === 1 && p[0][1] === spec.pareto_y && p[0][0].includes(spec.pareto_y.replace('output tokens/s ', '')),
           `Pareto chart says ${JSON.stringify(spec.pareto_y)} (${JSON.stringify(p)})`);
       }
+      for (const a of spec.pareto_axes || []) {
+        // energy / cost as the Pareto chart's y axis (issue 32): the select redraws it, one chart
+        await page.selectOption('#gp-pareto-axis', a.value).catch(() => {});
+        await page.waitForFunction((v) => { const b = document.querySelector('#gp-compare .gp-chart[data-pareto-axis]');
+          return b && b.dataset.paretoAxis === v && b.dataset.drawn; }, a.value, { timeout: 10000 }).catch(() => {});
+        const p = await page.$$eval('#gp-compare .gp-chart[data-pareto]', (c) => c.map((x) => [x.dataset.paretoAxis, x._uplot ? x._uplot.axes[1].label : null, x.dataset.pareto]));
+        check(p.length === 1 && p[0][0] === a.value && p[0][1] === a.label && p[0][2] === String(a.front),
+          `Pareto y axis ${a.value}: one chart labelled ${JSON.stringify(a.label)}, ${a.front} on the frontier (${JSON.stringify(p)})`);
+      }
       await shot('compare');
     }
     // 5. A job the store does not hold: one message, no empty tabs.

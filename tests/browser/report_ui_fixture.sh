@@ -33,6 +33,12 @@ sqlite3 "$db" "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, met
 # Per-user throughput for both jobs (no GPU count): the compare view's Pareto chart is per server.
 sqlite3 "$db" "INSERT INTO metric_values (job_id, metric_code, stat, value) VALUES
                (1, 'output_token_throughput_per_user', 'avg', 100.0), (2, 'output_token_throughput_per_user', 'avg', 50.0)"
+# Energy and cost figures (store migration 8): the Pareto chart offers tokens/J and $/Mtok as its
+# y axis. tokens/J: job 2 is better there, job 1 per user, so both are on the frontier; $/Mtok
+# (lower is better): job 1 is cheaper and faster per user, so it alone is.
+sqlite3 "$db" "INSERT INTO metric_values (job_id, metric_code, stat, value) VALUES
+               (1, 'output_tokens_per_joule', 'avg', 2.0), (2, 'output_tokens_per_joule', 'avg', 3.0),
+               (1, 'usd_per_million_output_tokens', 'avg', 1.0), (2, 'usd_per_million_output_tokens', 'avg', 2.0)"
 # Job 2 ran against the completions endpoint: comparing it with job 1 (chat) warns.
 sqlite3 "$db" "UPDATE scenarios SET endpoint_type = 'completions' WHERE id = 2"
 # Job 2 was stopped by Ctrl-C (store migration 7): the list says so.
@@ -78,7 +84,7 @@ cat > "$TMPDIR/spec.json" <<JSON
              "output_token_throughput.avg": $thr},
  "charts_min": 3, "hardware": true, "hardware_short": 2,
  "hardware_axis": {"chart": "host memory available (GiB)", "prefix": "23.07"}, "hardware_labels": ["host", "host @ node-b"], "compare": "1,2", "sort": "request_latency.p50",
- "status_bad": "interrupted", "fidelity": {"verdict": "limiting", "text": "client: limiting — open-loop sends were late: schedule lag p99 40.0 ms"}, "missing_job": 999, "sweep_links": true, "pareto_y": "output tokens/s per server", "compare_mixed": "endpoint types (chat, completions)",
+ "status_bad": "interrupted", "fidelity": {"verdict": "limiting", "text": "client: limiting — open-loop sends were late: schedule lag p99 40.0 ms"}, "missing_job": 999, "sweep_links": true, "pareto_y": "output tokens/s per server", "pareto_axes": [{"value": "tpj", "label": "output tokens per joule", "front": 2}, {"value": "usd", "label": "$ per million output tokens", "front": 1}], "compare_mixed": "endpoint types (chat, completions)",
  "shots": "$SHOTS", "tag": "ui-fixture"}
 JSON
 gp_check "$TMPDIR/spec.json"

@@ -87,16 +87,29 @@
     return box;
   }
 
-  /* Output tokens/s per GPU against tokens/s per user: the serving trade-off.
-   * Up and to the right is better; the frontier joins the cells no other cell
-   * beats on both. */
-  function paretoChart(cbox, pts, search) {
-    const rows = pts.filter(function (p) { return num(p.output_token_throughput_per_user) != null && num(p.output_token_throughput) != null; })
-      .map(function (p) { return { p: p, x: num(p.output_token_throughput_per_user), y: num(p.output_token_throughput) / (num(p.gpu_count) || 1) }; })
+  /* The Pareto chart's y axes: throughput per GPU (default), or, for jobs
+   * with GPU energy / --gpu-hour-cost figures, output tokens per joule or
+   * dollars per million output tokens (lower is better there). */
+  const paretoAxes = {
+    tps: { key: 'output_token_throughput' },
+    tpj: { key: 'output_tokens_per_joule', label: 'output tokens per joule', title: 'tokens per joule' },
+    usd: { key: 'usd_per_million_output_tokens', label: '$ per million output tokens', title: '$ per million output tokens', lower: true },
+  };
+
+  /* Output tokens/s per GPU (or tokens/J, or $/Mtok) against tokens/s per
+   * user: the serving trade-off. Better on both is up (down for $) and to
+   * the right; the frontier joins the cells no other cell beats on both. */
+  function paretoChart(cbox, pts, search, yk) {
+    const ax = paretoAxes[yk] || paretoAxes.tps, tps = ax === paretoAxes.tps;
+    const rows = pts.filter(function (p) { return num(p.output_token_throughput_per_user) != null && num(p[ax.key]) != null; })
+      .map(function (p) { return { p: p, x: num(p.output_token_throughput_per_user), y: num(p[ax.key]) / (tps ? (num(p.gpu_count) || 1) : 1) }; })
       .sort(function (a, b) { return a.x - b.x || a.y - b.y; });
     if (!rows.length) return;
     let best = -Infinity;
-    for (let i = rows.length - 1; i >= 0; i--) { rows[i].front = rows[i].y > best; if (rows[i].front) best = rows[i].y; }
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const g = ax.lower ? -rows[i].y : rows[i].y;
+      rows[i].front = g > best; if (rows[i].front) best = g;
+    }
     const perGpu = pts.some(function (p) { return num(p.gpu_count) != null; });
     const ser = function (f) { return rows.map(function (r) { return f(r) ? r.y : null; }); };
     const dots = function (label, colour, size) { return { label: label, stroke: colour, paths: function () { return null; }, points: { show: true, size: size, fill: colour } }; };
@@ -114,12 +127,14 @@
       data.push(ser(function (r) { return r === lim; }));
     }
     // without a GPU count the y axis is per server, and says so: "per GPU" there was a server's total
-    const box = chart(cbox, 'Pareto: throughput per ' + (perGpu ? 'GPU' : 'server') + ' vs per user', 'each point is one cell' + (perGpu ? '' : ' (GPU count unknown: per server)') +
-      (lim ? '; the ring is the search limit' : ''), {
+    const box = chart(cbox, 'Pareto: ' + (tps ? 'throughput per ' + (perGpu ? 'GPU' : 'server') : ax.title) + ' vs per user',
+      'each point is one cell' + (tps && !perGpu ? ' (GPU count unknown: per server)' : '') + (lim ? '; the ring is the search limit' : ''), {
       scales: { x: { time: false, range: padded }, y: { range: padded } },
-      axes: [{ label: 'output tokens/s per user' }, { label: perGpu ? 'output tokens/s per GPU' : 'output tokens/s per server' }], series: series,
+      axes: [{ label: 'output tokens/s per user' }, { label: tps ? (perGpu ? 'output tokens/s per GPU' : 'output tokens/s per server') : ax.label }],
+      series: series,
     }, data);
     box.setAttribute('data-pareto', String(rows.filter(function (r) { return r.front; }).length));
+    box.setAttribute('data-pareto-axis', tps ? 'tps' : yk);
     if (lim) box.setAttribute('data-limit', String(lim.p[search && search.search_type === 'request_rate' ? 'request_rate' : 'concurrency']));
   }
 
@@ -172,7 +187,8 @@
     const cols = [['id', 'job'], ['label', 'cell'], ['tool', 'tool'], ['concurrency', 'concurrency'], ['request_rate', 'request rate'],
       ['request_throughput', 'requests/s'], ['output_token_throughput', 'output tokens/s'], ['output_token_throughput_per_user', 'tokens/s/user'],
       ['time_to_first_token_p50', 'TTFT p50'], ['time_to_first_token_p99', 'TTFT p99'], ['inter_token_latency_p99', 'ITL p99'],
-      ['request_latency_p50', 'latency p50'], ['request_latency_p99', 'latency p99'], ['good_share', 'good share'], ['pareto', 'Pareto']]
+      ['request_latency_p50', 'latency p50'], ['request_latency_p99', 'latency p99'], ['output_tokens_per_joule', 'tokens/J'],
+      ['usd_per_million_output_tokens', '$/M output tokens'], ['good_share', 'good share'], ['pareto', 'Pareto']]
       .filter(function (c) { return c[0] === 'id' || c[0] === 'pareto' || pts.some(function (p) { return p[c[0]] != null && p[c[0]] !== ''; }); });
     // Pareto frontier on (latency p50 down, output tokens/s up): walk by latency, keep
     // each point that beats every lower-latency point's throughput.
@@ -206,7 +222,26 @@
         loadChart(cbox, 'ITL vs ' + xname, byX, xk, 'inter-token latency (ms)', [{ key: 'inter_token_latency_p50', label: 'ITL p50' },
           { key: 'inter_token_latency_p99', label: 'ITL p99' }], num(slos.inter_token_latency), limit);
     }
-    paretoChart(cbox, pts, search);
+    // the Pareto chart in its own box, redrawn when its y axis is switched
+    // (offered only when some job has energy or cost figures)
+    const pbox = el('div', { id: 'gp-pareto' }); add(cbox, pbox);
+    const axes = ['tpj', 'usd'].filter(function (k) { return pts.some(function (p) { return num(p[paretoAxes[k].key]) != null; }); });
+    const drawPareto = function (yk) {
+      Array.prototype.slice.call(pbox.querySelectorAll('.gp-chart')).forEach(function (b) {
+        const i = charts.indexOf(b._uplot);
+        if (i >= 0) charts.splice(i, 1);
+        if (b._uplot) b._uplot.destroy();
+        b.remove();
+      });
+      paretoChart(pbox, pts, search, yk);
+    };
+    if (axes.length) {
+      const sel = el('select', { id: 'gp-pareto-axis' }, el('option', { value: 'tps' }, 'output tokens/s per GPU'),
+        axes.map(function (k) { return el('option', { value: k }, paretoAxes[k].label); }));
+      sel.addEventListener('change', function () { drawPareto(sel.value); });
+      add(pbox, el('p', { class: 'gp-note' }, 'Pareto y axis: ', sel));
+    }
+    drawPareto('tps');
     if (usable.length) {
       chart(cbox, 'Throughput vs latency (Pareto)', 'each point is one job / sweep cell; the line joins the Pareto-optimal ones', {
         scales: { x: { time: false, range: padded }, y: { range: padded } }, axes: [{ label: 'request latency p50 (ms)' }, { label: 'output tokens/s' }],
