@@ -257,7 +257,8 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
             return gp_err(err, GP_EINVAL,
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
-                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search, repeats, gpu_hour_cost; the seed's "
+                          "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search, "
+                          "repeats, gpu_hour_cost; the seed's "
                           "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
