@@ -9,7 +9,12 @@
 # while doubling, on throughput) ended two runs out of four on this shared host
 # before any cell missed the SLO: "saturated at concurrency 2: +8.8 %" (limit 2),
 # and with --saturation-gain 0 "at concurrency 4: -11.3 % over 2" (no cell above 4
-# tried). Skips (77) when the engine cannot be fetched or loaded.
+# tried). At concurrency 5 the fifth request waits for the next sequence to
+# free: a whole request (~200 ms) while the four finish together, as they do
+# after the first wave, but only the gap between completions once they drift
+# apart (~50 ms at OSL 48) - so 5 can meet the SLO too (seen once in CI-like
+# load, 2026-12-06): 3, 4 or 5 are accepted, the value above must miss.
+# Skips (77) when the engine cannot be fetched or loaded.
 . "$GP_ROOT/tests/e2e/engine_common.inc"
 engine_setup
 start_engine --sequences 4
@@ -31,7 +36,7 @@ cells = [dict(zip(head, r)) for r in rows[1:] if r and r[0].isdigit()]
 meta = {r[0]: r[1] for r in rows if len(r) >= 2 and not r[0].isdigit() and r[0] != head[0]}
 limit = meta["Limit"]
 print("limit %s, stopped %s (%s)" % (limit, meta["Stopped"], meta.get("Reason", "")))
-assert limit in ("3", "4"), "limit %r, want 4 (the engine's sequences; 3 on a loaded host)" % limit
+assert limit in ("3", "4", "5"), "limit %r, want 4 (the engine's sequences; 3 on a loaded host, 5 when completions drift apart)" % limit
 meets = {int(c["Value"]): c["Meets Target"] for c in cells}
 above = [v for v in meets if v > int(limit)]
 assert above and all(meets[v] in ("no", "False", "false", "0") for v in above), meets
