@@ -9,7 +9,9 @@
 #    in a table and as JSON; `results --groups --job N` every statistic of N's group;
 #  - ingesting run_1 alone first and then the whole directory makes the same one group; a
 #    second ingest changes nothing;
-#  - a `genperf run` scenario with `repeats: 2` over two concurrencies: one group of 2 per cell.
+#  - a `genperf run` scenario with `repeats: 2` over two concurrencies: one group of 2 per cell;
+#  - the three runs ingested by three processes at once into a fresh store: still one group of 3
+#    whose statistics count all 3 runs (each ingest holds the group row until its COMMIT).
 source "$GP_ROOT/tests/e2e/profile_common.inc"
 T=$TMPDIR
 NAME=genperf-sim-openai-chat-concurrency2
@@ -42,6 +44,19 @@ q() { "$GENPERF" query --db "$DB" --format csv "$1" | tail -n +2 | tr -d '"'; }
 expect() { local got; got=$(q "$1"); [ "$got" = "$2" ] || fail "$DB: $1
   expected: $2
   got:      $got"; }
+
+concurrent() { # DB url of an empty store
+  DB=$1
+  local k pids=()
+  for k in 1 2 3; do
+    "$GENPERF" ingest "$RUN_DIR/run_$k" --db "$DB" >"$T/c$k.out" 2>&1 &
+    pids+=($!)
+  done
+  for k in 0 1 2; do wait "${pids[$k]}" || { cat "$T"/c*.out; fail "$DB: concurrent ingest $((k + 1))"; }; done
+  expect "SELECT COUNT(*) || ' ' || MIN(n_runs) FROM repeat_groups" "1 3"
+  expect "SELECT MIN(n) || ' ' || MAX(n) FROM repeat_group_stats" "3 3"
+  echo "ok: $DB: 3 concurrent ingests, one group of 3"
+}
 
 checks() { # DB url
   DB=$1
@@ -107,6 +122,7 @@ sweep c2_isl16_osl4 2"
 }
 
 checks "sqlite://$T/groups.db"
+concurrent "sqlite://$T/concurrent.db"
 # the runner ingested each repeat as it finished (genperf run's own store): the same groups
 DB=$T/sweep/genperf.db
 expect "SELECT label || ' ' || n_runs FROM repeat_groups ORDER BY label" "sweep c1_isl16_osl4 2
@@ -114,7 +130,10 @@ sweep c2_isl16_osl4 2"
 
 pg_dir=""; pg_base=""; pg_db=""
 pg_cleanup() {
-  if [ -n "$pg_db" ] && [ -n "$pg_base" ]; then psql -q "$pg_base" -c "DROP DATABASE IF EXISTS $pg_db" >/dev/null 2>&1; fi
+  if [ -n "$pg_db" ] && [ -n "$pg_base" ]; then
+    psql -q "$pg_base" -c "DROP DATABASE IF EXISTS $pg_db" >/dev/null 2>&1
+    psql -q "$pg_base" -c "DROP DATABASE IF EXISTS ${pg_db}_c" >/dev/null 2>&1
+  fi
   if [ -n "$pg_dir" ]; then bash "$GP_ROOT/scripts/pg-test.sh" stop "$pg_dir"; fi
   cleanup
 }
@@ -128,6 +147,7 @@ else
   echo "ok (PostgreSQL not available: SQLite only)"; exit 0
 fi
 pg_db="gp_groups_$$_$RANDOM"
-psql -q "$pg_base" -c "CREATE DATABASE $pg_db" || fail "cannot create a database in $pg_base"
+psql -q "$pg_base" -c "CREATE DATABASE $pg_db" -c "CREATE DATABASE ${pg_db}_c" || fail "cannot create databases in $pg_base"
 checks "$(sed -E "s#^(postgres(ql)?://[^/?]*)/?[^?]*#\1/$pg_db#" <<<"$pg_base")"
+concurrent "$(sed -E "s#^(postgres(ql)?://[^/?]*)/?[^?]*#\1/${pg_db}_c#" <<<"$pg_base")"
 echo ok
