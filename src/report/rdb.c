@@ -34,7 +34,7 @@ static int text_column(const char *c)
                                     "started_at", "finished_at", "ingested_at", "endpoint", "endpoint_type",
                                     "server_url", "artifact_dir", "artifact_file", "artifact_sha256",
                                     "scenario_key", "engine_args", "metric", "metric_name", "unit", "better",
-                                    "category", "device", "source", "error"};
+                                    "category", "device", "source", "error", "stat", "aggregate_file"};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(c, t[i]))
             return 1;
@@ -298,10 +298,11 @@ int gp_rdb_job(struct gp_db *db, const char *id, json_t **out, struct gp_error *
                              "FROM telemetry_samples x WHERE x.job_id = s.job_id), 0) AS DOUBLE PRECISION) / 1e9 "
                              "AS offset_s FROM job_timeslices s WHERE s.job_id = ? ORDER BY slice_index",
                              p, 1, NULL);
-    *out = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum,
+    /* --num-runs / repeats: the group this job is a run of (null when none) */
+    *out = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "job", job, "metrics", metrics, "telemetry_summary", tsum,
                      "endpoints", eps ? eps : json_array(), "models", mods ? mods : json_array(), "errors",
-                     errs ? errs : json_array(), "timeslices",
-                     slices ? slices : json_array());
+                     errs ? errs : json_array(), "timeslices", slices ? slices : json_array(), "repeat_group",
+                     gp_rdb_job_group(db, id));
     return 0;
 }
 

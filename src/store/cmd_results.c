@@ -4,7 +4,7 @@
  * its scenario and headline numbers; with --job: every metric of that job
  * (the rows of v_genai_perf_outputs). --telemetry / --endpoints / --models
  * print v_telemetry_job_summary / v_endpoint_breakdown / v_model_breakdown
- * instead. A SQLite file that
+ * instead; --groups the repeat groups (v_repeat_groups). A SQLite file that
  * does not exist is refused (unless --create): a mistyped --db must not
  * become a new empty store.
  */
@@ -20,7 +20,7 @@
 int cmd_results(int argc, char **argv)
 {
     const char *db_flag = NULL, *job = NULL, *fmt_s = "table";
-    int telemetry = 0, endpoints = 0, models = 0, energy = 0, create = 0;
+    int telemetry = 0, endpoints = 0, models = 0, energy = 0, groups = 0, create = 0;
     const struct gp_optdef defs[] = {
         GP_FLAG("--telemetry", NULL, &telemetry, "print v_telemetry_job_summary instead (all jobs, or --job ID)"),
         GP_FLAG("--endpoints", NULL, &endpoints,
@@ -30,6 +30,9 @@ int cmd_results(int argc, char **argv)
         GP_FLAG("--energy", NULL, &energy,
                 "print v_energy_cost instead: joules, watts, tokens/J and $/Mtok (runs with GPU telemetry or "
                 "--gpu-hour-cost; all jobs, or --job ID)"),
+        GP_FLAG("--groups", NULL, &groups,
+                "print the repeat groups instead (--num-runs, a scenario's repeats:): per group the runs and the mean, "
+                "95% interval half-width (_ci95) and CV of the key metrics; with --job ID every statistic of its group"),
         GP_STR("--db", NULL, &db_flag, "URL", "sqlite:///path.db, a file path, or postgresql://... (default: $GENPERF_DB)"),
         GP_FLAG("--create", NULL, &create,
                 "create an empty store when the SQLite file does not exist (default: refuse, naming the path)"),
@@ -38,7 +41,7 @@ int cmd_results(int argc, char **argv)
     };
     const struct gp_optspec spec = {
         "results",
-        "usage: genperf results --db URL [--job ID] [--telemetry | --endpoints | --models | --energy] [--format table|csv|json] [--create]\n"
+        "usage: genperf results --db URL [--job ID] [--telemetry | --endpoints | --models | --energy | --groups] [--format table|csv|json] [--create]\n"
         "Prints the jobs in the results store, or every metric of one job.\n",
         NULL, defs, GP_NDEFS(defs), 15, NULL};
     int npos = gp_argv_parse(&spec, argc, argv);
@@ -46,8 +49,9 @@ int cmd_results(int argc, char **argv)
         return npos == GP_ARGV_HELP ? 0 : 2;
     if (npos > 0)
         return gp_argv_error(&spec, "unexpected argument '%s'", argv[1]);
-    if (telemetry + endpoints + models + energy > 1)
-        return gp_argv_error(&spec, "--telemetry, --endpoints, --models and --energy print different tables; give one of them");
+    if (telemetry + endpoints + models + energy + groups > 1)
+        return gp_argv_error(&spec, "--telemetry, --endpoints, --models, --energy and --groups print different tables; "
+                             "give one of them");
     const char *url = gp_db_url(db_flag);
     enum gp_out_format fmt;
     if (gp_store_parse_format(fmt_s, &fmt))
@@ -64,6 +68,7 @@ int cmd_results(int argc, char **argv)
             : endpoints ? gp_store_print_endpoints(db, job, fmt, stdout, &err)
             : models    ? gp_store_print_models(db, job, fmt, stdout, &err)
             : energy    ? gp_store_print_energy(db, job, fmt, stdout, &err)
+            : groups    ? gp_store_print_groups(db, job, fmt, stdout, &err)
                         : gp_store_print_results(db, job, fmt, stdout, &err);
     gp_db_close(db);
     if (r) {

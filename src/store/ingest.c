@@ -163,6 +163,8 @@ static int job_locate(struct ig_job *j, const char *top, const char *dir, const 
     sibling(j, "_genperf.json", j->genperf_path, sizeof j->genperf_path);
     sibling(j, "_telemetry.jsonl", j->telemetry_path, sizeof j->telemetry_path);
     find_run_meta(j, top);
+    if ((r = ig_locate_group(j, err)))
+        return r;
 
     j->producer = (j->genperf_path[0] || j->records_path[0]) ? "genperf" : "genai-perf";
     if (!strcmp(j->producer, "genperf")) {
@@ -242,8 +244,11 @@ static int job_store(struct gp_db *db, struct ig_job *j, const struct gp_ingest_
         if (id > 0) {
             res->jobs_added++;
             res->last_job_id = id;
-            msg(res, "job %lld: ingested %s (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples%s",
-                id, j->main_path, j->producer, j->model, nvalues, j->n_records, j->n_samples,
+            char grp[64] = "";
+            if (j->group_id > 0)
+                snprintf(grp, sizeof grp, "; run %ld of repeat group %lld", j->repeat_index, j->group_id);
+            msg(res, "job %lld: ingested %s (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples%s%s",
+                id, j->main_path, j->producer, j->model, nvalues, j->n_records, j->n_samples, grp,
                 j->export_skipped ? " (profile export over 256 MiB: its per-request timing was skipped)" : "");
             return 0;
         }

@@ -13,6 +13,7 @@
  *   ingest_endpoints.c  genperf.json's per-endpoint breakdown (several --url)
  *   ingest_models.c   genperf.json's per-model breakdown (several -m)
  *   ingest_jsonl.c    records / telemetry JSONL: validate, then stream in
+ *   ingest_groups.c   the repeat group of a RUN_DIR/run_K/<run>/ job
  *   ingest_write.c    the one transaction that writes a job
  *   ingest.c          directory discovery and the public entry points
  */
@@ -111,6 +112,13 @@ struct ig_job {
     json_t *export_json;     /* profile export, kept for its per-request rows */
     int export_skipped;      /* too large to load (GP_MAX_EXPORT_BYTES) */
 
+    /* repeats (ingest_groups.c): set when the job's directory is
+     * RUN_DIR/run_K/<run>/; group_key NULL = not a repeat */
+    char *group_key, *group_label;
+    char group_dir[4096], aggregate_path[4096];
+    long repeat_index;
+    long long group_id; /* set by ig_link_group */
+
     /* borrowed from gp_ingest_meta: set by a signal handler; the long loops
      * (JSONL lines) poll it so an interrupt never waits for a huge file */
     volatile sig_atomic_t *stop;
@@ -201,6 +209,14 @@ int ig_validate_records(struct ig_job *j, struct gp_error *err);
 int ig_validate_telemetry(struct ig_job *j, struct gp_error *err);
 int ig_insert_records(struct gp_db *db, struct ig_job *j, long long job_id, struct gp_error *err);
 int ig_insert_samples(struct gp_db *db, struct ig_job *j, long long job_id, struct gp_error *err);
+
+/* ingest_groups.c: whether j->dir is RUN_DIR/run_K/<run>/ (the layout of
+ * `profile --num-runs` and a scenario's `repeats:`), filling the group
+ * fields (0 when it is not; -1 only when out of memory); and, inside the
+ * job's transaction, its group row, its link and the group's recomputed
+ * statistics. */
+int ig_locate_group(struct ig_job *j, struct gp_error *err);
+int ig_link_group(struct gp_db *db, struct ig_job *j, long long job_id, struct gp_error *err);
 
 /* ingest_write.c */
 /* SELECT id FROM jobs WHERE artifact_sha256 = ?: *id = 0 when absent. */

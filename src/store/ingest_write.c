@@ -7,7 +7,8 @@
  *   setup converge on one row); metric templates for new codes; the job row
  *   with ON CONFLICT DO NOTHING RETURNING id (a concurrent duplicate returns
  *   no row and backs out cleanly); metric values; telemetry stats; the
- *   per-endpoint breakdown; records; samples; COMMIT. Any failure after BEGIN rolls back, so no partial job
+ *   per-endpoint breakdown; records; samples; the repeat group last (on
+ *   PostgreSQL it holds the group's row until COMMIT); COMMIT. Any failure after BEGIN rolls back, so no partial job
  *   can exist.
  */
 #include "store/ingest_internal.h"
@@ -262,7 +263,7 @@ long long ig_write_job(struct gp_db *db, struct ig_job *j, long long *existing, 
         (r = ig_insert_endpoints(db, j, job_id, err)) ||
         (r = ig_insert_timeslices(db, j, job_id, err)) ||
         (r = ig_insert_models(db, j, job_id, err)) || (r = ig_insert_records(db, j, job_id, err)) ||
-        (r = ig_insert_samples(db, j, job_id, err)) ||
+        (r = ig_insert_samples(db, j, job_id, err)) || (r = ig_link_group(db, j, job_id, err)) ||
         (r = ig_check_stop(j, err)) || (r = gp_db_commit(db, err)))
         goto fail;
     return job_id;

@@ -463,6 +463,63 @@ static const char m10_energy_cost[] =
     "GROUP BY j.id, j.label, j.status, j.started_at, s.id, s.model, s.framework, s.hardware, s.gpu_count,\n"
     "  s.concurrency, s.request_rate, s.isl, s.osl;\n";
 
+/* Repeats (issue 30: `profile --num-runs N`, a scenario's `repeats:`): the
+ * runs of one RUN_DIR/run_K/<run>/ layout are one group (store/ingest_groups.c).
+ * group_key names the layout (the real path of RUN_DIR, the run directory's
+ * name and the artifact stem), so every ingest of one of its runs, together
+ * or one at a time, converges on one row. aggregate_file is RUN_DIR's
+ * <stem>_genperf_aggregate.json when there is one (NULL for a scenario's
+ * cells, which write none). repeat_group_jobs links each run's job to its
+ * group, with K as repeat_index.
+ *
+ * The group's statistics are stored, not computed by the view: the 95%
+ * interval needs Student's t quantile and the stddev a square root, which
+ * neither engine's portable SQL has (SQLite builds lack sqrt and stddev). So
+ * ingest recomputes repeat_group_stats from the member jobs' metric_values
+ * with core/stats gp_repeat_stats, the function that writes the aggregate
+ * file: the two agree to the last bit on the same runs. Per metric x stat:
+ * n runs with a value, their mean, sample stddev, interval bounds (NULL with
+ * one run) and stddev / |mean| (NULL when the mean is 0). */
+static const char m11_repeat_groups[] =
+    "CREATE TABLE repeat_groups (\n"
+    "  id @PK@,\n"
+    "  group_key TEXT NOT NULL UNIQUE,\n"
+    "  label TEXT NOT NULL,\n"
+    "  group_dir TEXT NOT NULL,\n"
+    "  aggregate_file TEXT,\n"
+    "  n_runs INTEGER NOT NULL DEFAULT 0,\n"
+    "  created_at TEXT NOT NULL,\n"
+    "  updated_at TEXT\n"
+    ");\n"
+    /* a job belongs to one group at most (the key is job_id); a link table
+     * rather than a jobs column keeps the widest table as it is */
+    "CREATE TABLE repeat_group_jobs (\n"
+    "  job_id BIGINT PRIMARY KEY REFERENCES jobs(id),\n"
+    "  group_id BIGINT NOT NULL REFERENCES repeat_groups(id),\n"
+    "  repeat_index INTEGER\n"
+    ");\n"
+    "CREATE INDEX repeat_group_jobs_group ON repeat_group_jobs(group_id);\n"
+    "CREATE TABLE repeat_group_stats (\n"
+    "  group_id BIGINT NOT NULL REFERENCES repeat_groups(id),\n"
+    "  metric_code TEXT NOT NULL REFERENCES metric_templates(code),\n"
+    "  stat TEXT NOT NULL,\n"
+    "  n INTEGER NOT NULL,\n"
+    "  mean DOUBLE PRECISION NOT NULL,\n"
+    "  stddev DOUBLE PRECISION NOT NULL,\n"
+    "  ci95_low DOUBLE PRECISION,\n"
+    "  ci95_high DOUBLE PRECISION,\n"
+    "  cv DOUBLE PRECISION,\n"
+    "  PRIMARY KEY (group_id, metric_code, stat)\n"
+    ");\n"
+    "CREATE VIEW v_repeat_groups AS\n"
+    "SELECT g.id AS group_id, g.label AS group_label, g.n_runs, g.group_dir, g.aggregate_file, g.created_at,\n"
+    "  g.updated_at, st.metric_code AS metric, t.display_name AS metric_name, t.unit, t.better, t.sort_order,\n"
+    "  st.stat, st.n, st.mean, st.stddev, st.ci95_low, st.ci95_high,\n"
+    "  (st.ci95_high - st.ci95_low) / 2 AS ci95_half_width, st.cv\n"
+    "FROM repeat_groups g\n"
+    "  JOIN repeat_group_stats st ON st.group_id = g.id\n"
+    "  JOIN metric_templates t ON t.code = st.metric_code;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -475,6 +532,8 @@ static const struct gp_migration migrations[] = {
     {8, "per-slice metrics of --timeslice-duration: job_timeslices", m8_job_timeslices},
     {9, "per-model breakdown of several -m: job_models, v_model_breakdown", m9_model_breakdown},
     {10, "energy and cost metric templates, v_energy_cost", m10_energy_cost},
+    {11, "repeat groups (--num-runs, repeats:): repeat_groups, repeat_group_jobs, repeat_group_stats, "
+         "v_repeat_groups", m11_repeat_groups},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

@@ -363,6 +363,56 @@ int gp_store_print_energy(struct gp_db *db, const char *job_id, enum gp_out_form
     return print_listing(db, sql, p, 1, fmt, out, err);
 }
 
+/* The key statistics of `results --groups`, as profile --num-runs prints them. */
+static const struct {
+    const char *col, *pre, *metric, *stat; /* the mean's column; pre_ci95, pre_cv */
+} group_keys[] = {
+    {"ttft_avg_ms", "ttft_avg", "time_to_first_token", "avg"},
+    {"ttft_p99_ms", "ttft_p99", "time_to_first_token", "p99"},
+    {"itl_avg_ms", "itl_avg", "inter_token_latency", "avg"},
+    {"latency_p99_ms", "latency_p99", "request_latency", "p99"},
+    {"tokens_per_s", "tokens_per_s", "output_token_throughput", "avg"},
+    {"requests_per_s", "requests_per_s", "request_throughput", "avg"},
+};
+
+int gp_store_print_groups(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                          struct gp_error *err)
+{
+    if (job_id) {
+        int r = check_job(db, job_id, err);
+        if (r)
+            return r;
+        const char *p[] = {job_id};
+        return print_listing(db,
+                             "SELECT group_id, group_label AS label, n_runs AS runs, metric, unit, stat, n, mean, "
+                             "stddev, ci95_low, ci95_high, ci95_half_width, cv FROM v_repeat_groups "
+                             "WHERE group_id = (SELECT group_id FROM repeat_group_jobs WHERE job_id = ?) "
+                             "ORDER BY sort_order, metric, stat",
+                             p, 1, fmt, out, err);
+    }
+    /* one row per group: per key statistic the mean, the half-width of its
+     * 95% interval (mean +- that) and the CV, pivoted from the stored stats */
+    struct gp_buf sql = {0};
+    gp_buf_puts(&sql, "SELECT g.id AS group_id, g.label, g.n_runs AS runs, (SELECT s.model FROM repeat_group_jobs x "
+                      "JOIN jobs j ON j.id = x.job_id JOIN scenarios s ON s.id = j.scenario_id "
+                      "WHERE x.group_id = g.id ORDER BY x.job_id LIMIT 1) AS model");
+    for (size_t i = 0; i < sizeof group_keys / sizeof group_keys[0]; i++) {
+        const char *c = group_keys[i].col, *pre = group_keys[i].pre, *m = group_keys[i].metric,
+                   *st = group_keys[i].stat;
+        gp_buf_printf(&sql,
+                      ", MAX(CASE WHEN st.metric_code = '%s' AND st.stat = '%s' THEN st.mean END) AS %s"
+                      ", MAX(CASE WHEN st.metric_code = '%s' AND st.stat = '%s' THEN (st.ci95_high - st.ci95_low) / 2 "
+                      "END) AS %s_ci95"
+                      ", MAX(CASE WHEN st.metric_code = '%s' AND st.stat = '%s' THEN st.cv END) AS %s_cv",
+                      m, st, c, m, st, pre, m, st, pre);
+    }
+    gp_buf_puts(&sql, " FROM repeat_groups g LEFT JOIN repeat_group_stats st ON st.group_id = g.id "
+                      "GROUP BY g.id, g.label, g.n_runs ORDER BY g.id");
+    int r = sql.data ? print_listing(db, sql.data, NULL, 0, fmt, out, err) : gp_err(err, GP_ENOMEM, "out of memory");
+    gp_buf_free(&sql);
+    return r;
+}
+
 int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                            struct gp_error *err)
 {

@@ -101,6 +101,12 @@ int gp_store_print_endpoints(struct gp_db *db, const char *job_id, enum gp_out_f
  * without a breakdown prints no row. */
 int gp_store_print_models(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
                           struct gp_error *err);
+/* Repeat groups (--num-runs, a scenario's repeats:): job_id NULL: one row
+ * per group with the mean, 95% interval half-width and CV of the key
+ * statistics; else every statistic of that job's group (no row when the job
+ * is in none). */
+int gp_store_print_groups(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+                          struct gp_error *err);
 int gp_store_job_exists(struct gp_db *db, long long id, long long *found, struct gp_error *err);
 
 #endif

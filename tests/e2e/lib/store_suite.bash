@@ -48,7 +48,7 @@ store_suite() {
   local pids=() p
   for p in 1 2 3; do "$GENPERF" results --db "$DB" --create >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
   for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
-  expect "SELECT COUNT(*) FROM schema_migrations" "10"
+  expect "SELECT COUNT(*) FROM schema_migrations" "11"
 
   # --- ingest the whole fixture tree: our run, a real GenAI-Perf run (JSON), a CSV-only run
   local out
