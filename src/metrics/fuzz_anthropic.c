@@ -1,5 +1,5 @@
 /* metrics/fuzz_anthropic.c — libFuzzer target for the Anthropic Messages API
- * parser (event_anthropic.inc): arbitrary bytes, split into reads at
+ * parser (anthropic.c): arbitrary bytes, split into reads at
  * data-driven points, through the SSE framer and gp_event_parse_anthropic,
  * and as a whole record through gp_metrics_compute with anthropic set. Each event must append
  * exactly the bytes it reports (content_len, reasoning_len), and nothing

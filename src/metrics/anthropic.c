@@ -1,8 +1,7 @@
-/* metrics/event_anthropic.inc — one Anthropic Messages API event or body
- * (gp_event_parse_anthropic, sse.h). Included at the end of event.c so that
- * it walks the bytes with the same non-allocating JSON scanner (str, skip,
- * obj_next, usage_count, scan_error) instead of a second copy of it; only
- * the Anthropic shapes live here.
+/* metrics/anthropic.c — one Anthropic Messages API event or body
+ * (gp_event_parse_anthropic, sse.h), walked with the same non-allocating
+ * JSON scanner as the OpenAI formats (jscan_int.h); only the Anthropic shapes
+ * live here.
  *
  * Streamed: message_start {"message":{..,"usage":{"input_tokens":N}}},
  * content_block_start {"content_block":{"type":"text","text":".."}},
@@ -15,101 +14,89 @@
  * Non-streamed: {"type":"message","content":[{"type":"text","text":..},
  * {"type":"thinking","thinking":..}],"stop_reason":..,"usage":{..}}.
  */
+#include "metrics/sse.h"
+#include "metrics/jscan_int.h"
+
+#include <string.h>
+
+#define KEQ(lit) GP_JS_EQ(k, kl, lit)
+
+/* Where one event's findings go (the caller's buffers and info). */
+struct anth_out {
+    struct gp_buf *content, *reasoning, *errtext;
+    struct gp_event_info *info;
+};
 
 /* a content block or a delta: "text" is content, "thinking" is reasoning
  * (the block's "type" need not be read: only text blocks and text deltas
  * have a "text" key, only thinking ones a "thinking" key) */
-static void anth_block(struct js *j, struct scan_state *s)
+static void anth_block(struct gp_js *j, struct anth_out *s)
 {
-    if (is_null(j))
+    if (gp_js_is_null(j))
         return;
-    if (peek(j) != '{') {
-        skip(j);
+    if (gp_js_peek(j) != '{') {
+        gp_js_skip(j);
         return;
     }
     const char *k;
     size_t kl;
     int first = 1, r;
-    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
+    while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
         if (KEQ("text"))
-            s->info->content_len += text_field(j, s->content);
+            s->info->content_len += gp_js_text(j, s->content);
         else if (KEQ("thinking"))
-            s->info->reasoning_len += text_field(j, s->reasoning);
+            s->info->reasoning_len += gp_js_text(j, s->reasoning);
         else if (KEQ("stop_reason")) {
-            if (!is_null(j)) {
+            if (!gp_js_is_null(j)) {
                 s->info->has_finish = 1;
-                skip(j);
+                gp_js_skip(j);
             }
         } else
-            skip(j);
+            gp_js_skip(j);
         if (j->bad)
             return;
     }
 }
 
-static void anth_content(struct js *j, struct scan_state *s)
+static void anth_content(struct gp_js *j, struct anth_out *s)
 {
-    if (is_null(j))
+    if (gp_js_is_null(j))
         return;
-    if (!eat(j, '[')) {
-        skip(j);
+    if (!gp_js_eat(j, '[')) {
+        gp_js_skip(j);
         return;
     }
-    if (eat(j, ']'))
+    if (gp_js_eat(j, ']'))
         return;
     for (;;) {
         anth_block(j, s);
         if (j->bad)
             return;
-        if (eat(j, ','))
+        if (gp_js_eat(j, ','))
             continue;
-        if (!eat(j, ']'))
+        if (!gp_js_eat(j, ']'))
             j->bad = 1;
         return;
     }
 }
 
-static void anth_usage(struct js *j, struct scan_state *s)
-{
-    if (is_null(j))
-        return;
-    if (peek(j) != '{') {
-        skip(j);
-        return;
-    }
-    const char *k;
-    size_t kl;
-    int first = 1, r;
-    s->info->has_usage = 1;
-    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
-        if (KEQ("input_tokens"))
-            s->info->prompt_tokens = usage_count(j, s->info);
-        else if (KEQ("output_tokens"))
-            s->info->completion_tokens = usage_count(j, s->info);
-        else
-            skip(j);
-        if (j->bad)
-            return;
-    }
-}
-
 /* The keys of an event or of a message object (message_start nests one);
  * *type_stop / *type_error: "type" was "message_stop" / "error". */
-static int anth_object(struct js *j, struct scan_state *s, int *type_stop, int *type_error)
+static int anth_object(struct gp_js *j, struct anth_out *s, int *type_stop, int *type_error)
 {
     const char *k;
     size_t kl;
     int first = 1, r;
-    while ((r = obj_next(j, &first, &k, &kl)) == 1) {
-        if (KEQ("type") && peek(j) == '"') {
+    while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("type") && gp_js_peek(j) == '"') {
             const char *v = j->p + 1;
-            str(j, NULL);
+            gp_js_str(j, NULL);
             size_t vl = (size_t)(j->p - v) - 1;
             if (vl == 12 && !memcmp(v, "message_stop", 12))
                 *type_stop = 1;
             else if (vl == 5 && !memcmp(v, "error", 5))
                 *type_error = 1;
-        } else if (KEQ("message") && peek(j) == '{') {
+        } else if (KEQ("message") && gp_js_peek(j) == '{') {
             int ts = 0, te = 0;
             r = anth_object(j, s, &ts, &te);
             if (r != 0)
@@ -119,17 +106,17 @@ static int anth_object(struct js *j, struct scan_state *s, int *type_stop, int *
         else if (KEQ("content"))
             anth_content(j, s);
         else if (KEQ("usage"))
-            anth_usage(j, s);
+            gp_js_usage_io(j, s->info);
         else if (KEQ("stop_reason")) {
-            if (!is_null(j)) {
+            if (!gp_js_is_null(j)) {
                 s->info->has_finish = 1;
-                skip(j);
+                gp_js_skip(j);
             }
-        } else if (KEQ("error") && !is_null(j)) {
+        } else if (KEQ("error") && !gp_js_is_null(j)) {
             *type_error = 1;
-            scan_error(j, s);
+            gp_js_error_value(j, s->errtext, s->info);
         } else
-            skip(j);
+            gp_js_skip(j);
         if (j->bad)
             return -1;
     }
@@ -145,25 +132,25 @@ void gp_event_parse_anthropic(const char *json, size_t len, struct gp_buf *conte
     size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
     if (errtext)
         gp_buf_reset(errtext);
-    struct js j = {json, json + len, 0};
-    struct scan_state s = {content, reasoning, errtext, out, NULL, NULL, 0};
+    struct gp_js j = {json, json + len, 0};
+    struct anth_out s = {content, reasoning, errtext, out};
     int type_stop = 0, type_error = 0;
-    int r = peek(&j) == '{' ? anth_object(&j, &s, &type_stop, &type_error) : -1;
-    if (!j.bad && r == 0 && (ws(&j), j.p != j.end))
+    int r = gp_js_peek(&j) == '{' ? anth_object(&j, &s, &type_stop, &type_error) : -1;
+    if (!j.bad && r == 0 && (gp_js_ws(&j), j.p != j.end))
         j.bad = 1; /* bytes after the object: not one JSON document */
     if (type_error) {
         out->kind = GP_EV_ERROR;
         out->content_len = out->reasoning_len = 0;
-        buf_cut(content, content0);
-        buf_cut(reasoning, reasoning0);
+        gp_js_cut(content, content0);
+        gp_js_cut(reasoning, reasoning0);
         return;
     }
     if (j.bad || r != 0) {
         out->kind = GP_EV_BAD;
         out->content_len = out->reasoning_len = 0;
         out->has_usage = out->bad_usage = 0;
-        buf_cut(content, content0);
-        buf_cut(reasoning, reasoning0);
+        gp_js_cut(content, content0);
+        gp_js_cut(reasoning, reasoning0);
         return;
     }
     out->kind = type_stop ? GP_EV_DONE : GP_EV_CHUNK;
