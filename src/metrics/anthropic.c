@@ -32,12 +32,8 @@ struct anth_out {
  * have a "text" key, only thinking ones a "thinking" key) */
 static void anth_block(struct gp_js *j, struct anth_out *s)
 {
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '{'))
         return;
-    if (gp_js_peek(j) != '{') {
-        gp_js_skip(j);
-        return;
-    }
     const char *k;
     size_t kl;
     int first = 1, r;
@@ -46,12 +42,9 @@ static void anth_block(struct gp_js *j, struct anth_out *s)
             s->info->content_len += gp_js_text(j, s->content);
         else if (KEQ("thinking"))
             s->info->reasoning_len += gp_js_text(j, s->reasoning);
-        else if (KEQ("stop_reason")) {
-            if (!gp_js_is_null(j)) {
-                s->info->has_finish = 1;
-                gp_js_skip(j);
-            }
-        } else
+        else if (KEQ("stop_reason"))
+            gp_js_finish(j, &s->info->has_finish);
+        else
             gp_js_skip(j);
         if (j->bad)
             return;
@@ -60,24 +53,11 @@ static void anth_block(struct gp_js *j, struct anth_out *s)
 
 static void anth_content(struct gp_js *j, struct anth_out *s)
 {
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '['))
         return;
-    if (!gp_js_eat(j, '[')) {
-        gp_js_skip(j);
-        return;
-    }
-    if (gp_js_eat(j, ']'))
-        return;
-    for (;;) {
+    int first = 1;
+    while (!j->bad && gp_js_arr_next(j, &first) == 1)
         anth_block(j, s);
-        if (j->bad)
-            return;
-        if (gp_js_eat(j, ','))
-            continue;
-        if (!gp_js_eat(j, ']'))
-            j->bad = 1;
-        return;
-    }
 }
 
 /* The keys of an event or of a message object (message_start nests one);
@@ -92,9 +72,9 @@ static int anth_object(struct gp_js *j, struct anth_out *s, int *type_stop, int 
             const char *v = j->p + 1;
             gp_js_str(j, NULL);
             size_t vl = (size_t)(j->p - v) - 1;
-            if (vl == 12 && !memcmp(v, "message_stop", 12))
+            if (GP_JS_EQ(v, vl, "message_stop"))
                 *type_stop = 1;
-            else if (vl == 5 && !memcmp(v, "error", 5))
+            else if (GP_JS_EQ(v, vl, "error"))
                 *type_error = 1;
         } else if (KEQ("message") && gp_js_peek(j) == '{') {
             int ts = 0, te = 0;
@@ -107,12 +87,9 @@ static int anth_object(struct gp_js *j, struct anth_out *s, int *type_stop, int 
             anth_content(j, s);
         else if (KEQ("usage"))
             gp_js_usage_io(j, s->info);
-        else if (KEQ("stop_reason")) {
-            if (!gp_js_is_null(j)) {
-                s->info->has_finish = 1;
-                gp_js_skip(j);
-            }
-        } else if (KEQ("error") && !gp_js_is_null(j)) {
+        else if (KEQ("stop_reason"))
+            gp_js_finish(j, &s->info->has_finish);
+        else if (KEQ("error") && !gp_js_is_null(j)) {
             *type_error = 1;
             gp_js_error_value(j, s->errtext, s->info);
         } else

@@ -77,12 +77,8 @@ static void scan_tool_calls(struct gp_js *j, struct scan_state *s)
 /* delta / message object of a choice */
 static void scan_delta(struct gp_js *j, struct scan_state *s)
 {
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '{'))
         return;
-    if (gp_js_peek(j) != '{') {
-        gp_js_skip(j);
-        return;
-    }
     const char *k;
     size_t kl;
     int first = 1, r;
@@ -114,12 +110,9 @@ static void scan_choice(struct gp_js *j, struct scan_state *s)
             scan_delta(j, s);
         else if (KEQ("text"))
             s->info->content_len += content_field(j, s);
-        else if (KEQ("finish_reason")) {
-            if (!gp_js_is_null(j)) {
-                s->info->has_finish = 1;
-                gp_js_skip(j);
-            }
-        } else
+        else if (KEQ("finish_reason"))
+            gp_js_finish(j, &s->info->has_finish);
+        else
             gp_js_skip(j);
         if (j->bad)
             return;
@@ -128,16 +121,11 @@ static void scan_choice(struct gp_js *j, struct scan_state *s)
 
 static void scan_choices(struct gp_js *j, struct scan_state *s)
 {
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '['))
         return;
-    if (!gp_js_eat(j, '[')) {
-        gp_js_skip(j);
-        return;
-    }
     s->info->n_choices = 0;
-    if (gp_js_eat(j, ']'))
-        return;
-    for (;;) {
+    int first = 1;
+    while (gp_js_arr_next(j, &first) == 1) {
         /* GenAI-Perf reads choices[0] only; with n > 1 the others are other
          * sequences, not more text of this one */
         if (s->info->n_choices == 0)
@@ -147,12 +135,6 @@ static void scan_choices(struct gp_js *j, struct scan_state *s)
         if (j->bad)
             return;
         s->info->n_choices++;
-        if (gp_js_eat(j, ','))
-            continue;
-        if (gp_js_eat(j, ']'))
-            return;
-        j->bad = 1;
-        return;
     }
 }
 
@@ -175,12 +157,8 @@ static void scan_prompt_details(struct gp_js *j, struct scan_state *s)
 
 static void scan_usage(struct gp_js *j, struct scan_state *s)
 {
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '{'))
         return;
-    if (gp_js_peek(j) != '{') {
-        gp_js_skip(j);
-        return;
-    }
     const char *k;
     size_t kl;
     int first = 1, r;

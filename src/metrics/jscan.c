@@ -333,12 +333,8 @@ void gp_js_error_value(struct gp_js *j, struct gp_buf *errtext, struct gp_event_
 
 void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info)
 {
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '{'))
         return;
-    if (gp_js_peek(j) != '{') {
-        gp_js_skip(j);
-        return;
-    }
     const char *k;
     size_t kl;
     int first = 1, r;

@@ -121,4 +121,53 @@ void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info);
  * sets it to 0. */
 void gp_js_error_value(struct gp_js *j, struct gp_buf *errtext, struct gp_event_info *info);
 
+/* ---- the shapes every parser reads (inline: small, and on the chat path) */
+
+/* The usual start of reading a container that may be null: 1 when the next
+ * value starts with open ('{' or '['; nothing consumed but blanks, so that
+ * gp_js_obj_next / gp_js_arr_next open it), 0 when it was null (consumed) or
+ * another value (skipped). */
+static inline int gp_js_open(struct gp_js *j, char open)
+{
+    if (gp_js_is_null(j))
+        return 0;
+    if (gp_js_peek(j) != (unsigned char)open) {
+        gp_js_skip(j);
+        return 0;
+    }
+    return 1;
+}
+
+/* Iterates an array as gp_js_obj_next does an object: call first with
+ * *first = 1. Returns 1 when an element is next (the caller reads it), 0
+ * at the closing bracket, -1 on malformed input (j->bad). */
+static inline int gp_js_arr_next(struct gp_js *j, int *first)
+{
+    if (*first) {
+        if (!gp_js_eat(j, '[')) {
+            j->bad = 1;
+            return -1;
+        }
+        *first = 0;
+        return gp_js_eat(j, ']') ? 0 : 1;
+    }
+    if (gp_js_eat(j, ']'))
+        return 0;
+    if (!gp_js_eat(j, ',')) {
+        j->bad = 1;
+        return -1;
+    }
+    return 1;
+}
+
+/* A finish value (finish_reason, stop_reason): any non-null value sets
+ * *has_finish and is skipped; null is consumed. */
+static inline void gp_js_finish(struct gp_js *j, int *has_finish)
+{
+    if (!gp_js_is_null(j)) {
+        *has_finish = 1;
+        gp_js_skip(j);
+    }
+}
+
 #endif

@@ -73,18 +73,10 @@ static void scan_error(struct gp_js *j, struct gp_buf *errtext, struct gp_event_
 static size_t scan_parts(struct gp_js *j, const char *want, struct gp_buf *out)
 {
     size_t got = 0;
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '['))
         return 0;
-    if (gp_js_peek(j) != '[') {
-        gp_js_skip(j);
-        return 0;
-    }
-    j->p++;
-    if (gp_js_peek(j) == ']') {
-        j->p++;
-        return 0;
-    }
-    for (;;) {
+    int elem = 1;
+    while (!j->bad && gp_js_arr_next(j, &elem) == 1) {
         const char *text = NULL, *ty = NULL, *k;
         size_t tyl = 0, kl;
         int first = 1, r;
@@ -107,19 +99,8 @@ static size_t scan_parts(struct gp_js *j, const char *want, struct gp_buf *out)
             if (text && ty && tyl == strlen(want) && !memcmp(ty, want, tyl))
                 got += str_at(text, j->end, out, &j->bad);
         }
-        if (j->bad)
-            return got;
-        if (gp_js_peek(j) == ',') {
-            j->p++;
-            continue;
-        }
-        if (gp_js_peek(j) == ']') {
-            j->p++;
-            return got;
-        }
-        j->bad = 1;
-        return got;
     }
+    return got;
 }
 
 /* One output item: a "message" adds its output_text parts to content, a
@@ -172,32 +153,11 @@ static void scan_item(struct gp_js *j, struct gp_buf *content, struct gp_buf *re
 
 static void scan_output(struct gp_js *j, struct gp_buf *content, struct gp_buf *reasoning, struct gp_event_info *info)
 {
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '['))
         return;
-    if (gp_js_peek(j) != '[') {
-        gp_js_skip(j);
-        return;
-    }
-    j->p++;
-    if (gp_js_peek(j) == ']') {
-        j->p++;
-        return;
-    }
-    for (;;) {
+    int first = 1;
+    while (!j->bad && gp_js_arr_next(j, &first) == 1)
         scan_item(j, content, reasoning, info);
-        if (j->bad)
-            return;
-        if (gp_js_peek(j) == ',') {
-            j->p++;
-            continue;
-        }
-        if (gp_js_peek(j) == ']') {
-            j->p++;
-            return;
-        }
-        j->bad = 1;
-        return;
-    }
 }
 
 /* What one response object holds. */

@@ -1,7 +1,7 @@
 /* metrics/test_jscan.c — the JSON scanner (jscan_int.h) on its own: string
  * escapes and surrogates, skipping nested values, object keys, numbers,
- * usage counts and objects, error values, and truncated input that must set j->bad and
- * never read past the end. */
+ * usage counts and objects, error values, arrays and finish values, and
+ * truncated input that must set j->bad and never read past the end. */
 #include "core/buf.h"
 #include "core/test.h"
 #include "metrics/jscan_int.h"
@@ -233,6 +233,48 @@ static void test_text_and_error(void)
     gp_buf_free(&b);
 }
 
+/* gp_js_open, gp_js_arr_next, gp_js_finish: the container and finish shapes */
+static void test_shapes(void)
+{
+    char *h;
+    /* null is consumed and another value skipped (0); an opening is left for the iterator (1) */
+    struct gp_js j = js_of("null,{\"a\":1},[ 1 , [2,3] ,\"]\" ], [], [1 2]", &h);
+    CHECK_INT(gp_js_open(&j, '['), 0);
+    CHECK(gp_js_eat(&j, ','));
+    CHECK_INT(gp_js_open(&j, '['), 0);
+    CHECK(!j.bad && gp_js_eat(&j, ','));
+    CHECK_INT(gp_js_open(&j, '['), 1);
+    int first = 1, n = 0, r;
+    while ((r = gp_js_arr_next(&j, &first)) == 1) {
+        gp_js_skip(&j);
+        n++;
+    }
+    CHECK_INT(r, 0);
+    CHECK_INT(n, 3);
+    CHECK(gp_js_eat(&j, ','));
+    first = 1;
+    CHECK_INT(gp_js_arr_next(&j, &first), 0); /* [] */
+    CHECK(gp_js_eat(&j, ','));
+    first = 1;
+    CHECK_INT(gp_js_arr_next(&j, &first), 1);
+    gp_js_skip(&j);
+    CHECK_INT(gp_js_arr_next(&j, &first), -1); /* no comma */
+    CHECK(j.bad);
+    free(h);
+
+    int fin = 0;
+    j = js_of("null", &h);
+    gp_js_finish(&j, &fin);
+    CHECK_INT(fin, 0);
+    CHECK(j.p == j.end);
+    free(h);
+    j = js_of("\"stop\"", &h);
+    gp_js_finish(&j, &fin);
+    CHECK_INT(fin, 1);
+    CHECK(!j.bad && j.p == j.end);
+    free(h);
+}
+
 /* Every prefix of a valid event is cut somewhere: each is read to its end
  * (under ASan a read past it fails) and ends bad or unfinished, and what the
  * prefix decoded is never more than the whole event's text. */
@@ -275,6 +317,7 @@ int main(void)
     GP_RUN(test_objects);
     GP_RUN(test_numbers);
     GP_RUN(test_text_and_error);
+    GP_RUN(test_shapes);
     GP_RUN(test_truncated);
     return gp_test_summary();
 }
