@@ -120,9 +120,7 @@ static void test_events(void)
 static void test_requests(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
-    st.wall0_ns = 1700000000000000000ull;
+    ts_store_init(&st);
     uint32_t S = GP_REC_STREAMING;
     { /* 0: thinking then text; TTFT at the first text delta (t0 + 300) */
         const char *r[] = {START, BLOCK(0, "thinking") THINK("hm"), STOP(0) BLOCK(1, "text") TEXT("ab"), TEXT("cd"),

@@ -133,8 +133,7 @@ static void test_body(void)
 static void test_requests(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
+    ts_store_init(&st);
     uint32_t S = GP_REC_STREAMING;
     /* 0: created and item events first (no tokens: TTFT is the first delta), then the end */
     {

@@ -161,9 +161,7 @@ static void run(struct gp_record_store *st, struct gp_metrics_result *m)
 static void test_requests(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
-    st.wall0_ns = 1700000000000000000ull;
+    ts_store_init(&st);
     uint32_t S = GP_REC_STREAMING;
     /* 0: role chunk, 3 content chunks, finish+usage+done in one read */
     {

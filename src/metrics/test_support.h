@@ -10,6 +10,15 @@
 #include <stdint.h>
 #include <string.h>
 
+/* An empty store whose run starts at monotonic 1000 ns (the tests' requests
+ * start after it) and at a fixed wall-clock time. */
+static inline void ts_store_init(struct gp_record_store *st)
+{
+    gp_record_store_init(st);
+    st->mono0_ns = 1000;
+    st->wall0_ns = 1700000000000000000ull;
+}
+
 /* Appends to st a request started at t0 whose response is the n reads
  * (NUL-terminated strings) at times t0 + dt[i], ended 1 ns after the last
  * one; errtext (may be NULL) is the transport's error. At most 32 reads. */

@@ -69,9 +69,7 @@ static void test_event_tool_calls(void)
 static void test_request_tool_calls(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
-    st.wall0_ns = 1700000000000000000ull;
+    ts_store_init(&st);
     const char *reads[] = {TC_HEAD, TC_ARG("{\\\"a\\\""), TC_ARG(": 1}"), TC_END};
     const uint64_t dt[] = {10, 20, 30, 40};
     ts_add_req(&st, 1000, 200, GP_REC_STREAMING, reads, dt, 4, NULL);
@@ -127,9 +125,7 @@ static void test_schema_check(void)
 static void test_structured_counts(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
-    st.wall0_ns = 1700000000000000000ull;
+    ts_store_init(&st);
     static const char *const bodies[] = {
         "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": \\\"a\\\", \\\"age\\\": 3}\"},\"finish_reason\":\"stop\"}]}",
         "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": \\\"a\\\"\"},\"finish_reason\":\"length\"}]}",
