@@ -88,13 +88,6 @@ static int body_is(const char *payload, const char *want_json)
     return ok;
 }
 
-static struct gp_tokenizer *builtin(void)
-{
-    struct gp_tokenizer *t = NULL;
-    gp_tokenizer_load("builtin", NULL, &t, NULL);
-    return t;
-}
-
 static struct gp_dataset *build(const struct gp_dataset_opts *o, struct gp_tokenizer *tok)
 {
     struct gp_dataset *ds = NULL;
@@ -107,7 +100,7 @@ static struct gp_dataset *build(const struct gp_dataset_opts *o, struct gp_token
 /* {"model", "messages":[{"role":"user","content": text}], "stream", "max_tokens", extras} */
 static void test_chat(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.input_file = put("t.jsonl", "{\"text\": \"  hello there \"}\n{\"text_input\": \"second\"}\n");
     o.streaming = 1;
@@ -160,7 +153,7 @@ static void test_chat(void)
  * stream always ends with usage), and its input messages count as ISL. */
 static void test_responses(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.endpoint_type = GP_ENDPOINT_RESPONSES;
     o.input_file = put("r.jsonl", "{\"text\": \"hello there\"}\n");
@@ -196,7 +189,7 @@ static void test_responses(void)
 /* {"model", "prompt": [texts], "stream", "max_tokens", extras} */
 static void test_completions(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.endpoint_type = GP_ENDPOINT_COMPLETIONS;
     o.input_file = put("c.jsonl", "{\"text\": \"one two\"}\n");
@@ -231,7 +224,7 @@ static void test_completions(void)
 /* {"model", "input": [texts], extras}: no stream, no max_tokens */
 static void test_embeddings(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.endpoint_type = GP_ENDPOINT_EMBEDDINGS;
     o.osl_mean = 9;
@@ -263,7 +256,7 @@ static void test_embeddings(void)
  * with --extra-inputs rankings:tei {"query": text, "texts": [...]}. */
 static void test_rankings(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.endpoint_type = GP_ENDPOINT_RANKINGS;
     char dir[600];
@@ -304,7 +297,7 @@ static void test_rankings(void)
 /* multimodal: content parts, texts then image_url parts then input_audio parts */
 static void test_multimodal_images_audio(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.endpoint_type = GP_ENDPOINT_MULTIMODAL;
     o.num_entries = 3;
@@ -360,7 +353,7 @@ static void test_multimodal_images_audio(void)
  * _get_input_payload joins them. */
 static void test_payload_isl_forms(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_buf tmp = {0};
     json_t *a = json_loads("{\"prompt\":[\"ab\",\"cd\"]}", 0, NULL);
     json_t *b = json_loads("{\"prompt\":\"ab cd\"}", 0, NULL);

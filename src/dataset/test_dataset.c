@@ -8,18 +8,9 @@
 
 #include <unistd.h>
 
-static struct gp_tokenizer *builtin(void)
-{
-    struct gp_tokenizer *t = NULL;
-    struct gp_error e = {0};
-    if (gp_tokenizer_load("builtin", NULL, &t, &e))
-        fprintf(stderr, "load builtin: %s\n", e.msg);
-    return t;
-}
-
 static void test_exact_isl_builtin(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_promptgen *g = NULL;
     struct gp_error e = {0};
     CHECK_INT(gp_promptgen_new(tok, &g, &e), 0);
@@ -44,7 +35,7 @@ static void test_exact_isl_builtin(void)
 
 static void test_dataset_exact_isl(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.num_entries = 20;
     for (long isl = 1; isl <= 2048; isl *= 4) {
@@ -69,7 +60,7 @@ static void test_dataset_exact_isl(void)
 
 static void test_distinct_and_defaults(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.num_entries = 0; /* GenAI-Perf: a falsy value keeps the default */
     o.isl_mean = 0;
@@ -86,7 +77,7 @@ static void test_distinct_and_defaults(void)
 
 static void test_short_prompts_distinct(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.num_entries = 300;
     o.isl_mean = 2; /* 26 * 26 possible texts */
@@ -104,7 +95,7 @@ static void test_short_prompts_distinct(void)
 
 static void test_determinism_inputs_json(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.num_entries = 50;
     o.isl_stddev = 5;
@@ -164,7 +155,7 @@ static void test_determinism_inputs_json(void)
 
 static void test_stddev_reproducible_clamped(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.num_entries = 400;
     o.isl_mean = 3;
@@ -192,7 +183,7 @@ static void test_stddev_reproducible_clamped(void)
 
 static void test_osl_fields(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.isl_mean = 5;
     o.osl_mean = 100;
@@ -265,7 +256,7 @@ static void test_osl_fields(void)
 
 static void test_completions_and_models(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     static const char *const models[] = {"m0", "m1", "m2"};
     struct gp_dataset_opts o = ts_opts();
     o.models = models;
@@ -329,7 +320,7 @@ static void test_completions_and_models(void)
 
 static void test_prefix_prompts(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.num_entries = 40;
     o.isl_mean = 30;

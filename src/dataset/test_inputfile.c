@@ -15,16 +15,9 @@ static const char *put(const char *name, const char *text)
     return path;
 }
 
-static struct gp_tokenizer *builtin(void)
-{
-    struct gp_tokenizer *t = NULL;
-    gp_tokenizer_load("builtin", NULL, &t, NULL);
-    return t;
-}
-
 static int build(const char *file, struct gp_dataset_opts *o, struct gp_dataset **ds, struct gp_error *e)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     o->input_file = file;
     int rc = gp_dataset_build(o, tok, ds, e);
     gp_tokenizer_free(tok);
@@ -170,7 +163,7 @@ static void test_trace_payload_file(void)
     struct gp_dataset_opts o = ts_opts();
     struct gp_dataset *ds = NULL;
     struct gp_error e = {0};
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     o.input_file = spec;
     CHECK_INT(gp_dataset_build(&o, tok, &ds, &e), 0);
     if (!ds) {

@@ -5,15 +5,6 @@
 #include "core/test.h"
 #include "dataset/test_support.h"
 
-static struct gp_tokenizer *builtin(void)
-{
-    struct gp_tokenizer *t = NULL;
-    struct gp_error e = {0};
-    if (gp_tokenizer_load("builtin", NULL, &t, &e))
-        fprintf(stderr, "load builtin: %s\n", e.msg);
-    return t;
-}
-
 /* Builds o twice (byte-identical), checks every ISL is isl exactly, and
  * returns the contents (caller frees each and the array). */
 static char **build(struct gp_tokenizer *tok, const struct gp_dataset_opts *o, long isl)
@@ -48,7 +39,7 @@ static void free_all(char **c, size_t n)
 /* ratio 0.5 of ISL 64: the first 32 tokens are one prefix for all (global) */
 static void test_shared_global(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.num_entries = 20;
     o.isl_mean = 64;
@@ -73,7 +64,7 @@ static void test_shared_global(void)
 /* session pool: entries of one group share their prefix, groups differ */
 static void test_shared_session(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     static const uint32_t groups[8] = {0, 0, 0, 1, 1, 2, 2, 2};
     o.num_entries = 8;
@@ -93,7 +84,7 @@ static void test_shared_session(void)
  * prefix follows the salt */
 static void test_cache_bust(void)
 {
-    struct gp_tokenizer *tok = builtin();
+    struct gp_tokenizer *tok = ts_builtin();
     struct gp_dataset_opts o = ts_opts();
     o.num_entries = 20;
     o.isl_mean = 64;

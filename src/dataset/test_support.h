@@ -45,6 +45,17 @@ static inline long ts_encode_count(struct gp_tokenizer *tok, const char *s)
     return n;
 }
 
+/* The builtin tokenizer (one token per byte), or NULL with the reason on
+ * stderr. */
+static inline struct gp_tokenizer *ts_builtin(void)
+{
+    struct gp_tokenizer *t = NULL;
+    struct gp_error e = {0};
+    if (gp_tokenizer_load("builtin", NULL, &t, &e))
+        fprintf(stderr, "load builtin: %s\n", e.msg);
+    return t;
+}
+
 static inline struct gp_dataset_opts ts_opts(void)
 {
     static const char *const models[] = {"test-model"};

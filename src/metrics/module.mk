@@ -1,6 +1,8 @@
 # metrics/ and export/ extra rules: the post-processing benchmark driver and
-# the NumPy comparison helper. The SSE fuzz target (fuzz_sse.c) is built by the
-# top Makefile's `make fuzz`.
+# the NumPy comparison helper. The library sources (jscan.c, event.c,
+# responses.c, anthropic.c, ...) need no list: the top Makefile takes every
+# src/metrics/*.c. The fuzz targets (fuzz_sse.c, fuzz_responses.c,
+# fuzz_anthropic.c, which share fuzz_wire.inc) are built by `make fuzz`.
 #
 #   make $(BUILD)/bench/postprocess   the 1M-record post-processing driver
 $(BUILD)/bench/postprocess: bench/postprocess.c $(LIBGP)

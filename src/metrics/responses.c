@@ -1,5 +1,5 @@
 /* metrics/responses.c — the OpenAI Responses API's events and bodies
- * (POST /v1/responses), read with event.c's non-allocating scanner.
+ * (POST /v1/responses), read with the non-allocating scanner of jscan_int.h.
  *
  * A streamed event names its kind in "type" ("response.output_text.delta")
  * and carries its text in "delta"; a server may write "delta" before "type"
@@ -11,12 +11,12 @@
  * "summary_text" of its summary).
  */
 #include "metrics/sse.h"
-#include "metrics/sse_int.h"
+#include "metrics/jscan_int.h"
 
 #include <string.h>
 
-#define KEQ(lit) (kl == sizeof(lit) - 1 && memcmp(k, lit, sizeof(lit) - 1) == 0)
-#define VEQ(v, vl, lit) ((vl) == sizeof(lit) - 1 && memcmp((v), lit, sizeof(lit) - 1) == 0)
+#define KEQ(lit) GP_JS_EQ(k, kl, lit)
+#define VEQ GP_JS_EQ
 
 /* A string value's raw bytes (between its quotes; the names compared here
  * have no escapes), or *v = NULL when the value is no string. */
@@ -43,31 +43,6 @@ static size_t str_at(const char *at, const char *end, struct gp_buf *out, int *b
     size_t n = gp_js_str(&j, out);
     *bad |= j.bad;
     return n;
-}
-
-/* usage: {"input_tokens": N, "output_tokens": N, ...} */
-static void scan_usage(struct gp_js *j, struct gp_event_info *info)
-{
-    if (gp_js_is_null(j))
-        return;
-    if (gp_js_peek(j) != '{') {
-        gp_js_skip(j);
-        return;
-    }
-    const char *k;
-    size_t kl;
-    int first = 1, r;
-    info->has_usage = 1;
-    while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
-        if (KEQ("input_tokens"))
-            info->prompt_tokens = gp_js_usage_count(j, info);
-        else if (KEQ("output_tokens"))
-            info->completion_tokens = gp_js_usage_count(j, info);
-        else
-            gp_js_skip(j);
-        if (j->bad)
-            return;
-    }
 }
 
 /* error: {"code": .., "message": ..} (code a string in this API; an integer kept) */
@@ -98,18 +73,10 @@ static void scan_error(struct gp_js *j, struct gp_buf *errtext, struct gp_event_
 static size_t scan_parts(struct gp_js *j, const char *want, struct gp_buf *out)
 {
     size_t got = 0;
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '['))
         return 0;
-    if (gp_js_peek(j) != '[') {
-        gp_js_skip(j);
-        return 0;
-    }
-    j->p++;
-    if (gp_js_peek(j) == ']') {
-        j->p++;
-        return 0;
-    }
-    for (;;) {
+    int elem = 1;
+    while (!j->bad && gp_js_arr_next(j, &elem) == 1) {
         const char *text = NULL, *ty = NULL, *k;
         size_t tyl = 0, kl;
         int first = 1, r;
@@ -132,19 +99,8 @@ static size_t scan_parts(struct gp_js *j, const char *want, struct gp_buf *out)
             if (text && ty && tyl == strlen(want) && !memcmp(ty, want, tyl))
                 got += str_at(text, j->end, out, &j->bad);
         }
-        if (j->bad)
-            return got;
-        if (gp_js_peek(j) == ',') {
-            j->p++;
-            continue;
-        }
-        if (gp_js_peek(j) == ']') {
-            j->p++;
-            return got;
-        }
-        j->bad = 1;
-        return got;
     }
+    return got;
 }
 
 /* One output item: a "message" adds its output_text parts to content, a
@@ -197,32 +153,11 @@ static void scan_item(struct gp_js *j, struct gp_buf *content, struct gp_buf *re
 
 static void scan_output(struct gp_js *j, struct gp_buf *content, struct gp_buf *reasoning, struct gp_event_info *info)
 {
-    if (gp_js_is_null(j))
+    if (!gp_js_open(j, '['))
         return;
-    if (gp_js_peek(j) != '[') {
-        gp_js_skip(j);
-        return;
-    }
-    j->p++;
-    if (gp_js_peek(j) == ']') {
-        j->p++;
-        return;
-    }
-    for (;;) {
+    int first = 1;
+    while (!j->bad && gp_js_arr_next(j, &first) == 1)
         scan_item(j, content, reasoning, info);
-        if (j->bad)
-            return;
-        if (gp_js_peek(j) == ',') {
-            j->p++;
-            continue;
-        }
-        if (gp_js_peek(j) == ']') {
-            j->p++;
-            return;
-        }
-        j->bad = 1;
-        return;
-    }
 }
 
 /* What one response object holds. */
@@ -258,7 +193,7 @@ static void scan_response(struct gp_js *j, struct gp_buf *errtext, struct gp_eve
                 scan_error(j, errtext, info);
             }
         } else if (KEQ("usage"))
-            scan_usage(j, info);
+            gp_js_usage_io(j, info);
         else
             gp_js_skip(j);
         if (j->bad)
@@ -266,14 +201,6 @@ static void scan_response(struct gp_js *j, struct gp_buf *errtext, struct gp_eve
     }
     if (r < 0)
         j->bad = 1;
-}
-
-static void cut(struct gp_buf *b, size_t n)
-{
-    if (b && b->data && b->len > n) {
-        b->len = n;
-        b->data[n] = '\0';
-    }
 }
 
 /* The event's type, classified. */
@@ -334,7 +261,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
                 ro.finished |= v && (VEQ(v, vl, "completed") || VEQ(v, vl, "incomplete"));
                 ro.failed |= v && VEQ(v, vl, "failed");
             } else if (KEQ("usage"))
-                scan_usage(&j, out);
+                gp_js_usage_io(&j, out);
             else
                 scan_output(&j, content, reasoning, out);
         } else if (KEQ("error") || KEQ("message") || KEQ("code")) {
@@ -363,8 +290,8 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
     if (!j.bad && r == 0 && t == RT_NONE && !ro.is_response && !top_error) {
         /* neither an event of this API nor a response object: a chat-shaped
          * chunk or error from a server that answers this path so */
-        cut(content, content0);
-        cut(reasoning, reasoning0);
+        gp_js_cut(content, content0);
+        gp_js_cut(reasoning, reasoning0);
         gp_event_parse(json, len, content, reasoning, errtext, out);
         return;
     }
@@ -379,18 +306,18 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
         out->kind = GP_EV_ERROR;
         out->content_len = out->reasoning_len = 0;
         out->has_usage = out->bad_usage = 0;
-        cut(content, content0);
-        cut(reasoning, reasoning0);
+        gp_js_cut(content, content0);
+        gp_js_cut(reasoning, reasoning0);
         return;
     }
-    cut(errtext, 0); /* a "message" outside an error is no error text */
+    gp_js_cut(errtext, 0); /* a "message" outside an error is no error text */
     if (j.bad || r != 0) {
         out->kind = GP_EV_BAD; /* keep nothing from a malformed event */
         out->content_len = out->reasoning_len = 0;
         out->has_usage = out->bad_usage = 0;
         out->prompt_tokens = out->completion_tokens = -1;
-        cut(content, content0);
-        cut(reasoning, reasoning0);
+        gp_js_cut(content, content0);
+        gp_js_cut(reasoning, reasoning0);
         return;
     }
     out->kind = GP_EV_CHUNK;

@@ -1,5 +1,5 @@
-/* metrics/sse.c — SSE line/event framing (the OpenAI event scanner is
- * event.c).
+/* metrics/sse.c — SSE line/event framing (the events' JSON is read by
+ * event.c, responses.c and anthropic.c with jscan.c's scanner).
  *
  * The framing follows the WHATWG event-stream rules rather than GenAI-Perf's
  * "split on \n\n" so that CRLF streams, `data:` without a space and comments

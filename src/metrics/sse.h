@@ -1,5 +1,6 @@
 /* metrics/sse.h — streaming-safe Server-Sent Events parsing (sse.c) and the
- * OpenAI response extraction built on it (event.c).
+ * OpenAI response extraction built on it (event.c; responses.c and
+ * anthropic.c for the other wire formats, all read with jscan.c's scanner).
  *
  * Owns: struct gp_sse (two growable buffers, reused across events and
  * requests: no allocation per event once warm). The caller owns the struct;
@@ -114,7 +115,7 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
 void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
                               struct gp_buf *errtext, struct gp_event_info *out);
 
-/* The same for one Anthropic Messages API event or body (event_anthropic.inc):
+/* The same for one Anthropic Messages API event or body (anthropic.c):
  * text / text_delta are content, thinking / thinking_delta reasoning,
  * usage.input_tokens / output_tokens the usage counts, a non-null
  * stop_reason the finish, "type":"message_stop" GP_EV_DONE (the stream's

@@ -1,5 +1,5 @@
-/* metrics/sse_int.h — what sse.c (the SSE framer) and event.c (the OpenAI
- * event scanner) share; not for other modules. Owns nothing.
+/* metrics/sse_int.h — what sse.c (the SSE framer) and jscan.c (the JSON
+ * scanner) share: find2. Not for other modules. Owns nothing.
  */
 #ifndef GP_METRICS_SSE_INT_H
 #define GP_METRICS_SSE_INT_H
@@ -28,25 +28,5 @@ static inline const char *find2(const char *p, const char *end, char a, char b)
         p++;
     return p;
 }
-
-/* ---- event.c's non-allocating JSON scanner, shared with responses.c ----
- * (one scanner for every wire format: the Responses API events are read
- * with the same primitives as chat chunks). j->bad is set on malformed
- * input; nothing allocates except appending to a caller's buffer. */
-struct gp_buf;
-struct gp_event_info;
-struct gp_js {
-    const char *p, *end;
-    int bad;
-};
-int gp_js_peek(struct gp_js *j);               /* next non-blank byte, -1 at the end */
-int gp_js_is_null(struct gp_js *j);            /* consumes a null */
-size_t gp_js_str(struct gp_js *j, struct gp_buf *out); /* a string, appended decoded (out may be NULL) */
-void gp_js_skip(struct gp_js *j);              /* any value */
-/* an object's next key: *first = 1 at the start; 1 with the key, 0 at '}', -1 bad */
-int gp_js_obj_next(struct gp_js *j, int *first, const char **k, size_t *kl);
-/* a usage count (event.c's rules: a plain integer in [0, INT32_MAX], else -1 with bad_usage) */
-long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info);
-long gp_js_num(struct gp_js *j);               /* an integer, -1 when not a plain number */
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/test.h"
 #include "metrics/metrics.h"
 #include "metrics/sse.h"
+#include "metrics/test_support.h"
 #include "tokenizer/tokenizer.h"
 
 #include <string.h>
@@ -116,57 +117,35 @@ static void test_events(void)
     "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"," \
     "\"stop_sequence\":null},\"usage\":{\"output_tokens\":6}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
 
-static void add_req(struct gp_record_store *st, uint64_t t0, uint32_t flags, const char *const *reads,
-                    const uint64_t *dt, size_t n)
-{
-    struct gp_chunk ch[16];
-    struct gp_buf b = {0};
-    for (size_t i = 0; i < n; i++) {
-        ch[i].t_ns = t0 + dt[i];
-        ch[i].off = b.len;
-        ch[i].len = (uint32_t)strlen(reads[i]);
-        gp_buf_puts(&b, reads[i]);
-    }
-    struct gp_record r = {0};
-    r.t_start_ns = t0;
-    r.t_end_ns = t0 + dt[n - 1] + 1;
-    r.http_status = 200;
-    r.flags = flags;
-    gp_record_append(st, &r, ch, n, b.data, b.len, NULL, 0);
-    gp_buf_free(&b);
-}
-
 static void test_requests(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
-    st.wall0_ns = 1700000000000000000ull;
+    ts_store_init(&st);
     uint32_t S = GP_REC_STREAMING;
     { /* 0: thinking then text; TTFT at the first text delta (t0 + 300) */
         const char *r[] = {START, BLOCK(0, "thinking") THINK("hm"), STOP(0) BLOCK(1, "text") TEXT("ab"), TEXT("cd"),
                            STOP(1) END};
         uint64_t dt[] = {100, 200, 300, 400, 500};
-        add_req(&st, 1000, S, r, dt, 5);
+        ts_add_req(&st, 1000, 200, S, r, dt, 5, NULL);
     }
     { /* 1: an in-stream error event after one token */
         const char *r[] = {START BLOCK(1, "text") TEXT("a"),
                            "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
                            "\"message\":\"Overloaded\"}}\n\n"};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 3000, S, r, dt, 2);
+        ts_add_req(&st, 3000, 200, S, r, dt, 2, NULL);
     }
     { /* 2: non-streamed body */
         const char *r[] = {"{\"id\":\"msg_3\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":"
                            "[{\"type\":\"text\",\"text\":\"hello\"}],\"stop_reason\":\"end_turn\","
                            "\"usage\":{\"input_tokens\":4,\"output_tokens\":5}}"};
         uint64_t dt[] = {50};
-        add_req(&st, 5000, 0, r, dt, 1);
+        ts_add_req(&st, 5000, 200, 0, r, dt, 1, NULL);
     }
     { /* 3: the connection ends before message_stop, inside an event */
         const char *r[] = {START BLOCK(1, "text") TEXT("xy"), "event: content_block_delta\ndata: {\"type\":\"con"};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 7000, S, r, dt, 2);
+        ts_add_req(&st, 7000, 200, S, r, dt, 2, NULL);
     }
     struct gp_tokenizer *tok = NULL;
     gp_tokenizer_load("builtin", NULL, &tok, NULL);

@@ -6,6 +6,7 @@
 #include "core/test.h"
 #include "metrics/metrics.h"
 #include "metrics/sse.h"
+#include "metrics/test_support.h"
 #include "tokenizer/tokenizer.h"
 
 #include <stdlib.h>
@@ -129,31 +130,10 @@ static void test_body(void)
                               "\"message\",\"content\":[{\"type\":\"output_text\",\"text\":\"abcdef\"}]}],\"usage\":" \
                               "{\"input_tokens\":7,\"output_tokens\":6}}")
 
-static void add_req(struct gp_record_store *st, uint64_t t0, uint32_t flags, const char *const *reads,
-                    const uint64_t *dt, size_t n)
-{
-    struct gp_chunk ch[16];
-    struct gp_buf b = {0};
-    for (size_t i = 0; i < n; i++) {
-        ch[i].t_ns = t0 + dt[i];
-        ch[i].off = b.len;
-        ch[i].len = (uint32_t)strlen(reads[i]);
-        gp_buf_puts(&b, reads[i]);
-    }
-    struct gp_record r = {0};
-    r.t_start_ns = t0;
-    r.t_end_ns = t0 + dt[n - 1] + 1;
-    r.http_status = 200;
-    r.flags = flags;
-    gp_record_append(st, &r, ch, n, b.data, b.len, NULL, 0);
-    gp_buf_free(&b);
-}
-
 static void test_requests(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
+    ts_store_init(&st);
     uint32_t S = GP_REC_STREAMING;
     /* 0: created and item events first (no tokens: TTFT is the first delta), then the end */
     {
@@ -161,27 +141,27 @@ static void test_requests(void)
                            DELTA("ab"), DELTA("cd"),
                            DELTA("ef") TEV("response.output_text.done", ",\"text\":\"abcdef\"") COMPLETED};
         uint64_t dt[] = {5, 10, 20, 30, 40};
-        add_req(&st, 1000, S, r, dt, 5);
+        ts_add_req(&st, 1000, 200, S, r, dt, 5, NULL);
     }
     /* 1: reasoning first: TTFR at its delta, TTFT at the first text delta */
     {
         const char *r[] = {CREATED, TEV("response.reasoning_text.delta", ",\"delta\":\"hmm\""), DELTA("xy"),
                            COMPLETED};
         uint64_t dt[] = {5, 10, 25, 30};
-        add_req(&st, 2000, S, r, dt, 4);
+        ts_add_req(&st, 2000, 200, S, r, dt, 4, NULL);
     }
     /* 2: cut before response.completed: no end of stream */
     {
         const char *r[] = {CREATED, DELTA("ab")};
         uint64_t dt[] = {5, 10};
-        add_req(&st, 3000, S, r, dt, 2);
+        ts_add_req(&st, 3000, 200, S, r, dt, 2, NULL);
     }
     /* 3: response.failed mid-stream */
     {
         const char *r[] = {DELTA("ab"), TEV("response.failed", ",\"response\":{\"status\":\"failed\",\"error\":{"
                                                                 "\"code\":\"server_error\",\"message\":\"died\"}}")};
         uint64_t dt[] = {5, 10};
-        add_req(&st, 4000, S, r, dt, 2);
+        ts_add_req(&st, 4000, 200, S, r, dt, 2, NULL);
     }
     /* 4: non-streamed body */
     {
@@ -189,7 +169,7 @@ static void test_requests(void)
                            "\"content\":[{\"type\":\"output_text\",\"text\":\"hello\"}]}],",
                            "\"usage\":{\"input_tokens\":3,\"output_tokens\":5}}"};
         uint64_t dt[] = {50, 60};
-        add_req(&st, 5000, 0, r, dt, 2);
+        ts_add_req(&st, 5000, 200, 0, r, dt, 2, NULL);
     }
     struct gp_tokenizer *tok = NULL;
     gp_tokenizer_load("builtin", NULL, &tok, NULL);

@@ -6,6 +6,7 @@
 #include "dataset/dataset.h"
 #include "metrics/metrics.h"
 #include "metrics/sse.h"
+#include "metrics/test_support.h"
 #include "tokenizer/tokenizer.h"
 
 #include <stdlib.h>
@@ -147,27 +148,6 @@ static void test_event_parse(void)
 #define USAGE "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":4}}\n\n"
 #define DONE "data: [DONE]\n\n"
 
-/* Appends a request whose response is the given reads at times t_start + dt[i]. */
-static void add_req(struct gp_record_store *st, uint64_t t0, int status, uint32_t flags, const char *const *reads,
-                    const uint64_t *dt, size_t n, const char *errtext)
-{
-    struct gp_chunk ch[32];
-    struct gp_buf b = {0};
-    for (size_t i = 0; i < n; i++) {
-        ch[i].t_ns = t0 + dt[i];
-        ch[i].off = b.len;
-        ch[i].len = (uint32_t)strlen(reads[i]);
-        gp_buf_puts(&b, reads[i]);
-    }
-    struct gp_record r = {0};
-    r.t_start_ns = t0;
-    r.t_end_ns = t0 + (n ? dt[n - 1] : 0) + 1;
-    r.http_status = status;
-    r.flags = flags;
-    gp_record_append(st, &r, ch, n, b.data, b.len, errtext, errtext ? strlen(errtext) : 0);
-    gp_buf_free(&b);
-}
-
 static void run(struct gp_record_store *st, struct gp_metrics_result *m)
 {
     struct gp_tokenizer *tok = NULL;
@@ -181,96 +161,94 @@ static void run(struct gp_record_store *st, struct gp_metrics_result *m)
 static void test_requests(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
-    st.wall0_ns = 1700000000000000000ull;
+    ts_store_init(&st);
     uint32_t S = GP_REC_STREAMING;
     /* 0: role chunk, 3 content chunks, finish+usage+done in one read */
     {
         const char *r[] = {ROLE, EV("ab"), EV("cd"), EV("ef") USAGE DONE};
         uint64_t dt[] = {10, 20, 30, 40};
-        add_req(&st, 1000, 200, S, r, dt, 4, NULL);
+        ts_add_req(&st, 1000, 200, S, r, dt, 4, NULL);
     }
     /* 1: an event split across reads at odd places, CRLF, no space after data: */
     {
         const char *r[] = {"data:{\"choices\":[{\"delta\":{\"content\":\"x", "y\"}}]}\r\n", "\r\n", ": ping\r\n\r\n" EV("zw"), DONE};
         uint64_t dt[] = {100, 200, 300, 400, 500};
-        add_req(&st, 2000, 200, S, r, dt, 5, NULL);
+        ts_add_req(&st, 2000, 200, S, r, dt, 5, NULL);
     }
     /* 2: in-stream error after one token (HTTP 200) */
     {
         const char *r[] = {EV("a"), "data: {\"error\": {\"message\": \"boom\", \"code\": 500}}\n\n", DONE};
         uint64_t dt[] = {10, 20, 30};
-        add_req(&st, 3000, 200, S, r, dt, 3, NULL);
+        ts_add_req(&st, 3000, 200, S, r, dt, 3, NULL);
     }
     /* 3: EOF before [DONE] (TRT-LLM dropped the connection): content kept, flagged */
     {
         const char *r[] = {"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]} \n\n", EV("abc"), EV("de")};
         uint64_t dt[] = {5, 15, 45};
-        add_req(&st, 4000, 200, S, r, dt, 3, NULL);
+        ts_add_req(&st, 4000, 200, S, r, dt, 3, NULL);
     }
     /* 4: HTTP 503 with a JSON body */
     {
         const char *r[] = {"{\"object\":\"error\",\"message\":\"queue full\",\"code\":503}"};
         uint64_t dt[] = {7};
-        add_req(&st, 5000, 503, GP_REC_FAILED, r, dt, 1, NULL);
+        ts_add_req(&st, 5000, 503, GP_REC_FAILED, r, dt, 1, NULL);
     }
     /* 5: transport error */
-    add_req(&st, 6000, 0, GP_REC_FAILED, NULL, NULL, 0, "Connection refused");
+    ts_add_req(&st, 6000, 0, GP_REC_FAILED, NULL, NULL, 0, "Connection refused");
     /* 6: warmup, ignored */
     {
         const char *r[] = {EV("a"), DONE};
         uint64_t dt[] = {1, 2};
-        add_req(&st, 7000, 200, S | GP_REC_WARMUP, r, dt, 2, NULL);
+        ts_add_req(&st, 7000, 200, S | GP_REC_WARMUP, r, dt, 2, NULL);
     }
     /* 7: non-streaming chat.completion */
     {
         const char *r[] = {"{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"hello\"}}],", "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":5}}"};
         uint64_t dt[] = {50, 60};
-        add_req(&st, 8000, 200, 0, r, dt, 2, NULL);
+        ts_add_req(&st, 8000, 200, 0, r, dt, 2, NULL);
     }
     /* 8: only empty deltas + reasoning: ok, no content */
     {
         const char *r[] = {ROLE, "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hmm\"}}]}\n\n", EV(""), DONE};
         uint64_t dt[] = {1, 2, 3, 4};
-        add_req(&st, 9000, 200, S, r, dt, 4, NULL);
+        ts_add_req(&st, 9000, 200, S, r, dt, 4, NULL);
     }
     /* 9: HTTP 500 with a text body in the chunks (no error text from the client) */
     {
         const char *r[] = {"Internal Server Error\n"};
         uint64_t dt[] = {3};
-        add_req(&st, 10000, 500, GP_REC_FAILED, r, dt, 1, NULL);
+        ts_add_req(&st, 10000, 500, GP_REC_FAILED, r, dt, 1, NULL);
     }
     /* 10: a UTF-8 character split across reads, bare-CR line ends, data:[DONE] without space */
     {
         const char *r[] = {"data: {\"choices\":[{\"delta\":{\"content\":\"\xe4\xbd", "\xa0\"}}]}\r\r",
                            "data:{\"choices\":[{\"delta\":{\"content\":\"!\"}}]}\r\rdata:[DONE]\r\r"};
         uint64_t dt[] = {10, 20, 30};
-        add_req(&st, 11000, 200, S, r, dt, 3, NULL);
+        ts_add_req(&st, 11000, 200, S, r, dt, 3, NULL);
     }
     /* 11: `event: error` with a text payload */
     {
         const char *r[] = {EV("a"), "event: error\ndata: upstream went away\n\n"};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 12000, 200, S, r, dt, 2, NULL);
+        ts_add_req(&st, 12000, 200, S, r, dt, 2, NULL);
     }
     /* 12: EOF before [DONE] with no content at all */
     {
         const char *r[] = {ROLE};
         uint64_t dt[] = {10};
-        add_req(&st, 13000, 200, S, r, dt, 1, NULL);
+        ts_add_req(&st, 13000, 200, S, r, dt, 1, NULL);
     }
     /* 13: TRT-LLM dropped the connection mid-stream (curl error after a 200) */
     {
         const char *r[] = {EV("ab"), EV("cd")};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 14000, 200, S | GP_REC_FAILED, r, dt, 2, "Transferred a partial file");
+        ts_add_req(&st, 14000, 200, S | GP_REC_FAILED, r, dt, 2, "Transferred a partial file");
     }
     /* 14: dropped after the finish chunk: output complete, accounting incomplete */
     {
         const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{\"content\":\"z\"},\"finish_reason\":\"length\"}]}\n\n"};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 15000, 200, S | GP_REC_FAILED, r, dt, 2, "Transferred a partial file");
+        ts_add_req(&st, 15000, 200, S | GP_REC_FAILED, r, dt, 2, "Transferred a partial file");
     }
     struct gp_metrics_result m;
     run(&st, &m);
@@ -361,12 +339,12 @@ static void test_event_names(void)
     {
         const char *r[] = {"event: no_error_here\n" EV("ab"), "event: message\n" EV("cd"), DONE};
         uint64_t dt[] = {10, 20, 30};
-        add_req(&st, 1000, 200, S, r, dt, 3, NULL);
+        ts_add_req(&st, 1000, 200, S, r, dt, 3, NULL);
     }
     {
         const char *r[] = {EV("ab"), "event: ERROR\ndata: {\"message\": \"overloaded\"}\n\n"};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+        ts_add_req(&st, 2000, 200, S, r, dt, 2, NULL);
     }
     struct gp_metrics_result m;
     run(&st, &m);
@@ -392,24 +370,24 @@ static void test_no_content(void)
     {   /* 0: a proxy's login page */
         const char *r[] = {"\n<!DOCTYPE html><html><body>Please sign in</body></html>"};
         uint64_t dt[] = {10};
-        add_req(&st, 1000, 200, 0, r, dt, 1, NULL);
+        ts_add_req(&st, 1000, 200, 0, r, dt, 1, NULL);
     }
     {   /* 1: every event malformed, then [DONE] */
         const char *r[] = {"data: {\"choices\": [\n\ndata: nope\n\n", "data: {\"x\"\n\n" DONE};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+        ts_add_req(&st, 2000, 200, S, r, dt, 2, NULL);
     }
     /* 2: 204, no body */
-    add_req(&st, 3000, 204, 0, NULL, NULL, 0, NULL);
+    ts_add_req(&st, 3000, 204, 0, NULL, NULL, 0, NULL);
     {   /* 3: a finish chunk only: a real (empty) answer, ok without content */
         const char *r[] = {"data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n" DONE};
         uint64_t dt[] = {10};
-        add_req(&st, 4000, 200, S, r, dt, 1, NULL);
+        ts_add_req(&st, 4000, 200, S, r, dt, 1, NULL);
     }
     {   /* 4: only [DONE] */
         const char *r[] = {DONE};
         uint64_t dt[] = {10};
-        add_req(&st, 5000, 200, S, r, dt, 1, NULL);
+        ts_add_req(&st, 5000, 200, S, r, dt, 1, NULL);
     }
     struct gp_metrics_result m;
     run(&st, &m);
@@ -442,9 +420,9 @@ static void test_no_content(void)
     {
         const char *r[] = {"{\"object\":\"list\",\"data\":[]}"};
         uint64_t dt[] = {10};
-        add_req(&st2, 1000, 200, 0, r, dt, 1, NULL);
+        ts_add_req(&st2, 1000, 200, 0, r, dt, 1, NULL);
         const char *h[] = {"<html>bad gateway</html>"};
-        add_req(&st2, 2000, 200, 0, h, dt, 1, NULL);
+        ts_add_req(&st2, 2000, 200, 0, h, dt, 1, NULL);
     }
     struct gp_metrics_opts o = {.requests_only = 1};
     CHECK_INT(gp_metrics_compute(&st2, NULL, NULL, &o, &m, NULL), 0);
@@ -468,22 +446,22 @@ static void test_cut_stream(void)
     {   /* 0: the third event cut in half */
         const char *r[] = {EV("ab"), EV("cd"), "data: {\"choices\":[{\"delta\":{\"content\":\"e"};
         uint64_t dt[] = {10, 20, 30};
-        add_req(&st, 1000, 200, S, r, dt, 3, NULL);
+        ts_add_req(&st, 1000, 200, S, r, dt, 3, NULL);
     }
     {   /* 1: cut in half with its blank line: malformed last event */
         const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{\"content\":\"e\n\n"};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+        ts_add_req(&st, 2000, 200, S, r, dt, 2, NULL);
     }
     {   /* 2: cut after the finish chunk: the output was complete */
         const char *r[] = {EV("ab"), "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: {\"choi"};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 3000, 200, S, r, dt, 2, NULL);
+        ts_add_req(&st, 3000, 200, S, r, dt, 2, NULL);
     }
     {   /* 3: ends on an event boundary without [DONE]: kept, flagged */
         const char *r[] = {EV("ab"), EV("cd")};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 4000, 200, S, r, dt, 2, NULL);
+        ts_add_req(&st, 4000, 200, S, r, dt, 2, NULL);
     }
     struct gp_metrics_result m;
     run(&st, &m);
@@ -531,7 +509,7 @@ static void test_bad_usage(void)
         const char *r[] = {EV("ab"), "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":"
                                      "9223372036854775808}}\n\n" DONE};
         uint64_t dt[] = {10, 20};
-        add_req(&st, 1000, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+        ts_add_req(&st, 1000, 200, GP_REC_STREAMING, r, dt, 2, NULL);
     }
     struct gp_metrics_result m;
     run(&st, &m);
@@ -555,12 +533,12 @@ static void test_many(void)
         char etext[32];
         snprintf(etext, sizeof etext, "boom %zu", i);
         if (i % 7 == 3) {
-            add_req(&st, 1000 + i * 10, 0, GP_REC_FAILED, NULL, NULL, 0, etext);
+            ts_add_req(&st, 1000 + i * 10, 0, GP_REC_FAILED, NULL, NULL, 0, etext);
             continue;
         }
         const char *r[] = {EV("ab"), EV("c") DONE};
         uint64_t dt[] = {100 + i % 50, 300 + i % 50 + i % 3};
-        add_req(&st, 1000 + i * 10, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+        ts_add_req(&st, 1000 + i * 10, 200, GP_REC_STREAMING, r, dt, 2, NULL);
     }
     struct gp_metrics_result m;
     run(&st, &m);

@@ -7,6 +7,7 @@
 #include "metrics/metrics.h"
 #include "metrics/metrics_int.h"
 #include "metrics/sse.h"
+#include "metrics/test_support.h"
 #include "tokenizer/tokenizer.h"
 
 #include <jansson.h>
@@ -68,25 +69,10 @@ static void test_event_tool_calls(void)
 static void test_request_tool_calls(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
-    st.wall0_ns = 1700000000000000000ull;
+    ts_store_init(&st);
     const char *reads[] = {TC_HEAD, TC_ARG("{\\\"a\\\""), TC_ARG(": 1}"), TC_END};
-    struct gp_chunk ch[4];
-    struct gp_buf b = {0};
-    for (size_t i = 0; i < 4; i++) {
-        ch[i].t_ns = 1000 + 10 * (i + 1);
-        ch[i].off = b.len;
-        ch[i].len = (uint32_t)strlen(reads[i]);
-        gp_buf_puts(&b, reads[i]);
-    }
-    struct gp_record r = {0};
-    r.t_start_ns = 1000;
-    r.t_end_ns = 1041;
-    r.http_status = 200;
-    r.flags = GP_REC_STREAMING;
-    gp_record_append(&st, &r, ch, 4, b.data, b.len, NULL, 0);
-    gp_buf_free(&b);
+    const uint64_t dt[] = {10, 20, 30, 40};
+    ts_add_req(&st, 1000, 200, GP_REC_STREAMING, reads, dt, 4, NULL);
 
     struct gp_tokenizer *tok = NULL;
     gp_tokenizer_load("builtin", NULL, &tok, NULL);
@@ -139,23 +125,16 @@ static void test_schema_check(void)
 static void test_structured_counts(void)
 {
     struct gp_record_store st;
-    gp_record_store_init(&st);
-    st.mono0_ns = 1000;
-    st.wall0_ns = 1700000000000000000ull;
+    ts_store_init(&st);
     static const char *const bodies[] = {
         "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": \\\"a\\\", \\\"age\\\": 3}\"},\"finish_reason\":\"stop\"}]}",
         "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": \\\"a\\\"\"},\"finish_reason\":\"length\"}]}",
         "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": 5, \\\"age\\\": 3}\"},\"finish_reason\":\"stop\"}]}",
         "{\"choices\":[{\"message\":{\"content\":\"{\\\"name\\\": \\\"b\\\"}\"},\"finish_reason\":\"stop\"}]}",
     };
-    for (size_t i = 0; i < 4; i++) {
-        struct gp_chunk ch = {.t_ns = 1000 * (i + 1) + 10, .off = 0, .len = (uint32_t)strlen(bodies[i])};
-        struct gp_record r = {0};
-        r.t_start_ns = 1000 * (i + 1);
-        r.t_end_ns = r.t_start_ns + 11;
-        r.http_status = 200;
-        gp_record_append(&st, &r, &ch, 1, bodies[i], ch.len, NULL, 0);
-    }
+    const uint64_t dt[] = {10};
+    for (size_t i = 0; i < 4; i++)
+        ts_add_req(&st, 1000 * (i + 1), 200, 0, &bodies[i], dt, 1, NULL);
     json_t *schema = json_loads("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
                                 "\"age\":{\"type\":\"integer\"}},\"required\":[\"name\",\"age\"]}", 0, NULL);
     struct gp_metrics_opts o = {.inter_chunk = 1, .response_schema = schema};

@@ -1,0 +1,134 @@
+/* metrics/anthropic.c — one Anthropic Messages API event or body
+ * (gp_event_parse_anthropic, sse.h), walked with the same non-allocating
+ * JSON scanner as the OpenAI formats (jscan_int.h); only the Anthropic shapes
+ * live here.
+ *
+ * Streamed: message_start {"message":{..,"usage":{"input_tokens":N}}},
+ * content_block_start {"content_block":{"type":"text","text":".."}},
+ * content_block_delta {"delta":{"type":"text_delta","text":".."}} or
+ * {"type":"thinking_delta","thinking":".."} (signature_delta and
+ * input_json_delta carry no text), content_block_stop, message_delta
+ * {"delta":{"stop_reason":..},"usage":{"output_tokens":N}} (cumulative),
+ * message_stop (the stream's end: GP_EV_DONE), ping, and error
+ * {"type":"error","error":{"type":..,"message":..}}.
+ * Non-streamed: {"type":"message","content":[{"type":"text","text":..},
+ * {"type":"thinking","thinking":..}],"stop_reason":..,"usage":{..}}.
+ */
+#include "metrics/sse.h"
+#include "metrics/jscan_int.h"
+
+#include <string.h>
+
+#define KEQ(lit) GP_JS_EQ(k, kl, lit)
+
+/* Where one event's findings go (the caller's buffers and info). */
+struct anth_out {
+    struct gp_buf *content, *reasoning, *errtext;
+    struct gp_event_info *info;
+};
+
+/* a content block or a delta: "text" is content, "thinking" is reasoning
+ * (the block's "type" need not be read: only text blocks and text deltas
+ * have a "text" key, only thinking ones a "thinking" key) */
+static void anth_block(struct gp_js *j, struct anth_out *s)
+{
+    if (!gp_js_open(j, '{'))
+        return;
+    const char *k;
+    size_t kl;
+    int first = 1, r;
+    while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("text"))
+            s->info->content_len += gp_js_text(j, s->content);
+        else if (KEQ("thinking"))
+            s->info->reasoning_len += gp_js_text(j, s->reasoning);
+        else if (KEQ("stop_reason"))
+            gp_js_finish(j, &s->info->has_finish);
+        else
+            gp_js_skip(j);
+        if (j->bad)
+            return;
+    }
+}
+
+static void anth_content(struct gp_js *j, struct anth_out *s)
+{
+    if (!gp_js_open(j, '['))
+        return;
+    int first = 1;
+    while (!j->bad && gp_js_arr_next(j, &first) == 1)
+        anth_block(j, s);
+}
+
+/* The keys of an event or of a message object (message_start nests one);
+ * *type_stop / *type_error: "type" was "message_stop" / "error". */
+static int anth_object(struct gp_js *j, struct anth_out *s, int *type_stop, int *type_error)
+{
+    const char *k;
+    size_t kl;
+    int first = 1, r;
+    while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("type") && gp_js_peek(j) == '"') {
+            const char *v = j->p + 1;
+            gp_js_str(j, NULL);
+            size_t vl = (size_t)(j->p - v) - 1;
+            if (GP_JS_EQ(v, vl, "message_stop"))
+                *type_stop = 1;
+            else if (GP_JS_EQ(v, vl, "error"))
+                *type_error = 1;
+        } else if (KEQ("message") && gp_js_peek(j) == '{') {
+            int ts = 0, te = 0;
+            r = anth_object(j, s, &ts, &te);
+            if (r != 0)
+                j->bad = 1;
+        } else if (KEQ("content_block") || KEQ("delta"))
+            anth_block(j, s);
+        else if (KEQ("content"))
+            anth_content(j, s);
+        else if (KEQ("usage"))
+            gp_js_usage_io(j, s->info);
+        else if (KEQ("stop_reason"))
+            gp_js_finish(j, &s->info->has_finish);
+        else if (KEQ("error") && !gp_js_is_null(j)) {
+            *type_error = 1;
+            gp_js_error_value(j, s->errtext, s->info);
+        } else
+            gp_js_skip(j);
+        if (j->bad)
+            return -1;
+    }
+    return r;
+}
+
+void gp_event_parse_anthropic(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,
+                              struct gp_buf *errtext, struct gp_event_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->prompt_tokens = out->completion_tokens = -1;
+    out->n_choices = -1;
+    size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
+    if (errtext)
+        gp_buf_reset(errtext);
+    struct gp_js j = {json, json + len, 0};
+    struct anth_out s = {content, reasoning, errtext, out};
+    int type_stop = 0, type_error = 0;
+    int r = gp_js_peek(&j) == '{' ? anth_object(&j, &s, &type_stop, &type_error) : -1;
+    if (!j.bad && r == 0 && (gp_js_ws(&j), j.p != j.end))
+        j.bad = 1; /* bytes after the object: not one JSON document */
+    if (type_error) {
+        out->kind = GP_EV_ERROR;
+        out->content_len = out->reasoning_len = 0;
+        gp_js_cut(content, content0);
+        gp_js_cut(reasoning, reasoning0);
+        return;
+    }
+    if (j.bad || r != 0) {
+        out->kind = GP_EV_BAD;
+        out->content_len = out->reasoning_len = 0;
+        out->has_usage = out->bad_usage = 0;
+        gp_js_cut(content, content0);
+        gp_js_cut(reasoning, reasoning0);
+        return;
+    }
+    out->kind = type_stop ? GP_EV_DONE : GP_EV_CHUNK;
+}
