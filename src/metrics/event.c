@@ -138,23 +138,6 @@ static void scan_choices(struct gp_js *j, struct scan_state *s)
     }
 }
 
-/* usage.prompt_tokens_details: {"cached_tokens": N} (prefix-cache hits;
- * vLLM, SGLang, TRT-LLM and OpenAI send it) */
-static void scan_prompt_details(struct gp_js *j, struct scan_state *s)
-{
-    const char *k;
-    size_t kl;
-    int first = 1;
-    while (gp_js_obj_next(j, &first, &k, &kl) == 1) {
-        if (KEQ("cached_tokens") && gp_js_peek(j) != 'n')
-            s->info->cached_tokens = gp_js_usage_count(j, s->info);
-        else
-            gp_js_skip(j);
-        if (j->bad)
-            return;
-    }
-}
-
 static void scan_usage(struct gp_js *j, struct scan_state *s)
 {
     if (!gp_js_open(j, '{'))
@@ -169,7 +152,7 @@ static void scan_usage(struct gp_js *j, struct scan_state *s)
         else if (KEQ("completion_tokens"))
             s->info->completion_tokens = gp_js_usage_count(j, s->info);
         else if (KEQ("prompt_tokens_details") && gp_js_peek(j) == '{')
-            scan_prompt_details(j, s);
+            gp_js_cached_details(j, s->info);
         else
             gp_js_skip(j);
         if (j->bad)

@@ -331,6 +331,21 @@ void gp_js_error_value(struct gp_js *j, struct gp_buf *errtext, struct gp_event_
     }
 }
 
+void gp_js_cached_details(struct gp_js *j, struct gp_event_info *info)
+{
+    const char *k;
+    size_t kl;
+    int first = 1;
+    while (gp_js_obj_next(j, &first, &k, &kl) == 1) {
+        if (KEQ("cached_tokens") && gp_js_peek(j) != 'n')
+            info->cached_tokens = gp_js_usage_count(j, info);
+        else
+            gp_js_skip(j);
+        if (j->bad)
+            return;
+    }
+}
+
 void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info)
 {
     if (!gp_js_open(j, '{'))
@@ -344,6 +359,8 @@ void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info)
             info->prompt_tokens = gp_js_usage_count(j, info);
         else if (KEQ("output_tokens"))
             info->completion_tokens = gp_js_usage_count(j, info);
+        else if (KEQ("input_tokens_details") && gp_js_peek(j) == '{')
+            gp_js_cached_details(j, info);
         else
             gp_js_skip(j);
         if (j->bad)

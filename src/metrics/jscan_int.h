@@ -109,10 +109,19 @@ size_t gp_js_text(struct gp_js *j, struct gp_buf *out);
  * info->bad_usage set, never a number cut or rounded from it. */
 long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info);
 
+/* The inside of a usage details object ({ already consumed):
+ * {"cached_tokens": N} becomes info->cached_tokens (prefix-cache hits; chat's
+ * prompt_tokens_details and the Responses API's input_tokens_details). */
+void gp_js_cached_details(struct gp_js *j, struct gp_event_info *info);
+
 /* A usage object that names its counts input_tokens / output_tokens (the
  * Responses API and Anthropic Messages both do): they become
- * info->prompt_tokens / completion_tokens, and an object sets
- * info->has_usage. null or a non-object is skipped. */
+ * info->prompt_tokens / completion_tokens, input_tokens_details.cached_tokens
+ * (Responses) info->cached_tokens, and an object sets info->has_usage. null
+ * or a non-object is skipped. Anthropic's cache_read_input_tokens is not read
+ * as cached_tokens: its input_tokens leaves the cached tokens out, so the
+ * hit rate's denominator would need the three counts added, and a count
+ * genperf does not know how to read stays "not reported" (-1). */
 void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info);
 
 /* An error value: {"message": "..", "code": N, ..} or "text". The message

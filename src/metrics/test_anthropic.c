@@ -31,6 +31,7 @@ static void test_events(void)
     CHECK_INT(in.has_usage, 1);
     CHECK_INT(in.prompt_tokens, 25);
     CHECK_INT(in.completion_tokens, 1);
+    CHECK_INT(in.cached_tokens, -1); /* not reported: 0 would read as a 0 % prefix-cache hit rate */
     CHECK_INT(in.has_finish, 0);
     CHECK_INT((int)c.len, 0);
 
@@ -161,6 +162,7 @@ static void test_requests(void)
     CHECK_INT(q->reasoning_tokens, 2);
     CHECK_INT(q->server_prompt_tokens, 9);
     CHECK_INT(q->server_completion_tokens, 6);
+    CHECK_INT(q->server_cached_tokens, -1);
     CHECK_INT((int)q->content_chunks, 2);
     CHECK_INT((int)(q->flags & GP_RQ_NO_DONE), 0);
     CHECK_INT((int)q->bad_events, 0);

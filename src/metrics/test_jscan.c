@@ -184,6 +184,15 @@ static void test_numbers(void)
     CHECK_INT(info.completion_tokens, -1);
     CHECK_INT(info.bad_usage, 1);
     free(h);
+    /* the Responses API's input_tokens_details.cached_tokens */
+    memset(&info, 0, sizeof info);
+    info.cached_tokens = -1;
+    j = js_of("{\"input_tokens\":9,\"input_tokens_details\":{\"cached_tokens\":4},\"output_tokens\":2}", &h);
+    gp_js_usage_io(&j, &info);
+    CHECK(!j.bad && j.p == j.end);
+    CHECK_INT(info.cached_tokens, 4);
+    CHECK_INT(info.completion_tokens, 2);
+    free(h);
     memset(&info, 0, sizeof info);
     j = js_of("null", &h);
     gp_js_usage_io(&j, &info);

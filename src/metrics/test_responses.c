@@ -48,6 +48,7 @@ static void test_events(void)
     CHECK_INT(c.len, 8);
     /* reasoning deltas go to reasoning, never to content */
     parse("{\"delta\":\"think\",\"type\":\"response.reasoning_text.delta\"}", &c, &r, &e, &in);
+    CHECK_INT(in.cached_tokens, -1); /* no usage: not reported */
     CHECK_INT(in.reasoning_len, 5);
     CHECK_INT(in.content_len, 0);
     parse("{\"type\":\"response.reasoning_summary_text.delta\",\"delta\":\"!\"}", &c, &r, &e, &in);
@@ -63,6 +64,7 @@ static void test_events(void)
     CHECK_INT(in.has_usage, 1);
     CHECK_INT(in.prompt_tokens, 11);
     CHECK_INT(in.completion_tokens, 7);
+    CHECK_INT(in.cached_tokens, 0); /* input_tokens_details.cached_tokens: reported, 0 */
     CHECK_INT(c.len, 8);
     /* failures */
     parse("{\"type\":\"response.failed\",\"response\":{\"status\":\"failed\",\"error\":{\"code\":\"server_error\","
