@@ -359,6 +359,7 @@ static int put_body(void *ud, const char *p, size_t n)
         s->h1->t_read = 0;
     else
         t = gp_now_ns() - s->h1->t_shift;
+    assert(t >= s->h1->t_last); /* a later span of the read: now - shift >= the read's stamp */
     s->h1->t_last = t;
     return gp_cl_slot_put(s, p, n, t);
 }
@@ -386,6 +387,7 @@ static uint64_t kernel_stamp(struct loop *L, struct h1_xfer *x, struct msghdr *m
         t = x->t_last;
     if (t > t_user)
         t = t_user;
+    assert(t >= x->t_last); /* t_last <= t_user: the clamps above never cross */
     if (!L->phase_warmup) {
         uint64_t lag = t_user - t;
         L->stats->n_rx_kstamp++;
