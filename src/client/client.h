@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/rng.h"
 #include "sched/sched.h"
@@ -91,7 +92,11 @@ struct gp_client_opts {
     double timeout_s;                /* per-request timeout, 0 = none */
     int http2;
     int stop_fd;                     /* signalfd (or any fd) readable = stop; -1 = none */
-    int progress;                    /* draw a progress line on stderr */
+    FILE *progress;                  /* draw a progress line here (the command passes stderr on a
+                                      * terminal); NULL = none. Library code prints only to a FILE*
+                                      * it is given: here and notes */
+    FILE *notes;                     /* one-line notes for the user (GENPERF_TRANSPORT=h1 not possible);
+                                      * NULL = dropped */
     struct gp_client_progress *progress_pub; /* --workers: the loop publishes its counters here (every
                                       * 250 ms and at a phase's end) and the calling thread draws their
                                       * sum (client_workers.c); NULL = the loop draws its own */

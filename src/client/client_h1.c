@@ -55,8 +55,8 @@ int gp_cl_h1_setup(struct loop *L, struct gp_error *err)
             for (size_t j = 0; j <= i; j++)
                 gp_h1_target_free(&t[j]);
             free(t);
-            if (rc == 0 && tr && !strcmp(tr, "h1"))
-                fprintf(stderr, "genperf: GENPERF_TRANSPORT=h1 not possible (%s); using libcurl\n", why);
+            if (rc == 0 && tr && !strcmp(tr, "h1") && o->notes)
+                fprintf(o->notes, "genperf: GENPERF_TRANSPORT=h1 not possible (%s); using libcurl\n", why);
             return rc < 0 ? rc : 0;
         }
     }
