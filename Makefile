@@ -125,11 +125,12 @@ san:
 # in build-tsan/, then only the tests that run threads (TSAN_T, default below):
 # the --workers event loops (profile_workers, profile_urls),
 # the record store's prefault thread (client_test_record, and every profile),
-# the metrics workers and the watch (metrics_test_*, golden_artifacts), the
-# telemetry sampler (telemetry_test_*, e2e/telemetry_* but serve_flavors),
-# the export writer threads (export_test_export, golden_artifacts), the
-# big-file reader (core_test_bigfile) and the UI's libmicrohttpd thread
-# (report_ui_hosts). Every other test would only pay TSan's 5-15x slowdown;
+# the metrics parse workers (metrics_test_sse's 30,000 requests and
+# export_test_export's pipeline: past the 20,000 that start them) and the
+# watch (metrics_test_watch), the telemetry sampler (telemetry_test_*,
+# e2e/telemetry_* but serve_flavors), the export writer threads
+# (export_test_export, golden_artifacts), the big-file I/O thread
+# (core_test_bigfile) and the UI's libmicrohttpd thread (report_ui_hosts). Every other test would only pay TSan's 5-15x slowdown;
 # tests that assert wall-clock timing (profile_stall_backlog, 75,000 requests
 # in 3 s; telemetry_serve_flavors, one 1.2 s request) fail under it for that
 # reason alone and are left out, and so is shape_workers (rows due within
@@ -137,7 +138,7 @@ san:
 # About 2 minutes of tests on 2 cores after the build.
 # scripts/tsan.sh runs tests/run.sh with ASLR off where the kernel's layout
 # trips TSan, the suppressions of tests/tsan.supp, and fails on any report.
-TSAN_T ?= core_test_bigfile client_test_record metrics_test_watch metrics_test_stats telemetry_test \
+TSAN_T ?= core_test_bigfile client_test_record metrics_test_watch metrics_test_stats metrics_test_sse telemetry_test \
           export_test_export e2e/profile_workers e2e/profile_urls e2e/telemetry_fake_gpu \
           e2e/telemetry_host e2e/telemetry_dcgm e2e/telemetry_server e2e/telemetry_profile_store \
           e2e/metrics_telemetry_artifacts e2e/golden_artifacts e2e/report_ui_hosts

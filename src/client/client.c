@@ -52,6 +52,9 @@ int gp_cl_slot_put(struct slot *s, const char *p, size_t n, uint64_t t)
         s->chunks = c;
         s->chunks_cap = nc;
     }
+    /* a transfer's stamps never go back (client_int.h: h1's t_last; libcurl's
+     * are read on one thread from a monotonic clock): TTFT and ITL rely on it */
+    assert(!s->nchunks || t >= s->chunks[s->nchunks - 1].t_ns);
     /* straight into the record store: one copy per read, no staging */
     struct gp_chunk *c = &s->chunks[s->nchunks];
     c->t_ns = t;

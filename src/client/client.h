@@ -1,5 +1,6 @@
-/* client/client.h — the load generator: one thread, one libcurl multi
- * handle, many transfers.
+/* client/client.h — the load generator: one epoll event loop per thread
+ * (--workers N: N of them), many transfers, each on the built-in HTTP/1.1
+ * transport (plain http://, client_h1.c) or on libcurl multi (the rest).
  *
  * Owns: the curl handles and per-slot staging buffers for the duration of
  * gp_client_run (all freed before it returns). Borrows: the request bodies
@@ -23,10 +24,31 @@
  * all complete, and are recorded with GP_REC_WARMUP; the measured phase then
  * restarts at dataset entry 0 (GenAI-Perf/PA behaviour).
  *
- * Timestamps: t_start_ns just before the transfer is queued, one chunk per
- * libcurl write callback stamped with gp_now_ns() before anything else. A
- * response that is not text/event-stream is stored as one chunk stamped at
- * completion, as perf_analyzer records non-streamed bodies.
+ * Timestamps (all CLOCK_MONOTONIC ns, taken on the loop's thread; record.h):
+ *   t_start_ns  gp_now_ns() in gp_cl_slot_start (client.c), just before the
+ *               transfer goes to its transport: before h1's connect/send,
+ *               before curl_multi_add_handle. TTFT and latency start here.
+ *   t_send_ns   when the request's first byte is about to go out on a ready
+ *               connection: h1's send_some (client_h1.c), libcurl's
+ *               CURLOPT_PREREQFUNCTION (client.c on_prereq).
+ *   t_sched_ns  not a reading: the due time the schedule gave (open loop).
+ *   chunk t_ns  plain http:// (client_h1.c recv_read): each recvmsg is
+ *               stamped before its bytes are parsed, with the kernel's
+ *               receive time of the read (SO_TIMESTAMPNS, on CLOCK_REALTIME,
+ *               moved to CLOCK_MONOTONIC by the two clocks' offset read then,
+ *               kept within [the transfer's last stamp, when recvmsg
+ *               returned]: kernel_stamp); GENPERF_RX_STAMP=user: gp_now_ns()
+ *               right after recvmsg returns. A read holding several HTTP
+ *               chunks gives its first body span that stamp and each later
+ *               span gp_now_ns() when handed over, less the read's lag
+ *               (put_body). libcurl (https, --http2, proxies): gp_now_ns()
+ *               first thing in the write callback (client.c on_write).
+ *               A transfer's stamps never go back (asserted).
+ *   t_end_ns    gp_now_ns() when gp_cl_slot_record runs (the loop saw the
+ *               transfer end). A response that is not text/event-stream is
+ *               stored as one chunk, as perf_analyzer records non-streamed
+ *               bodies, stamped with its last read's kernel stamp (h1) or
+ *               t_end_ns (otherwise); t_end_ns then takes that stamp too.
  */
 #ifndef GP_CLIENT_CLIENT_H
 #define GP_CLIENT_CLIENT_H
@@ -34,6 +56,7 @@
 #include <stddef.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/rng.h"
 #include "sched/sched.h"
@@ -91,7 +114,11 @@ struct gp_client_opts {
     double timeout_s;                /* per-request timeout, 0 = none */
     int http2;
     int stop_fd;                     /* signalfd (or any fd) readable = stop; -1 = none */
-    int progress;                    /* draw a progress line on stderr */
+    FILE *progress;                  /* draw a progress line here (the command passes stderr on a
+                                      * terminal); NULL = none. Library code prints only to a FILE*
+                                      * it is given: here and notes */
+    FILE *notes;                     /* one-line notes for the user (GENPERF_TRANSPORT=h1 not possible);
+                                      * NULL = dropped */
     struct gp_client_progress *progress_pub; /* --workers: the loop publishes its counters here (every
                                       * 250 ms and at a phase's end) and the calling thread draws their
                                       * sum (client_workers.c); NULL = the loop draws its own */

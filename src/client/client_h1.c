@@ -55,8 +55,8 @@ int gp_cl_h1_setup(struct loop *L, struct gp_error *err)
             for (size_t j = 0; j <= i; j++)
                 gp_h1_target_free(&t[j]);
             free(t);
-            if (rc == 0 && tr && !strcmp(tr, "h1"))
-                fprintf(stderr, "genperf: GENPERF_TRANSPORT=h1 not possible (%s); using libcurl\n", why);
+            if (rc == 0 && tr && !strcmp(tr, "h1") && o->notes)
+                fprintf(o->notes, "genperf: GENPERF_TRANSPORT=h1 not possible (%s); using libcurl\n", why);
             return rc < 0 ? rc : 0;
         }
     }
@@ -359,6 +359,7 @@ static int put_body(void *ud, const char *p, size_t n)
         s->h1->t_read = 0;
     else
         t = gp_now_ns() - s->h1->t_shift;
+    assert(t >= s->h1->t_last); /* a later span of the read: now - shift >= the read's stamp */
     s->h1->t_last = t;
     return gp_cl_slot_put(s, p, n, t);
 }
@@ -386,6 +387,7 @@ static uint64_t kernel_stamp(struct loop *L, struct h1_xfer *x, struct msghdr *m
         t = x->t_last;
     if (t > t_user)
         t = t_user;
+    assert(t >= x->t_last); /* t_last <= t_user: the clamps above never cross */
     if (!L->phase_warmup) {
         uint64_t lag = t_user - t;
         L->stats->n_rx_kstamp++;

@@ -242,7 +242,7 @@ struct gp_cl_progress_view {
     uint64_t duration_ns;    /* > 0: a time-bounded run */
     double elapsed_s;
 };
-void gp_cl_progress_print(const struct gp_cl_progress_view *v, int final);
+void gp_cl_progress_print(FILE *fp, const struct gp_cl_progress_view *v, int final);
 /* The workers' published counters summed into one line (client_workers.c
  * calls it); *shown_warmup: whether the last line drawn was warmup's, so
  * the measured phase starts a line of its own. */

@@ -276,6 +276,7 @@ int gp_cl_sched_resume(struct loop *L, struct sched *S, uint64_t now, struct gp_
             L->next_resume = sl->resume_ns < L->next_resume ? sl->resume_ns : L->next_resume;
             continue;
         }
+        assert(!sl->busy); /* waiting -> idle (the slot states, client_int.h) */
         sl->waiting = 0;
         L->n_waiting--;
         if (over)

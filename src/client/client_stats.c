@@ -72,11 +72,11 @@ void gp_cl_note_first_error(struct loop *L, long status, const char *txt, size_t
             L->stats->first_error[i] = ' ';
 }
 
-void gp_cl_progress_print(const struct gp_cl_progress_view *v, int final)
+void gp_cl_progress_print(FILE *fp, const struct gp_cl_progress_view *v, int final)
 {
     double el = v->elapsed_s;
     if (v->warmup) {
-        fprintf(stderr, "\r\033[Kwarmup: %llu/%ld sent", (unsigned long long)v->warmup_sent, v->total);
+        fprintf(fp, "\r\033[Kwarmup: %llu/%ld sent", (unsigned long long)v->warmup_sent, v->total);
     } else {
         /* elapsed and what is left: of the count at the rate so far, or
          * of --duration, which is a time and is shown as one */
@@ -104,12 +104,12 @@ void gp_cl_progress_print(const struct gp_cl_progress_view *v, int final)
                 snprintf(eta, sizeof eta, "  ETA %s", r);
             }
         }
-        fprintf(stderr, "\r\033[K%s  elapsed %s%s%s%s  %.1f req/s  ~%.0f tok/s  %llu failed  %llu in flight%s", done,
+        fprintf(fp, "\r\033[K%s  elapsed %s%s%s%s  %.1f req/s  ~%.0f tok/s  %llu failed  %llu in flight%s", done,
                 elb, tot[0] ? " of " : "", tot, eta, rate, el > 0 ? (double)v->events / el : 0.0,
                 (unsigned long long)v->failed, (unsigned long long)v->inflight, v->stopping ? "  (stopping)" : "");
     }
     if (final)
-        fputc('\n', stderr);
+        fputc('\n', fp);
 }
 
 void gp_cl_progress_draw(struct loop *L, uint64_t now, int final)
@@ -143,7 +143,7 @@ void gp_cl_progress_draw(struct loop *L, uint64_t now, int final)
         .duration_ns = L->o->duration_ns,
         .elapsed_s = (double)(now - L->phase_start) / 1e9,
     };
-    gp_cl_progress_print(&v, final);
+    gp_cl_progress_print(L->o->progress, &v, final);
     L->progress_drawn = !final;
 }
 
@@ -168,11 +168,11 @@ void gp_cl_progress_sum(const struct gp_client_opts *o, struct gp_client_progres
     if (!t0 && !final)
         return; /* no worker has published yet */
     if (*shown_warmup && !v.warmup)
-        fputc('\n', stderr);
+        fputc('\n', o->progress);
     *shown_warmup = v.warmup;
     v.total = v.warmup ? o->warmup_count : o->duration_ns || o->plan ? -1 : o->request_count;
     v.elapsed_s = t0 && now > t0 ? (double)(now - t0) / 1e9 : 0;
-    gp_cl_progress_print(&v, final);
+    gp_cl_progress_print(o->progress, &v, final);
 }
 
 uint64_t gp_cl_thread_cpu_ns(void)

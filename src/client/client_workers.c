@@ -224,7 +224,7 @@ static int start_workers(const struct gp_client_opts *o, struct worker *ws, int 
         w->o = *o;
         w->o.share_index = (o->share_count > 1 ? o->share_index : 0) + i;
         w->o.share_count = S;
-        w->o.progress = pub != NULL;
+        w->o.progress = pub ? o->progress : NULL; /* a worker publishes; the caller draws */
         w->o.progress_pub = pub ? &pub[i] : NULL;
         w->o.max_inflight = o->max_inflight > 0
                                 ? (long)gp_dist_share((uint64_t)o->max_inflight, (uint64_t)S, (uint64_t)w->o.share_index)

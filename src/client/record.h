@@ -38,7 +38,7 @@ enum gp_record_flags {
 };
 
 struct gp_chunk {
-    uint64_t t_ns;      /* CLOCK_MONOTONIC when the read returned */
+    uint64_t t_ns;      /* CLOCK_MONOTONIC stamp of the read (client.h: the kernel's receive time on h1) */
     uint64_t off;       /* into store->bytes */
     uint32_t len;
 };

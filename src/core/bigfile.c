@@ -18,6 +18,7 @@
 #include "core/bigfile.h"
 #include "core/error.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -277,6 +278,10 @@ static int flush_direct(struct gp_bigfile *f)
     memcpy(next, f->b.data + n, tail);
     next[tail] = '\0';
     pthread_mutex_lock(&io->mu);
+    /* one direct write in flight at a time (reap waited for the last), and
+     * each starts on a block boundary (go_direct aligned `written`) */
+    assert(!io->busy && !io->pending);
+    assert((f->written & (off_t)(DIRECT_ALIGN - 1)) == 0);
     io->spare = f->b.data;
     io->n = n;
     io->off = f->written;

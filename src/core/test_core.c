@@ -3,11 +3,15 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/pytext.h"
+#include "core/stats.h"
 #include "core/test.h"
 
+#include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_buf_append(void)
@@ -134,6 +138,31 @@ static void test_err_prefix(void)
     CHECK_STR(err.msg, "file f.json: bad x");
 }
 
+/* The invariants docs/ARCHITECTURE.md lists are assert()ed, so the build
+ * must keep asserts: no NDEBUG (the unit tests use the library's own
+ * flags). And one of them does fire: percentiles of an unsorted array abort
+ * (in a child, its assert message sent to /dev/null). */
+static void test_asserts_are_active(void)
+{
+#ifdef NDEBUG
+    CHECK(!"NDEBUG is defined: the invariants' assert()s are compiled out");
+#endif
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0)
+            dup2(fd, 2);
+        double unsorted[2] = {3.0, 1.0};
+        volatile double p = gp_percentile_sorted(unsorted, 2, 50);
+        (void)p;
+        _exit(0);
+    }
+    int st = 0;
+    CHECK_INT(waitpid(pid, &st, 0), pid);
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+}
+
 int main(void)
 {
     GP_RUN(test_buf_append);
@@ -143,5 +172,6 @@ int main(void)
     GP_RUN(test_json_dump);
     GP_RUN(test_atomic_write);
     GP_RUN(test_err_prefix);
+    GP_RUN(test_asserts_are_active);
     return gp_test_summary();
 }

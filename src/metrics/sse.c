@@ -10,6 +10,7 @@
 #include "metrics/sse_int.h"
 #include "core/error.h"
 
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 
@@ -42,6 +43,7 @@ static int dispatch(struct gp_sse *p, gp_sse_event_fn fn, void *ctx)
             n--;
         if (gp_buf_reserve(&p->data, 1))
             return -GP_ENOMEM;
+        assert(n < p->data.cap); /* data[len] = '\0' stays inside the buffer (sse.h) */
         p->data.data[n] = '\0';
         r = fn(ctx, p->data.data, n, p->event);
     }
@@ -73,6 +75,7 @@ static int process_line(struct gp_sse *p, const char *s, size_t n, gp_sse_event_
         p->have_data = 1;
     } else if (flen == 5 && memcmp(s, "event", 5) == 0) {
         size_t k = vlen < sizeof p->event - 1 ? vlen : sizeof p->event - 1;
+        assert(k < sizeof p->event); /* a longer event: name is cut, never overruns */
         memcpy(p->event, v, k);
         p->event[k] = '\0';
     }
@@ -91,6 +94,7 @@ int gp_sse_feed(struct gp_sse *p, const char *bytes, size_t n, gp_sse_event_fn f
         /* the next line end (LF, CR or CRLF) at the byte level: 0x0A/0x0D
          * never occur inside a UTF-8 sequence */
         size_t j = (size_t)(find2(bytes + i, bytes + n, '\n', '\r') - bytes);
+        assert(j >= i && j <= n); /* the line end lies inside this read */
         if (j == n) {
             if (gp_buf_append(&p->line, bytes + i, n - i))
                 return -GP_ENOMEM;

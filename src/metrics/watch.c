@@ -2,6 +2,7 @@
  * workers publish every few thousand requests, so neither side contends. */
 #include "metrics/watch.h"
 
+#include <assert.h>
 #include <string.h>
 
 void gp_metrics_watch_init(struct gp_metrics_watch *w)
@@ -21,6 +22,7 @@ void gp_metrics_watch_destroy(struct gp_metrics_watch *w)
 static void release(struct gp_metrics_reader *rd)
 {
     if (rd->holding) {
+        assert(rd->w->readers > 0); /* counted once, by hold */
         rd->w->readers--;
         rd->holding = 0;
         pthread_cond_broadcast(&rd->w->cv); /* a failing computation may be waiting for that */
@@ -128,6 +130,8 @@ void gp_metrics_watch_start(struct gp_metrics_watch *w, const struct gp_req_metr
 void gp_metrics_watch_progress(struct gp_metrics_watch *w, int t, size_t done)
 {
     pthread_mutex_lock(&w->mu);
+    /* a worker publishes only inside the range it owns (watch.h) */
+    assert(t < 0 || t >= w->nw || done <= w->k1[t]);
     if (t >= 0 && t < w->nw && done > w->done[t])
         w->done[t] = done;
     pthread_cond_broadcast(&w->cv);

@@ -489,7 +489,8 @@ static int stage_run(struct profile_run *r)
         .timeout_s = cfg->request_timeout_s,
         .http2 = cfg->http2,
         .stop_fd = r->sfd,
-        .progress = isatty(2) && gp_profile_dist_size(r->dist) == 1,
+        .progress = isatty(2) && gp_profile_dist_size(r->dist) == 1 ? stderr : NULL,
+        .notes = stderr,
         /* under mpirun the SIGKILL that follows its SIGTERM sets the limit */
         .grace_ns = gp_profile_dist_grace_ns(r->dist, 2000000000ull),
         .max_response_bytes = (uint64_t)cfg->max_response_bytes,

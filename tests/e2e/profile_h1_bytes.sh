@@ -80,4 +80,11 @@ GENPERF_TRANSPORT=libcurl "$GENPERF" profile -m m --tokenizer builtin -u "http:/
   --request-count 2 --artifact-dir art.bad >bad.out 2>bad.err && fail "GENPERF_TRANSPORT=libcurl accepted"
 grep -q "GENPERF_TRANSPORT=libcurl: not a transport; use curl" bad.err || { cat bad.err; fail "no error naming GENPERF_TRANSPORT"; }
 [ ! -e art.bad ] || fail "a run directory was written for a bad GENPERF_TRANSPORT"
+# GENPERF_TRANSPORT=h1 where h1 cannot go (https): libcurl runs it and the
+# client says so once, through the notes FILE* the command gives it (the
+# client library prints only to a FILE* it is given)
+GENPERF_TRANSPORT=h1 "$GENPERF" profile -m m --tokenizer builtin -u "https://127.0.0.1:1" --endpoint-type chat \
+  --request-count 1 --artifact-dir art.tls >tls.out 2>tls.err || true
+grep -q "GENPERF_TRANSPORT=h1 not possible (not a plain http:// URL); using libcurl" tls.err ||
+  { cat tls.err; fail "no note that h1 could not carry an https URL"; }
 echo "h1 and libcurl sent identical requests and read identical responses"

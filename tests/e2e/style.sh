@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # scripts/check-style.py passes on the tree (no tab, trailing whitespace or CR
 # line end in sources and scripts; C lines within 160 characters, 250 in unit
-# tests; C files within 750 lines), and it does catch each of those: a scratch
-# tree with one violation of each rule must produce exactly those reports.
+# tests; C files within 750 lines; library code does not print to stdout or
+# stderr: only main.c, cmd_*.c and the check's COMMAND_FILES do, or a forked
+# child after a failed exec), and it does catch each of those: a scratch tree
+# with one violation of each rule must produce exactly those reports.
 set -eu
 command -v python3 >/dev/null || { echo "python3 not found"; exit 77; }
 root=${GP_ROOT:-$(pwd)}
@@ -23,6 +25,15 @@ printf 'echo hi\t\n' > "$t/tests/e2e/x.sh"
 printf 'all:\n\techo ok\n' > "$t/src/m/module.mk"
 printf 'anything goes \r\n' > "$t/src/m/testdata/fixture.txt"
 printf 'x:\n\ttrue\n' > "$t/Makefile"
+# who prints: a library file that does (3 ways), a command that may, a
+# comment that only names printf, a forked child's message after exec, a
+# FILE* given, and a unit test
+printf 'void f(void) {\n    fprintf(stderr, "x\\n");\n}\n' > "$t/src/m/lib.c"
+printf 'void g(void) { puts("x"); }\nvoid h(void) { dprintf(2, "x"); }\n' > "$t/src/m/lib2.c"
+printf 'void f(void) { fprintf(stderr, "x"); printf("y"); }\n' > "$t/src/m/cmd_x.c"
+printf '/* printf("x") in a comment */\nvoid f(FILE *fp) { fprintf(fp, "x"); gp_buf_printf(b, "y"); }\n' > "$t/src/m/quiet.c"
+printf 'void f(void) {\n    execv(a, v);\n    fprintf(stderr, "cannot execute");\n}\n' > "$t/src/m/spawn.c"
+printf 'int main(void) { printf("ok"); }\n' > "$t/src/m/test_p.c"
 if python3 "$root/scripts/check-style.py" "$t" > out.txt 2>err.txt; then
   cat out.txt err.txt; echo "check-style.py passed a tree with violations"; exit 1
 fi
@@ -36,6 +47,9 @@ src/m/tab.h:1: tab (indent with spaces)
 src/m/trail.c:1: trailing whitespace
 tests/e2e/x.sh:1: tab (indent with spaces)
 tests/e2e/x.sh:1: trailing whitespace
+src/m/lib.c:2: library code prints to stdout/stderr (return the text in a struct gp_error or to the caller, or print to a FILE* it is given; commands: main.c, cmd_*.c, COMMAND_FILES)
+src/m/lib2.c:1: library code prints to stdout/stderr (return the text in a struct gp_error or to the caller, or print to a FILE* it is given; commands: main.c, cmd_*.c, COMMAND_FILES)
+src/m/lib2.c:2: library code prints to stdout/stderr (return the text in a struct gp_error or to the caller, or print to a FILE* it is given; commands: main.c, cmd_*.c, COMMAND_FILES)
 W
 diff want.txt got.txt
-grep -q '10 files, 7 problem' err.txt || { cat err.txt; exit 1; }
+grep -q '16 files, 10 problem' err.txt || { cat err.txt; exit 1; }
