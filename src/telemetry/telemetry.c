@@ -461,13 +461,24 @@ int gp_telemetry_metrics_url_for(const char *target_url, char *out, size_t outsz
     return (n < 0 || (size_t)n >= outsz) ? -1 : 0;
 }
 
+/* The first sample is taken by gp_telemetry_start, so this thread waits a
+ * step before each of its own. */
 static void *sampler_main(void *arg)
 {
     struct gp_telemetry *t = arg;
     uint64_t step = (uint64_t)(t->interval_s * 1e9);
-    uint64_t next = gp_now_ns();
+    uint64_t next = t->first_tick_ns + step;
     pthread_mutex_lock(&t->mu);
-    while (!t->stopping) {
+    for (;;) {
+        while (!t->stopping) {
+            uint64_t now = gp_now_ns();
+            if (now >= next)
+                break;
+            struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
+            pthread_cond_timedwait(&t->cv, &t->mu, &ts);
+        }
+        if (t->stopping)
+            break;
         pthread_mutex_unlock(&t->mu);
         gp_telemetry_tick(t);
         next += step;
@@ -475,13 +486,6 @@ static void *sampler_main(void *arg)
         if (next < now)  /* a slow tick: skip the missed slots, keep the phase */
             next += ((now - next) / step + 1) * step;
         pthread_mutex_lock(&t->mu);
-        while (!t->stopping) {
-            now = gp_now_ns();
-            if (now >= next)
-                break;
-            struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
-            pthread_cond_timedwait(&t->cv, &t->mu, &ts);
-        }
     }
     pthread_mutex_unlock(&t->mu);
     return NULL;
@@ -508,6 +512,14 @@ int gp_telemetry_start(const struct gp_telemetry_opts *o, struct gp_telemetry **
         return gp_err(err, GP_ENOMEM, "cannot create the telemetry sampler's lock");
     }
     t->sync_ok = 1;
+    /* The first sample is taken here, before the caller sends a request: the
+     * server's counters over the run (vLLM's prefix-cache hits/queries, the
+     * spec-decode counters) are differences from it. Taken on the thread,
+     * a loaded host could start it after the first requests were served
+     * (CI saw 22 of 24 requests counted). It costs one scrape, at most the
+     * scrape timeout, before the run starts. */
+    t->first_tick_ns = gp_now_ns();
+    gp_telemetry_tick(t);
     /* The sampler must never be the thread a process signal (Ctrl-C) lands
      * on: whoever waits for signals (signalfd, sigwait) expects them blocked
      * everywhere else. The new thread inherits this mask. */

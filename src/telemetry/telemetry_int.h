@@ -87,6 +87,7 @@ struct gp_telemetry {
     json_t *remote_summary;
 
     pthread_t th;
+    uint64_t first_tick_ns; /* gp_telemetry_start's own sample, the thread's phase */
     int thread_started;
     int stopping;
     pthread_mutex_t mu;

@@ -414,6 +414,22 @@ static void test_server_scrape(void)
         gp_telemetry_free(t);
     }
 
+    /* gp_telemetry_start takes the first sample itself, before it returns:
+     * the counters' baseline precedes the run's first request (on the thread
+     * alone, a loaded host started it after requests were served). The
+     * thread's own first tick is a whole interval (60 s) away. */
+    struct gp_telemetry_opts slow = o;
+    slow.interval_s = 60;
+    int hits0 = s.hits;
+    t = NULL;
+    CHECK_INT(gp_telemetry_start(&slow, &t, NULL), 0);
+    if (t) {
+        CHECK_INT(s.hits - hits0, 2); /* the probe and the first sample */
+        double v[8];
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_NUM_REQUESTS_RUNNING, v, 8), 1);
+        gp_telemetry_free(t); /* joins at once: the wait is cut by stop */
+    }
+
     snprintf(url, sizeof url, "http://127.0.0.1:%d/dcgm", port);
     t = NULL;
     CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
