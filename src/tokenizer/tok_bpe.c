@@ -52,11 +52,11 @@ static int to_model(const char *s, size_t n, int byte_level, struct gp_buf *o)
         return -GP_ENOMEM;
     size_t i = 0, k = 0;
     while (i < n) {
-        size_t l = tk_utf8_len((const unsigned char *)s + i, n - i);
+        size_t l = gp_utf8_len((const unsigned char *)s + i, n - i);
         if (!l)
             return -1;
         size_t dl;
-        int b = tk_cp_to_byte(tk_utf8_dec((const unsigned char *)s + i, &dl));
+        int b = tk_cp_to_byte(gp_utf8_cp((const unsigned char *)s + i, &dl));
         if (b < 0)
             return -1;
         o->data[k++] = (char)b;
@@ -410,7 +410,7 @@ static long word_symbols(struct tk_bpe *m, const char *s, size_t n)
     int64_t unk_pending = -1; /* an unk symbol not yet emitted (fuse_unk joins them) */
     size_t i = 0;
     while (i < n) {
-        size_t l = m->byte_level ? 1 : tk_utf8_len((const unsigned char *)s + i, n - i);
+        size_t l = m->byte_level ? 1 : gp_utf8_len((const unsigned char *)s + i, n - i);
         if (!l)
             l = 1;
         int64_t id = (m->byte_level && l == 1) ? (m->byte_id[(unsigned char)s[i]] == UINT32_MAX
