@@ -85,6 +85,25 @@ void gp_profile_config_free(struct profile_config *cfg)
     memset(cfg, 0, sizeof *cfg);
 }
 
+/* argparse's int() and float() (profile_config.h): both here, below the parser
+ * (profile_args.c) and the hooks (profile_media.c) that call them. */
+int gp_profile_parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return -1;
+    long v = strtol(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int gp_profile_parse_double(const char *s, double *out)
 {
     char *end;
@@ -441,6 +460,17 @@ static int read_key_file(struct profile_config *cfg, const char *path, char *key
     fclose(fp);
     key[strcspn(key, "\r\n")] = '\0';
     return 0;
+}
+
+void gp_profile_default_cacert(struct profile_config *cfg)
+{
+    if (cfg->cacert)
+        return;
+    const char *env = getenv("SSL_CERT_FILE");
+    if (!env || !*env)
+        env = getenv("CURL_CA_BUNDLE");
+    if (env && *env)
+        cfg->cacert = env;
 }
 
 int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, struct gp_error *err)
