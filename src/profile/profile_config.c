@@ -86,19 +86,24 @@ void gp_profile_config_free(struct profile_config *cfg)
 }
 
 /* argparse's int() and float() (profile_config.h): both here, below the parser
- * (profile_args.c) and the hooks (profile_media.c) that call them. */
+ * (profile_args.c) and the hooks (profile_media.c) that call them. Python's
+ * int() and float() allow blanks around the number, not an empty string. */
+static const char *skip_blanks(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
 int gp_profile_parse_long(const char *s, long *out)
 {
     char *end;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
+    s = skip_blanks(s);
     if (!*s)
         return -1;
+    errno = 0;
     long v = strtol(s, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end || errno)
+    if (*skip_blanks(end) || errno)
         return -1;
     *out = v;
     return 0;
@@ -107,15 +112,12 @@ int gp_profile_parse_long(const char *s, long *out)
 int gp_profile_parse_double(const char *s, double *out)
 {
     char *end;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
+    s = skip_blanks(s);
     if (!*s)
         return -1;
+    errno = 0;
     double v = strtod(s, &end);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end || errno == ERANGE)
+    if (*skip_blanks(end) || errno == ERANGE)
         return -1;
     *out = v;
     return 0;
