@@ -230,11 +230,6 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
 int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *const *srcs, size_t n,
                            struct gp_error *err);
 
-/* The Poisson arrivals use the seeded xoshiro256** of core/rng.h
- * on a stream of their own; exposed for tests. */
-void gp_client_rng_seed(struct gp_rng *r, uint64_t seed);
-double gp_client_rng_exp(struct gp_rng *r, double mean);
-
 /* $GENPERF_TRANSPORT: unset or empty (the built-in HTTP/1.1 client where
  * the URLs allow it, else libcurl), "curl" or "h1". Any other value: -1 with
  * a message naming it, so a typo fails before anything runs or is written. */

@@ -6,6 +6,7 @@
 #include "client/record.h"
 #include "client/session.h"
 #include "core/error.h"
+#include "core/heap.h"
 #include "dist/dist.h"
 
 #include <assert.h>
@@ -15,47 +16,17 @@
 
 void gp_csched_precise_timers(void) { (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); }
 
+static int item_less(const struct gp_csched_item *a, const struct gp_csched_item *b) { return a->due < b->due; }
+
+GP_HEAP_DEFINE(item_heap, struct gp_csched_item, item_less)
+
 /* The heap holds at most one job per chain, and there are at most p->n jobs:
- * gp_csched_init sized it so; a push past that would write out of bounds. The
- * order asserts look at one parent/child pair (O(1), cheap in -O2 builds). */
+ * gp_csched_init sized it so; a push past that would write out of bounds.
+ * core/heap.h asserts the order. */
 static void heap_push(struct gp_csched *q, uint64_t due, uint32_t job)
 {
     assert(q->nheap < (q->p->n ? q->p->n : 1));
-    size_t i = q->nheap++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (q->heap[parent].due <= due)
-            break;
-        q->heap[i] = q->heap[parent];
-        i = parent;
-    }
-    q->heap[i].due = due;
-    q->heap[i].job = job;
-    assert(i == 0 || q->heap[(i - 1) / 2].due <= due);
-}
-
-static struct gp_csched_item heap_pop(struct gp_csched *q)
-{
-    assert(q->nheap > 0);
-    struct gp_csched_item top = q->heap[0];
-    struct gp_csched_item last = q->heap[--q->nheap];
-    size_t i = 0, n = q->nheap;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && q->heap[c + 1].due < q->heap[c].due)
-            c++;
-        if (q->heap[c].due >= last.due)
-            break;
-        q->heap[i] = q->heap[c];
-        i = c;
-    }
-    if (n)
-        q->heap[i] = last;
-    assert(n == 0 || top.due <= q->heap[0].due);
-    assert(n < 2 || q->heap[0].due <= q->heap[1].due);
-    return top;
+    item_heap_push(q->heap, &q->nheap, (struct gp_csched_item){.due = due, .job = job});
 }
 
 static uint64_t at(uint64_t t0, int64_t off) { return off < 0 ? t0 : t0 + (uint64_t)off; }
@@ -141,7 +112,7 @@ void gp_csched_pop(struct gp_csched *q, uint32_t *job, uint32_t *entry, uint64_t
         q->next_due = q->t0 + (uint64_t)gp_sched_iter_next(&q->it);
         return;
     }
-    struct gp_csched_item it = heap_pop(q);
+    struct gp_csched_item it = item_heap_pop(q->heap, &q->nheap);
     *job = it.job;
     *entry = q->p->jobs[it.job].entry;
     *due = it.due;

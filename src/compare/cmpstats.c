@@ -13,7 +13,6 @@
  * aggregate needs them too and may not include compare/). */
 double gp_cs_mean(const double *x, size_t n) { return gp_mean(x, n); }
 double gp_cs_stddev(const double *x, size_t n) { return gp_sample_std(x, n); }
-double gp_cs_t_cdf(double t, double df) { return gp_t_cdf(t, df); }
 double gp_cs_t_quantile(double p, double df) { return gp_t_quantile(p, df); }
 
 int gp_cs_welch(const double *a, size_t na, const double *b, size_t nb, struct gp_cs_interval *out)

@@ -17,8 +17,6 @@ struct gp_rng;
 double gp_cs_mean(const double *x, size_t n);
 /* Sample standard deviation (n - 1 in the denominator); 0 for n < 2. */
 double gp_cs_stddev(const double *x, size_t n);
-/* Student's t CDF P(T <= t) with df > 0 degrees of freedom (df may be fractional). */
-double gp_cs_t_cdf(double t, double df);
 /* The t with P(T <= t) = p, for p in (0, 1) and df > 0 (bisection on the CDF,
  * |error| < 1e-9): gp_cs_t_quantile(0.975, 10) = 2.228139 */
 double gp_cs_t_quantile(double p, double df);

@@ -52,7 +52,12 @@ static int find_stem(const char *dir, char *stem, size_t sz)
     return stem[0] != '\0';
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+/* A sub-directory collect_runs descends into: its path must fit the 1024
+ * bytes collect_runs joins it into. */
+static int keep_run_parent(const char *path, const char *name, void *arg)
+{
+    return strlen(path) < 1024 && gp_is_dir(path);
+}
 
 /* Appends to *dirs every run directory at or under dir, depth first in name
  * order, to depth 3 (run_K/<model-endpoint-load>/ is depth 2). */
@@ -72,35 +77,19 @@ static int collect_runs(const char *dir, int depth, char ***dirs, size_t *n, str
     }
     if (depth >= 3)
         return 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
     char **subs = NULL;
     size_t ns = 0;
-    struct dirent *e;
-    int rc = 0;
-    while ((e = readdir(d))) {
+    int rc = gp_dir_list(dir, keep_run_parent, NULL, &subs, &ns, NULL);
+    if (rc == -GP_ENOENT)
+        return 0;
+    if (rc < 0)
+        return gp_err(err, GP_ENOMEM, "out of memory listing %s", dir);
+    for (size_t i = 0; i < ns && !rc; i++) {
         char path[1024];
-        if (e->d_name[0] == '.' || gp_path_join(path, sizeof path, dir, e->d_name) < 0 || !gp_is_dir(path))
-            continue;
-        char **nn = realloc(subs, (ns + 1) * sizeof *nn);
-        if (!nn || !(nn[ns] = strdup(path))) {
-            subs = nn ? nn : subs;
-            rc = gp_err(err, GP_ENOMEM, "out of memory listing %s", dir);
-            break;
-        }
-        subs = nn;
-        ns++;
+        if (gp_path_join(path, sizeof path, dir, subs[i]) == 0)
+            rc = collect_runs(path, depth + 1, dirs, n, err);
     }
-    closedir(d);
-    if (ns)
-        qsort(subs, ns, sizeof *subs, cmp_str);
-    for (size_t i = 0; i < ns; i++) {
-        if (!rc)
-            rc = collect_runs(subs[i], depth + 1, dirs, n, err);
-        free(subs[i]);
-    }
-    free(subs);
+    gp_dir_list_free(subs, ns);
     return rc;
 }
 
@@ -218,6 +207,18 @@ int gp_cmp_acc_finish(struct gp_cmp_acc *a)
     return a->nomem ? -1 : 0;
 }
 
+static int acc_window(json_t *r, void *a)
+{
+    gp_cmp_acc_window(a, r);
+    return 0;
+}
+
+static int acc_add(json_t *r, void *a)
+{
+    gp_cmp_acc_add(a, r);
+    return 0;
+}
+
 /* The per-request samples and time slices of one run from records.jsonl. */
 static int read_records(struct gp_cmp_side *s, const char *path, json_t *genai, json_t *extras,
                         struct gp_error *err)
@@ -228,21 +229,8 @@ static int read_records(struct gp_cmp_side *s, const char *path, json_t *genai, 
     struct gp_cmp_acc a;
     gp_cmp_acc_init(&a, s, genai, extras);
     /* pass 0 finds the window when <stem>_genperf.json gave none */
-    for (int pass = gp_cmp_acc_has_window(&a); pass < 2; pass++) {
-        for (char *line = text, *next; line && *line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next = '\0';
-            json_t *r = json_loads(line, 0, NULL);
-            if (next)
-                *next++ = '\n';
-            if (pass == 0)
-                gp_cmp_acc_window(&a, r);
-            else
-                gp_cmp_acc_add(&a, r);
-            json_decref(r);
-        }
-    }
+    for (int pass = gp_cmp_acc_has_window(&a); pass < 2; pass++)
+        gp_jsonl_each(text, pass == 0 ? acc_window : acc_add, &a);
     free(text);
     if (gp_cmp_acc_finish(&a) < 0)
         return gp_err(err, GP_ENOMEM, "out of memory reading %s", path);

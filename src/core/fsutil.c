@@ -1,6 +1,8 @@
 #include "core/fsutil.h"
 #include "core/error.h"
 
+#include <dirent.h>
+#include <jansson.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -152,4 +154,72 @@ int gp_path_join(char *out, size_t outsz, const char *a, const char *b)
     else
         n = snprintf(out, outsz, "%s/%s", a, b);
     return (n < 0 || (size_t)n >= outsz) ? -GP_EINVAL : 0;
+}
+
+static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void gp_dir_list_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int gp_dir_list(const char *dir, int (*keep)(const char *path, const char *name, void *arg), void *arg,
+                char ***names_out, size_t *n_out, struct gp_error *err)
+{
+    *names_out = NULL;
+    *n_out = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return gp_err(err, GP_ENOENT, "%s: cannot open the directory: %s", dir, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        if (gp_path_join(path, sizeof path, dir, e->d_name) < 0)
+            continue;
+        if (keep && !keep(path, e->d_name, arg))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            char **nn = realloc(names, nc * sizeof *nn);
+            if (!nn)
+                goto oom;
+            names = nn;
+            cap = nc;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            goto oom;
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_name);
+    *names_out = names;
+    *n_out = n;
+    return 0;
+oom:
+    closedir(d);
+    gp_dir_list_free(names, n);
+    return gp_err(err, GP_ENOMEM, "out of memory listing %s", dir);
+}
+
+int gp_jsonl_each(const char *text, int (*fn)(struct json_t *obj, void *arg), void *arg)
+{
+    for (const char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        size_t len = next ? (size_t)(next - line) : strlen(line);
+        if (next)
+            next++;
+        json_t *o = json_loadb(line, len, 0, NULL);
+        int rc = fn(o, arg);
+        json_decref(o);
+        if (rc)
+            return rc;
+    }
+    return 0;
 }

@@ -42,5 +42,26 @@ int gp_is_dir(const char *path);
 
 /* Joins a and b with one '/' into out (size outsz); -GP_EINVAL if too long. */
 int gp_path_join(char *out, size_t outsz, const char *a, const char *b);
+/* The sorted directory listing (GenAI-Perf walks Path.iterdir(), whose order
+ * is unspecified; sorting makes reports, merges and comparisons reproducible):
+ * the names of dir's entries, dot files left out, for which keep(path, name,
+ * arg) is non-zero (keep NULL: all), in strcmp order. path is dir/name; an
+ * entry whose path would not fit 4096 bytes is passed over. *names_out is a
+ * malloc'd array of *n_out malloc'd strings (NULL when none): free it with
+ * gp_dir_list_free. 0; -GP_ENOENT when dir cannot be opened, -GP_ENOMEM (err
+ * names dir; callers that word it for their user overwrite it). */
+int gp_dir_list(const char *dir, int (*keep)(const char *path, const char *name, void *arg), void *arg,
+                char ***names_out, size_t *n_out, struct gp_error *err);
+void gp_dir_list_free(char **names, size_t n);
+/* The JSONL read loop of the artifact readers (report's telemetry series and
+ * time slices, compare's records): calls fn(obj, arg) for each line of text,
+ * a JSONL file read whole with gp_read_file. obj is the line parsed, NULL
+ * where it is blank or not JSON (the readers pass over such lines: a run cut
+ * short can end in half a line); fn must not keep obj (json_incref it to).
+ * Stops at the end of text (a final newline adds no line) or when fn returns
+ * non-zero, which it returns; else 0. text is not modified, so a caller may
+ * walk it twice. */
+struct json_t;
+int gp_jsonl_each(const char *text, int (*fn)(struct json_t *obj, void *arg), void *arg);
 
 #endif

@@ -12,6 +12,7 @@
 #include "core/pytext.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/utf8.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -35,35 +36,6 @@
 #endif
 
 /* ---- JSON string literals ---------------------------------------------- */
-
-/* length of a valid UTF-8 sequence at u (u[0] >= 0x80, n bytes left), 0 if
- * invalid (overlong, surrogate, > U+10FFFF, truncated); *cp gets the code
- * point */
-static size_t utf8_dec(const unsigned char *u, size_t n, unsigned *cp)
-{
-    unsigned c = u[0];
-    size_t l;
-    unsigned v, min;
-    if ((c & 0xE0) == 0xC0)
-        l = 2, v = c & 0x1F, min = 0x80;
-    else if ((c & 0xF0) == 0xE0)
-        l = 3, v = c & 0x0F, min = 0x800;
-    else if ((c & 0xF8) == 0xF0)
-        l = 4, v = c & 0x07, min = 0x10000;
-    else
-        return 0;
-    if (n < l)
-        return 0;
-    for (size_t i = 1; i < l; i++) {
-        if ((u[i] & 0xC0) != 0x80)
-            return 0;
-        v = (v << 6) | (u[i] & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v < 0xE000))
-        return 0;
-    *cp = v;
-    return l;
-}
 
 /* second byte of the two-byte escape of an ASCII byte that has one; 0:
  * \u00XX */
@@ -102,8 +74,7 @@ static inline char *put_esc(char *o, const unsigned char *u, size_t *i, size_t n
         *i += 1;
         return o + 1;
     }
-    unsigned cp;
-    size_t l = utf8_dec(u + *i, n - *i, &cp);
+    size_t l = gp_utf8_len(u + *i, n - *i);
     if (!l) {
         /* keeps the output valid JSON (a character split across two reads) */
         memcpy(o, "\\ufffd", 6);
@@ -115,6 +86,7 @@ static inline char *put_esc(char *o, const unsigned char *u, size_t *i, size_t n
         *i += l;
         return o + l;
     }
+    uint32_t cp = gp_utf8_cp(u + *i, &l);
     *i += l;
     if (cp >= 0x10000) {
         unsigned v = cp - 0x10000;

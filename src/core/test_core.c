@@ -1,4 +1,5 @@
-/* Unit tests for core/: buffers, JSON string escaping, Python text, atomic files, errors. */
+/* Unit tests for core/: buffers, JSON string escaping, Python text, atomic files, the sorted directory
+ * listing, the JSONL walk, errors. */
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -130,6 +131,90 @@ static void test_atomic_write(void)
     unlink(path);
 }
 
+static int keep_dirs(const char *path, const char *name, void *arg)
+{
+    (*(int *)arg)++;
+    return gp_is_dir(path) && name[0] != 'z';
+}
+
+/* gp_dir_list: dot files left out, strcmp order whatever readdir gives,
+ * keep() sees path and name, a missing directory is -GP_ENOENT naming it. */
+static void test_dir_list(void)
+{
+    char dir[256], p[512];
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-dirlist") != NULL);
+    struct gp_error err = {0};
+    static const char *const files[] = {"b.json", "a.json", ".hidden", "B.json"};
+    for (size_t i = 0; i < 4; i++) {
+        gp_path_join(p, sizeof p, dir, files[i]);
+        CHECK_INT(gp_write_file_atomic(p, "x", 1, &err), 0);
+    }
+    static const char *const subs[] = {"sub2", "sub1", "zsub", ".git"};
+    for (size_t i = 0; i < 4; i++) {
+        gp_path_join(p, sizeof p, dir, subs[i]);
+        CHECK_INT(gp_mkdir_p(p, &err), 0);
+    }
+    char **names = NULL;
+    size_t n = 0;
+    CHECK_INT(gp_dir_list(dir, NULL, NULL, &names, &n, &err), 0);
+    static const char *const all[] = {"B.json", "a.json", "b.json", "sub1", "sub2", "zsub"};
+    CHECK_INT(n, 6);
+    for (size_t i = 0; i < n && i < 6; i++)
+        CHECK_STR(names[i], all[i]);
+    gp_dir_list_free(names, n);
+    int calls = 0;
+    CHECK_INT(gp_dir_list(dir, keep_dirs, &calls, &names, &n, &err), 0);
+    CHECK_INT(calls, 6);
+    CHECK_INT(n, 2);
+    if (n == 2) {
+        CHECK_STR(names[0], "sub1");
+        CHECK_STR(names[1], "sub2");
+    }
+    gp_dir_list_free(names, n);
+    CHECK_INT(gp_dir_list("/nonexistent/gp-dir", NULL, NULL, &names, &n, &err), -GP_ENOENT);
+    CHECK(names == NULL && n == 0);
+    CHECK(strstr(err.msg, "/nonexistent/gp-dir") != NULL);
+    gp_test_rmtree(dir);
+}
+
+struct jl_seen {
+    int n, nulls;
+    long sum;
+};
+
+static int jl_count(json_t *o, void *arg)
+{
+    struct jl_seen *s = arg;
+    s->n++;
+    if (!o)
+        s->nulls++;
+    s->sum += (long)json_integer_value(json_object_get(o, "v"));
+    return s->n == 99 ? 7 : 0;
+}
+
+/* gp_jsonl_each: every line parsed (NULL where not JSON or blank, the last
+ * line with or without its newline), leaves the text as it was (compare walks
+ * it twice), returns what stopped it. */
+static void test_jsonl_each(void)
+{
+    const char *text = "{\"v\": 1}\n{\"v\": 2}\r\nnot json\n{\"v\": 4}";
+    struct jl_seen s = {0};
+    CHECK_INT(gp_jsonl_each(text, jl_count, &s), 0);
+    CHECK_INT(s.n, 4);
+    CHECK_INT(s.nulls, 1);
+    CHECK_INT(s.sum, 7);
+    CHECK_STR(text, "{\"v\": 1}\n{\"v\": 2}\r\nnot json\n{\"v\": 4}");
+    memset(&s, 0, sizeof s);
+    CHECK_INT(gp_jsonl_each("{\"v\": 1}\n\n{\"v\": 2}\n", jl_count, &s), 0);
+    CHECK_INT(s.n, 3); /* the blank line is NULL; the newline at the end adds no line */
+    CHECK_INT(s.nulls, 1);
+    CHECK_INT(s.sum, 3);
+    memset(&s, 0, sizeof s);
+    s.n = 97;
+    CHECK_INT(gp_jsonl_each("{}\n{}\n{}\n", jl_count, &s), 7);
+    CHECK_INT(s.n, 99);
+}
+
 static void test_err_prefix(void)
 {
     struct gp_error err = {0};
@@ -171,6 +256,8 @@ int main(void)
     GP_RUN(test_py_float);
     GP_RUN(test_json_dump);
     GP_RUN(test_atomic_write);
+    GP_RUN(test_dir_list);
+    GP_RUN(test_jsonl_each);
     GP_RUN(test_err_prefix);
     GP_RUN(test_asserts_are_active);
     return gp_test_summary();

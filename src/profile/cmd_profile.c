@@ -197,14 +197,7 @@ static int stage_load(struct profile_run *r, int argc, char **argv)
     for (size_t i = 0; i < cfg->n_metrics_urls; i++)
         if (gp_telemetry_check_url(cfg->metrics_urls[i], &r->err) < 0)
             return fail(r, "--server-metrics-url: ");
-    if (!cfg->cacert) {
-        /* curl's own environment variables, as the curl tool reads them */
-        const char *env = getenv("SSL_CERT_FILE");
-        if (!env || !*env)
-            env = getenv("CURL_CA_BUNDLE");
-        if (env && *env)
-            cfg->cacert = env;
-    }
+    gp_profile_default_cacert(cfg);
     print_warnings(cfg);
     if (build_request_url(cfg, r->req_url, sizeof r->req_url, &r->err) < 0)
         return fail(r, NULL);

@@ -14,8 +14,6 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -109,23 +107,6 @@ static const struct opt *find_opt(const char *name, struct gp_error *err, int *a
         gp_err(err, GP_EINVAL, "ambiguous option: %s could match %s", name, list);
     }
     return NULL;
-}
-
-int gp_profile_parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (!*s)
-        return -1;
-    long v = strtol(s, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end || errno)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* argparse treats a token as an option (not a value) if it starts with '-'

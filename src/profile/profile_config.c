@@ -85,18 +85,39 @@ void gp_profile_config_free(struct profile_config *cfg)
     memset(cfg, 0, sizeof *cfg);
 }
 
+/* argparse's int() and float() (profile_config.h): both here, below the parser
+ * (profile_args.c) and the hooks (profile_media.c) that call them. Python's
+ * int() and float() allow blanks around the number, not an empty string. */
+static const char *skip_blanks(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+int gp_profile_parse_long(const char *s, long *out)
+{
+    char *end;
+    s = skip_blanks(s);
+    if (!*s)
+        return -1;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*skip_blanks(end) || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int gp_profile_parse_double(const char *s, double *out)
 {
     char *end;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
+    s = skip_blanks(s);
     if (!*s)
         return -1;
+    errno = 0;
     double v = strtod(s, &end);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end || errno == ERANGE)
+    if (*skip_blanks(end) || errno == ERANGE)
         return -1;
     *out = v;
     return 0;
@@ -441,6 +462,17 @@ static int read_key_file(struct profile_config *cfg, const char *path, char *key
     fclose(fp);
     key[strcspn(key, "\r\n")] = '\0';
     return 0;
+}
+
+void gp_profile_default_cacert(struct profile_config *cfg)
+{
+    if (cfg->cacert)
+        return;
+    const char *env = getenv("SSL_CERT_FILE");
+    if (!env || !*env)
+        env = getenv("CURL_CA_BUNDLE");
+    if (env && *env)
+        cfg->cacert = env;
 }
 
 int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, struct gp_error *err)

@@ -189,6 +189,11 @@ void gp_profile_redact(const struct profile_config *cfg, struct gp_redact *out);
  * Then copies every secret -H value into memory the config owns and scrubs
  * it in argv (which must be writable) so `ps` shows "Name: ***". */
 int gp_profile_protect_secrets(struct profile_config *cfg, const char *env_key, struct gp_error *err);
+/* With no --cacert: cfg->cacert becomes $SSL_CERT_FILE, else $CURL_CA_BUNDLE
+ * (curl's own variables, as the curl tool reads them; empty = unset), else
+ * stays NULL (libcurl's built-in bundle). Points into the environment. Called
+ * by rank 0 and by every other MPI rank, each on its own host. */
+void gp_profile_default_cacert(struct profile_config *cfg);
 
 /* the --endpoint-type as given ("chat", "completions", "embeddings", "rankings",
  * "multimodal", "vision"); "chat" when not given */
@@ -249,10 +254,12 @@ int gp_profile_session_meta(const struct gp_session_plan *sp, uint64_t seed, str
 /* Writes the --help text. */
 void gp_profile_usage(FILE *fp, const char *prog, int full);
 
-/* Shared by the parser (profile_args.c) and profile_config.c, not for other
- * modules: argparse's float() (surrounding blanks allowed; 0 or -1),
- * and one --extra-inputs / --goodput value added to cfg (GenAI-Perf's config
- * error messages; 0 or -GP_EINVAL / -GP_ENOMEM). */
+/* Shared by the parser (profile_args.c), the flag hooks and profile_config.c
+ * (which defines them all), not for other modules: argparse's int() and
+ * float() (surrounding blanks allowed; 0 or -1), and one --extra-inputs /
+ * --goodput value added to cfg (GenAI-Perf's config error messages; 0 or
+ * -GP_EINVAL / -GP_ENOMEM). */
+int gp_profile_parse_long(const char *s, long *out);
 int gp_profile_parse_double(const char *s, double *out);
 int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct gp_error *err);
 /* -u/--url X: the endpoints become X alone; --urls X Y: each item appended
@@ -286,8 +293,6 @@ int gp_profile_copy_distribution(struct profile_config *cfg, const struct gp_pro
 int gp_profile_check_shapes(struct profile_config *cfg, struct gp_error *err);
 /* --ramp-up-duration that would leave no measured request (after request_count is resolved). */
 int gp_profile_check_ramp(struct profile_config *cfg, struct gp_error *err);
-/* argparse's int(): an integer with surrounding blanks allowed; 0 or -1. */
-int gp_profile_parse_long(const char *s, long *out);
 int gp_profile_add_audio_depth(struct profile_config *cfg, const char *s, struct gp_error *err);
 int gp_profile_add_audio_rate(struct profile_config *cfg, const char *s, struct gp_error *err);
 int gp_profile_copy_audio_lists(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);

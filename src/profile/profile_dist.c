@@ -230,14 +230,7 @@ static int unpack_setup(struct gp_profile_dist *pd, struct reader *rd, struct pr
     free(cfg->headers);
     cfg->headers = h;
     cfg->n_headers = (size_t)nh;
-    if (!cfg->cacert) {
-        /* curl's own variables, read on this host as rank 0 read them on its own */
-        const char *env = getenv("SSL_CERT_FILE");
-        if (!env || !*env)
-            env = getenv("CURL_CA_BUNDLE");
-        if (env && *env)
-            cfg->cacert = env;
-    }
+    gp_profile_default_cacert(cfg); /* read on this host, as rank 0 read it on its own */
     int64_t nb = get_num(rd);
     if (rd->bad || nb < 1 || (uint64_t)nb > SIZE_MAX / sizeof **bodies)
         return gp_err(err, GP_EIO, "malformed setup from rank 0 (bodies)");

@@ -15,7 +15,6 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,64 +32,27 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && !strcmp(s + a - b, suf);
 }
 
-static int cmp_str(const void *a, const void *b)
+/* What list_dir keeps: 1 = *_genai_perf.json files, 2 = subdirs, 3 = *_genai_perf.csv files. */
+static int keep_entry(const char *path, const char *name, void *arg)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    int want = *(const int *)arg;
+    return want == 1   ? (ends_with(name, suffix) && gp_is_file(path))
+           : want == 3 ? (ends_with(name, "_genai_perf.csv") && gp_is_file(path))
+                       : gp_is_dir(path);
 }
 
-/* Sorted names in dir matching want (1 = *_genai_perf.json files, 2 = subdirs,
- * 3 = *_genai_perf.csv files). */
+/* Sorted names in dir matching want (keep_entry). */
 static int list_dir(const char *dir, int want, char ***names_out, size_t *n_out, struct gp_error *err)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    int rc = gp_dir_list(dir, keep_entry, &want, names_out, n_out, err);
+    if (rc == -GP_ENOENT)
         return gp_err(err, GP_ENOENT, "%s: cannot open the artifact directory; pass a `genperf profile` run directory", dir);
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        if (gp_path_join(path, sizeof path, dir, e->d_name) < 0)
-            continue;
-        int ok = want == 1   ? (ends_with(e->d_name, suffix) && gp_is_file(path))
-                 : want == 3 ? (ends_with(e->d_name, "_genai_perf.csv") && gp_is_file(path))
-                             : gp_is_dir(path);
-        if (!ok)
-            continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 16;
-            char **nn = realloc(names, nc * sizeof *nn);
-            if (!nn)
-                goto oom;
-            names = nn;
-            cap = nc;
-        }
-        if (!(names[n] = strdup(e->d_name)))
-            goto oom;
-        n++;
-    }
-    closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, cmp_str);
-    *names_out = names;
-    *n_out = n;
+    if (rc < 0)
+        return gp_err(err, GP_ENOMEM, "out of memory listing %s", dir);
     return 0;
-oom:
-    closedir(d);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    return gp_err(err, GP_ENOMEM, "out of memory listing %s", dir);
 }
 
-static void free_names(char **names, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-}
+static void free_names(char **names, size_t n) { gp_dir_list_free(names, n); }
 
 json_t *gp_artifact_load_json(const char *path, struct gp_error *err)
 {
@@ -260,6 +222,43 @@ done:;
  * (with "reason" instead of "value") are skipped. One series per [host x]
  * device x metric,
  * in first-seen order, t_s relative to the first sample. */
+struct tel_walk {
+    json_t *series, *index; /* index: "host\x1fdevice\x1fmetric" -> series object */
+    double t0;
+    int have_t0;
+};
+
+static int tel_line(json_t *o, void *arg)
+{
+    struct tel_walk *w = arg;
+    json_t *v = json_object_get(o, "value");
+    const char *dev = json_string_value(json_object_get(o, "device"));
+    const char *met = json_string_value(json_object_get(o, "metric"));
+    /* "host": only in a file of several hosts (mpirun) */
+    const char *host = json_string_value(json_object_get(o, "host"));
+    json_t *t = json_object_get(o, "t_ns");
+    if (!json_is_number(v) || !dev || !met || !json_is_number(t))
+        return 0;
+    char key[768];
+    snprintf(key, sizeof key, "%s\x1f%s\x1f%s", host ? host : "", dev, met);
+    json_t *s = json_object_get(w->index, key);
+    if (!s) {
+        s = json_pack("{s:s,s:s,s:[],s:[]}", "device", dev, "metric", met, "t_s", "v");
+        if (host)
+            json_object_set_new(s, "host", json_string(host));
+        json_array_append_new(w->series, s);
+        json_object_set(w->index, key, s);
+    }
+    double tn = json_number_value(t);
+    if (!w->have_t0 || tn < w->t0) {
+        w->t0 = tn;
+        w->have_t0 = 1;
+    }
+    json_array_append_new(json_object_get(s, "t_s"), json_real(tn));
+    json_array_append(json_object_get(s, "v"), v);
+    return 0;
+}
+
 static json_t *telemetry_from_jsonl(const char *path)
 {
     json_t *series = json_array();
@@ -267,47 +266,14 @@ static json_t *telemetry_from_jsonl(const char *path)
     size_t len = 0;
     if (gp_read_file(path, &text, &len, NULL) < 0)
         return series;
-    json_t *index = json_object(); /* "device\x1fmetric" -> series object */
-    double t0 = 0;
-    int have_t0 = 0;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        json_t *o = json_loads(line, 0, NULL);
-        json_t *v = json_object_get(o, "value");
-        const char *dev = json_string_value(json_object_get(o, "device"));
-        const char *met = json_string_value(json_object_get(o, "metric"));
-        /* "host": only in a file of several hosts (mpirun) */
-        const char *host = json_string_value(json_object_get(o, "host"));
-        json_t *t = json_object_get(o, "t_ns");
-        if (json_is_number(v) && dev && met && json_is_number(t)) {
-            char key[768];
-            snprintf(key, sizeof key, "%s\x1f%s\x1f%s", host ? host : "", dev, met);
-            json_t *s = json_object_get(index, key);
-            if (!s) {
-                s = json_pack("{s:s,s:s,s:[],s:[]}", "device", dev, "metric", met, "t_s", "v");
-                if (host)
-                    json_object_set_new(s, "host", json_string(host));
-                json_array_append_new(series, s);
-                json_object_set(index, key, s);
-            }
-            double tn = json_number_value(t);
-            if (!have_t0 || tn < t0) {
-                t0 = tn;
-                have_t0 = 1;
-            }
-            json_array_append_new(json_object_get(s, "t_s"), json_real(tn));
-            json_array_append(json_object_get(s, "v"), v);
-        }
-        json_decref(o);
-    }
+    struct tel_walk w = {series, json_object(), 0, 0};
+    gp_jsonl_each(text, tel_line, &w);
     size_t i, k;
     json_t *s, *x;
     json_array_foreach(series, i, s) {
-        json_array_foreach(json_object_get(s, "t_s"), k, x) json_real_set(x, (json_real_value(x) - t0) / 1e9);
+        json_array_foreach(json_object_get(s, "t_s"), k, x) json_real_set(x, (json_real_value(x) - w.t0) / 1e9);
     }
-    json_decref(index);
+    json_decref(w.index);
     free(text);
     gp_series_downsample(series, GP_SERIES_MAX_POINTS);
     return series;

@@ -10,6 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int min_wall(json_t *o, void *arg)
+{
+    double *w0 = arg;
+    json_t *w = json_object_get(o, "wall_ns");
+    if (json_is_number(w) && (*w0 == 0 || json_number_value(w) < *w0))
+        *w0 = json_number_value(w);
+    return 0;
+}
+
 /* The smallest "wall_ns" in a telemetry JSONL file; 0 when none. */
 static double first_wall_ns(const char *path)
 {
@@ -18,16 +27,7 @@ static double first_wall_ns(const char *path)
     if (!path || gp_read_file(path, &text, &len, NULL) < 0)
         return 0;
     double w0 = 0;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        json_t *o = json_loads(line, 0, NULL);
-        json_t *w = json_object_get(o, "wall_ns");
-        if (json_is_number(w) && (w0 == 0 || json_number_value(w) < w0))
-            w0 = json_number_value(w);
-        json_decref(o);
-    }
+    gp_jsonl_each(text, min_wall, &w0);
     free(text);
     return w0;
 }

@@ -10,43 +10,10 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if the bytes there
- * are not one (overlongs, surrogates and > U+10FFFF count as invalid). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t len;
-    unsigned cp;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
 
 int gp_html_escape(struct gp_buf *b, const char *s, size_t n)
 {
@@ -63,7 +30,7 @@ int gp_html_escape(struct gp_buf *b, const char *s, size_t n)
         case '\'': rep = "&#39;"; break;
         case '\0': rep = "\xEF\xBF\xBD"; break;
         default:
-            adv = utf8_seq(p + i, n - i);
+            adv = gp_utf8_len(p + i, n - i);
             if (adv == 0) {
                 rep = "\xEF\xBF\xBD";
                 adv = 1;

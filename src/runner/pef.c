@@ -7,14 +7,8 @@
 #include "dataset/dataset.h"
 #include "export/export.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -22,63 +16,24 @@ static int ends_with(const char *s, const char *suf)
     return n >= m && !strcmp(s + n - m, suf);
 }
 
-/* Sorted names of the entries of dir for which keep() holds (owned array of
- * owned strings). GenAI-Perf walks Path.iterdir() (unspecified order); we
- * sort so the merged request order is reproducible. */
+static int keep_dir(const char *path, const char *name, void *arg) { return gp_is_dir(path); }
+static int keep_file(const char *path, const char *name, void *arg) { return gp_is_file(path); }
+
+/* Sorted names of the sub-directories (want_dirs) or files of dir (owned
+ * array of owned strings; free_list). GenAI-Perf walks Path.iterdir()
+ * (unspecified order); we sort so the merged request order is reproducible. */
 static int list_dir(const char *dir, int want_dirs, char ***out, size_t *n_out, struct gp_error *err)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    int rc = gp_dir_list(dir, want_dirs ? keep_dir : keep_file, NULL, out, n_out, err);
+    if (rc == -GP_ENOENT)
         return gp_err(err, GP_ENOENT, "--input-directory '%s': cannot open it (give a directory holding one "
                                       "sub-directory per node)", dir);
-    char **v = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    int rc = 0;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        char p[4096];
-        if (gp_path_join(p, sizeof p, dir, de->d_name) < 0)
-            continue;
-        if (want_dirs ? !gp_is_dir(p) : !gp_is_file(p))
-            continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 16;
-            char **nv = realloc(v, nc * sizeof *nv);
-            if (!nv) {
-                rc = gp_err(err, GP_ENOMEM, "out of memory listing '%s'", dir);
-                break;
-            }
-            v = nv;
-            cap = nc;
-        }
-        if (!(v[n] = strdup(de->d_name))) {
-            rc = gp_err(err, GP_ENOMEM, "out of memory listing '%s'", dir);
-            break;
-        }
-        n++;
-    }
-    closedir(d);
-    if (rc) {
-        for (size_t i = 0; i < n; i++)
-            free(v[i]);
-        free(v);
-        return rc;
-    }
-    if (n)
-        qsort(v, n, sizeof *v, cmp_str);
-    *out = v;
-    *n_out = n;
+    if (rc < 0)
+        return gp_err(err, GP_ENOMEM, "out of memory listing '%s'", dir);
     return 0;
 }
 
-static void free_list(char **v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-}
+static void free_list(char **v, size_t n) { gp_dir_list_free(v, n); }
 
 /* The node files of one sub-directory: <stem>_genai_perf.json and the
  * perf_analyzer export beside it. GenAI-Perf takes "any .json without

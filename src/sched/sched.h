@@ -149,12 +149,6 @@ int gp_trace_parse(const char *name, const char *data, size_t len, const struct 
 int gp_trace_read(const char *path, const struct gp_trace_opts *o, struct gp_trace **out, struct gp_error *err);
 void gp_trace_free(struct gp_trace *t);
 
-/* Prompt of row r: exactly isl tokens built from blocks of `block` tokens
- * (512 in Mooncake and GenAI-Perf); block b < nhash comes from the stream of
- * hash id b, so rows sharing hash ids share prompt prefixes token for token.
- * A thin wrapper over gp_promptgen_blocks (salt = row index). */
-int gp_trace_prompt(struct gp_promptgen *g, uint64_t seed, const struct gp_trace *t, size_t r, long block,
-                    struct gp_buf *out, struct gp_error *err);
 
 /* ---- sessions: --num-sessions and friends (GenAI-Perf 0.0.16) ---------- */
 

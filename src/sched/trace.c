@@ -439,22 +439,3 @@ int gp_trace_read(const char *path, const struct gp_trace_opts *o, struct gp_tra
     free(data);
     return rc;
 }
-
-int gp_trace_prompt(struct gp_promptgen *g, uint64_t seed, const struct gp_trace *t, size_t r, long block,
-                    struct gp_buf *out, struct gp_error *err)
-{
-    if (r >= t->n)
-        return gp_err(err, GP_EINVAL, "trace row %zu: out of range (%zu rows)", r, t->n);
-    const struct gp_trace_row *row = &t->rows[r];
-    if (row->isl <= 0)
-        return gp_err(err, GP_EINVAL,
-                      "trace line %ld: no \"input_length\"; the prompt is the row's text or the synthetic mean",
-                      row->line);
-    if (block < 1)
-        return gp_err(err, GP_EINVAL, "hash-id block size %ld: must be >= 1 (Mooncake uses 512)", block);
-    int rc = gp_promptgen_blocks(g, seed, t->hash + row->hash_off, row->nhash, block, row->isl, (uint64_t)r, out,
-                                 err);
-    if (rc)
-        return gp_err_prefix(err, "trace line %ld", row->line);
-    return 0;
-}

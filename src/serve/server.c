@@ -6,10 +6,10 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/heap.h"
 #include "tokenizer/tokenizer.h"
 
 #include <arpa/inet.h>
-#include <assert.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -53,8 +53,10 @@ void gp_serve_opts_default(struct gp_serve_opts *o)
 
 static int tmr_less(const struct tmr *a, const struct tmr *b) { return a->t < b->t; }
 
-/* The timer heap's order (server_internal.h): a parent fires no later than
- * its children. The asserts check the pair each operation touched (O(1)). */
+/* The timer heap's order (server_internal.h, core/heap.h): a parent fires no
+ * later than its children. */
+GP_HEAP_DEFINE(tmr_heap, struct tmr, tmr_less)
+
 static int heap_push(struct srv *s, struct tmr t)
 {
     if (s->nheap == s->cap_heap) {
@@ -65,44 +67,8 @@ static int heap_push(struct srv *s, struct tmr t)
         s->heap = h;
         s->cap_heap = nc;
     }
-    size_t i = s->nheap++;
-    while (i) {
-        size_t p = (i - 1) / 2;
-        if (!tmr_less(&t, &s->heap[p]))
-            break;
-        s->heap[i] = s->heap[p];
-        i = p;
-    }
-    s->heap[i] = t;
-    assert(i == 0 || !tmr_less(&s->heap[i], &s->heap[(i - 1) / 2]));
+    tmr_heap_push(s->heap, &s->nheap, t);
     return 0;
-}
-
-static struct tmr heap_pop(struct srv *s)
-{
-    assert(s->nheap > 0);
-    struct tmr top = s->heap[0];
-    struct tmr last = s->heap[--s->nheap];
-    size_t i = 0, n = s->nheap;
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        const struct tmr *mv = &last;
-        if (l < n && tmr_less(&s->heap[l], mv)) {
-            m = l;
-            mv = &s->heap[l];
-        }
-        if (r < n && tmr_less(&s->heap[r], mv))
-            m = r;
-        if (m == i)
-            break;
-        s->heap[i] = s->heap[m];
-        i = m;
-    }
-    if (n)
-        s->heap[i] = last;
-    assert(n == 0 || !tmr_less(&s->heap[0], &top));
-    assert(n < 2 || !tmr_less(&s->heap[1], &s->heap[0]));
-    return top;
 }
 
 void srv_set_timer(struct srv *s, struct conn *c, uint64_t t, int kind)
@@ -414,7 +380,7 @@ static int srv_loop(struct srv *s, struct gp_error *err)
             dispatch(s, &evs[i]);
         now = gp_now_ns();
         while (s->nheap && s->heap[0].t <= now) {
-            struct tmr t = heap_pop(s);
+            struct tmr t = tmr_heap_pop(s->heap, &s->nheap);
             on_timer(s, &t);
         }
         if (s->sim.step_end_ns && s->sim.step_end_ns <= now)

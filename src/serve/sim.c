@@ -39,11 +39,6 @@ void gp_sim_init(struct gp_sim *s, const struct gp_sim_cfg *cfg)
         s->cfg.max_batch = 1;
 }
 
-int gp_sim_fits(const struct gp_sim *s, uint32_t prompt_tokens, uint32_t out_tokens)
-{
-    return (uint64_t)prompt_tokens + out_tokens <= s->cfg.kv_tokens;
-}
-
 /* Plans the next step: decodes first, then unfinished prefills, then
  * admissions from the head of the queue (FIFO, no skipping: a big request
  * at the head blocks smaller ones behind it, as vLLM's FCFS scheduler does),

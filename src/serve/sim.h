@@ -64,8 +64,6 @@ struct gp_sim {
 };
 
 void gp_sim_init(struct gp_sim *s, const struct gp_sim_cfg *cfg);
-/* KV tokens a sequence needs; 0 means it can never fit (the caller rejects it). */
-int gp_sim_fits(const struct gp_sim *s, uint32_t prompt_tokens, uint32_t out_tokens);
 /* Queues seq at time now; starts a step if the engine was idle. */
 void gp_sim_add(struct gp_sim *s, struct gp_sim_seq *seq, uint64_t now);
 /* Takes seq out of whichever list holds it and frees its KV. */

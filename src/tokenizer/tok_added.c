@@ -58,7 +58,7 @@ static uint32_t cp_before(const char *s, size_t at, size_t *start)
         k--;
     size_t l;
     *start = k;
-    return tk_utf8_dec((const unsigned char *)s + k, &l);
+    return gp_utf8_cp((const unsigned char *)s + k, &l);
 }
 
 long tk_added_next(const struct tk_added *a, const char *s, size_t n, size_t pos, size_t *ms, size_t *me)
@@ -90,7 +90,7 @@ long tk_added_next(const struct tk_added *a, const char *s, size_t n, size_t pos
         if (t->single_word) {
             size_t ks;
             int before = start > 0 && is_word_cp(cp_before(s, start, &ks));
-            int after = stop < n && is_word_cp(tk_utf8_dec(u + stop, &l));
+            int after = stop < n && is_word_cp(gp_utf8_cp(u + stop, &l));
             if (before || after) {
                 i = stop; /* the automaton resumes after the rejected match */
                 continue;
@@ -106,7 +106,7 @@ long tk_added_next(const struct tk_added *a, const char *s, size_t n, size_t pos
         }
         if (t->rstrip) {
             while (stop < n) {
-                uint32_t cp = tk_utf8_dec(u + stop, &l);
+                uint32_t cp = gp_utf8_cp(u + stop, &l);
                 if (!tk_is_space(cp))
                     break;
                 stop += l;

@@ -8,6 +8,7 @@
  * workspace must grow for a longer word than any before. */
 #include "tokenizer/tok_internal.h"
 #include "core/error.h"
+#include "core/heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +52,11 @@ static int to_model(const char *s, size_t n, int byte_level, struct gp_buf *o)
         return -GP_ENOMEM;
     size_t i = 0, k = 0;
     while (i < n) {
-        size_t l = tk_utf8_len((const unsigned char *)s + i, n - i);
+        size_t l = gp_utf8_len((const unsigned char *)s + i, n - i);
         if (!l)
             return -1;
         size_t dl;
-        int b = tk_cp_to_byte(tk_utf8_dec((const unsigned char *)s + i, &dl));
+        int b = tk_cp_to_byte(gp_utf8_cp((const unsigned char *)s + i, &dl));
         if (b < 0)
             return -1;
         o->data[k++] = (char)b;
@@ -391,38 +392,15 @@ static int ensure_ws(struct tk_bpe *m, size_t n)
     return 0;
 }
 
+/* The merge queue: least (rank, position) first; the key packs both, so no
+ * two entries of one word tie. */
+static inline int ent_less(const struct tk_heap_ent *a, const struct tk_heap_ent *b) { return a->key < b->key; }
+
+GP_HEAP_DEFINE(ent_heap, struct tk_heap_ent, ent_less)
+
 static inline void heap_push(struct tk_heap_ent *h, size_t *n, uint64_t key, uint32_t nid)
 {
-    size_t i = (*n)++;
-    while (i) {
-        size_t p = (i - 1) / 2;
-        if (h[p].key <= key)
-            break;
-        h[i] = h[p];
-        i = p;
-    }
-    h[i].key = key;
-    h[i].new_id = nid;
-}
-
-static inline struct tk_heap_ent heap_pop(struct tk_heap_ent *h, size_t *n)
-{
-    struct tk_heap_ent top = h[0], last = h[--(*n)];
-    size_t i = 0, cnt = *n;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= cnt)
-            break;
-        if (c + 1 < cnt && h[c + 1].key < h[c].key)
-            c++;
-        if (h[c].key >= last.key)
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (cnt)
-        h[i] = last;
-    return top;
+    ent_heap_push(h, n, (struct tk_heap_ent){.key = key, .new_id = nid});
 }
 
 /* Builds the initial symbols of a word; returns their count or <0. */
@@ -432,7 +410,7 @@ static long word_symbols(struct tk_bpe *m, const char *s, size_t n)
     int64_t unk_pending = -1; /* an unk symbol not yet emitted (fuse_unk joins them) */
     size_t i = 0;
     while (i < n) {
-        size_t l = m->byte_level ? 1 : tk_utf8_len((const unsigned char *)s + i, n - i);
+        size_t l = m->byte_level ? 1 : gp_utf8_len((const unsigned char *)s + i, n - i);
         if (!l)
             l = 1;
         int64_t id = (m->byte_level && l == 1) ? (m->byte_id[(unsigned char)s[i]] == UINT32_MAX
@@ -485,7 +463,7 @@ static int bpe_merge(struct tk_bpe *m, const char *s, size_t n, struct gp_ids *o
             heap_push(heap, &hn, ((uint64_t)rank << 32) | (uint64_t)i, nid);
     }
     while (hn) {
-        struct tk_heap_ent top = heap_pop(heap, &hn);
+        struct tk_heap_ent top = ent_heap_pop(heap, &hn);
         uint32_t pos = (uint32_t)top.key;
         struct tk_sym *cur = &sym[pos];
         if (!cur->alive || cur->next < 0)

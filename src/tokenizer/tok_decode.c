@@ -65,9 +65,9 @@ int tk_dec_load(struct tk_dec *d, json_t *j, struct gp_error *err)
         d->kind = TK_D_STRIP;
         const char *c = json_string_value(json_object_get(j, "content"));
         size_t l;
-        if (!c || !*c || tk_utf8_len((const unsigned char *)c, strlen(c)) != strlen(c))
+        if (!c || !*c || gp_utf8_len((const unsigned char *)c, strlen(c)) != strlen(c))
             return gp_err(err, GP_EINVAL, "decoder Strip needs a one-character \"content\"");
-        d->strip_cp = tk_utf8_dec((const unsigned char *)c, &l);
+        d->strip_cp = gp_utf8_cp((const unsigned char *)c, &l);
         d->start = (int)json_integer_value(json_object_get(j, "start"));
         d->stop = (int)json_integer_value(json_object_get(j, "stop"));
         return 0;
@@ -130,11 +130,11 @@ static int step_bytelevel(struct tk_strs *in, struct tk_strs *out, struct gp_buf
         size_t n = in->len[i], p = 0, mark = tmp->len;
         int ok = 1;
         while (p < n) {
-            size_t l = tk_utf8_len((const unsigned char *)s + p, n - p);
+            size_t l = gp_utf8_len((const unsigned char *)s + p, n - p);
             int b = -1;
             if (l) {
                 size_t dl;
-                b = tk_cp_to_byte(tk_utf8_dec((const unsigned char *)s + p, &dl));
+                b = tk_cp_to_byte(gp_utf8_cp((const unsigned char *)s + p, &dl));
             }
             if (b < 0) {
                 ok = 0;
@@ -214,7 +214,7 @@ static int step_strip(const struct tk_dec *d, struct tk_strs *in, struct tk_strs
         const unsigned char *s = (const unsigned char *)TOK(in, i);
         size_t n = in->len[i], a = 0, b = n, l;
         for (int k = 0; k < d->start && a < n; k++) {
-            if (tk_utf8_dec(s + a, &l) != d->strip_cp)
+            if (gp_utf8_cp(s + a, &l) != d->strip_cp)
                 break;
             a += l;
         }
@@ -222,7 +222,7 @@ static int step_strip(const struct tk_dec *d, struct tk_strs *in, struct tk_strs
             size_t q = b - 1;
             while (q > a && (s[q] & 0xC0) == 0x80)
                 q--;
-            if (tk_utf8_dec(s + q, &l) != d->strip_cp)
+            if (gp_utf8_cp(s + q, &l) != d->strip_cp)
                 break;
             b = q;
         }

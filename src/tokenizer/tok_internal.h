@@ -23,29 +23,24 @@
 #include <jansson.h>
 
 #include "core/buf.h"
+#include "core/utf8.h" /* gp_utf8_len / gp_utf8_cp / gp_utf8_enc: every tok_*.c walks UTF-8 */
 #include "tokenizer/tokenizer.h"
 
 struct gp_error;
 
-/* ---- small utilities (tok_util.c) ---- */
+/* ---- small utilities (tok_util.c; UTF-8 itself: core/utf8.h) ---- */
 /* Also defined in tok_util.c: gp_ids_push / gp_ids_free, the public id
  * array of tokenizer.h (repeated here: every tok_*.c that appends ids needs
  * only this header and tok_util.c, not tokenizer.c). */
 int gp_ids_push(struct gp_ids *ids, uint32_t id);
 void gp_ids_free(struct gp_ids *ids);
 uint64_t tk_hash(const void *p, size_t n);
-/* Length of the valid UTF-8 sequence at s (1..4), 0 if invalid. */
-size_t tk_utf8_len(const unsigned char *s, size_t n);
-/* Decodes one valid UTF-8 char at s (caller checked validity); *len gets its size. */
-uint32_t tk_utf8_dec(const unsigned char *s, size_t *len);
-size_t tk_utf8_enc(uint32_t cp, char *out);
 /* 1 if s[0..n) is valid UTF-8. */
 int tk_utf8_valid(const char *s, size_t n);
 /* Appends s with every maximal invalid subsequence replaced by U+FFFD (as
  * WHATWG / Rust from_utf8_lossy do). */
 int tk_utf8_lossy(struct gp_buf *out, const char *s, size_t n);
-/* GPT-2 bytes_to_unicode: byte -> code point, and the inverse (-1 = unmapped). */
-uint32_t tk_byte_to_cp(unsigned b);
+/* The inverse of GPT-2 bytes_to_unicode: code point -> byte (-1 = unmapped). */
 int tk_cp_to_byte(uint32_t cp);
 /* Unicode White_Space, as Rust char::is_whitespace. */
 int tk_is_space(uint32_t cp);

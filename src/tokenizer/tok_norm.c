@@ -147,14 +147,14 @@ static int apply_one(const struct tk_norm *n, const char *s, size_t len, struct 
         size_t i = 0;
         while (i < len) {
             size_t l;
-            uint32_t cp = tk_utf8_dec((const unsigned char *)s + i, &l);
+            uint32_t cp = gp_utf8_cp((const unsigned char *)s + i, &l);
             char e[4];
             int rr;
             if (cp == 0x130) /* Rust's char::to_lowercase: the one mapping to two chars */
                 rr = gp_buf_append(out, "i\xCC\x87", 3);
             else {
                 uint32_t lc = (uint32_t)utf8proc_tolower((utf8proc_int32_t)cp);
-                rr = gp_buf_append(out, e, tk_utf8_enc(lc, e));
+                rr = gp_buf_append(out, e, gp_utf8_enc(lc, e));
             }
             if (rr)
                 return -GP_ENOMEM;
@@ -166,7 +166,7 @@ static int apply_one(const struct tk_norm *n, const char *s, size_t len, struct 
         size_t a = 0, b = len;
         while (n->left && a < b) {
             size_t l;
-            uint32_t cp = tk_utf8_dec((const unsigned char *)s + a, &l);
+            uint32_t cp = gp_utf8_cp((const unsigned char *)s + a, &l);
             if (!tk_is_space(cp))
                 break;
             a += l;
@@ -176,7 +176,7 @@ static int apply_one(const struct tk_norm *n, const char *s, size_t len, struct 
             while (k > a && ((unsigned char)s[k] & 0xC0) == 0x80)
                 k--;
             size_t l;
-            uint32_t cp = tk_utf8_dec((const unsigned char *)s + k, &l);
+            uint32_t cp = gp_utf8_cp((const unsigned char *)s + k, &l);
             if (!tk_is_space(cp))
                 break;
             b = k;

@@ -98,7 +98,7 @@ static int load_one(json_t *j, struct tk_pre *p, int *byte_level, struct gp_erro
         const char *r = json_string_value(rp);
         if (!r) r = "\xE2\x96\x81";
         p->repl_len = strlen(r);
-        if (p->repl_len == 0 || p->repl_len > 4 || tk_utf8_len((const unsigned char *)r, p->repl_len) != p->repl_len)
+        if (p->repl_len == 0 || p->repl_len > 4 || gp_utf8_len((const unsigned char *)r, p->repl_len) != p->repl_len)
             return gp_err(err, GP_EINVAL, "pre_tokenizer Metaspace replacement must be one character");
         memcpy(p->repl, r, p->repl_len);
         const char *ps = json_string_value(json_object_get(j, "prepend_scheme"));

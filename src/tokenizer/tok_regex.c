@@ -126,7 +126,7 @@ int tk_regex_next(struct tk_regex *re, const char *s, size_t n, size_t start, si
         size_t p = ov[0];
         if (p >= n)
             return 0;
-        size_t l = tk_utf8_len((const unsigned char *)s + p, n - p);
+        size_t l = gp_utf8_len((const unsigned char *)s + p, n - p);
         start = p + (l ? l : 1);
     }
     return 0;

@@ -32,57 +32,6 @@ uint64_t tk_hash(const void *p, size_t n)
     return h;
 }
 
-size_t tk_utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t len;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else
-        return 0;
-    if (n < len || s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t i = 2; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return len;
-}
-
-uint32_t tk_utf8_dec(const unsigned char *s, size_t *len)
-{
-    unsigned c = s[0];
-    if (c < 0x80) { *len = 1; return c; }
-    if (c < 0xE0) { *len = 2; return ((c & 0x1Fu) << 6) | (s[1] & 0x3Fu); }
-    if (c < 0xF0) { *len = 3; return ((c & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu); }
-    *len = 4;
-    return ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
-}
-
-size_t tk_utf8_enc(uint32_t cp, char *o)
-{
-    if (cp < 0x80) { o[0] = (char)cp; return 1; }
-    if (cp < 0x800) { o[0] = (char)(0xC0 | (cp >> 6)); o[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12)); o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18)); o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 int tk_utf8_valid(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
@@ -98,7 +47,7 @@ int tk_utf8_valid(const char *s, size_t n)
         }
         if (i >= n)
             break;
-        size_t l = tk_utf8_len(u + i, n - i);
+        size_t l = gp_utf8_len(u + i, n - i);
         if (!l)
             return 0;
         i += l;
@@ -112,7 +61,7 @@ int tk_utf8_lossy(struct gp_buf *out, const char *s, size_t n)
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;
     while (i < n) {
-        size_t l = tk_utf8_len(u + i, n - i);
+        size_t l = gp_utf8_len(u + i, n - i);
         if (l) {
             if (gp_buf_append(out, s + i, l))
                 return -GP_ENOMEM;
@@ -145,19 +94,8 @@ static int byte_is_printable(unsigned b)
     return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE);
 }
 
-/* The 68 unprintable bytes map, in order, to U+0100..U+0143: 0x00-0x20 are
- * n = 0..32, 0x7F-0xA0 are 33..66 and 0xAD is 67. */
-uint32_t tk_byte_to_cp(unsigned b)
-{
-    if (byte_is_printable(b))
-        return b;
-    if (b <= 0x20)
-        return 0x100 + b;
-    if (b >= 0x7F && b <= 0xA0)
-        return 0x100 + 33 + (b - 0x7F);
-    return 0x100 + 67; /* 0xAD */
-}
-
+/* The 68 unprintable bytes are mapped, in order, to U+0100..U+0143: 0x00-0x20
+ * are n = 0..32, 0x7F-0xA0 are 33..66 and 0xAD is 67. */
 int tk_cp_to_byte(uint32_t cp)
 {
     if (cp < 0x100)
