@@ -13,7 +13,7 @@
  *                   threads do; slot s's k-th request uses dataset entry
  *                   (s + k*C) mod n, so with C=1 the order is 0,1,2,...
  *   request rate R  open loop: arrival i is scheduled at t0 + i/R (constant)
- *                   or after exponential gaps (Poisson, own seeded PRNG) and
+ *                   or after exponential gaps (Poisson: sched/arrivals.c) and
  *                   uses entry i mod n; max_inflight caps requests in flight
  *                   (a capped arrival waits and counts as delayed).
  *   duration        either shape, sending until the deadline; requests still
@@ -35,7 +35,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "core/rng.h"
 #include "sched/sched.h"
 
 struct gp_error;
@@ -202,11 +201,6 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
  * origin is taken from srcs[0] when dst has none. 0 or -GP_ENOMEM. */
 int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *const *srcs, size_t n,
                            struct gp_error *err);
-
-/* The Poisson arrivals use the seeded xoshiro256** of core/rng.h
- * on a stream of their own; exposed for tests. */
-void gp_client_rng_seed(struct gp_rng *r, uint64_t seed);
-double gp_client_rng_exp(struct gp_rng *r, double mean);
 
 /* $GENPERF_TRANSPORT: unset or empty (the built-in HTTP/1.1 client where
  * the URLs allow it, else libcurl), "curl" or "h1". Any other value: -1 with

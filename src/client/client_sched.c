@@ -12,22 +12,7 @@
 #include "dist/dist.h"
 
 #include <assert.h>
-#include <math.h>
 #include <string.h>
-
-/* ---- PRNG (Poisson arrivals of older callers and tests) ---------------- */
-
-void gp_client_rng_seed(struct gp_rng *r, uint64_t seed)
-{
-    gp_rng_seed(r, seed ^ 0x636c69656e74ull); /* "client": independent of the dataset streams */
-}
-
-double gp_client_rng_exp(struct gp_rng *r, double mean)
-{
-    /* u in (0, 1]: never log(0) */
-    double u = ((double)(gp_rng_next(r) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
-    return -mean * log(u);
-}
 
 static struct slot *free_slot(struct loop *L, struct gp_error *err)
 {
