@@ -28,6 +28,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -493,22 +494,30 @@ oom:
     return gp_err(err, GP_ENOMEM, "out of memory building request headers");
 }
 
+uint64_t gp_client_fd_need(const struct gp_client_opts *o)
+{
+    long inflight = o->request_rate > 0 ? o->max_inflight : o->concurrency;
+    return inflight > 0 ? (uint64_t)inflight + GP_CLIENT_FD_SPARE : 0;
+}
+
 /* Grows the process's fd table now to hold every connection the run may
  * open. The kernel doubles the table when an fd number passes its size, and
  * in a multi-threaded process (the prefault helper, workers, telemetry) that
  * waits for an RCU grace period: socket() blocked 11-17 ms at fd 256 and 512,
  * and every open stream's chunks arrived that much late. F_DUPFD takes the
- * lowest free fd >= the target, so it never clobbers one in use. Best effort. */
-static void reserve_fd_table(const struct gp_client_opts *o)
+ * lowest free fd >= the target, so it never clobbers one in use. Best effort:
+ * an open loop without a cap guesses one socket per measured request. */
+void gp_cl_reserve_fd_table(const struct gp_client_opts *job)
 {
-    long per = o->request_rate > 0 ? (o->max_inflight > 0 ? o->max_inflight : o->request_count) : o->concurrency;
-    long want = per * (o->share_count > 1 ? o->share_count : 1) + 64;
+    uint64_t need = gp_client_fd_need(job);
+    if (!need && job->request_count > 0)
+        need = (uint64_t)job->request_count + GP_CLIENT_FD_SPARE;
     struct rlimit rl;
-    if (per <= 0 || getrlimit(RLIMIT_NOFILE, &rl))
+    if (!need || getrlimit(RLIMIT_NOFILE, &rl))
         return;
-    if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)want >= rl.rlim_cur)
-        want = (long)rl.rlim_cur - 1;
-    int fd = want > 64 ? fcntl(0, F_DUPFD_CLOEXEC, (int)want) : -1;
+    if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)need >= rl.rlim_cur)
+        need = (uint64_t)rl.rlim_cur - 1;
+    int fd = need > GP_CLIENT_FD_SPARE && need <= INT_MAX ? fcntl(0, F_DUPFD_CLOEXEC, (int)need) : -1;
     if (fd >= 0)
         close(fd);
 }
@@ -540,8 +549,6 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     memset(stats, 0, sizeof *stats);
     if (!o->n_bodies)
         return gp_err(err, GP_EINVAL, "the dataset is empty: nothing to send");
-    if (o->request_rate <= 0 && o->concurrency <= 0)
-        return gp_err(err, GP_EINVAL, "client: need a concurrency >= 1 or a request rate > 0");
     if (o->n_urls > GP_CLIENT_MAX_URLS)
         return gp_err(err, GP_EINVAL, "%zu --url given; at most %d", o->n_urls, GP_CLIENT_MAX_URLS);
     for (size_t i = 0; i < (o->n_urls > 1 ? o->n_urls : 1); i++)
@@ -581,7 +588,6 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         L.stop_in_epoll = 1; /* nothing to check */
     }
 
-    reserve_fd_table(o);
     st->budget = o->budget; /* charged while this run appends, not by later merges */
     /* page faults of the growing record store off this thread (best effort) */
     gp_record_store_prefault_start(st);

@@ -112,13 +112,15 @@ struct gp_client_opts {
     uint64_t cancel_delay_ns;
 
     /* Scale-out (client_workers.c, docs/scale-out.md): this event loop runs
-     * the share of job slot share_index out of share_count (ranks x workers).
-     * Closed loop: it owns the global slots gp_dist_share_first(C', S, i) ..
-     * + gp_dist_share(C', S, i) - 1 (C' = active concurrency of the phase),
-     * each with the quota and dataset entries a one-thread run gives that
-     * slot. Open loop: it sends arrivals k with k mod S == i at their global
-     * times (every loop draws the whole schedule). max_inflight is then this
-     * loop's share already. share_count 0 or 1 = the whole load. */
+     * the share of job slot share_index out of share_count (ranks x workers),
+     * as dist/plan.c's gp_dist_split_load gives it. Closed loop: it owns the
+     * request slots gp_dist_share_first(C', S, i) .. + gp_dist_share(C', S, i)
+     * - 1 (C' = active concurrency of the phase), each with the quota and
+     * dataset entries a one-thread run gives that slot. Open loop: it sends
+     * arrivals k with k mod S == i at their global times (every loop draws the
+     * whole schedule). gp_client_run_workers gives each loop its share of
+     * max_inflight (the job's cap there, the loop's in gp_client_run).
+     * share_count 0 or 1 = the whole load. */
     int share_index;
     int share_count;
     /* Called exactly once, after the warmup (whether or not it ran or
@@ -201,6 +203,16 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
  * origin is taken from srcs[0] when dst has none. 0 or -GP_ENOMEM. */
 int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *const *srcs, size_t n,
                            struct gp_error *err);
+
+/* The file descriptors the job of o needs (o before the split: its whole
+ * concurrency or cap): one socket per request in flight, a closed loop's
+ * concurrency or an open loop's max_inflight, plus GP_CLIENT_FD_SPARE for
+ * the process's own (stdio, signalfd, event loops, telemetry, the record
+ * store). 0 when nothing bounds it: an open loop without a cap keeps rate x
+ * latency requests in flight. profile/ raises RLIMIT_NOFILE to it; the
+ * client sizes the fd table by it. */
+#define GP_CLIENT_FD_SPARE 64
+uint64_t gp_client_fd_need(const struct gp_client_opts *o);
 
 /* $GENPERF_TRANSPORT: unset or empty (the built-in HTTP/1.1 client where
  * the URLs allow it, else libcurl), "curl" or "h1". Any other value: -1 with

@@ -70,9 +70,10 @@ static int ramp_start_due(struct loop *L, struct sched *S, uint64_t now, struct 
     return 0;
 }
 
-/* Closed loop: the job's nconc slots get their quotas (count/C, +1 for
- * s < count%C, as perf_analyzer's threads) and start at entries 0..nconc-1;
- * this loop runs its contiguous share of them (a ramp opens them later). */
+/* Closed loop: the job's request slots (min(C, count)) get their quotas
+ * (count/C', +1 for s < count%C', as perf_analyzer's threads) and start at
+ * entries 0..C'-1; this loop runs its contiguous share of them (a ramp opens
+ * them later). The split is dist/plan.c's, as for the workers' caps. */
 int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;
@@ -85,12 +86,18 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
     S->share_index = S->share_count > 1 ? (uint64_t)o->share_index : 0;
     if (S->rate_mode)
         return open_loop_begin(L, S, ph, err);
-    long nconc = o->concurrency > 0 ? o->concurrency : 1;
-    if (ph->count >= 0 && ph->count < nconc)
-        nconc = ph->count;
-    S->nconc = nconc;
-    S->first = (long)gp_dist_share_first((uint64_t)nconc, S->share_count, S->share_index);
-    S->mine = (long)gp_dist_share((uint64_t)nconc, S->share_count, S->share_index);
+    if (ph->count == 0)
+        return 0; /* nothing to send: no slot opens */
+    struct gp_dist_load ld = {.closed = 1,
+                              .concurrency = o->concurrency > 0 ? (uint64_t)o->concurrency : 0,
+                              .requests = ph->count > 0 ? (uint64_t)ph->count : 0};
+    struct gp_dist_slice part;
+    int rc = gp_dist_split_load(&ld, 1, (int)S->share_count, 0, (int)S->share_index, &part, err);
+    if (rc)
+        return rc < 0 ? rc : -rc;
+    S->nconc = (long)part.active;
+    S->first = (long)part.first_slot;
+    S->mine = (long)part.concurrency;
     while ((long)L->nslots < S->mine)
         if (!gp_cl_slot_new(L, err))
             return -GP_ENOMEM;
@@ -100,7 +107,7 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
         sl->gid = (uint32_t)s;
         sl->sent = 0;
         sl->waiting = 0;
-        sl->quota = ph->count < 0 ? -1 : ph->count / nconc + (s < ph->count % nconc ? 1 : 0);
+        sl->quota = ph->count < 0 ? -1 : (long)gp_dist_slot_quota((uint64_t)S->nconc, (uint64_t)ph->count, (uint64_t)s);
     }
     if (ph->warmup || !(o->load.ramp_s > 0))
         S->ramp_next = S->mine; /* no ramp: all open now */
@@ -108,7 +115,6 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
         if (j >= S->ramp_next && ramp_open_at(L, S, j) > L->phase_start)
             break; /* the rest open in gp_cl_sched_start_due */
         struct slot *sl = L->slots[j];
-        int rc;
         if (sl->quota != 0 && (rc = gp_cl_slot_start(L, sl, (uint32_t)(sl->gid % nb), err)) < 0)
             return rc;
         if (j >= S->ramp_next)
