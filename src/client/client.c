@@ -296,7 +296,7 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     rec.t_end_ns = t_end;
     rec.t_send_ns = s->t_send;
     rec.entry = s->entry;
-    rec.worker = (uint32_t)L->o->share_index;
+    rec.worker = (uint32_t)L->o->load.share_index;
     rec.endpoint = s->endpoint;
     if (L->o->n_urls > 1 && L->ep_inflight[s->endpoint])
         L->ep_inflight[s->endpoint]--;
@@ -496,7 +496,7 @@ oom:
 
 uint64_t gp_client_fd_need(const struct gp_client_opts *o)
 {
-    long inflight = o->request_rate > 0 ? o->max_inflight : o->concurrency;
+    long inflight = gp_load_is_open(&o->load) ? o->load.max_inflight : o->load.concurrency;
     return inflight > 0 ? (uint64_t)inflight + GP_CLIENT_FD_SPARE : 0;
 }
 
@@ -510,8 +510,8 @@ uint64_t gp_client_fd_need(const struct gp_client_opts *o)
 void gp_cl_reserve_fd_table(const struct gp_client_opts *job)
 {
     uint64_t need = gp_client_fd_need(job);
-    if (!need && job->request_count > 0)
-        need = (uint64_t)job->request_count + GP_CLIENT_FD_SPARE;
+    if (!need && job->load.request_count > 0)
+        need = (uint64_t)job->load.request_count + GP_CLIENT_FD_SPARE;
     struct rlimit rl;
     if (!need || getrlimit(RLIMIT_NOFILE, &rl))
         return;
@@ -558,7 +558,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     struct loop L;
     memset(&L, 0, sizeof L);
     L.o = o;
-    L.ep_next = (uint64_t)(o->share_count > 1 ? o->share_index : 0);
+    L.ep_next = (uint64_t)(o->load.share_count > 1 ? o->load.share_index : 0);
     L.st = st;
     L.stats = stats;
     int rc = build_headers(&L, err);
@@ -595,8 +595,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         st->mono0_ns = gp_now_ns();
         st->wall0_ns = gp_wall_ns();
     }
-    if (o->warmup_count > 0) {
-        struct phase w = {.warmup = 1, .count = o->warmup_count, .deadline = 0};
+    if (o->load.warmup_count > 0) {
+        struct phase w = {.warmup = 1, .count = o->load.warmup_count, .deadline = 0};
         rc = gp_cl_run_phase(&L, &w, err);
         gp_cl_progress_draw(&L, gp_now_ns(), 1);
     }
@@ -610,9 +610,10 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         uint64_t cpu0 = gp_cl_thread_cpu_ns();
         stats->began_ns = gp_now_ns();
         stats->start_ns = t0 ? t0 : stats->began_ns;
-        struct phase m = {.warmup = 0, .count = o->duration_ns || o->plan ? -1 : o->request_count, .deadline = 0, .start_ns = t0};
-        if (o->duration_ns)
-            m.deadline = stats->start_ns + o->duration_ns;
+        struct phase m = {.warmup = 0, .count = o->load.duration_ns || o->plan ? -1 : o->load.request_count,
+                          .deadline = 0, .start_ns = t0};
+        if (o->load.duration_ns)
+            m.deadline = stats->start_ns + o->load.duration_ns;
         rc = gp_cl_run_phase(&L, &m, err);
         stats->end_ns = gp_now_ns();
         stats->cpu_ns = gp_cl_thread_cpu_ns() - cpu0;

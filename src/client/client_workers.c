@@ -219,20 +219,21 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
 static int loop_opts(const struct gp_client_opts *o, int loops, int i, struct gp_client_opts *out,
                      struct gp_error *err)
 {
-    int S = o->share_count > 1 ? o->share_count : loops;
+    const struct gp_load_slice *l = &o->load;
+    int S = l->share_count > 1 ? l->share_count : loops;
     struct gp_dist_load ld = {
-        .closed = !(o->request_rate > 0), /* a closed loop, or a plan's warmup */
-        .concurrency = o->concurrency > 0 ? (uint64_t)o->concurrency : 0,
-        .cap = o->max_inflight > 0 ? (uint64_t)o->max_inflight : 0,
+        .closed = !gp_load_is_open(l), /* a closed loop, or a plan's warmup */
+        .concurrency = l->concurrency > 0 ? (uint64_t)l->concurrency : 0,
+        .cap = l->max_inflight > 0 ? (uint64_t)l->max_inflight : 0,
     };
     struct gp_dist_slice sl;
-    int rc = gp_dist_split_load(&ld, 1, S, 0, (o->share_count > 1 ? o->share_index : 0) + i, &sl, err);
+    int rc = gp_dist_split_load(&ld, 1, S, 0, (l->share_count > 1 ? l->share_index : 0) + i, &sl, err);
     if (rc)
         return rc < 0 ? rc : -rc;
     *out = *o;
-    out->share_index = (int)sl.slot;
-    out->share_count = S;
-    out->max_inflight = (long)sl.cap;
+    out->load.share_index = (int)sl.slot;
+    out->load.share_count = S;
+    out->load.max_inflight = (long)sl.cap;
     return 0;
 }
 

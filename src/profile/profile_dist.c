@@ -355,12 +355,12 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
      * splits by chain like --workers (client/schedule.h): global loop
      * rank x W + w of K x W takes the chains whose start index is its own
      * mod K x W. */
-    struct gp_dist_load ld = {.cap = co->max_inflight > 0 ? (uint64_t)co->max_inflight : 0};
+    struct gp_dist_load ld = {.cap = co->load.max_inflight > 0 ? (uint64_t)co->load.max_inflight : 0};
     struct gp_dist_slice sl;
     if ((rc = gp_dist_split_load(&ld, pd->size, (int)workers, pd->rank, 0, &sl, err)))
         return rc < 0 ? rc : -rc;
-    co->share_index = (int)sl.slot;
-    co->share_count = (int)sl.slots;
+    co->load.share_index = (int)sl.slot;
+    co->load.share_count = (int)sl.slots;
     co->measure_start = measure_start;
     co->measure_ctx = pd;
     return gp_dist_barrier(pd->d, err);
