@@ -28,6 +28,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -298,7 +299,7 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     rec.t_end_ns = t_end;
     rec.t_send_ns = s->t_send;
     rec.entry = s->entry;
-    rec.worker = (uint32_t)L->o->share_index;
+    rec.worker = (uint32_t)L->o->load.share_index;
     rec.endpoint = s->endpoint;
     if (L->o->n_urls > 1 && L->ep_inflight[s->endpoint])
         L->ep_inflight[s->endpoint]--;
@@ -496,22 +497,30 @@ oom:
     return gp_err(err, GP_ENOMEM, "out of memory building request headers");
 }
 
+uint64_t gp_client_fd_need(const struct gp_client_opts *o)
+{
+    long inflight = gp_load_is_open(&o->load) ? o->load.max_inflight : o->load.concurrency;
+    return inflight > 0 ? (uint64_t)inflight + GP_CLIENT_FD_SPARE : 0;
+}
+
 /* Grows the process's fd table now to hold every connection the run may
  * open. The kernel doubles the table when an fd number passes its size, and
  * in a multi-threaded process (the prefault helper, workers, telemetry) that
  * waits for an RCU grace period: socket() blocked 11-17 ms at fd 256 and 512,
  * and every open stream's chunks arrived that much late. F_DUPFD takes the
- * lowest free fd >= the target, so it never clobbers one in use. Best effort. */
-static void reserve_fd_table(const struct gp_client_opts *o)
+ * lowest free fd >= the target, so it never clobbers one in use. Best effort:
+ * an open loop without a cap guesses one socket per measured request. */
+void gp_cl_reserve_fd_table(const struct gp_client_opts *job)
 {
-    long per = o->request_rate > 0 ? (o->max_inflight > 0 ? o->max_inflight : o->request_count) : o->concurrency;
-    long want = per * (o->share_count > 1 ? o->share_count : 1) + 64;
+    uint64_t need = gp_client_fd_need(job);
+    if (!need && job->load.request_count > 0)
+        need = (uint64_t)job->load.request_count + GP_CLIENT_FD_SPARE;
     struct rlimit rl;
-    if (per <= 0 || getrlimit(RLIMIT_NOFILE, &rl))
+    if (!need || getrlimit(RLIMIT_NOFILE, &rl))
         return;
-    if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)want >= rl.rlim_cur)
-        want = (long)rl.rlim_cur - 1;
-    int fd = want > 64 ? fcntl(0, F_DUPFD_CLOEXEC, (int)want) : -1;
+    if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)need >= rl.rlim_cur)
+        need = (uint64_t)rl.rlim_cur - 1;
+    int fd = need > GP_CLIENT_FD_SPARE && need <= INT_MAX ? fcntl(0, F_DUPFD_CLOEXEC, (int)need) : -1;
     if (fd >= 0)
         close(fd);
 }
@@ -543,8 +552,6 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     memset(stats, 0, sizeof *stats);
     if (!o->n_bodies)
         return gp_err(err, GP_EINVAL, "the dataset is empty: nothing to send");
-    if (o->request_rate <= 0 && o->concurrency <= 0)
-        return gp_err(err, GP_EINVAL, "client: need a concurrency >= 1 or a request rate > 0");
     if (o->n_urls > GP_CLIENT_MAX_URLS)
         return gp_err(err, GP_EINVAL, "%zu --url given; at most %d", o->n_urls, GP_CLIENT_MAX_URLS);
     for (size_t i = 0; i < (o->n_urls > 1 ? o->n_urls : 1); i++)
@@ -554,7 +561,7 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
     struct loop L;
     memset(&L, 0, sizeof L);
     L.o = o;
-    L.ep_next = (uint64_t)(o->share_count > 1 ? o->share_index : 0);
+    L.ep_next = (uint64_t)(o->load.share_count > 1 ? o->load.share_index : 0);
     L.st = st;
     L.stats = stats;
     int rc = build_headers(&L, err);
@@ -584,7 +591,6 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         L.stop_in_epoll = 1; /* nothing to check */
     }
 
-    reserve_fd_table(o);
     st->budget = o->budget; /* charged while this run appends, not by later merges */
     /* page faults of the growing record store off this thread (best effort) */
     gp_record_store_prefault_start(st);
@@ -592,8 +598,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         st->mono0_ns = gp_now_ns();
         st->wall0_ns = gp_wall_ns();
     }
-    if (o->warmup_count > 0) {
-        struct phase w = {.warmup = 1, .count = o->warmup_count, .deadline = 0};
+    if (o->load.warmup_count > 0) {
+        struct phase w = {.warmup = 1, .count = o->load.warmup_count, .deadline = 0};
         rc = gp_cl_run_phase(&L, &w, err);
         gp_cl_progress_draw(&L, gp_now_ns(), 1);
     }
@@ -607,9 +613,10 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
         uint64_t cpu0 = gp_cl_thread_cpu_ns();
         stats->began_ns = gp_now_ns();
         stats->start_ns = t0 ? t0 : stats->began_ns;
-        struct phase m = {.warmup = 0, .count = o->duration_ns || o->plan ? -1 : o->request_count, .deadline = 0, .start_ns = t0};
-        if (o->duration_ns)
-            m.deadline = stats->start_ns + o->duration_ns;
+        struct phase m = {.warmup = 0, .count = o->load.duration_ns || o->plan ? -1 : o->load.request_count,
+                          .deadline = 0, .start_ns = t0};
+        if (o->load.duration_ns)
+            m.deadline = stats->start_ns + o->load.duration_ns;
         rc = gp_cl_run_phase(&L, &m, err);
         stats->end_ns = gp_now_ns();
         stats->cpu_ns = gp_cl_thread_cpu_ns() - cpu0;

@@ -14,7 +14,7 @@
  *                   threads do; slot s's k-th request uses dataset entry
  *                   (s + k*C) mod n, so with C=1 the order is 0,1,2,...
  *   request rate R  open loop: arrival i is scheduled at t0 + i/R (constant)
- *                   or after exponential gaps (Poisson, own seeded PRNG) and
+ *                   or after exponential gaps (Poisson: sched/arrivals.c) and
  *                   uses entry i mod n; max_inflight caps requests in flight
  *                   (a capped arrival waits and counts as delayed).
  *   duration        either shape, sending until the deadline; requests still
@@ -58,7 +58,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/rng.h"
 #include "sched/sched.h"
 
 struct gp_error;
@@ -94,23 +93,11 @@ struct gp_client_opts {
     const struct gp_client_body *bodies;
     size_t n_bodies;
 
-    long concurrency;                /* > 0: closed loop */
-    double request_rate;             /* > 0: open loop (concurrency ignored) */
-    int poisson;
-    struct gp_sched_load load;       /* request_rate > 0: the arrival process (client/schedule.h); load.rate
-                                      * 0 = constant (or poisson) at request_rate, seeded with seed.
-                                      * load.ramp_s > 0 also ramps a closed loop: slot k opens at
-                                      * gp_sched_ramp_slot_time(concurrency, ramp_s, k); either way the
-                                      * measured phase's requests started in the ramp are flagged
-                                      * GP_REC_RAMP | GP_REC_WARMUP (left out of the metrics) */
+    struct gp_load_slice load;       /* the load plan (sched/sched.h): closed loop or arrivals, cap, counts,
+                                      * this loop's share */
     const struct gp_client_plan *plan; /* open loop over planned jobs (trace rows, session turns), borrowed;
                                       * its measured phase sends every job; warmup runs closed loop */
-    long max_inflight;               /* open-loop cap (rate or plan), 0 = none; a due request waits for a
-                                      * slot and keeps its due time (GP_REC_CAP_DELAYED) */
-    long request_count;              /* measured requests (ignored when duration_ns) */
-    long warmup_count;
-    uint64_t duration_ns;            /* > 0: time-bounded measured phase */
-    uint64_t seed;                   /* Poisson PRNG seed */
+    uint64_t seed;                   /* --random-seed: back-off jitter and cancellation draws */
     double timeout_s;                /* per-request timeout, 0 = none */
     int http2;
     int stop_fd;                     /* signalfd (or any fd) readable = stop; -1 = none */
@@ -140,15 +127,15 @@ struct gp_client_opts {
     uint64_t cancel_delay_ns;
 
     /* Scale-out (client_workers.c, docs/scale-out.md): this event loop runs
-     * the share of job slot share_index out of share_count (ranks x workers).
-     * Closed loop: it owns the global slots gp_dist_share_first(C', S, i) ..
+     * the share of job slot load.share_index out of load.share_count (ranks x
+     * workers), as dist/plan.c's gp_dist_split_load gives it. Closed loop: it
+     * owns the request slots gp_dist_share_first(C', S, i) ..
      * + gp_dist_share(C', S, i) - 1 (C' = active concurrency of the phase),
      * each with the quota and dataset entries a one-thread run gives that
      * slot. Open loop: it sends arrivals k with k mod S == i at their global
-     * times (every loop draws the whole schedule). max_inflight is then this
-     * loop's share already. share_count 0 or 1 = the whole load. */
-    int share_index;
-    int share_count;
+     * times (every loop draws the whole schedule). gp_client_run_workers
+     * gives each loop its share of load.max_inflight (the job's cap there,
+     * the loop's in gp_client_run). */
     /* Called exactly once, after the warmup (whether or not it ran or
      * failed), on the loop's thread; returns the CLOCK_MONOTONIC time the
      * measured phase starts at (the loop sleeps until then), so that every
@@ -207,8 +194,8 @@ int gp_client_run(const struct gp_client_opts *o, struct gp_record_store *st, st
                   struct gp_error *err);
 
 /* Runs the load on `workers` event-loop threads (client_workers.c), each with
- * its own multi handles and record store, as job slots o->share_index +
- * w of o->share_count (0 = workers). o->stop_fd is watched by the calling
+ * its own multi handles and record store, as job slots o->load.share_index
+ * + w of o->load.share_count (0 = workers). o->stop_fd is watched by the calling
  * thread and relayed to every worker. After the run the workers' records are
  * merged into st by start time (ties: lower worker first) and their stats
  * summed into *stats (max_lag: the worst; busy_fraction: the busiest worker);
@@ -229,6 +216,16 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
  * origin is taken from srcs[0] when dst has none. 0 or -GP_ENOMEM. */
 int gp_client_merge_stores(struct gp_record_store *dst, struct gp_record_store *const *srcs, size_t n,
                            struct gp_error *err);
+
+/* The file descriptors the job of o needs (o before the split: its whole
+ * concurrency or cap): one socket per request in flight, a closed loop's
+ * load.concurrency or an open loop's load.max_inflight, plus GP_CLIENT_FD_SPARE for
+ * the process's own (stdio, signalfd, event loops, telemetry, the record
+ * store). 0 when nothing bounds it: an open loop without a cap keeps rate x
+ * latency requests in flight. profile/ raises RLIMIT_NOFILE to it; the
+ * client sizes the fd table by it. */
+#define GP_CLIENT_FD_SPARE 64
+uint64_t gp_client_fd_need(const struct gp_client_opts *o);
 
 /* $GENPERF_TRANSPORT: unset or empty (the built-in HTTP/1.1 client where
  * the URLs allow it, else libcurl), "curl" or "h1". Any other value: -1 with

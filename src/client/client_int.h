@@ -188,6 +188,9 @@ void gp_cl_slot_free(struct slot *s);
 int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err);
 int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err);
 int gp_cl_is_stale_connection(struct slot *s, CURLcode res);
+/* Grows the fd table for the job's sockets (gp_client_fd_need); once per
+ * process, before the loops start. */
+void gp_cl_reserve_fd_table(const struct gp_client_opts *job);
 /* A read's body bytes into the record store, stamped t; -1: the transfer must
  * stop (too_big or oom set). */
 int gp_cl_slot_put(struct slot *s, const char *p, size_t n, uint64_t t);

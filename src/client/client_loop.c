@@ -182,7 +182,7 @@ static int take_done(struct loop *L, struct sched *S, struct slot *sl, CURLcode 
     /* The loop does not wake at each due time while the cap is full (it
      * would spin), so a request that fell due then is known by its due time
      * being before this instant (gp_cl_sched_start_due). */
-    if (L->o->max_inflight > 0 && (long)L->inflight >= L->o->max_inflight)
+    if (L->o->load.max_inflight > 0 && (long)L->inflight >= L->o->load.max_inflight)
         L->cap_freed_ns = gp_now_ns();
     L->inflight--;
     if (gp_cl_is_stale_connection(sl, res) && !L->stopping) {
@@ -214,7 +214,7 @@ static int cancel_due(struct loop *L, struct sched *S, uint64_t now, struct gp_e
         if (!s->busy || !s->cancel_at || s->cancel_at > now)
             continue;
         slot_abort(L, s);
-        if (L->o->max_inflight > 0 && (long)L->inflight >= L->o->max_inflight)
+        if (L->o->load.max_inflight > 0 && (long)L->inflight >= L->o->load.max_inflight)
             L->cap_freed_ns = now;
         L->inflight--;
         s->retried = 0;

@@ -12,7 +12,6 @@
 #include "dist/dist.h"
 
 #include <assert.h>
-#include <math.h>
 #include <string.h>
 
 static struct slot *free_slot(struct loop *L, struct gp_error *err)
@@ -31,13 +30,7 @@ static struct slot *free_slot(struct loop *L, struct gp_error *err)
 static int open_loop_begin(struct loop *L, struct sched *S, const struct phase *ph, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;
-    struct gp_sched_load ld = o->load;
-    if (!(ld.rate > 0)) {
-        memset(&ld, 0, sizeof ld);
-        ld.rate = o->request_rate;
-        ld.mode = o->poisson ? GP_SCHED_POISSON : GP_SCHED_CONSTANT;
-        ld.seed = o->seed;
-    }
+    struct gp_sched_load ld = o->load.arrivals;
     ld.seed += ph->warmup ? 0x5741524dull : 0;
     uint64_t t0 = ph->start_ns ? ph->start_ns : L->phase_start;
     const struct gp_client_plan *plan = ph->warmup ? NULL : o->plan;
@@ -57,7 +50,7 @@ static int open_loop_begin(struct loop *L, struct sched *S, const struct phase *
  * times grow with s, so this loop's closed slots are a suffix of its share. */
 static uint64_t ramp_open_at(const struct loop *L, const struct sched *S, long j)
 {
-    return L->phase_start + (uint64_t)gp_sched_ramp_slot_time(S->nconc, L->o->load.ramp_s, S->first + j + 1);
+    return L->phase_start + (uint64_t)gp_sched_ramp_slot_time(S->nconc, L->o->load.arrivals.ramp_s, S->first + j + 1);
 }
 
 static int ramp_start_due(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err)
@@ -71,9 +64,10 @@ static int ramp_start_due(struct loop *L, struct sched *S, uint64_t now, struct 
     return 0;
 }
 
-/* Closed loop: the job's nconc slots get their quotas (count/C, +1 for
- * s < count%C, as perf_analyzer's threads) and start at entries 0..nconc-1;
- * this loop runs its contiguous share of them (a ramp opens them later). */
+/* Closed loop: the job's request slots (min(C, count)) get their quotas
+ * (count/C', +1 for s < count%C', as perf_analyzer's threads) and start at
+ * entries 0..C'-1; this loop runs its contiguous share of them (a ramp opens
+ * them later). The split is dist/plan.c's, as for the workers' caps. */
 int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, struct gp_error *err)
 {
     const struct gp_client_opts *o = L->o;
@@ -81,17 +75,23 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
     memset(S, 0, sizeof *S);
     S->ph = ph;
     S->rec0 = L->st->n;
-    S->rate_mode = o->request_rate > 0 || (o->plan && !ph->warmup);
-    S->share_count = o->share_count > 1 ? (uint64_t)o->share_count : 1;
-    S->share_index = S->share_count > 1 ? (uint64_t)o->share_index : 0;
+    S->rate_mode = gp_load_is_open(&o->load) || (o->plan && !ph->warmup);
+    S->share_count = o->load.share_count > 1 ? (uint64_t)o->load.share_count : 1;
+    S->share_index = S->share_count > 1 ? (uint64_t)o->load.share_index : 0;
     if (S->rate_mode)
         return open_loop_begin(L, S, ph, err);
-    long nconc = o->concurrency > 0 ? o->concurrency : 1;
-    if (ph->count >= 0 && ph->count < nconc)
-        nconc = ph->count;
-    S->nconc = nconc;
-    S->first = (long)gp_dist_share_first((uint64_t)nconc, S->share_count, S->share_index);
-    S->mine = (long)gp_dist_share((uint64_t)nconc, S->share_count, S->share_index);
+    if (ph->count == 0)
+        return 0; /* nothing to send: no slot opens */
+    struct gp_dist_load ld = {.closed = 1,
+                              .concurrency = o->load.concurrency > 0 ? (uint64_t)o->load.concurrency : 0,
+                              .requests = ph->count > 0 ? (uint64_t)ph->count : 0};
+    struct gp_dist_slice part;
+    int rc = gp_dist_split_load(&ld, 1, (int)S->share_count, 0, (int)S->share_index, &part, err);
+    if (rc)
+        return rc < 0 ? rc : -rc;
+    S->nconc = (long)part.active;
+    S->first = (long)part.first_slot;
+    S->mine = (long)part.concurrency;
     while ((long)L->nslots < S->mine)
         if (!gp_cl_slot_new(L, err))
             return -GP_ENOMEM;
@@ -101,15 +101,14 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
         sl->gid = (uint32_t)s;
         sl->sent = 0;
         sl->waiting = 0;
-        sl->quota = ph->count < 0 ? -1 : ph->count / nconc + (s < ph->count % nconc ? 1 : 0);
+        sl->quota = ph->count < 0 ? -1 : (long)gp_dist_slot_quota((uint64_t)S->nconc, (uint64_t)ph->count, (uint64_t)s);
     }
-    if (ph->warmup || !(o->load.ramp_s > 0))
+    if (ph->warmup || !(o->load.arrivals.ramp_s > 0))
         S->ramp_next = S->mine; /* no ramp: all open now */
     for (long j = 0; j < S->mine && !L->stopping; j++) {
         if (j >= S->ramp_next && ramp_open_at(L, S, j) > L->phase_start)
             break; /* the rest open in gp_cl_sched_start_due */
         struct slot *sl = L->slots[j];
-        int rc;
         if (sl->quota != 0 && (rc = gp_cl_slot_start(L, sl, (uint32_t)(sl->gid % nb), err)) < 0)
             return rc;
         if (j >= S->ramp_next)
@@ -124,7 +123,7 @@ int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, s
  * path never looks at it. */
 static void ramp_exclude(struct loop *L, const struct sched *S)
 {
-    double ramp_s = L->o->load.ramp_s;
+    double ramp_s = L->o->load.arrivals.ramp_s;
     if (S->ph->warmup || !(ramp_s > 0))
         return;
     uint64_t end = L->phase_start + (uint64_t)(ramp_s * 1e9);
@@ -171,7 +170,7 @@ int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct 
         uint64_t due = gp_csched_due(L->q); /* UINT64_MAX: a turn waits for its previous one */
         if (due > now)
             break;
-        if (o->max_inflight > 0 && (long)L->inflight >= o->max_inflight) {
+        if (o->load.max_inflight > 0 && (long)L->inflight >= o->load.max_inflight) {
             L->cap_block_due = due; /* it keeps its due time; counted when it starts */
             break;
         }
@@ -218,7 +217,7 @@ void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now,
     }
     uint64_t due = gp_csched_due(L->q);
     uint64_t d = due > now ? due - now : 0;
-    if (L->o->max_inflight > 0 && (long)L->inflight >= L->o->max_inflight)
+    if (L->o->load.max_inflight > 0 && (long)L->inflight >= L->o->load.max_inflight)
         d = 100000000ull;
     if (d < *wait_ns)
         *wait_ns = d;

@@ -140,7 +140,7 @@ void gp_cl_progress_draw(struct loop *L, uint64_t now, int final)
         .events = L->events_measured,
         .inflight = L->inflight,
         .total = L->phase_total,
-        .duration_ns = L->o->duration_ns,
+        .duration_ns = L->o->load.duration_ns,
         .elapsed_s = (double)(now - L->phase_start) / 1e9,
     };
     gp_cl_progress_print(L->o->progress, &v, final);
@@ -150,7 +150,7 @@ void gp_cl_progress_draw(struct loop *L, uint64_t now, int final)
 void gp_cl_progress_sum(const struct gp_client_opts *o, struct gp_client_progress *pub, int n, uint64_t now, int final,
                         int *shown_warmup)
 {
-    struct gp_cl_progress_view v = {.duration_ns = o->duration_ns};
+    struct gp_cl_progress_view v = {.duration_ns = o->load.duration_ns};
     uint64_t t0 = 0;
     for (int i = 0; i < n; i++) {
         struct gp_client_progress *p = &pub[i];
@@ -170,7 +170,7 @@ void gp_cl_progress_sum(const struct gp_client_opts *o, struct gp_client_progres
     if (*shown_warmup && !v.warmup)
         fputc('\n', o->progress);
     *shown_warmup = v.warmup;
-    v.total = v.warmup ? o->warmup_count : o->duration_ns || o->plan ? -1 : o->request_count;
+    v.total = v.warmup ? o->load.warmup_count : o->load.duration_ns || o->plan ? -1 : o->load.request_count;
     v.elapsed_s = t0 && now > t0 ? (double)(now - t0) / 1e9 : 0;
     gp_cl_progress_print(o->progress, &v, final);
 }

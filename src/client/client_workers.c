@@ -5,9 +5,9 @@
  * on the thread that reads the socket (client_loop.c), and no lock sits on
  * the hot path. Each worker owns its multi handles, its slots and its record
  * store; the only shared things are read-only (options, request bodies) and
- * the stop relay below. The load split is the scheduler's (client_sched.c,
- * share_index / share_count): the union of the workers' requests is exactly
- * a one-thread run's.
+ * the stop relay below. The load split is dist/plan.c's gp_dist_split_load
+ * (here: each loop's place and cap; client_sched.c: each phase's request
+ * slots): the union of the workers' requests is exactly a one-thread run's.
  *
  * Stop: the caller's stop fd (a signalfd) can be consumed by one reader
  * only, so this thread watches it and writes one byte per signal into each
@@ -211,24 +211,46 @@ void gp_client_stats_sum(struct gp_client_stats *t, const struct gp_client_stats
     }
 }
 
+/* Loop i of `loops` on this process: its place in the job and its share
+ * of the in-flight cap, from dist/plan.c's split (the one split of the job
+ * over ranks x workers; client_sched.c takes each phase's request slots from
+ * it too). Also where the plan is validated: a closed loop's concurrency
+ * >= 1, a cap no lower than the job's loops. */
+static int loop_opts(const struct gp_client_opts *o, int loops, int i, struct gp_client_opts *out,
+                     struct gp_error *err)
+{
+    const struct gp_load_slice *l = &o->load;
+    int S = l->share_count > 1 ? l->share_count : loops;
+    struct gp_dist_load ld = {
+        .closed = !gp_load_is_open(l), /* a closed loop, or a plan's warmup */
+        .concurrency = l->concurrency > 0 ? (uint64_t)l->concurrency : 0,
+        .cap = l->max_inflight > 0 ? (uint64_t)l->max_inflight : 0,
+    };
+    struct gp_dist_slice sl;
+    int rc = gp_dist_split_load(&ld, 1, S, 0, (l->share_count > 1 ? l->share_index : 0) + i, &sl, err);
+    if (rc)
+        return rc < 0 ? rc : -rc;
+    *out = *o;
+    out->load.share_index = (int)sl.slot;
+    out->load.share_count = S;
+    out->load.max_inflight = (long)sl.cap;
+    return 0;
+}
+
 static int start_workers(const struct gp_client_opts *o, struct worker *ws, int n, int done_fd,
                          const struct gp_record_store *st, struct start_sync *sync, struct gp_client_progress *pub,
                          struct gp_error *err)
 {
-    int S = o->share_count > 1 ? o->share_count : n;
     for (int i = 0; i < n; i++) {
         struct worker *w = &ws[i];
         /* one clock origin for all: the merged store keeps it */
         w->st.mono0_ns = st->mono0_ns;
         w->st.wall0_ns = st->wall0_ns;
-        w->o = *o;
-        w->o.share_index = (o->share_count > 1 ? o->share_index : 0) + i;
-        w->o.share_count = S;
+        int rc = loop_opts(o, n, i, &w->o, err);
+        if (rc < 0)
+            return rc;
         w->o.progress = pub ? o->progress : NULL; /* a worker publishes; the caller draws */
         w->o.progress_pub = pub ? &pub[i] : NULL;
-        w->o.max_inflight = o->max_inflight > 0
-                                ? (long)gp_dist_share((uint64_t)o->max_inflight, (uint64_t)S, (uint64_t)w->o.share_index)
-                                : 0;
         w->done_fd = done_fd;
         w->sync = sync;
         w->o.measure_start = worker_sync;
@@ -271,14 +293,22 @@ static uint64_t once_call(void *ctx)
 int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp_record_store *st,
                           struct gp_client_stats *stats, struct gp_client_stats *per_worker, struct gp_error *err)
 {
+    gp_cl_reserve_fd_table(o); /* o: the job's (or this rank's) load, before the split */
     if (workers <= 1) {
-        struct gp_client_opts o1 = *o;
+        struct gp_client_opts o1;
+        int rc = loop_opts(o, 1, 0, &o1, err);
+        if (rc < 0) {
+            memset(stats, 0, sizeof *stats);
+            if (o->measure_start) /* the caller's collective still happens once */
+                o->measure_start(o->measure_ctx);
+            return rc;
+        }
         struct once one = {o->measure_start, o->measure_ctx, 0};
         if (o->measure_start) {
             o1.measure_start = once_call;
             o1.measure_ctx = &one;
         }
-        int rc = gp_client_run(&o1, st, stats, err);
+        rc = gp_client_run(&o1, st, stats, err);
         if (o->measure_start && !one.called) /* the run failed before its measured phase */
             o->measure_start(o->measure_ctx);
         if (per_worker)
@@ -286,11 +316,10 @@ int gp_client_run_workers(const struct gp_client_opts *o, int workers, struct gp
         return rc;
     }
     memset(stats, 0, sizeof *stats);
-    if ((o->request_rate > 0 || o->plan) && o->max_inflight > 0 &&
-        o->max_inflight < (long)(o->share_count > 1 ? o->share_count : workers))
-        return gp_err(err, GP_EINVAL, "--max-concurrency %ld is below the number of event loops (%d); "
-                      "lower --workers or raise --max-concurrency", o->max_inflight,
-                      o->share_count > 1 ? o->share_count : workers);
+    struct gp_client_opts check; /* every loop gets the same verdict: refuse before any starts */
+    int vrc = loop_opts(o, workers, 0, &check, err);
+    if (vrc < 0)
+        return vrc;
     struct worker *ws = calloc((size_t)workers, sizeof *ws);
     /* --workers: the line is drawn here from what each loop publishes */
     struct gp_client_progress *pub = o->progress ? calloc((size_t)workers, sizeof *pub) : NULL;

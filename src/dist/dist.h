@@ -243,12 +243,16 @@ int gp_dist_gather_bulk(struct gp_dist *d, size_t piece_bytes, gp_dist_parts_fn 
  *     when s < total % S. Shares differ by at most one and sum to total.
  *   - Concurrency C: split evenly. When C < S the first C slots get one
  *     in-flight request each and the rest get none (they stay idle).
- *   - Request count N (with concurrency): split over the active slots in
- *     proportion to their concurrency, by largest remainder (floor of
- *     N * c_s / C each, the leftover one by one to the largest fractional
- *     parts, ties to the lower slot). Sums to N; an idle slot gets 0. Slot s
- *     sends the global requests first_request .. first_request + requests - 1
- *     (contiguous, in slot order), so request i keeps its dataset entry.
+ *   - Request count N (with concurrency C): the job runs A = min(C, N)
+ *     request slots (closed-loop lanes, numbered job-wide); request slot r
+ *     sends N / A requests, plus one when r < N mod A (gp_dist_slot_quota),
+ *     as perf_analyzer's threads split a count, and its k-th request uses
+ *     dataset entry (r + k*A) mod n. Slot s runs the request slots
+ *     gp_dist_share_first(A, S, s) onwards, gp_dist_share(A, S, s) of them,
+ *     so the union over slots is exactly the one-thread run's (request slot,
+ *     entry) pairs.
+ *   - An in-flight cap M (--max-concurrency, open loops): slot s gets
+ *     gp_dist_share(M, S, s); M must be at least S, so no slot gets 0.
  *   - An arrival list (rate mode, traces): arrival i belongs to slot i % S
  *     (gp_dist_arrival_slot). Each slot's arrivals keep their global times,
  *     so the union over slots is exactly the single-thread schedule, the
@@ -270,16 +274,37 @@ uint64_t gp_dist_share(uint64_t total, uint64_t parts, uint64_t index);
 /* Sum of the shares of slots 0 .. index-1 (where slot index's share starts). */
 uint64_t gp_dist_share_first(uint64_t total, uint64_t parts, uint64_t index);
 
-struct gp_dist_slice {
-    uint64_t concurrency;   /* in-flight cap of this slot (0 = idle slot) */
-    uint64_t requests;      /* requests this slot sends (0 when requests was 0) */
-    uint64_t first_request; /* global index of its first request */
+/* What the job asks for, before the split. */
+struct gp_dist_load {
+    int closed;           /* a closed loop (or a plan's warmup) runs: concurrency must be >= 1 */
+    uint64_t concurrency; /* closed loop: the job's slots (--concurrency) */
+    uint64_t requests;    /* closed loop: the phase's request count; 0 = none (a duration) */
+    uint64_t cap;         /* open loop: the job's in-flight cap (--max-concurrency); 0 = none */
 };
 
-/* The slice of one slot (rank, worker) for --concurrency and --request-count
- * (requests = 0: no count, e.g. a --measurement-interval run). Fails on
- * ranks/workers < 1, rank/worker out of range, or concurrency 0. */
-int gp_dist_split_load(uint64_t concurrency, uint64_t requests, int ranks, int workers, int rank,
-                       int worker, struct gp_dist_slice *out, struct gp_error *err);
+/* One loop's part of the load: the one place the job is split over ranks x
+ * workers (profile/ validates with it before an MPI job starts, the client's
+ * workers take their caps from it, its scheduler its slots each phase). */
+struct gp_dist_slice {
+    uint64_t slot, slots;   /* this loop: rank * workers + worker, of ranks x workers */
+    uint64_t active;        /* closed loop: the job's request slots, min(C, N) (C when N = 0) */
+    uint64_t first_slot;    /* closed loop: job-wide index of this loop's first request slot */
+    uint64_t concurrency;   /* closed loop: request slots this loop runs (0 = an idle loop) */
+    uint64_t requests;      /* closed loop: requests this loop sends (0 when N = 0) */
+    uint64_t cap;           /* this loop's share of the cap (0 = no cap) */
+};
+
+/* The slice of loop (rank, worker). Fails on ranks/workers < 1, rank/worker
+ * out of range, a closed loop with concurrency 0, or a cap below the number
+ * of loops (the message names --max-concurrency and what to change). */
+int gp_dist_split_load(const struct gp_dist_load *ld, int ranks, int workers, int rank, int worker,
+                       struct gp_dist_slice *out, struct gp_error *err);
+
+/* Requests of request slot r when `active` request slots share n (the rule
+ * above). */
+static inline uint64_t gp_dist_slot_quota(uint64_t active, uint64_t n, uint64_t r)
+{
+    return active ? n / active + (r < n % active ? 1 : 0) : 0;
+}
 
 #endif

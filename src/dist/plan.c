@@ -22,26 +22,8 @@ uint64_t gp_dist_share_first(uint64_t total, uint64_t parts, uint64_t index)
     return index * (total / parts) + (index < r ? index : r);
 }
 
-/* Requests of slot s under the largest-remainder rule (see dist.h). The
- * concurrency shares take two values only, c_hi = q + 1 for the first r slots
- * and c_lo = q for the rest, so the ranking of fractional parts is a ranking
- * of two groups: the group with the larger fraction takes the leftover first,
- * in slot order; on a tie the lower slots (the c_hi group) go first. */
-static uint64_t slot_requests(uint64_t C, uint64_t N, uint64_t S, uint64_t s)
-{
-    uint64_t q = C / S, r = C % S;
-    unsigned __int128 nh = (unsigned __int128)N * (q + 1), nl = (unsigned __int128)N * q;
-    uint64_t floor_hi = (uint64_t)(nh / C), frac_hi = (uint64_t)(nh % C);
-    uint64_t floor_lo = (uint64_t)(nl / C), frac_lo = (uint64_t)(nl % C);
-    uint64_t leftover = N - (r * floor_hi + (S - r) * floor_lo);
-    int hi = s < r;
-    /* where slot s stands in the leftover order */
-    uint64_t pos = frac_hi >= frac_lo ? s : hi ? (S - r) + s : s - r;
-    return (hi ? floor_hi : floor_lo) + (pos < leftover ? 1 : 0);
-}
-
-int gp_dist_split_load(uint64_t concurrency, uint64_t requests, int ranks, int workers, int rank,
-                       int worker, struct gp_dist_slice *out, struct gp_error *err)
+int gp_dist_split_load(const struct gp_dist_load *ld, int ranks, int workers, int rank, int worker,
+                       struct gp_dist_slice *out, struct gp_error *err)
 {
     if (ranks < 1 || workers < 1)
         return gp_err(err, GP_EINVAL, "load split: %d ranks x %d workers; both must be at least 1",
@@ -49,17 +31,33 @@ int gp_dist_split_load(uint64_t concurrency, uint64_t requests, int ranks, int w
     if (rank < 0 || rank >= ranks || worker < 0 || worker >= workers)
         return gp_err(err, GP_EINVAL, "load split: rank %d / worker %d outside %d ranks x %d workers",
                       rank, worker, ranks, workers);
-    if (concurrency == 0)
+    if (ld->closed && ld->concurrency == 0)
         return gp_err(err, GP_EINVAL, "load split: concurrency 0; pass --concurrency 1 or more");
     uint64_t S = (uint64_t)ranks * (uint64_t)workers;
-    uint64_t s = (uint64_t)gp_dist_slot(rank, worker, workers);
+    /* every loop needs a share of the cap: a loop with none could never
+     * send. The message names what the user sees: ranks only under MPI. */
+    if (ld->cap > 0 && ld->cap < S) {
+        if (ranks > 1)
+            return gp_err(err, GP_EINVAL, "--max-concurrency %llu is below the number of event loops (%d ranks x "
+                          "%d workers); lower --workers or the rank count, or raise --max-concurrency",
+                          (unsigned long long)ld->cap, ranks, workers);
+        return gp_err(err, GP_EINVAL, "--max-concurrency %llu is below the number of event loops (%d); "
+                      "lower --workers or raise --max-concurrency", (unsigned long long)ld->cap, workers);
+    }
     memset(out, 0, sizeof *out);
-    out->concurrency = gp_dist_share(concurrency, S, s);
-    if (requests == 0)
+    out->slots = S;
+    out->slot = (uint64_t)gp_dist_slot(rank, worker, workers);
+    out->cap = ld->cap ? gp_dist_share(ld->cap, S, out->slot) : 0;
+    if (!ld->closed)
         return 0;
-    out->requests = slot_requests(concurrency, requests, S, s);
-    for (uint64_t t = 0; t < s; t++)
-        out->first_request += slot_requests(concurrency, requests, S, t);
+    uint64_t A = ld->requests && ld->requests < ld->concurrency ? ld->requests : ld->concurrency;
+    out->active = A;
+    out->first_slot = gp_dist_share_first(A, S, out->slot);
+    out->concurrency = gp_dist_share(A, S, out->slot);
+    /* the quotas of request slots 0..r-1 sum to gp_dist_share_first(N, A, r) */
+    if (ld->requests)
+        out->requests = gp_dist_share_first(ld->requests, A, out->first_slot + out->concurrency) -
+                        gp_dist_share_first(ld->requests, A, out->first_slot);
     return 0;
 }
 

@@ -46,9 +46,10 @@ static void test_share_sums_and_balance(void)
     CHECK_INT(gp_dist_share(10, 0, 0), 0);
 }
 
-/* Every (C, N, ranks, workers): concurrency and requests sum exactly, idle
- * slots get no requests, request ranges are contiguous, and each slot's count
- * is within one of its proportional share. */
+/* Every (C, N, ranks, workers): the loops' request slots tile 0..A-1 in
+ * order (A = min(C, N)), their requests sum to N, and each loop's count is
+ * the sum of its request slots' quotas, slot by slot as a one-thread run of
+ * A request slots gives them (perf_analyzer: N / A, +1 for r < N mod A). */
 static void test_split_load_exact(void)
 {
     const uint64_t Cs[] = {1, 2, 3, 5, 8, 64, 100, 4096};
@@ -57,32 +58,32 @@ static void test_split_load_exact(void)
         for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++)
             for (int ranks = 1; ranks <= 4; ranks++)
                 for (int workers = 1; workers <= 5; workers++) {
-                    uint64_t C = Cs[ci], N = Ns[ni], csum = 0, nsum = 0;
+                    uint64_t C = Cs[ci], N = Ns[ni], A = N && N < C ? N : C, next = 0, nsum = 0;
+                    struct gp_dist_load ld = {.closed = 1, .concurrency = C, .requests = N};
                     int ok = 1;
                     for (int r = 0; r < ranks; r++)
                         for (int w = 0; w < workers; w++) {
                             struct gp_dist_slice sl;
-                            if (gp_dist_split_load(C, N, ranks, workers, r, w, &sl, NULL)) {
+                            if (gp_dist_split_load(&ld, ranks, workers, r, w, &sl, NULL)) {
                                 ok = 0;
                                 continue;
                             }
-                            if (sl.first_request != nsum)
+                            uint64_t q = 0;
+                            for (uint64_t k = 0; k < sl.concurrency; k++)
+                                q += gp_dist_slot_quota(A, N, sl.first_slot + k);
+                            if (sl.first_slot != next || sl.active != A || sl.requests != q || sl.cap != 0 ||
+                                sl.slot != (uint64_t)gp_dist_slot(r, w, workers) ||
+                                sl.slots != (uint64_t)(ranks * workers))
                                 ok = 0;
-                            if (sl.concurrency == 0 && sl.requests != 0)
-                                ok = 0;
-                            /* |n_s - N c_s / C| < 1 */
-                            double want = (double)N * (double)sl.concurrency / (double)C;
-                            if (fabs((double)sl.requests - want) >= 1.0)
-                                ok = 0;
-                            csum += sl.concurrency;
+                            next += sl.concurrency;
                             nsum += sl.requests;
                         }
-                    if (!ok || csum != C || nsum != N)
-                        fprintf(stderr, "  split C=%llu N=%llu %dx%d: csum=%llu nsum=%llu ok=%d\n",
+                    if (!ok || next != A || nsum != N)
+                        fprintf(stderr, "  split C=%llu N=%llu %dx%d: slots=%llu nsum=%llu ok=%d\n",
                                 (unsigned long long)C, (unsigned long long)N, ranks, workers,
-                                (unsigned long long)csum, (unsigned long long)nsum, ok);
+                                (unsigned long long)next, (unsigned long long)nsum, ok);
                     CHECK(ok);
-                    CHECK_INT(csum, C);
+                    CHECK_INT(next, A);
                     CHECK_INT(nsum, N);
                 }
 }
@@ -90,49 +91,53 @@ static void test_split_load_exact(void)
 static void test_split_load_examples(void)
 {
     struct gp_dist_slice sl;
-    /* C=3 over 2x2 slots: the 4th slot idles and gets no requests */
-    CHECK_INT(gp_dist_split_load(3, 10, 2, 2, 1, 1, &sl, NULL), 0);
-    CHECK_INT(sl.concurrency, 0);
-    CHECK_INT(sl.requests, 0);
-    CHECK_INT(sl.first_request, 10);
-    CHECK_INT(gp_dist_split_load(3, 10, 2, 2, 0, 0, &sl, NULL), 0);
-    CHECK_INT(sl.concurrency, 1);
-    CHECK_INT(sl.requests, 4); /* 10/3 = 3.33 each, the leftover one to slot 0 */
-    CHECK_INT(sl.first_request, 0);
-    /* C=5 over 2 slots (3 and 2), N=10 -> 6 and 4: proportional, not 5/5 */
-    CHECK_INT(gp_dist_split_load(5, 10, 1, 2, 0, 1, &sl, NULL), 0);
-    CHECK_INT(sl.concurrency, 2);
-    CHECK_INT(sl.requests, 4);
-    CHECK_INT(sl.first_request, 6);
-    /* C=5 over 3 slots (2,2,1), N=7 -> floors 2,2,1 with fractions
-     * 4/5,4/5,2/5: the leftover 2 go to slots 0,1 */
+    /* C=3 N=10 over 2x2 loops (docs/scale-out.md): request slots 1,1,1,0
+     * with quotas 4,3,3 */
+    struct gp_dist_load ld = {.closed = 1, .concurrency = 3, .requests = 10};
+    uint64_t want_req[4] = {4, 3, 3, 0};
+    for (int s = 0; s < 4; s++) {
+        CHECK_INT(gp_dist_split_load(&ld, 2, 2, s / 2, s % 2, &sl, NULL), 0);
+        CHECK_INT(sl.concurrency, s < 3 ? 1 : 0);
+        CHECK_INT(sl.requests, want_req[s]);
+        CHECK_INT(sl.first_slot, s < 3 ? s : 3);
+    }
+    /* C=5 N=7 over 3 workers: request slots (0,1) (2,3) (4), quotas
+     * 2,2,1,1,1 -> 4, 2, 1 (not proportional to the slots: slot order) */
+    ld = (struct gp_dist_load){.closed = 1, .concurrency = 5, .requests = 7};
     uint64_t got[3];
     for (int w = 0; w < 3; w++) {
-        CHECK_INT(gp_dist_split_load(5, 7, 1, 3, 0, w, &sl, NULL), 0);
+        CHECK_INT(gp_dist_split_load(&ld, 1, 3, 0, w, &sl, NULL), 0);
         got[w] = sl.requests;
     }
-    CHECK_INT(got[0], 3);
-    CHECK_INT(got[1], 3);
+    CHECK_INT(got[0], 4);
+    CHECK_INT(got[1], 2);
     CHECK_INT(got[2], 1);
-    /* C=4 over 3 slots (2,1,1), N=5: floors 2,1,1, fractions 2/4,1/4,1/4 ->
-     * the leftover one to slot 0 */
-    CHECK_INT(gp_dist_split_load(4, 5, 3, 1, 0, 0, &sl, NULL), 0);
-    CHECK_INT(sl.requests, 3);
-    /* the lower slots' group has the smaller fraction: C=5 over 3 slots
-     * (2,2,1), N=3 -> floors 1,1,0, fractions 1/5,1/5,3/5: the leftover to slot 2 */
-    for (int w = 0; w < 3; w++) {
-        CHECK_INT(gp_dist_split_load(5, 3, 1, 3, 0, w, &sl, NULL), 0);
-        got[w] = sl.requests;
-    }
-    CHECK_INT(got[0], 1);
-    CHECK_INT(got[1], 1);
-    CHECK_INT(got[2], 1);
-    /* N=0: no request count */
-    CHECK_INT(gp_dist_split_load(8, 0, 2, 2, 1, 0, &sl, NULL), 0);
+    /* N < C: only N request slots run, one request each */
+    ld = (struct gp_dist_load){.closed = 1, .concurrency = 8, .requests = 3};
+    CHECK_INT(gp_dist_split_load(&ld, 1, 2, 0, 1, &sl, NULL), 0);
+    CHECK_INT(sl.active, 3);
+    CHECK_INT(sl.concurrency, 1);
+    CHECK_INT(sl.first_slot, 2);
+    CHECK_INT(sl.requests, 1);
+    /* N=0: no request count, every request slot runs */
+    ld = (struct gp_dist_load){.closed = 1, .concurrency = 8};
+    CHECK_INT(gp_dist_split_load(&ld, 2, 2, 1, 0, &sl, NULL), 0);
     CHECK_INT(sl.concurrency, 2);
+    CHECK_INT(sl.first_slot, 4);
     CHECK_INT(sl.requests, 0);
-    /* huge values do not overflow (N * c_s > 2^64) */
-    CHECK_INT(gp_dist_split_load(UINT64_MAX / 2, UINT64_MAX / 4, 1, 3, 0, 2, &sl, NULL), 0);
+    /* an open loop: no request slots, the cap split evenly (10 over 4: 3,3,2,2) */
+    ld = (struct gp_dist_load){.cap = 10};
+    uint64_t caps = 0;
+    for (int s = 0; s < 4; s++) {
+        CHECK_INT(gp_dist_split_load(&ld, 2, 2, s / 2, s % 2, &sl, NULL), 0);
+        CHECK_INT(sl.cap, s < 2 ? 3 : 2);
+        CHECK_INT(sl.concurrency, 0);
+        caps += sl.cap;
+    }
+    CHECK_INT(caps, 10);
+    /* huge values do not overflow */
+    ld = (struct gp_dist_load){.closed = 1, .concurrency = UINT64_MAX / 2, .requests = UINT64_MAX / 4};
+    CHECK_INT(gp_dist_split_load(&ld, 1, 3, 0, 2, &sl, NULL), 0);
     CHECK(sl.requests > 0 && sl.requests < UINT64_MAX / 4);
 }
 
@@ -140,11 +145,26 @@ static void test_split_load_rejects(void)
 {
     struct gp_dist_slice sl;
     struct gp_error e = {0};
-    CHECK(gp_dist_split_load(0, 10, 1, 1, 0, 0, &sl, &e) < 0);
+    struct gp_dist_load ld = {.closed = 1, .concurrency = 0, .requests = 10};
+    CHECK(gp_dist_split_load(&ld, 1, 1, 0, 0, &sl, &e) < 0);
     CHECK(strstr(e.msg, "--concurrency") != NULL);
-    CHECK(gp_dist_split_load(4, 10, 0, 1, 0, 0, &sl, &e) < 0);
-    CHECK(gp_dist_split_load(4, 10, 2, 2, 2, 0, &sl, &e) < 0);
-    CHECK(gp_dist_split_load(4, 10, 2, 2, 0, -1, &sl, &e) < 0);
+    ld.closed = 0; /* an open loop has no request slots to split */
+    CHECK_INT(gp_dist_split_load(&ld, 1, 1, 0, 0, &sl, &e), 0);
+    ld = (struct gp_dist_load){.closed = 1, .concurrency = 4, .requests = 10};
+    CHECK(gp_dist_split_load(&ld, 0, 1, 0, 0, &sl, &e) < 0);
+    CHECK(gp_dist_split_load(&ld, 2, 2, 2, 0, &sl, &e) < 0);
+    CHECK(gp_dist_split_load(&ld, 2, 2, 0, -1, &sl, &e) < 0);
+    /* a cap below the loops: the message names the loops as the user set them */
+    ld = (struct gp_dist_load){.cap = 3};
+    CHECK(gp_dist_split_load(&ld, 1, 4, 0, 0, &sl, &e) < 0);
+    CHECK_STR(e.msg, "--max-concurrency 3 is below the number of event loops (4); lower --workers or raise "
+                     "--max-concurrency");
+    CHECK(gp_dist_split_load(&ld, 2, 2, 0, 0, &sl, &e) < 0);
+    CHECK_STR(e.msg, "--max-concurrency 3 is below the number of event loops (2 ranks x 2 workers); lower "
+                     "--workers or the rank count, or raise --max-concurrency");
+    ld.cap = 4;
+    CHECK_INT(gp_dist_split_load(&ld, 2, 2, 1, 1, &sl, &e), 0);
+    CHECK_INT(sl.cap, 1);
 }
 
 /* Round robin over slots: the union is the whole list, each slot's count is

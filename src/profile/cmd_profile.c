@@ -325,12 +325,13 @@ static int stage_dataset(struct profile_run *r)
  * further request fails at once with "Too many open files" (a closed loop
  * needs concurrency sockets; an open loop's need grows with the server's
  * latency, which the rate does not wait for). */
-static void raise_fd_limit(const struct profile_config *cfg)
+static void raise_fd_limit(const struct profile_config *cfg, const struct gp_client_opts *co)
 {
     struct rlimit rl;
-    int capped = cfg->request_rate == 0 || cfg->max_concurrency;
-    long inflight = cfg->request_rate > 0 ? cfg->max_concurrency : cfg->concurrency;
-    rlim_t need = capped ? (rlim_t)inflight + 64 : RLIM_INFINITY;
+    uint64_t fd_need = gp_client_fd_need(co); /* the client's own count: 0 = unbounded */
+    int capped = fd_need > 0;
+    long inflight = capped ? (long)(fd_need - GP_CLIENT_FD_SPARE) : 0;
+    rlim_t need = capped ? (rlim_t)fd_need : RLIM_INFINITY;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
         return;
     if (rl.rlim_cur < need) {
@@ -469,15 +470,14 @@ static int stage_run(struct profile_run *r)
         .n_headers = cfg->n_headers,
         .bodies = r->bodies,
         .n_bodies = r->n_bodies,
-        .concurrency = cfg->concurrency,
-        .request_rate = cfg->request_rate,
-        .poisson = cfg->poisson,
-        .load = r->shape.load,
+        /* the load plan, built once: the client splits it and carries it out */
+        .load = {.concurrency = cfg->concurrency,
+                 .arrivals = r->shape.load,
+                 .max_inflight = cfg->max_concurrency,
+                 .request_count = cfg->request_count,
+                 .warmup_count = cfg->warmup,
+                 .duration_ns = duration_ns},
         .plan = r->shape.has_plan ? &r->shape.plan : NULL,
-        .max_inflight = cfg->max_concurrency,
-        .request_count = cfg->request_count,
-        .warmup_count = cfg->warmup,
-        .duration_ns = duration_ns,
         .seed = cfg->seed,
         .timeout_s = cfg->request_timeout_s,
         .http2 = cfg->http2,
@@ -500,7 +500,7 @@ static int stage_run(struct profile_run *r)
         co.url = r->req_urls[0];
         co.url_least_inflight = cfg->url_least_inflight;
     }
-    raise_fd_limit(cfg);
+    raise_fd_limit(cfg, &co);
     r->input_config = gp_profile_input_config(cfg);
     /* an analyze cell (commands.h): same key, same place, GenAI-Perf's value */
     const char *sub = getenv(GP_ENV_SUBCOMMAND);

@@ -357,16 +357,6 @@ int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile
     return 0;
 }
 
-/* after --concurrency in the table: a rate switches to open loop */
-int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
-{
-    if (rv->f != 0) {
-        cfg->request_rate = rv->f;
-        cfg->concurrency = 0;
-    }
-    return 0;
-}
-
 int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err)
 {
     double s = rv->f;

@@ -56,8 +56,8 @@ struct profile_config {
     long request_count;                 /* resolved: --request-count or max(10, 2*C) */
     int request_count_given;
     long warmup;
-    long concurrency;                   /* 1; in request-rate mode: 0 */
-    double request_rate;                /* 0 = concurrency mode */
+    long concurrency;                   /* 1; unused when request_rate > 0 */
+    double request_rate;                /* > 0: open loop (the rate chooses it); 0 = concurrency mode */
     uint64_t seed;
     const char *profile_export_file;    /* "profile_export.json" */
     const char *artifact_dir;           /* "artifacts" */
@@ -279,7 +279,6 @@ struct gp_profile_raw {
 int gp_profile_check_input_file(struct profile_config *cfg, const char *s, struct gp_error *err);
 int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_endpoint(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
-int gp_profile_copy_rate(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_stability(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 int gp_profile_copy_workers(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err);
 /* profile_models.c */

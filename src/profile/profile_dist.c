@@ -341,21 +341,19 @@ int gp_profile_dist_before_run(struct gp_profile_dist *pd, long workers, struct 
     int rc = gp_dist_clock_sync(pd->d, GP_PROFILE_DIST_CLOCK_ROUNDS, &pd->mine, pd->clocks, err);
     if (rc)
         return rc;
-    /* every rank computes the same verdict: no collective needed. A plan
+    /* the job's loops and this rank's first, from dist/plan.c's split (the
+     * client splits the load over its loops with the same function); only
+     * the cap is checked here, where the message can name the ranks, and
+     * every rank computes the same verdict: no collective needed. A plan
      * splits by chain like --workers (client/schedule.h): global loop
      * rank x W + w of K x W takes the chains whose start index is its own
      * mod K x W. */
-    uint64_t S = (uint64_t)pd->size * (uint64_t)workers;
-    co->share_index = pd->rank * (int)workers;
-    co->share_count = (int)S;
-    if ((co->request_rate > 0 || co->plan) && co->max_inflight > 0 && (uint64_t)co->max_inflight < S)
-        return gp_err(err, GP_EINVAL, "--max-concurrency %ld is below the number of event loops (%d ranks x %ld "
-                      "workers); lower --workers or the rank count, or raise --max-concurrency",
-                      co->max_inflight, pd->size, workers);
-    /* client_workers.c splits the cap among its loops itself; one loop takes
-     * its share here */
-    if (workers == 1 && co->max_inflight > 0)
-        co->max_inflight = (long)gp_dist_share((uint64_t)co->max_inflight, S, (uint64_t)co->share_index);
+    struct gp_dist_load ld = {.cap = co->load.max_inflight > 0 ? (uint64_t)co->load.max_inflight : 0};
+    struct gp_dist_slice sl;
+    if ((rc = gp_dist_split_load(&ld, pd->size, (int)workers, pd->rank, 0, &sl, err)))
+        return rc < 0 ? rc : -rc;
+    co->load.share_index = (int)sl.slot;
+    co->load.share_count = (int)sl.slots;
     co->measure_start = measure_start;
     co->measure_ctx = pd;
     return gp_dist_barrier(pd->d, err);

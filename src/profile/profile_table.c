@@ -73,7 +73,7 @@ const struct opt gp_profile_opts[] = {
     {O_CONCURRENCY, K_INT, {"--concurrency"}, "N", NULL, "closed loop: N requests in flight (default 1)",
      .group = G_STIMULUS, .copy = C_LONG, .off = F(concurrency)},
     {O_RATE, K_FLOAT, {"--request-rate"}, "R", NULL, "open loop: R requests per second",
-     .group = G_STIMULUS, .copy = C_HOOK, .hook = gp_profile_copy_rate},
+     .group = G_STIMULUS, .copy = C_DOUBLE, .off = F(request_rate)},
     {O_SEED, K_INT, {"--random-seed"}, "SEED", NULL, "seed for prompts and Poisson arrivals (default 0)",
      .copy = C_U64, .off = F(seed)},
     {O_EXPORT_FILE, K_STR, {"--profile-export-file"}, "FILE", NULL,

@@ -2,8 +2,9 @@
  *
  * Owns: arrival lists (int64_t ns offsets from the run's start), struct
  * gp_trace (rows of a payload:/Mooncake trace, their hash ids and session
- * names), struct gp_session_plan (turns and delays of synthetic sessions) and
- * struct gp_sched_lag (schedule lateness statistics). Everything here is built
+ * names), struct gp_session_plan (turns and delays of synthetic sessions),
+ * struct gp_load_slice (the run's load as one value) and struct
+ * gp_sched_lag (schedule lateness statistics). Everything here is built
  * before timing starts and is immutable afterwards; the client executes it
  * and never learns which shape made it.
  *
@@ -99,6 +100,34 @@ long gp_sched_ramp_concurrency(long target, double ramp_s, int64_t t_ns);
 /* The first time (ns) at which slot k (1-based, 1..target) is open; the
  * client can arm one timer per slot instead of polling. 0 for k <= 1. */
 int64_t gp_sched_ramp_slot_time(long target, double ramp_s, long k);
+
+/* ---- the load plan: what one run sends, as one value ------------------- */
+
+/* Built once from the flags (profile/'s stage_run), split over ranks x
+ * workers by the client with dist/plan.c's gp_dist_split_load (each event
+ * loop's copy carries its own share_index and cap), carried out by the
+ * loop, which never looks at a flag. The arrival process chooses the shape:
+ * arrivals.rate > 0 is an open loop (concurrency then only serves a plan's
+ * warmup); 0 is a closed loop of `concurrency` request slots. A plain
+ * value: it owns nothing. */
+struct gp_load_slice {
+    long concurrency;              /* closed loop: the job's request slots, >= 1 (gp_dist_split_load checks) */
+    struct gp_sched_load arrivals; /* rate > 0: the open loop's arrivals (constant, Poisson, gamma, a rate
+                                    * ramp); ramp_s > 0 also ramps a closed loop: slot k opens at
+                                    * gp_sched_ramp_slot_time(concurrency, ramp_s, k); either way the
+                                    * measured phase's requests started in the ramp are left out */
+    long max_inflight;             /* open-loop cap (rate or a client plan), 0 = none: the job's before the
+                                    * split, the loop's own after it */
+    long request_count;            /* measured requests (ignored with duration_ns or a client plan) */
+    long warmup_count;             /* requests sent first with the same shape, then left out */
+    uint64_t duration_ns;          /* > 0: a time-bounded measured phase */
+    int share_index, share_count;  /* this loop of the job's ranks x workers; count 0 or 1 = the whole load */
+};
+
+static inline int gp_load_is_open(const struct gp_load_slice *l)
+{
+    return l->arrivals.rate > 0;
+}
 
 /* ---- traces: --input-file payload:FILE and Mooncake JSONL --------------- */
 

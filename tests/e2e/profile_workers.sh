@@ -5,7 +5,7 @@
 #    server (timing log) <= --concurrency, "scale_out" in *_genperf.json only;
 #  - open loop (Poisson, same seed): the merged send times equal the one-worker
 #    schedule within the lateness both runs report;
-#  - --workers validation.
+#  - --workers validation, and a --max-concurrency below the loops refused.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 start_serve --ttft-ms 5 --itl-ms 1 --quiet --timing-log "$TMPDIR/timing.jsonl"
 [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
@@ -72,6 +72,16 @@ print("worst difference to the one-worker schedule: %.3f ms (bound %.3f ms)" % (
 assert worst <= bound, (worst, bound)
 assert a[-1] > 300e6, "schedule too short to mean anything"
 PY
+
+# a cap below the event loops is refused before any request (dist/plan.c's split, the one place
+# the load is split over the loops)
+before=$(curl -s "$URL/metrics" | awk '/^vllm:request_success_total/ {s += $2} END {print s}')
+"$GENPERF" profile "${common[@]}" --request-rate 50 --max-concurrency 1 --request-count 60 --workers 2 \
+  --artifact-dir capped >/dev/null 2>capped.txt && fail "--max-concurrency 1 with 2 workers accepted"
+grep -q -- "--max-concurrency 1 is below the number of event loops (2); lower --workers or raise --max-concurrency" \
+  capped.txt || fail "unexpected message: $(cat capped.txt)"
+after=$(curl -s "$URL/metrics" | awk '/^vllm:request_success_total/ {s += $2} END {print s}')
+[ "$after" = "$before" ] || fail "the refused run sent $((after - before)) requests"
 
 # peak in flight at the server over the two-worker run's requests (seq 43..91);
 # the timing log is written when the server exits
