@@ -33,7 +33,7 @@ const char *gp_db_url(const char *given)
     return given ? given : getenv("GENPERF_DB");
 }
 
-static int get_int_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
+int gp_db_first_ll(void *ctx, int ncols, const char *const *names, const char *const *values)
 {
     (void)names;
     if (ncols > 0 && values[0])
@@ -63,7 +63,7 @@ static int migrate(struct gp_db *db, struct gp_error *err)
      * query`) wait for a long-running ingest's write lock. A missing table
      * (fresh database) fails this query and takes the locked path below. */
     long long have = -1;
-    if (gp_db_query(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0, get_int_cb, &have,
+    if (gp_db_query(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0, gp_db_first_ll, &have,
                     NULL) == 0 &&
         n > 0 && have == m[n - 1].version)
         return 0;
@@ -79,7 +79,7 @@ static int migrate(struct gp_db *db, struct gp_error *err)
                         err)))
         goto fail;
     long long cur = 0;
-    if ((r = gp_db_query(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0, get_int_cb,
+    if ((r = gp_db_query(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0, gp_db_first_ll,
                          &cur, err)))
         goto fail;
     if (n > 0 && cur > m[n - 1].version) {
@@ -150,7 +150,7 @@ static int check_schema(struct gp_db *db, struct gp_error *err)
     const struct gp_migration *m = gp_store_migrations(&n);
     int want = n > 0 ? m[n - 1].version : 0;
     long long have = -1;
-    if (gp_db_query(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0, get_int_cb, &have,
+    if (gp_db_query(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0, gp_db_first_ll, &have,
                     NULL) ||
         have <= 0)
         return gp_err(err, GP_EDB,

@@ -51,6 +51,9 @@ typedef int (*gp_db_row_fn)(void *ctx, int ncols, const char *const *names,
 
 int gp_db_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
                 gp_db_row_fn fn, void *ctx, struct gp_error *err);
+/* A gp_db_row_fn for one-value queries: the first row's first column, when
+ * not NULL, as a long long into *(long long *)ctx; stops after that row. */
+int gp_db_first_ll(void *ctx, int ncols, const char *const *names, const char *const *values);
 /* Runs one or more statements with no parameters and no result rows. */
 int gp_db_exec(struct gp_db *db, const char *sql, struct gp_error *err);
 

@@ -84,14 +84,6 @@ int ig_locate_group(struct ig_job *j, struct gp_error *err)
     return 0;
 }
 
-static int id_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
-{
-    (void)names;
-    if (ncols > 0 && values[0])
-        *(long long *)ctx = strtoll(values[0], NULL, 10);
-    return 1;
-}
-
 /* One statistics pass: the member values ordered by metric, stat, run. */
 struct stat_pass {
     struct gp_db_batch *b;
@@ -217,7 +209,7 @@ int ig_link_group(struct gp_db *db, struct ig_job *j, long long job_id, struct g
                          "INSERT INTO repeat_groups (group_key, label, group_dir, aggregate_file, n_runs, created_at) "
                          "VALUES (?,?,?,?,0,?) ON CONFLICT (group_key) DO NOTHING",
                          ins, 5, NULL, NULL, err)) ||
-        (r = gp_db_query(db, "SELECT id FROM repeat_groups WHERE group_key = ?", ins, 1, id_cb, &group_id, err)))
+        (r = gp_db_query(db, "SELECT id FROM repeat_groups WHERE group_key = ?", ins, 1, gp_db_first_ll, &group_id, err)))
         return r;
     if (group_id <= 0)
         return gp_err(err, GP_EDB, "repeat group row for %s vanished during ingest", j->main_path);

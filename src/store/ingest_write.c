@@ -26,19 +26,11 @@
 #include <string.h>
 #include <time.h>
 
-static int first_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
-{
-    (void)names;
-    if (ncols > 0 && values[0])
-        *(long long *)ctx = strtoll(values[0], NULL, 10);
-    return 1;
-}
-
 int ig_find_job(struct gp_db *db, const char *sha, long long *id, struct gp_error *err)
 {
     const char *hp[] = {sha};
     *id = 0;
-    return gp_db_query(db, "SELECT id FROM jobs WHERE artifact_sha256 = ?", hp, 1, first_cb, id, err);
+    return gp_db_query(db, "SELECT id FROM jobs WHERE artifact_sha256 = ?", hp, 1, gp_db_first_ll, id, err);
 }
 
 static const char *opt_text(char buf[GP_DB_NUM_LEN], const struct ig_opt_i *o)
@@ -108,7 +100,7 @@ static int write_scenario(struct gp_db *db, const struct ig_job *j, long long *s
                          "endpoint, endpoint_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                          "ON CONFLICT (scenario_key) DO NOTHING",
                          sp, 17, NULL, NULL, err)) ||
-        (r = gp_db_query(db, "SELECT id FROM scenarios WHERE scenario_key = ?", sp, 1, first_cb, scen, err)))
+        (r = gp_db_query(db, "SELECT id FROM scenarios WHERE scenario_key = ?", sp, 1, gp_db_first_ll, scen, err)))
         return r;
     if (*scen <= 0)
         return gp_err(err, GP_EDB, "scenario row for %s vanished during ingest", j->main_path);
@@ -179,7 +171,7 @@ static int write_job_row(struct gp_db *db, const struct ig_job *j, long long sce
                        "requests_failed, artifact_dir, artifact_file, input_config, goodput_slos, "
                        "genperf_summary, ingested_at, interrupted) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                        "ON CONFLICT (artifact_sha256) DO NOTHING RETURNING id",
-                       jp, 21, first_cb, job_id, err);
+                       jp, 21, gp_db_first_ll, job_id, err);
 }
 
 /* A NULL value (GenAI-Perf's NaN) stays SQL NULL. */

@@ -449,19 +449,11 @@ int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_for
                          p, 1, fmt, out, err);
 }
 
-static int first_int_cb(void *ctx, int ncols, const char *const *names, const char *const *values)
-{
-    (void)names;
-    if (ncols > 0 && values[0])
-        *(long long *)ctx = strtoll(values[0], NULL, 10);
-    return 1;
-}
-
 int gp_store_job_exists(struct gp_db *db, long long id, long long *found, struct gp_error *err)
 {
     char s[32];
     snprintf(s, sizeof s, "%lld", id);
     const char *p[] = {s};
     *found = 0;
-    return gp_db_query(db, "SELECT COUNT(*) FROM jobs WHERE id = ?", p, 1, first_int_cb, found, err);
+    return gp_db_query(db, "SELECT COUNT(*) FROM jobs WHERE id = ?", p, 1, gp_db_first_ll, found, err);
 }
