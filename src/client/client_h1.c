@@ -1,4 +1,4 @@
-/* client/client_h1.c — the plain-http keep-alive transport (see client_int.h).
+/* client/client_h1.c — the plain-http keep-alive transport (see cl_transport.h).
  *
  * Why: libcurl's per-request and per-wake work (handle add/remove, its
  * connection pool walk, its own state machine before our write callback)
@@ -7,11 +7,14 @@
  * returns, and the request is one sendmsg of bytes built once per URL,
  * identical to libcurl's (tests/e2e/profile_h1_bytes.sh compares them).
  *
- * A finished transfer is queued on L->h1_done; pump takes it exactly as it
- * takes a curl transfer from curl_multi_info_read, so records, retries on a
- * stale keep-alive connection, back-off and the scheduler are shared.
+ * A finished transfer is queued on L->h1_done; the loop (client_loop.c)
+ * takes it exactly as it takes a curl transfer from its shard, so records,
+ * retries on a stale keep-alive connection, back-off and the scheduler are
+ * shared. Part of the transport layer (cl_transport.h): calls only
+ * gp_cl_slot_put (client_body.c) in client/, its sockets go through
+ * core/evloop.h.
  */
-#include "client/client_int.h"
+#include "client/cl_transport.h"
 #include "core/clock.h"
 #include "core/error.h"
 
@@ -137,11 +140,7 @@ static void set_out(struct loop *L, struct slot *s, int out)
     struct h1_xfer *x = s->h1;
     if (x->out == out)
         return;
-    struct epoll_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.events = EPOLLIN | EPOLLRDHUP | (out ? EPOLLOUT : 0u);
-    ev.data.u64 = tag_of(s, x->ep);
-    epoll_ctl(L->epfd, EPOLL_CTL_MOD, x->fd[x->ep], &ev);
+    gp_evloop_mod(&L->el, x->fd[x->ep], EPOLLIN | EPOLLRDHUP | (out ? EPOLLOUT : 0u), tag_of(s, x->ep));
     x->out = out;
 }
 
@@ -150,7 +149,7 @@ static void drop_conn(struct loop *L, struct slot *s, int ep)
     struct h1_xfer *x = s->h1;
     if (x->fd[ep] < 0)
         return;
-    epoll_ctl(L->epfd, EPOLL_CTL_DEL, x->fd[ep], NULL);
+    gp_evloop_del(&L->el, x->fd[ep]);
     close(x->fd[ep]);
     x->fd[ep] = -1;
     if (ep == x->ep)
@@ -290,12 +289,9 @@ static void connect_next(struct loop *L, struct slot *s)
         setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
     x->fd[x->ep] = fd;
     x->out = 1;
-    struct epoll_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
-    ev.data.u64 = tag_of(s, x->ep);
-    if (epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-        int e = errno;
+    int arc = gp_evloop_add(&L->el, fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP, tag_of(s, x->ep));
+    if (arc < 0) {
+        int e = -arc;
         close(fd);
         x->fd[x->ep] = -1;
         fail_errno(L, s, CURLE_COULDNT_CONNECT, "epoll_ctl", e);

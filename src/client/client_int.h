@@ -1,21 +1,30 @@
-/* client/client_int.h — private to client/: the event loop's state shared by
- * its parts. Owns nothing by itself; gp_client_run (client.c) creates and
- * frees everything these structs point to.
+/* client/client_int.h — private to client/: the structs the client's layers
+ * share (slot, shard, loop, phase, sched) and client_stats.c's functions.
+ * Owns nothing by itself; gp_client_run (client_run.c) creates and frees
+ * everything these structs point to.
  *
- * The parts:
- *   client.c        the curl easy handles: per-slot setup, the write and
- *                   pre-request callbacks, starting and recording a transfer,
- *                   the request headers, and gp_client_run itself
- *   client_loop.c   the event loop: shards (curl multi handles), the epoll
- *                   set, curl's socket/timer callbacks, the stop fd, pump
- *   client_sched.c  the scheduler: which request goes next and when (closed
- *                   loop slots and quotas, open loop arrivals, Poisson PRNG)
- *   client_stats.c  the progress line, first-error text, thread CPU time
- *   client_h1.c     the plain-http keep-alive transport that replaces libcurl
- *                   when every URL is http:// and nothing needs libcurl
- *                   (h1.h: parser and request head): its sockets sit in the
- *                   same epoll set, its finished transfers queue on
- *                   h1_done and pump takes them as it takes curl's
+ * The layers, each calling only those below it (scripts/check-circles.py
+ * src/client: no circle), each with its own header saying what it owns:
+ *   client_run.c        gp_client_run: headers, URL checks, the fd table,
+ *                       setup, the warmup and measured phases, teardown
+ *   client_loop.c       cl_loop.h: the phase loop: stop fd, wait budget,
+ *                       finished transfers taken from the transport and
+ *                       handed to the request and scheduler layers
+ *   client_sched.c      cl_sched.h: the scheduler: which request goes next
+ *                       and when (closed loop slots and quotas, ramps, back-off
+ *                       resumes, open loop arrivals)
+ *   client.c            cl_request.h: a slot's request: its easy handle and
+ *                       callbacks, start, record, stale-connection check
+ *   client_transport.c  cl_transport.h: the epoll set (core/evloop.h), curl's
+ *                       shards and callbacks, dispatch, drive_now
+ *   client_h1.c         cl_transport.h: the plain-http keep-alive transport
+ *                       that replaces libcurl when every URL is http:// and
+ *                       nothing needs libcurl (h1.h: parser and request
+ *                       head); its finished transfers queue on h1_done
+ *   client_body.c       cl_transport.h: a transfer's bytes into the store
+ * and beside them, called from any layer and calling none:
+ *   client_stats.c      the progress line, first-error text, thread CPU time
+ * (client_workers.c runs several loops on threads, over gp_client_run.)
  */
 #ifndef GP_CLIENT_CLIENT_INT_H
 #define GP_CLIENT_CLIENT_INT_H
@@ -26,11 +35,11 @@
 #include "client/record.h"
 #include "client/schedule.h"
 #include "core/buf.h"
+#include "core/evloop.h"
 #include "core/rng.h"
 
 #include <curl/curl.h>
 #include <stdint.h>
-#include <sys/epoll.h>
 
 struct loop;
 struct gp_error;
@@ -41,6 +50,7 @@ struct gp_error;
  * SHARD_SLOTS transfers, all in the same epoll set, bound that walk. HTTP/2
  * keeps one shard so that its streams share connections. */
 #define SHARD_SLOTS 128
+#define CL_MAX_EVENTS 512        /* epoll events taken per wait */
 #define STOP_SHARD UINT32_MAX    /* epoll tag of the stop fd */
 /* epoll tag of an h1 socket: (H1_TAG | endpoint) << 32 | slot id; shard
  * indexes stay far below it */
@@ -145,12 +155,10 @@ struct loop {
     uint64_t next_resume;    /* earliest resume_ns among them */
     struct gp_buf body;      /* scratch: a non-streamed body whose reads were not back to back */
     uint64_t next_cancel;    /* no chosen transfer is due for cancelling before this (0 = none armed) */
-    /* libcurl event API: our epoll set holds curl's sockets and the stop fd */
-    int epfd;
+    /* the transport's epoll set (core/evloop.h): curl's sockets, h1's, the stop fd */
+    struct gp_evloop el;     /* CL_MAX_EVENTS events per wait */
     int stop_in_epoll;       /* the stop fd is in the set (else polled each turn) */
     int stop_ready;          /* epoll reported the stop fd */
-    int pwait2;              /* epoll_pwait2 works (ns timeouts) */
-    struct epoll_event ev[512];
     /* h1 transport (client_h1.c); h1t NULL = libcurl */
     struct gp_h1_target *h1t; /* one per URL */
     size_t n_h1t;
@@ -181,56 +189,6 @@ struct sched {
     size_t rec0;             /* records before this phase: the ramp flags only this phase's */
     struct gp_csched q;      /* open loop: the schedule (freed by gp_cl_sched_end) */
 };
-
-/* ---- client.c: easy handles ---- */
-struct slot *gp_cl_slot_new(struct loop *L, struct gp_error *err);
-void gp_cl_slot_free(struct slot *s);
-int gp_cl_slot_start(struct loop *L, struct slot *s, uint32_t entry, struct gp_error *err);
-int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err);
-int gp_cl_is_stale_connection(struct slot *s, CURLcode res);
-/* Grows the fd table for the job's sockets (gp_client_fd_need); once per
- * process, before the loops start. */
-void gp_cl_reserve_fd_table(const struct gp_client_opts *job);
-/* A read's body bytes into the record store, stamped t; -1: the transfer must
- * stop (too_big or oom set). */
-int gp_cl_slot_put(struct slot *s, const char *p, size_t n, uint64_t t);
-
-/* ---- client_h1.c: the plain-http transport ----
- * setup: picks h1 when every URL allows it (GENPERF_TRANSPORT=curl|h1);
- * start: sends the slot's request (the slot's t_start is taken); event: an
- * epoll event tagged H1_TAG; expire: fails transfers past their timeout;
- * abort: drops the transfer in progress and its connection. */
-int gp_cl_h1_setup(struct loop *L, struct gp_error *err);
-void gp_cl_h1_teardown(struct loop *L);
-int gp_cl_h1_slot_init(struct loop *L, struct slot *s, struct gp_error *err);
-void gp_cl_h1_slot_free(struct slot *s);
-void gp_cl_h1_start(struct loop *L, struct slot *s, const char *body, size_t blen);
-void gp_cl_h1_event(struct loop *L, uint64_t tag, uint32_t events);
-void gp_cl_h1_expire(struct loop *L, uint64_t now);
-void gp_cl_h1_abort(struct loop *L, struct slot *s);
-
-/* ---- client_loop.c: the event loop ---- */
-struct shard *gp_cl_shard_for(struct loop *L, uint32_t id, struct gp_error *err);
-int gp_cl_abandon_inflight(struct loop *L, int record, struct gp_error *err);
-int gp_cl_run_phase(struct loop *L, const struct phase *ph, struct gp_error *err);
-/* One zero-timeout epoll_wait, ready sockets handed to curl (a new
- * connection's request goes out without waiting for the next turn). */
-int gp_cl_drive_now(struct loop *L, struct gp_error *err);
-
-/* ---- client_sched.c: the scheduler ----
- * begin: sizes the slots for the phase and starts the closed loop's first
- * requests; start_due: starts every open-loop arrival that is due at `now`;
- * more: arrivals remain; wait_ns: lowers *wait_ns to the next arrival;
- * on_done: a closed-loop slot finished a request, start its next one. */
-int gp_cl_sched_begin(struct loop *L, struct sched *S, const struct phase *ph, struct gp_error *err);
-int gp_cl_sched_start_due(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err);
-int gp_cl_sched_more(const struct loop *L, const struct sched *S);
-void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now, uint64_t *wait_ns);
-int gp_cl_sched_on_done(struct loop *L, struct sched *S, struct slot *sl, CURLcode res, struct gp_error *err);
-void gp_cl_sched_end(struct loop *L, struct sched *S);
-/* Closed loop: starts the backing-off slots whose wait is over (drops them on
- * a stop or at the deadline) and notes the earliest pending resume. */
-int gp_cl_sched_resume(struct loop *L, struct sched *S, uint64_t now, struct gp_error *err);
 
 /* ---- client_stats.c: progress, first error, CPU time ---- */
 uint64_t gp_cl_count_events(const char *p, size_t n);

@@ -6,7 +6,8 @@
  * turns after their delays). A due job that waits for the --max-concurrency
  * cap keeps its due time. See client.h for the shapes.
  */
-#include "client/client_int.h"
+#include "client/cl_request.h"
+#include "client/cl_sched.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "dist/dist.h"
@@ -209,18 +210,15 @@ void gp_cl_sched_wait(const struct loop *L, const struct sched *S, uint64_t now,
     if (!gp_cl_sched_more(L, S))
         return;
     if (!S->rate_mode) {
-        uint64_t at = ramp_open_at(L, S, S->ramp_next);
-        uint64_t d = at > now ? at - now : 0;
-        if (d < *wait_ns)
-            *wait_ns = d;
+        gp_deadline_cap(wait_ns, now, ramp_open_at(L, S, S->ramp_next));
         return;
     }
-    uint64_t due = gp_csched_due(L->q);
-    uint64_t d = due > now ? due - now : 0;
+    /* under a full cap the next due one waits for a free slot, not its time:
+     * 100 ms (a turn that frees one starts it) */
     if (L->o->load.max_inflight > 0 && (long)L->inflight >= L->o->load.max_inflight)
-        d = 100000000ull;
-    if (d < *wait_ns)
-        *wait_ns = d;
+        gp_deadline_cap(wait_ns, now, now + 100000000ull);
+    else
+        gp_deadline_cap(wait_ns, now, gp_csched_due(L->q));
 }
 
 /* Closed loop, after a slot's transfer ended: a connection-level failure

@@ -16,7 +16,7 @@
  * requests within the grace; second: hard stop).
  */
 #include "client/client.h"
-#include "client/client_int.h"
+#include "client/cl_loop.h"
 #include "client/record.h"
 #include "core/clock.h"
 #include "core/error.h"
