@@ -213,7 +213,7 @@ void srv_conn_free(struct srv *s, struct conn *c)
  * backlog meanwhile. Said on stderr once per run. */
 static void accept_pause(struct srv *s, int e)
 {
-    epoll_ctl(s->ep, EPOLL_CTL_DEL, s->lfd, NULL);
+    gp_evloop_del(&s->L, s->lfd);
     s->accept_paused = 1;
     s->accept_retry_ns = gp_now_ns() + 1000000000ull;
     if (s->n_accept_pauses++)
@@ -230,8 +230,8 @@ static void accept_pause(struct srv *s, int e)
 
 void srv_accept_resume(struct srv *s)
 {
-    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
-    if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->lfd, &ev) == 0 || errno == EEXIST)
+    int rc = gp_evloop_add(&s->L, s->lfd, EPOLLIN, SRV_TAG_LISTEN);
+    if (rc == 0 || rc == -EEXIST)
         s->accept_paused = 0;
     else
         s->accept_retry_ns = gp_now_ns() + 1000000000ull;
@@ -255,8 +255,7 @@ void srv_on_accept(struct srv *s)
             close(fd);
             continue;
         }
-        struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.u32 = c->idx};
-        if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev)) {
+        if (gp_evloop_add(&s->L, fd, EPOLLIN | EPOLLRDHUP, c->idx)) {
             srv_conn_close(s, c);
             continue;
         }

@@ -1,13 +1,15 @@
 /* serve/server_internal.h — what the files of `genperf serve` share (private
  * to src/serve/server*.c; the public entry points are in serve/server.h).
  *
- * The server is one thread, one epoll set, level-triggered. Per connection:
+ * The server is one thread, one core/evloop.h loop (an epoll set,
+ * level-triggered, whose tags are slot indexes). Per connection:
  * an input buffer (parsed in place by serve/http.c, pipelining-safe: only one
  * request is in flight per connection and the bytes after it wait in the
  * buffer), an output buffer that collects everything one event produces so
- * it leaves in a single send(), and at most one live timer. Timers live in a
- * binary min-heap keyed by (slot, token): cancelling a timer is bumping the
- * connection's token, stale heap entries are skipped when they surface.
+ * it leaves in a single send(), and at most one live timer. Timers are
+ * gp_evloop timers (key: the connection's token; arg: slot << 32 | kind):
+ * cancelling a timer is bumping the token, stale ones are skipped when they
+ * surface.
  *
  * Three timing modes, chosen once: zero-delay (emit as fast as the socket
  * takes it), fixed delays (--ttft-ms/--itl-ms, per-request timers) and the
@@ -37,6 +39,7 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/evloop.h"
 #include "core/fsutil.h"
 #include "serve/render.h"
 #include "serve/server.h"
@@ -157,17 +160,16 @@ struct conn {
     struct sreq r;
 };
 
-struct tmr {
-    uint64_t t;
-    uint64_t tok;
-    uint32_t idx;
-    uint32_t kind;
-};
+/* epoll tags: a connection's is its slot index; these two are above any. */
+#define SRV_TAG_LISTEN ((uint64_t)UINT32_MAX)
+#define SRV_TAG_SIGNAL ((uint64_t)UINT32_MAX - 1)
+#define SRV_MAX_EVENTS 256  /* events one wait returns */
 
 struct srv {
     const struct gp_serve_opts *o;
     int mode;
-    int ep, lfd, sfd;
+    struct gp_evloop L;        /* epoll set and timer heap (core/evloop.h) */
+    int lfd, sfd;
     struct gp_tokenizer *tok;
     struct toktab tt;
     struct conn **slots;
@@ -175,8 +177,6 @@ struct srv {
     uint32_t *freelist;
     uint32_t nfree;
     uint32_t nconns;
-    struct tmr *heap;
-    size_t nheap, cap_heap;
     uint64_t tok_seq;
     struct gp_sim sim;
     struct conn *dirty, *ready, *closing;

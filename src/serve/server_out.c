@@ -56,8 +56,7 @@ static void ep_mod(struct srv *s, struct conn *c, int want_out)
 {
     if (c->epout == want_out)
         return;
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | (want_out ? EPOLLOUT : 0), .data.u32 = c->idx};
-    if (epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev) == 0)
+    if (gp_evloop_mod(&s->L, c->fd, EPOLLIN | EPOLLRDHUP | (want_out ? EPOLLOUT : 0), c->idx) == 0)
         c->epout = want_out;
 }
 
