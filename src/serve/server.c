@@ -1,9 +1,11 @@
-/* serve/server.c — the entry point and event loop behind `genperf serve`:
- * set-up and tear-down, the loop's turn on core/evloop.h, and what a timer
- * does when it fires. How the server
- * works, and which file does what: serve/server_internal.h. */
+/* serve/server.c — the entry point and event loop behind `genperf serve`,
+ * the top of its layers: set-up and tear-down, the loop's turn on
+ * core/evloop.h, and what a timer does when it fires. May call every layer
+ * (serve/srv_req.h and below); nothing calls into it but gp_serve_run's
+ * callers. How the server works, and which file does what:
+ * serve/server_internal.h. */
 #include "serve/server.h"
-#include "serve/server_internal.h"
+#include "serve/srv_req.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -50,22 +52,7 @@ void gp_serve_opts_default(struct gp_serve_opts *o)
     o->stream_interval = 1;
 }
 
-/* ---- timers -------------------------------------------------------------- */
-
-/* A timer's arg: the connection's slot above, its kind below (key: the
- * connection's token, so a bumped token cancels it). */
-void srv_set_timer(struct srv *s, struct conn *c, uint64_t t, int kind)
-{
-    c->tok = ++s->tok_seq;
-    if (gp_evloop_timer_add(&s->L, t, c->tok, (uint64_t)c->idx << 32 | (uint32_t)kind))
-        srv_conn_close(s, c); /* out of memory: drop the connection rather than hang it */
-}
-
-void srv_cancel_timer(struct srv *s, struct conn *c)
-{
-    (void)s;
-    c->tok = 0;
-}
+/* ---- timers: what one does when it fires (srv_set_timer arms them) ------- */
 
 static void on_timer(struct srv *s, const struct gp_timer *t)
 {
@@ -324,8 +311,14 @@ static void dispatch(struct srv *s, const struct epoll_event *ev)
         return;
     if (ev->events & EPOLLOUT)
         srv_conn_flush(s, c);
-    if (!c->closing && (ev->events & (EPOLLIN | EPOLLHUP | EPOLLERR | EPOLLRDHUP)))
-        srv_on_readable(s, c);
+    if (c->closing || !(ev->events & (EPOLLIN | EPOLLHUP | EPOLLERR | EPOLLRDHUP)))
+        return;
+    /* the IO layer reads; what the bytes mean is the request layer's */
+    const char *gone = srv_on_readable(s, c);
+    if (gone)
+        srv_conn_abort(s, c, gone);
+    else
+        srv_process_input(s, c);
 }
 
 /* Runs until SIGTERM/SIGINT; a negative code when epoll fails. */
