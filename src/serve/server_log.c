@@ -1,6 +1,7 @@
 /* serve/server_log.c — the request lifecycle of `genperf serve` (finish,
  * abort, reset between pipelined requests) and the --timing-log it writes:
- * one JSON line per request with a stamp per SSE event (docs/serve.md). */
+ * one JSON line per request with a stamp per SSE event (docs/serve.md;
+ * the stamps are taken by the IO layer's flush, serve/srv_io.h). */
 #include "serve/srv_resp.h"
 #include "core/clock.h"
 #include "core/error.h"

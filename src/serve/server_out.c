@@ -1,16 +1,15 @@
-/* serve/server_out.c — output buffering for `genperf serve`: everything one
- * event produces is appended to the connection's out buffer (headers, HTTP
- * chunks, whole bodies) and leaves in one send() at the end of the loop
- * iteration (see server_internal.h). */
+/* serve/server_out.c — the bytes of a response in `genperf serve`
+ * (response layer, serve/srv_resp.h): everything one event produces is
+ * appended to the connection's out buffer (headers, HTTP chunks, whole
+ * bodies, a stream's terminator) and leaves in one send() when the IO
+ * layer's flush runs at the end of the loop iteration; and the timer of a
+ * stream's next token. */
 #include "serve/srv_resp.h"
 #include "serve/http.h"
 #include "core/clock.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/socket.h>
 #include <time.h>
 
 static void update_date(struct srv *s)
@@ -24,7 +23,6 @@ static void update_date(struct srv *s)
     gmtime_r(&ts.tv_sec, &tm);
     strftime(s->date, sizeof s->date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
 }
-
 
 
 /* Appends s->scratch to c->out as one HTTP chunk (or raw for HTTP/1.0). */
