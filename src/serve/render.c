@@ -23,17 +23,6 @@ const char *gp_flavor_name(int f)
     return f == GP_FLAVOR_SGLANG ? "sglang" : f == GP_FLAVOR_TRTLLM ? "trtllm" : "vllm";
 }
 
-int gp_buf_u64(struct gp_buf *b, uint64_t v)
-{
-    char tmp[24];
-    int i = 24;
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return gp_buf_append(b, tmp + i, (size_t)(24 - i));
-}
-
 int gp_render_init(struct gp_render *r, int flavor, int endpoint, const char *id, const char *model,
                    long long created, uint32_t prompt_tokens, int continuous_usage)
 {

@@ -126,7 +126,19 @@ int gp_render_anth_malformed(struct gp_render *r, struct gp_buf *out);
 int gp_render_anth_full(struct gp_render *r, struct gp_buf *out, const char *text, size_t text_len,
                         const char *reasoning, size_t reasoning_len, int finish, uint32_t completion);
 
-/* Appends the decimal digits of v (no allocation when capacity allows). */
-int gp_buf_u64(struct gp_buf *b, uint64_t v);
+/* Appends the decimal digits of v (no allocation when capacity allows).
+ * Inline here, not in render.c, so render_anthropic.c and
+ * render_responses.c, which render.c dispatches to, need nothing back from
+ * it (no render.c <-> render_anthropic.c circle). */
+static inline int gp_buf_u64(struct gp_buf *b, uint64_t v)
+{
+    char tmp[24];
+    int i = 24;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return gp_buf_append(b, tmp + i, (size_t)(24 - i));
+}
 
 #endif

@@ -1,12 +1,15 @@
-/* serve/server.c — the entry point and event loop behind `genperf serve`:
- * set-up and tear-down, the epoll loop, and the timer heap. How the server
- * works, and which file does what: serve/server_internal.h. */
+/* serve/server.c — the entry point and event loop behind `genperf serve`,
+ * the top of its layers: set-up and tear-down, the loop's turn on
+ * core/evloop.h, and what a timer does when it fires. May call every layer
+ * (serve/srv_req.h and below); nothing calls into it but gp_serve_run's
+ * callers. How the server works, and which file does what:
+ * serve/server_internal.h. */
 #include "serve/server.h"
-#include "serve/server_internal.h"
+#include "serve/srv_req.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fsutil.h"
-#include "core/heap.h"
+#include "core/evloop.h"
 #include "tokenizer/tokenizer.h"
 
 #include <arpa/inet.h>
@@ -49,51 +52,18 @@ void gp_serve_opts_default(struct gp_serve_opts *o)
     o->stream_interval = 1;
 }
 
-/* ---- timers -------------------------------------------------------------- */
+/* ---- timers: what one does when it fires (srv_set_timer arms them) ------- */
 
-static int tmr_less(const struct tmr *a, const struct tmr *b) { return a->t < b->t; }
-
-/* The timer heap's order (server_internal.h, core/heap.h): a parent fires no
- * later than its children. */
-GP_HEAP_DEFINE(tmr_heap, struct tmr, tmr_less)
-
-static int heap_push(struct srv *s, struct tmr t)
+static void on_timer(struct srv *s, const struct gp_timer *t)
 {
-    if (s->nheap == s->cap_heap) {
-        size_t nc = s->cap_heap ? s->cap_heap * 2 : 1024;
-        struct tmr *h = realloc(s->heap, nc * sizeof *h);
-        if (!h)
-            return -1;
-        s->heap = h;
-        s->cap_heap = nc;
-    }
-    tmr_heap_push(s->heap, &s->nheap, t);
-    return 0;
-}
-
-void srv_set_timer(struct srv *s, struct conn *c, uint64_t t, int kind)
-{
-    c->tok = ++s->tok_seq;
-    struct tmr tm = {.t = t, .tok = c->tok, .idx = c->idx, .kind = (uint32_t)kind};
-    if (heap_push(s, tm))
-        srv_conn_close(s, c); /* out of memory: drop the connection rather than hang it */
-}
-
-void srv_cancel_timer(struct srv *s, struct conn *c)
-{
-    (void)s;
-    c->tok = 0;
-}
-
-static void on_timer(struct srv *s, const struct tmr *t)
-{
-    if (t->idx >= s->nslots)
+    uint32_t idx = (uint32_t)(t->arg >> 32);
+    if (idx >= s->nslots)
         return;
-    struct conn *c = s->slots[t->idx];
-    if (!c || c->tok != t->tok || c->closing)
+    struct conn *c = s->slots[idx];
+    if (!c || c->tok != t->key || c->closing)
         return;
     c->tok = 0;
-    switch (t->kind) {
+    switch ((uint32_t)t->arg) {
     case T_IDLE:
         if (c->r.state == R_NONE && !srv_queued(c))
             srv_conn_close(s, c);
@@ -212,7 +182,7 @@ static void srv_configure(struct srv *s, const struct gp_serve_opts *o)
 {
     memset(s, 0, sizeof *s);
     s->o = o;
-    s->ep = s->lfd = s->sfd = -1;
+    s->L.ep = s->lfd = s->sfd = -1;
     srv_metrics_init(s);
     if (o->zero_delay) {
         s->mode = MODE_ZERO;
@@ -255,14 +225,15 @@ static int srv_open(struct srv *s, struct gp_error *err)
         return gp_err(err, GP_ENOMEM, "out of memory");
     if ((rc = srv_log_open(s, err)))
         return rc;
-    s->ep = epoll_create1(EPOLL_CLOEXEC);
+    if ((rc = gp_evloop_init(&s->L, SRV_MAX_EVENTS, err)))
+        return rc;
     sigset_t ss;
     sigemptyset(&ss);
     sigaddset(&ss, SIGTERM);
     sigaddset(&ss, SIGINT);
     s->sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
-    if (s->ep < 0 || s->sfd < 0)
-        return gp_err(err, GP_EIO, "epoll/signalfd: %s", strerror(errno));
+    if (s->sfd < 0)
+        return gp_err(err, GP_EIO, "signalfd: %s", strerror(errno));
     return open_listener(s, err);
 }
 
@@ -283,10 +254,8 @@ static int srv_start(struct srv *s, struct gp_error *err)
     s->ready_at_ns = o->flavor == GP_FLAVOR_SGLANG && o->load_s > 0 ? gp_now_ns() + (uint64_t)(o->load_s * 1e9) : 0;
     if (listen(s->lfd, 4096))
         return gp_err(err, GP_ENET, "cannot listen on %s:%d: %s", o->host, o->port, strerror(errno));
-    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
-    epoll_ctl(s->ep, EPOLL_CTL_ADD, s->lfd, &ev);
-    ev.data.u32 = UINT32_MAX - 1;
-    epoll_ctl(s->ep, EPOLL_CTL_ADD, s->sfd, &ev);
+    gp_evloop_add(&s->L, s->lfd, EPOLLIN, SRV_TAG_LISTEN);
+    gp_evloop_add(&s->L, s->sfd, EPOLLIN, SRV_TAG_SIGNAL);
 
     int port = bound_port(s->lfd);
     char url[300];
@@ -314,42 +283,22 @@ static uint64_t wait_budget(const struct srv *s, uint64_t now)
 {
     if (s->ready || s->dirty)
         return 0;
-    uint64_t next = UINT64_MAX;
-    if (s->nheap)
-        next = s->heap[0].t;
-    if (s->sim.step_end_ns && s->sim.step_end_ns < next)
-        next = s->sim.step_end_ns;
-    if (s->accept_paused && s->accept_retry_ns < next)
-        next = s->accept_retry_ns;
-    if (next == UINT64_MAX)
-        return UINT64_MAX;
-    return next <= now ? 0 : next - now;
-}
-
-/* epoll_wait's millisecond timeout would make every ITL late by up to
- * 1 ms; epoll_pwait2 takes nanoseconds (Linux >= 5.11) */
-static int wait_events(struct srv *s, struct epoll_event *evs, int max, uint64_t wait_ns, int *have_pwait2)
-{
-    int n = -1;
-    if (*have_pwait2) {
-        struct timespec ts = {.tv_sec = (time_t)(wait_ns / 1000000000ull), .tv_nsec = (long)(wait_ns % 1000000000ull)};
-        n = epoll_pwait2(s->ep, evs, max, wait_ns == UINT64_MAX ? NULL : &ts, NULL);
-        if (n < 0 && errno == ENOSYS)
-            *have_pwait2 = 0;
-    }
-    if (!*have_pwait2)
-        n = epoll_wait(s->ep, evs, max, wait_ns == UINT64_MAX ? -1 : (int)((wait_ns + 999999) / 1000000));
-    return n;
+    uint64_t w = UINT64_MAX;
+    gp_deadline_cap(&w, now, gp_evloop_timer_next(&s->L));
+    gp_deadline_cap(&w, now, s->sim.step_end_ns);
+    if (s->accept_paused)
+        gp_deadline_cap(&w, now, s->accept_retry_ns);
+    return w;
 }
 
 static void dispatch(struct srv *s, const struct epoll_event *ev)
 {
-    uint32_t id = ev->data.u32;
-    if (id == UINT32_MAX) {
+    uint64_t id = ev->data.u64;
+    if (id == SRV_TAG_LISTEN) {
         srv_on_accept(s);
         return;
     }
-    if (id == UINT32_MAX - 1) {
+    if (id == SRV_TAG_SIGNAL) {
         struct signalfd_siginfo si;
         while (read(s->sfd, &si, sizeof si) == (ssize_t)sizeof si)
             s->stop = 1;
@@ -362,27 +311,30 @@ static void dispatch(struct srv *s, const struct epoll_event *ev)
         return;
     if (ev->events & EPOLLOUT)
         srv_conn_flush(s, c);
-    if (!c->closing && (ev->events & (EPOLLIN | EPOLLHUP | EPOLLERR | EPOLLRDHUP)))
-        srv_on_readable(s, c);
+    if (c->closing || !(ev->events & (EPOLLIN | EPOLLHUP | EPOLLERR | EPOLLRDHUP)))
+        return;
+    /* the IO layer reads; what the bytes mean is the request layer's */
+    const char *gone = srv_on_readable(s, c);
+    if (gone)
+        srv_conn_abort(s, c, gone);
+    else
+        srv_process_input(s, c);
 }
 
 /* Runs until SIGTERM/SIGINT; a negative code when epoll fails. */
 static int srv_loop(struct srv *s, struct gp_error *err)
 {
-    struct epoll_event evs[256];
-    int have_pwait2 = 1;
     while (!s->stop) {
         uint64_t now = gp_now_ns();
-        int n = wait_events(s, evs, 256, wait_budget(s, now), &have_pwait2);
-        if (n < 0 && errno != EINTR)
+        int n = gp_evloop_wait(&s->L, wait_budget(s, now));
+        if (n < 0)
             return gp_err(err, GP_EIO, "epoll_wait: %s", strerror(errno));
         for (int i = 0; i < n; i++)
-            dispatch(s, &evs[i]);
+            dispatch(s, &s->L.ev[i]);
         now = gp_now_ns();
-        while (s->nheap && s->heap[0].t <= now) {
-            struct tmr t = tmr_heap_pop(s->heap, &s->nheap);
+        struct gp_timer t;
+        while (gp_evloop_timer_due(&s->L, now, &t))
             on_timer(s, &t);
-        }
         if (s->sim.step_end_ns && s->sim.step_end_ns <= now)
             gp_sim_step(&s->sim, now, srv_sim_emit, s);
         run_ready(s);
@@ -409,14 +361,12 @@ static int srv_close(struct srv *s, int rc, struct gp_error *err)
     gp_buf_free(&s->scratch);
     if (s->lfd >= 0)
         close(s->lfd);
-    if (s->ep >= 0)
-        close(s->ep);
     if (s->sfd >= 0)
         close(s->sfd);
     free(s->rbuf);
     free(s->slots);
     free(s->freelist);
-    free(s->heap);
+    gp_evloop_free(&s->L);
     srv_toktab_free(&s->tt);
     srv_pcache_free(&s->pcache);
     gp_tokenizer_free(s->tok);

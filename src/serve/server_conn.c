@@ -1,7 +1,7 @@
-/* serve/server_conn.c — connections of `genperf serve`: accepting and
- * reading them, cutting the input into requests (serve/http.c), routing each
- * to its endpoint, and the small endpoints (health, models, version). */
-#include "serve/server_internal.h"
+/* serve/server_conn.c — the connection/IO layer of `genperf serve`
+ * (serve/srv_io.h): accepting, reading, the connection slots, timers,
+ * the dirty/ready/close lists, the flush and its timing-log stamps. */
+#include "serve/srv_io.h"
 #include "serve/http.h"
 #include "core/clock.h"
 
@@ -11,141 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-static int path_is(const struct gp_http_req *hr, const char *p)
-{
-    size_t n = strlen(p);
-    return hr->path_len == n && !memcmp(hr->path, p, n);
-}
-
-static int auth_ok(struct srv *s, const struct gp_http_req *hr)
-{
-    if (!s->o->api_key || s->o->flavor == GP_FLAVOR_TRTLLM)
-        return 1;
-    size_t kl = strlen(s->o->api_key);
-    if (path_is(hr, "/v1/messages")) /* Anthropic sends its key as x-api-key, no Bearer */
-        return hr->x_api_key && hr->x_api_key_len == kl && !memcmp(hr->x_api_key, s->o->api_key, kl);
-    if (!hr->authorization || hr->authorization_len < 7 || strncasecmp(hr->authorization, "Bearer ", 7))
-        return 0;
-    return hr->authorization_len - 7 == kl && !memcmp(hr->authorization + 7, s->o->api_key, kl);
-}
-
-
-static void handle_request(struct srv *s, struct conn *c, const struct gp_http_req *hr)
-{
-    int fl = s->o->flavor;
-    struct sreq *r = &c->r;
-    c->keep_alive = hr->keep_alive;
-    r->http10 = hr->minor == 0;
-    int v1 = hr->path_len >= 4 && !memcmp(hr->path, "/v1/", 4);
-    if (v1 && !auth_ok(s, hr)) {
-        const char *b = "{\"error\":\"Unauthorized\"}";
-        srv_send_simple(s, c, 401, "application/json", b, strlen(b));
-        return;
-    }
-    int is_chat = path_is(hr, "/v1/chat/completions"), is_cmpl = path_is(hr, "/v1/completions");
-    int is_resp = path_is(hr, "/v1/responses"), is_anth = path_is(hr, "/v1/messages");
-    if (is_chat || is_cmpl || is_resp || is_anth) {
-        if (hr->method != GP_HTTP_POST) {
-            const char *b = "{\"detail\":\"Method Not Allowed\"}";
-            srv_send_simple(s, c, 405, "application/json", b, strlen(b));
-            return;
-        }
-        if (is_anth && !hr->anthropic_version) { /* Anthropic's API refuses a request without it */
-            const char *b = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
-                            "\"message\":\"anthropic-version: header is required\"}}";
-            srv_send_simple(s, c, 400, "application/json", b, strlen(b));
-            return;
-        }
-        srv_handle_generate(s, c, hr, is_anth ? GP_EP_ANTHROPIC : is_chat ? GP_EP_CHAT : is_resp ? GP_EP_RESPONSES : GP_EP_COMPLETIONS);
-        return;
-    }
-    int is_emb = path_is(hr, "/v1/embeddings");
-    if (is_emb || path_is(hr, "/v1/ranking") || path_is(hr, "/rerank")) {
-        if (hr->method != GP_HTTP_POST) {
-            const char *b = "{\"detail\":\"Method Not Allowed\"}";
-            srv_send_simple(s, c, 405, "application/json", b, strlen(b));
-            return;
-        }
-        srv_handle_pool(s, c, hr, is_emb ? GP_EP_EMBEDDINGS : GP_EP_RANKING);
-        return;
-    }
-    if (hr->method != GP_HTTP_GET) {
-        const char *b = "{\"detail\":\"Method Not Allowed\"}";
-        int known = path_is(hr, "/health") || path_is(hr, "/v1/models") || path_is(hr, "/metrics");
-        if (known) {
-            srv_send_simple(s, c, 405, "application/json", b, strlen(b));
-            return;
-        }
-    } else if (path_is(hr, "/health") || path_is(hr, "/ping") ||
-               (fl == GP_FLAVOR_SGLANG && path_is(hr, "/health_generate"))) {
-        int warm = !s->ready_at_ns || gp_now_ns() >= s->ready_at_ns;
-        srv_send_simple(s, c, warm ? 200 : 503, fl == GP_FLAVOR_VLLM ? NULL : "application/json", "", 0);
-        return;
-    } else if (path_is(hr, "/v1/models")) {
-        struct gp_buf b = {0};
-        const char *owner = fl == GP_FLAVOR_SGLANG ? "sglang" : fl == GP_FLAVOR_TRTLLM ? "tensorrt_llm" : "vllm";
-        gp_buf_puts(&b, "{\"object\":\"list\",\"data\":[{\"id\":");
-        gp_buf_json_str(&b, s->o->model, strlen(s->o->model));
-        gp_buf_printf(&b, ",\"object\":\"model\",\"created\":%lld,\"owned_by\":\"%s\",\"root\":",
-                      (long long)(gp_wall_ns() / 1000000000ull), owner);
-        gp_buf_json_str(&b, s->o->model, strlen(s->o->model));
-        gp_buf_printf(&b, ",\"parent\":null,\"max_model_len\":%u}]}", s->o->max_model_len);
-        srv_send_simple(s, c, 200, "application/json", b.data, b.len);
-        gp_buf_free(&b);
-        return;
-    } else if (path_is(hr, "/metrics") || path_is(hr, "/prometheus/metrics")) {
-        srv_send_metrics(s, c, fl == GP_FLAVOR_TRTLLM && path_is(hr, "/metrics"));
-        return;
-    } else if (path_is(hr, "/version")) {
-        const char *b = "{\"version\":\"genperf-sim\"}";
-        srv_send_simple(s, c, 200, "application/json", b, strlen(b));
-        return;
-    }
-    const char *b = "{\"detail\":\"Not Found\"}";
-    srv_send_simple(s, c, 404, "application/json", b, strlen(b));
-}
-
-/* Serves every complete request in the input buffer, one at a time. */
-void srv_process_input(struct srv *s, struct conn *c)
-{
-    while (!c->closing && !c->close_after_write && c->r.state == R_NONE && c->in.len) {
-        struct gp_http_req hr;
-        long n = gp_http_parse(c->in.data, c->in.len, s->o->max_body, &hr, &c->body);
-        if (n == 0) {
-            if (hr.head_len && hr.expect_continue && !c->sent_continue) {
-                c->sent_continue = 1;
-                gp_buf_puts(&c->out, "HTTP/1.1 100 Continue\r\n\r\n");
-                srv_mark_dirty(s, c);
-            }
-            return;
-        }
-        if (n < 0) {
-            c->keep_alive = 0;
-            char b[80];
-            int len = snprintf(b, sizeof b, "{\"detail\":\"%s\"}", gp_http_reason((int)-n));
-            srv_send_simple(s, c, (int)-n, "application/json", b, (size_t)len);
-            gp_buf_reset(&c->in);
-            return;
-        }
-        c->sent_continue = 0;
-        srv_cancel_timer(s, c);
-        handle_request(s, c, &hr);
-        /* the request's bytes (and the pointers into them) are no longer needed */
-        memmove(c->in.data, c->in.data + n, c->in.len - (size_t)n);
-        c->in.len -= (size_t)n;
-        c->in.data[c->in.len] = '\0';
-        if (c->body.cap > (1u << 20))
-            gp_buf_free(&c->body);
-    }
-    if (!c->closing && c->r.state == R_NONE && !c->close_after_write)
-        srv_set_timer(s, c, gp_now_ns() + s->idle_ns, T_IDLE);
-}
 
 static struct conn *conn_new(struct srv *s, int fd)
 {
@@ -213,7 +82,7 @@ void srv_conn_free(struct srv *s, struct conn *c)
  * backlog meanwhile. Said on stderr once per run. */
 static void accept_pause(struct srv *s, int e)
 {
-    epoll_ctl(s->ep, EPOLL_CTL_DEL, s->lfd, NULL);
+    gp_evloop_del(&s->L, s->lfd);
     s->accept_paused = 1;
     s->accept_retry_ns = gp_now_ns() + 1000000000ull;
     if (s->n_accept_pauses++)
@@ -230,8 +99,8 @@ static void accept_pause(struct srv *s, int e)
 
 void srv_accept_resume(struct srv *s)
 {
-    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
-    if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->lfd, &ev) == 0 || errno == EEXIST)
+    int rc = gp_evloop_add(&s->L, s->lfd, EPOLLIN, SRV_TAG_LISTEN);
+    if (rc == 0 || rc == -EEXIST)
         s->accept_paused = 0;
     else
         s->accept_retry_ns = gp_now_ns() + 1000000000ull;
@@ -255,8 +124,7 @@ void srv_on_accept(struct srv *s)
             close(fd);
             continue;
         }
-        struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.u32 = c->idx};
-        if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev)) {
+        if (gp_evloop_add(&s->L, fd, EPOLLIN | EPOLLRDHUP, c->idx)) {
             srv_conn_close(s, c);
             continue;
         }
@@ -264,30 +132,137 @@ void srv_on_accept(struct srv *s)
     }
 }
 
-void srv_on_readable(struct srv *s, struct conn *c)
+const char *srv_on_readable(struct srv *s, struct conn *c)
 {
     for (;;) {
         ssize_t n = recv(c->fd, s->rbuf, s->rbuf_cap, 0);
         if (n > 0) {
-            if (c->in.len + (size_t)n > s->o->max_body + GP_HTTP_MAX_HEAD * 2) {
-                srv_conn_abort(s, c, "input_overflow");
-                return;
-            }
+            if (c->in.len + (size_t)n > s->o->max_body + GP_HTTP_MAX_HEAD * 2)
+                return "input_overflow";
             gp_buf_append(&c->in, s->rbuf, (size_t)n);
             if ((size_t)n < s->rbuf_cap)
                 break;
             continue;
         }
-        if (n == 0) {
-            srv_conn_abort(s, c, c->r.state ? "client_closed" : "closed");
-            return;
-        }
+        if (n == 0)
+            return c->r.state ? "client_closed" : "closed";
         if (errno == EINTR)
             continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK)
             break;
-        srv_conn_abort(s, c, "client_reset");
+        return "client_reset";
+    }
+    return NULL;
+}
+
+/* ---- timers ---------------------------------------------------------------- */
+
+/* A timer's arg: the connection's slot above, its kind below (key: the
+ * connection's token, so a bumped token cancels it). */
+void srv_set_timer(struct srv *s, struct conn *c, uint64_t t, int kind)
+{
+    c->tok = ++s->tok_seq;
+    if (gp_evloop_timer_add(&s->L, t, c->tok, (uint64_t)c->idx << 32 | (uint32_t)kind))
+        srv_conn_close(s, c); /* out of memory: drop the connection rather than hang it */
+}
+
+void srv_cancel_timer(struct srv *s, struct conn *c)
+{
+    (void)s;
+    c->tok = 0;
+}
+
+/* ---- output: the end-of-turn flush, deferred close, send stamps ---------------- */
+
+void srv_mark_dirty(struct srv *s, struct conn *c)
+{
+    if (!c->dirty && !c->closing) {
+        c->dirty = 1;
+        c->next_dirty = s->dirty;
+        s->dirty = c;
+    }
+}
+
+void srv_mark_ready(struct srv *s, struct conn *c)
+{
+    if (!c->ready && !c->closing) {
+        c->ready = 1;
+        c->next_ready = s->ready;
+        s->ready = c;
+    }
+}
+
+void srv_conn_close(struct srv *s, struct conn *c)
+{
+    if (c->closing)
+        return;
+    c->closing = 1;
+    c->next_close = s->closing;
+    s->closing = c;
+}
+
+static void ep_mod(struct srv *s, struct conn *c, int want_out)
+{
+    if (c->epout == want_out)
+        return;
+    if (gp_evloop_mod(&s->L, c->fd, EPOLLIN | EPOLLRDHUP | (want_out ? EPOLLOUT : 0), c->idx) == 0)
+        c->epout = want_out;
+}
+
+void srv_conn_flush(struct srv *s, struct conn *c)
+{
+    if (c->closing)
+        return;
+    while (c->out_off < c->out.len) {
+        uint64_t t = gp_now_ns();
+        ssize_t n = send(c->fd, c->out.data + c->out_off, c->out.len - c->out_off, MSG_NOSIGNAL);
+        if (n > 0) {
+            srv_stamp_pending(&c->r, t);
+            c->out_off += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            ep_mod(s, c, 1);
+            return;
+        }
+        srv_conn_close(s, c);
         return;
     }
-    srv_process_input(s, c);
+    gp_buf_reset(&c->out);
+    c->out_off = 0;
+    if (c->out.cap > 4 * OUT_HIGH_WATER && !c->r.state) {
+        gp_buf_free(&c->out); /* give back what a big body needed */
+    }
+    ep_mod(s, c, 0);
+    if (c->waiting_drain) {
+        c->waiting_drain = 0;
+        srv_mark_ready(s, c);
+    }
+    if (c->close_after_write)
+        srv_conn_close(s, c);
+}
+
+void srv_stamp(struct sreq *r, char kind)
+{
+    /* reserve a slot; the time is filled in when the bytes reach send() */
+    if (!r->logged)
+        return;
+    if (r->nts == r->cts) {
+        uint32_t nc = r->cts ? r->cts * 2 : 64;
+        uint64_t *p = realloc(r->ts, nc * sizeof *p);
+        if (!p)
+            return;
+        r->ts = p;
+        r->cts = nc;
+    }
+    r->ts[r->nts++] = 0;
+    gp_buf_putc(&r->kinds, kind);
+}
+
+void srv_stamp_pending(struct sreq *r, uint64_t t)
+{
+    while (r->stamped < r->nts)
+        r->ts[r->stamped++] = t;
 }

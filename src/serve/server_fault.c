@@ -4,15 +4,10 @@
  * request before generation are answered here at once; mid-stream faults
  * fire when their token (r->fault_at) is due; the torn body and malformed
  * chunk are emitted by server_gen.c in place of the normal bytes. */
-#include "serve/server_internal.h"
+#include "serve/srv_gen.h"
 #include "core/rng.h"
 
 #include <stddef.h>
-
-static const char *const fault_names[] = {NULL, "429", "500", "503", "stream_error", "reset", "stall", "malformed",
-                                          "slow_headers"};
-
-const char *srv_fault_name(int fault) { return fault > 0 && fault < F_COUNT ? fault_names[fault] : NULL; }
 
 int srv_pick_fault(struct srv *s, uint64_t *rng)
 {

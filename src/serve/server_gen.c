@@ -1,7 +1,7 @@
 /* serve/server_gen.c — what `genperf serve` emits and when: the table of
  * emit-safe tokens (built once from the tokenizer) and per-request token
  * generation in the three timing modes (see server_internal.h). */
-#include "serve/server_internal.h"
+#include "serve/srv_gen.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -138,34 +138,8 @@ void srv_toktab_free(struct toktab *t)
     free(t->len);
 }
 
-void srv_start_stream_headers(struct srv *s, struct conn *c)
-{
-    struct sreq *r = &c->r;
-    if (r->headers_sent || !r->stream)
-        return;
-    r->headers_sent = 1;
-    srv_put_headers(s, c, 200, "text/event-stream; charset=utf-8", -1, NULL);
-}
 
-void srv_end_stream(struct srv *s, struct conn *c)
-{
-    if (!c->r.http10)
-        gp_buf_append(&c->out, "0\r\n\r\n", 5);
-    else
-        c->close_after_write = 1;
-    srv_mark_dirty(s, c);
-}
 
-/* Arms the connection's timer for its next token, or for a keep-alive
- * comment first when the stream would otherwise stay silent too long. */
-void srv_arm_next(struct srv *s, struct conn *c)
-{
-    struct sreq *r = &c->r;
-    if (s->ka_ns && r->stream && r->headers_sent && r->t_next_ns > r->t_ka_ref_ns + s->ka_ns)
-        srv_set_timer(s, c, r->t_ka_ref_ns + s->ka_ns, T_KEEPALIVE);
-    else
-        srv_set_timer(s, c, r->t_next_ns, T_TOKEN);
-}
 
 /* Draws output token k from the request's stream: its JSON-escaped text. */
 static const char *next_token(struct srv *s, struct sreq *r, uint32_t k, size_t *len)

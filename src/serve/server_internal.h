@@ -1,13 +1,15 @@
 /* serve/server_internal.h — what the files of `genperf serve` share (private
  * to src/serve/server*.c; the public entry points are in serve/server.h).
  *
- * The server is one thread, one epoll set, level-triggered. Per connection:
+ * The server is one thread, one core/evloop.h loop (an epoll set,
+ * level-triggered, whose tags are slot indexes). Per connection:
  * an input buffer (parsed in place by serve/http.c, pipelining-safe: only one
  * request is in flight per connection and the bytes after it wait in the
  * buffer), an output buffer that collects everything one event produces so
- * it leaves in a single send(), and at most one live timer. Timers live in a
- * binary min-heap keyed by (slot, token): cancelling a timer is bumping the
- * connection's token, stale heap entries are skipped when they surface.
+ * it leaves in a single send(), and at most one live timer. Timers are
+ * gp_evloop timers (key: the connection's token; arg: slot << 32 | kind):
+ * cancelling a timer is bumping the token, stale ones are skipped when they
+ * surface.
  *
  * Three timing modes, chosen once: zero-delay (emit as fast as the socket
  * takes it), fixed delays (--ttft-ms/--itl-ms, per-request timers) and the
@@ -18,16 +20,27 @@
  * list (srv_conn_close queues it, the loop's reap frees it) at the end of a
  * loop iteration, so no callback can free something a caller still holds.
  * struct sreq lives inside its connection and is reset, not freed, between
- * requests. The files:
- *   server.c          entry point, set-up/tear-down, the event loop, timers
- *   server_out.c      output buffering: headers, chunks, simple answers, flush
- *   server_conn.c     accept/read, input processing, routing, small endpoints
- *   server_request.c  parsing and validating a generate request
- *   server_gen.c      the emit-token table and token generation
- *   server_fault.c    fault injection (--fault-rate-*, --max-queued)
- *   server_metrics.c  the /metrics histograms and exposition text
- *   server_pcache.c   the prefix cache of --prefix-cache
- *   server_log.c      the timing log and the request lifecycle
+ * requests.
+ *
+ * This header holds only what every layer shares: the structs, the enums
+ * and srv_queued. The functions are declared by the four layers' headers,
+ * each including the one below it; a file calls only its own layer and the
+ * layers below (python3 scripts/check-circles.py src/serve: no circle):
+ *   server.c                the loop on top: set-up/tear-down, one turn
+ *                           (wait, dispatch, due timers, the engine's step,
+ *                           ready pass, flush, reap) and what a timer does
+ *   serve/srv_req.h         request layer: server_route.c, server_request.c,
+ *                           server_pool.c, server_pcache.c
+ *   serve/srv_gen.h         generation layer: server_gen.c, server_fault.c,
+ *                           server_json.c
+ *   serve/srv_resp.h        response/lifecycle layer: server_out.c,
+ *                           server_log.c, server_metrics.c
+ *   serve/srv_io.h          connection/IO layer: server_conn.c
+ * A lower layer never calls up: the IO layer's read returns to the loop,
+ * which hands the input to srv_process_input or aborts the request; a timer
+ * comes back through the loop's gp_evloop_timer_due, which dispatches by
+ * kind to the generation layer; the engine calls srv_sim_emit, which the
+ * loop passes to gp_sim_step.
  */
 #ifndef GP_SERVE_SERVER_INTERNAL_H
 #define GP_SERVE_SERVER_INTERNAL_H
@@ -37,6 +50,7 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/evloop.h"
 #include "core/fsutil.h"
 #include "serve/render.h"
 #include "serve/server.h"
@@ -90,10 +104,6 @@ struct srv_pcache {
     struct gp_ids ids;         /* the request being counted: its prompt's token ids */
 };
 
-/* Cached tokens of the prompt ids[0..n) (whole leading blocks seen before,
- * at most n - 1), then remembers its blocks; counts queries and hits. */
-uint32_t srv_pcache_lookup(struct srv_pcache *pc, const uint32_t *ids, size_t n);
-void srv_pcache_free(struct srv_pcache *pc);
 
 /* ---- connection and request -------------------------------------------- */
 
@@ -157,17 +167,16 @@ struct conn {
     struct sreq r;
 };
 
-struct tmr {
-    uint64_t t;
-    uint64_t tok;
-    uint32_t idx;
-    uint32_t kind;
-};
+/* epoll tags: a connection's is its slot index; these two are above any. */
+#define SRV_TAG_LISTEN ((uint64_t)UINT32_MAX)
+#define SRV_TAG_SIGNAL ((uint64_t)UINT32_MAX - 1)
+#define SRV_MAX_EVENTS 256  /* events one wait returns */
 
 struct srv {
     const struct gp_serve_opts *o;
     int mode;
-    int ep, lfd, sfd;
+    struct gp_evloop L;        /* epoll set and timer heap (core/evloop.h) */
+    int lfd, sfd;
     struct gp_tokenizer *tok;
     struct toktab tt;
     struct conn **slots;
@@ -175,8 +184,6 @@ struct srv {
     uint32_t *freelist;
     uint32_t nfree;
     uint32_t nconns;
-    struct tmr *heap;
-    size_t nheap, cap_heap;
     uint64_t tok_seq;
     struct gp_sim sim;
     struct conn *dirty, *ready, *closing;
@@ -213,121 +220,5 @@ struct srv {
 
 /* Bytes of c->out not yet sent. */
 static inline size_t srv_queued(const struct conn *c) { return c->out.len - c->out_off; }
-
-/* ---- server.c: timers ---------------------------------------------------- */
-
-/* Arms c's one timer (replacing any live one); closes c when out of memory. */
-void srv_set_timer(struct srv *s, struct conn *c, uint64_t t, int kind);
-void srv_cancel_timer(struct srv *s, struct conn *c);
-
-/* ---- server_out.c: output buffering -------------------------------------- */
-
-/* Queue c for the end-of-iteration flush / for the ready pass (serve the
- * next pipelined request or pump its generation). Both ignore closing c. */
-void srv_mark_dirty(struct srv *s, struct conn *c);
-void srv_mark_ready(struct srv *s, struct conn *c);
-/* Queues c on the deferred close list (freed by the loop, never here). */
-void srv_conn_close(struct srv *s, struct conn *c);
-/* Sends what c->out holds; waits for EPOLLOUT when the socket is full. */
-void srv_conn_flush(struct srv *s, struct conn *c);
-/* Appends s->scratch to c->out as one HTTP chunk (or raw for HTTP/1.0) and
- * empties s->scratch. */
-int srv_put_chunk(struct srv *s, struct conn *c);
-/* Status line and headers; clen < 0 = chunked (or close-delimited, HTTP/1.0). */
-void srv_put_headers(struct srv *s, struct conn *c, int status, const char *ctype, long long clen,
-                     const char *extra);
-void srv_send_simple(struct srv *s, struct conn *c, int status, const char *ctype, const char *body, size_t len);
-/* The flavour's JSON error body (TRT-LLM 400 "validation": {"error": msg}). */
-void srv_send_json_error(struct srv *s, struct conn *c, int status, const char *type, const char *msg,
-                         const char *param);
-
-/* ---- server_log.c: timing log and request lifecycle ---------------------- */
-
-/* Opens --timing-log (if set); srv_log_close writes what is buffered and
- * commits the file, returning 0 or a negative code with err filled. */
-int srv_log_open(struct srv *s, struct gp_error *err);
-int srv_log_close(struct srv *s, struct gp_error *err);
-/* Reserves a timing-log slot for one event of kind (see docs/serve.md); the
- * time is filled in by srv_stamp_pending when the bytes reach send(). */
-void srv_stamp(struct sreq *r, char kind);
-void srv_stamp_pending(struct sreq *r, uint64_t t);
-/* The response is complete in c->out: log it, reset the request, and let the
- * ready pass serve the next pipelined request (or close when not keep-alive). */
-void srv_req_finish(struct srv *s, struct conn *c, const char *outcome);
-/* Closes a connection in the middle of a response (client gone, reset). */
-void srv_conn_abort(struct srv *s, struct conn *c, const char *outcome);
-
-/* ---- server_gen.c: token table and generation ---------------------------- */
-
-int srv_toktab_build(struct gp_tokenizer *tok, struct toktab *t, struct gp_error *err);
-long srv_toktab_selfcheck(struct gp_tokenizer *tok, const struct toktab *t, uint32_t n);
-/* server_json.c: plans the JSON answer of a request with response_format
- * json_schema, given the request's response_format (after plan_output and
- * the tool-call decision; no-op
- * otherwise), and the text of piece k when it is the JSON head or tail
- * (NULL: a word, drawn as usual). */
-void srv_json_plan(struct srv *s, struct sreq *r, const struct json_t *response_format);
-const char *srv_json_piece(const struct sreq *r, uint32_t k, size_t *len);
-void srv_toktab_free(struct toktab *t);
-void srv_start_stream_headers(struct srv *s, struct conn *c);
-/* The stream's terminator (last HTTP chunk, or close for HTTP/1.0). */
-void srv_end_stream(struct srv *s, struct conn *c);
-/* Arms c's timer for its next token (or an SSE keep-alive comment first). */
-void srv_arm_next(struct srv *s, struct conn *c);
-/* A validated request starts producing tokens (the engine or its own timers). */
-void srv_begin_generation(struct srv *s, struct conn *c);
-/* Fixed/zero-delay modes: emits every due token (bounded per pass). */
-void srv_pump(struct srv *s, struct conn *c);
-/* gp_sim_emit_fn for the batching engine; ctx is the struct srv. */
-void srv_sim_emit(void *ctx, struct gp_sim_seq *q, int first, int last);
-
-/* ---- server_request.c ---------------------------------------------------- */
-
-void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req *hr, int endpoint);
-/* A request begins: sequence number, seeded stream, status 400 until answered. */
-void srv_req_start(struct srv *s, struct sreq *r, int endpoint);
-/* The body as a JSON object (new reference); NULL once answered 400. */
-struct json_t;
-struct json_t *srv_parse_body(struct srv *s, struct conn *c, const struct gp_http_req *hr);
-
-/* ---- server_pool.c: embeddings and rankings ------------------------------- */
-
-/* POST /v1/embeddings (endpoint GP_EP_EMBEDDINGS) or /v1/ranking, /rerank
- * (GP_EP_RANKING): answered at once with one JSON document. */
-void srv_handle_pool(struct srv *s, struct conn *c, const struct gp_http_req *hr, int endpoint);
-
-/* ---- server_fault.c ------------------------------------------------------ */
-
-/* "429", "stream_error", ... for the timing log; NULL for F_NONE. */
-const char *srv_fault_name(int fault);
-/* Draws the request's fault (F_NONE when no rate is set: then no draw). */
-int srv_pick_fault(struct srv *s, uint64_t *rng);
-/* Answers a request whose fault (or --max-queued overload) fails it before
- * generation; returns 1 when it did (the request is finished). */
-int srv_fault_upfront(struct srv *s, struct conn *c);
-/* 1 when the response headers wait (--slow-headers-ms): a T_HOLD timer is armed. */
-int srv_fault_hold(struct srv *s, struct conn *c);
-/* The mid-stream fault due at token k: -1 none fired (emit normally), 0
- * generation paused (stall), 1 the request ended. */
-int srv_fault_midstream(struct srv *s, struct conn *c, uint64_t now);
-
-/* ---- server_metrics.c ---------------------------------------------------- */
-
-void srv_metrics_init(struct srv *s);
-void srv_hist_obs(struct hist *h, double v);
-/* Counts a completed request (tokens, finish reason, end-to-end latency). */
-void srv_metrics_done(struct srv *s, struct sreq *r, uint64_t now);
-/* GET /metrics: Prometheus text, or TRT-LLM's JSON iteration stats. */
-void srv_send_metrics(struct srv *s, struct conn *c, int iteration_json);
-
-/* ---- server_conn.c ------------------------------------------------------- */
-
-void srv_on_accept(struct srv *s);
-/* Puts the listener back into the epoll set after an accept pause. */
-void srv_accept_resume(struct srv *s);
-void srv_on_readable(struct srv *s, struct conn *c);
-/* Serves every complete request in the input buffer, one at a time. */
-void srv_process_input(struct srv *s, struct conn *c);
-void srv_conn_free(struct srv *s, struct conn *c);
 
 #endif

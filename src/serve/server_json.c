@@ -11,7 +11,7 @@
  * --invalid-json-rate a share of them loses its tail: JSON cut short.
  * Owns r->json_pre/json_suf (escaped text), reset per request.
  */
-#include "serve/server_internal.h"
+#include "serve/srv_gen.h"
 #include "core/rng.h"
 #include "tokenizer/tokenizer.h"
 

@@ -1,13 +1,19 @@
 /* serve/server_log.c — the request lifecycle of `genperf serve` (finish,
  * abort, reset between pipelined requests) and the --timing-log it writes:
- * one JSON line per request with a stamp per SSE event (docs/serve.md). */
-#include "serve/server_internal.h"
+ * one JSON line per request with a stamp per SSE event (docs/serve.md;
+ * the stamps are taken by the IO layer's flush, serve/srv_io.h). */
+#include "serve/srv_resp.h"
 #include "core/clock.h"
 #include "core/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char *const fault_names[] = {NULL, "429", "500", "503", "stream_error", "reset", "stall", "malformed",
+                                          "slow_headers"};
+
+const char *srv_fault_name(int fault) { return fault > 0 && fault < F_COUNT ? fault_names[fault] : NULL; }
 
 int srv_log_open(struct srv *s, struct gp_error *err)
 {
@@ -33,28 +39,7 @@ int srv_log_close(struct srv *s, struct gp_error *err)
     return rc;
 }
 
-void srv_stamp(struct sreq *r, char kind)
-{
-    /* reserve a slot; the time is filled in when the bytes reach send() */
-    if (!r->logged)
-        return;
-    if (r->nts == r->cts) {
-        uint32_t nc = r->cts ? r->cts * 2 : 64;
-        uint64_t *p = realloc(r->ts, nc * sizeof *p);
-        if (!p)
-            return;
-        r->ts = p;
-        r->cts = nc;
-    }
-    r->ts[r->nts++] = 0;
-    gp_buf_putc(&r->kinds, kind);
-}
 
-void srv_stamp_pending(struct sreq *r, uint64_t t)
-{
-    while (r->stamped < r->nts)
-        r->ts[r->stamped++] = t;
-}
 
 static void log_request(struct srv *s, struct conn *c, const char *outcome)
 {

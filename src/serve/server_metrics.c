@@ -2,7 +2,7 @@
  * serve` keeps, and their exposition: Prometheus text under each flavour's
  * metric names (vllm:, sglang:, trtllm_) and TRT-LLM's JSON iteration stats
  * on its /metrics. The bucket bounds follow the real servers. */
-#include "serve/server_internal.h"
+#include "serve/srv_resp.h"
 
 #include <stdio.h>
 #include <string.h>

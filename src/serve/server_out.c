@@ -1,44 +1,16 @@
-/* serve/server_out.c — output buffering for `genperf serve`: everything one
- * event produces is appended to the connection's out buffer (headers, HTTP
- * chunks, whole bodies) and leaves in one send() at the end of the loop
- * iteration (see server_internal.h). */
-#include "serve/server_internal.h"
+/* serve/server_out.c — the bytes of a response in `genperf serve`
+ * (response layer, serve/srv_resp.h): everything one event produces is
+ * appended to the connection's out buffer (headers, HTTP chunks, whole
+ * bodies, a stream's terminator) and leaves in one send() when the IO
+ * layer's flush runs at the end of the loop iteration; and the timer of a
+ * stream's next token. */
+#include "serve/srv_resp.h"
 #include "serve/http.h"
 #include "core/clock.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/socket.h>
 #include <time.h>
-
-void srv_mark_dirty(struct srv *s, struct conn *c)
-{
-    if (!c->dirty && !c->closing) {
-        c->dirty = 1;
-        c->next_dirty = s->dirty;
-        s->dirty = c;
-    }
-}
-
-void srv_mark_ready(struct srv *s, struct conn *c)
-{
-    if (!c->ready && !c->closing) {
-        c->ready = 1;
-        c->next_ready = s->ready;
-        s->ready = c;
-    }
-}
-
-void srv_conn_close(struct srv *s, struct conn *c)
-{
-    if (c->closing)
-        return;
-    c->closing = 1;
-    c->next_close = s->closing;
-    s->closing = c;
-}
 
 static void update_date(struct srv *s)
 {
@@ -50,50 +22,6 @@ static void update_date(struct srv *s)
     struct tm tm;
     gmtime_r(&ts.tv_sec, &tm);
     strftime(s->date, sizeof s->date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-}
-
-static void ep_mod(struct srv *s, struct conn *c, int want_out)
-{
-    if (c->epout == want_out)
-        return;
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | (want_out ? EPOLLOUT : 0), .data.u32 = c->idx};
-    if (epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev) == 0)
-        c->epout = want_out;
-}
-
-void srv_conn_flush(struct srv *s, struct conn *c)
-{
-    if (c->closing)
-        return;
-    while (c->out_off < c->out.len) {
-        uint64_t t = gp_now_ns();
-        ssize_t n = send(c->fd, c->out.data + c->out_off, c->out.len - c->out_off, MSG_NOSIGNAL);
-        if (n > 0) {
-            srv_stamp_pending(&c->r, t);
-            c->out_off += (size_t)n;
-            continue;
-        }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            ep_mod(s, c, 1);
-            return;
-        }
-        srv_conn_close(s, c);
-        return;
-    }
-    gp_buf_reset(&c->out);
-    c->out_off = 0;
-    if (c->out.cap > 4 * OUT_HIGH_WATER && !c->r.state) {
-        gp_buf_free(&c->out); /* give back what a big body needed */
-    }
-    ep_mod(s, c, 0);
-    if (c->waiting_drain) {
-        c->waiting_drain = 0;
-        srv_mark_ready(s, c);
-    }
-    if (c->close_after_write)
-        srv_conn_close(s, c);
 }
 
 
@@ -155,4 +83,33 @@ void srv_send_json_error(struct srv *s, struct conn *c, int status, const char *
         gp_render_error_body(s->o->flavor, &b, status, type, msg, param);
     srv_send_simple(s, c, status, "application/json", b.data ? b.data : "", b.len);
     gp_buf_free(&b);
+}
+
+void srv_start_stream_headers(struct srv *s, struct conn *c)
+{
+    struct sreq *r = &c->r;
+    if (r->headers_sent || !r->stream)
+        return;
+    r->headers_sent = 1;
+    srv_put_headers(s, c, 200, "text/event-stream; charset=utf-8", -1, NULL);
+}
+
+void srv_end_stream(struct srv *s, struct conn *c)
+{
+    if (!c->r.http10)
+        gp_buf_append(&c->out, "0\r\n\r\n", 5);
+    else
+        c->close_after_write = 1;
+    srv_mark_dirty(s, c);
+}
+
+/* Arms the connection's timer for its next token, or for a keep-alive
+ * comment first when the stream would otherwise stay silent too long. */
+void srv_arm_next(struct srv *s, struct conn *c)
+{
+    struct sreq *r = &c->r;
+    if (s->ka_ns && r->stream && r->headers_sent && r->t_next_ns > r->t_ka_ref_ns + s->ka_ns)
+        srv_set_timer(s, c, r->t_ka_ref_ns + s->ka_ns, T_KEEPALIVE);
+    else
+        srv_set_timer(s, c, r->t_next_ns, T_TOKEN);
 }

@@ -10,7 +10,7 @@
  * emptied (a whole-cache eviction: simpler than LRU and never reached by the
  * workloads the tests run). queries/hits count tokens, as
  * vllm:prefix_cache_{queries,hits}_total do. */
-#include "serve/server_internal.h"
+#include "serve/srv_req.h"
 
 #include <stdlib.h>
 #include <string.h>

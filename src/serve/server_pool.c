@@ -11,7 +11,7 @@
  * the same answer on every run. The answer leaves at once: the pooling
  * endpoints have no token timing to simulate, and faults are not injected.
  */
-#include "serve/server_internal.h"
+#include "serve/srv_req.h"
 #include "serve/http.h"
 #include "core/clock.h"
 #include "core/rng.h"

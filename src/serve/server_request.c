@@ -4,7 +4,7 @@
  * tokenizer, and the output planned from the request's seeded stream (length
  * and EOS, id, fault) before generation starts. The order of the draws from
  * r->rng is part of the output: the same --seed gives the same answers. */
-#include "serve/server_internal.h"
+#include "serve/srv_req.h"
 #include "serve/http.h"
 #include "core/clock.h"
 #include "core/rng.h"

@@ -2,7 +2,7 @@
  * max-batch and KV-capacity queueing, FCFS order, removal mid-flight,
  * prefix-cache hits (a shorter prefill; the cache's own block matching). */
 #include "core/test.h"
-#include "serve/server_internal.h"
+#include "serve/srv_req.h" /* srv_pcache_* */
 #include "serve/sim.h"
 
 struct log {
