@@ -1,11 +1,15 @@
 /* dataset/body.c — request bodies as GenAI-Perf 0.0.16's OpenAI converters
  * build them (openai_chat_completions_converter.py, openai_completions_,
  * openai_embeddings_, rankings_converter.py). Key order is the converters'
- * dict order, since consumers diff the bytes; docs/dataset.md shows each. */
+ * dict order, since consumers diff the bytes; docs/dataset.md shows each.
+ * Also the other way: a body's ISL as GenAI-Perf counts it (its text parts
+ * joined with spaces), which jsonl.c, metrics and pef read. */
 #include "core/buf.h"
 #include "core/pytext.h"
 #include "dataset/internal.h"
 #include "core/rng.h"
+#include "dataset/dataset.h"
+#include "tokenizer/tokenizer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -284,4 +288,70 @@ struct gp_dataset_entry *gp_ds_push(struct gp_dataset *ds, size_t *cap)
     e->timestamp_ms = -1;
     e->osl_asked = -1;
     return e;
+}
+
+/* ---- the ISL of a body ------------------------------------------------------ */
+
+/* Appends s to tmp, after a ' ' unless it is the first piece. */
+static int join(struct gp_buf *tmp, int *first, const json_t *s)
+{
+    if (!json_is_string(s))
+        return 0;
+    if (!*first && gp_buf_putc(tmp, ' '))
+        return -1;
+    *first = 0;
+    return gp_buf_append(tmp, json_string_value(s), json_string_length(s));
+}
+
+/* GenAI-Perf: " ".join(m["content"] for m in messages) for chat, and the
+ * text parts of the content list for multimodal; both forms are read here. */
+static int join_messages(struct gp_buf *tmp, const json_t *messages)
+{
+    size_t i, k;
+    json_t *m, *part;
+    int first = 1;
+    json_array_foreach(messages, i, m) {
+        json_t *c = json_object_get(m, "content");
+        if (json_is_array(c)) {
+            json_array_foreach(c, k, part) {
+                json_t *type = json_object_get(part, "type");
+                /* "input_text": a Responses API input part */
+                if (json_is_string(type) &&
+                    (!strcmp(json_string_value(type), "text") || !strcmp(json_string_value(type), "input_text")) &&
+                    join(tmp, &first, json_object_get(part, "text")))
+                    return -1;
+            }
+        } else if (join(tmp, &first, c)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+long gp_dataset_payload_isl(struct gp_tokenizer *tok, const json_t *payload, struct gp_buf *tmp)
+{
+    json_t *pm = json_object_get(payload, "messages");
+    json_t *pp = json_object_get(payload, "prompt");
+    json_t *pi = json_object_get(payload, "input"); /* Responses API messages (not embeddings' strings) */
+    gp_buf_reset(tmp);
+    if (!json_is_array(pm) && json_is_array(pi) && json_is_object(json_array_get(pi, 0)))
+        pm = pi;
+    if (json_is_array(pm)) {
+        if (join_messages(tmp, pm))
+            return -1;
+    } else if (json_is_string(pp)) {
+        return gp_tokenizer_count(tok, json_string_value(pp), json_string_length(pp));
+    } else if (json_is_array(pp)) {
+        /* " ".join(payload["prompt"]) */
+        size_t i;
+        json_t *s;
+        int first = 1;
+        json_array_foreach(pp, i, s) {
+            if (join(tmp, &first, s))
+                return -1;
+        }
+    } else {
+        return 0;
+    }
+    return gp_tokenizer_count(tok, tmp->data ? tmp->data : "", tmp->len);
 }

@@ -1,6 +1,6 @@
 /* dataset/dataset.c — the module's entry points: option checks, the choice
- * of source (synthetic.c, jsonl.c, textfile.c), GenAI-Perf's ISL of a body,
- * and inputs.json. Ownership as in dataset.h: every payload string is
+ * of source (synthetic.c, jsonl.c, textfile.c) and inputs.json (a body's
+ * ISL as GenAI-Perf counts it is in body.c, below jsonl.c, which needs it). Ownership as in dataset.h: every payload string is
  * malloc'd by the builders and freed by gp_dataset_free; json_t values built
  * on the way are released before gp_dataset_build returns.
  */
@@ -121,70 +121,6 @@ static int build(const struct gp_dataset_opts *o, struct gp_tokenizer *tok, stru
         return gp_err(err, GP_EINVAL, "--endpoint-type rankings reads a directory with queries.jsonl and "
                                       "passages.jsonl, or synthetic:queries,passages, not %s", f);
     return gp_ds_build_jsonl(o, tok, ds, err);
-}
-
-/* Appends s to tmp, after a ' ' unless it is the first piece. */
-static int join(struct gp_buf *tmp, int *first, const json_t *s)
-{
-    if (!json_is_string(s))
-        return 0;
-    if (!*first && gp_buf_putc(tmp, ' '))
-        return -1;
-    *first = 0;
-    return gp_buf_append(tmp, json_string_value(s), json_string_length(s));
-}
-
-/* GenAI-Perf: " ".join(m["content"] for m in messages) for chat, and the
- * text parts of the content list for multimodal; both forms are read here. */
-static int join_messages(struct gp_buf *tmp, const json_t *messages)
-{
-    size_t i, k;
-    json_t *m, *part;
-    int first = 1;
-    json_array_foreach(messages, i, m) {
-        json_t *c = json_object_get(m, "content");
-        if (json_is_array(c)) {
-            json_array_foreach(c, k, part) {
-                json_t *type = json_object_get(part, "type");
-                /* "input_text": a Responses API input part */
-                if (json_is_string(type) &&
-                    (!strcmp(json_string_value(type), "text") || !strcmp(json_string_value(type), "input_text")) &&
-                    join(tmp, &first, json_object_get(part, "text")))
-                    return -1;
-            }
-        } else if (join(tmp, &first, c)) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-long gp_dataset_payload_isl(struct gp_tokenizer *tok, const json_t *payload, struct gp_buf *tmp)
-{
-    json_t *pm = json_object_get(payload, "messages");
-    json_t *pp = json_object_get(payload, "prompt");
-    json_t *pi = json_object_get(payload, "input"); /* Responses API messages (not embeddings' strings) */
-    gp_buf_reset(tmp);
-    if (!json_is_array(pm) && json_is_array(pi) && json_is_object(json_array_get(pi, 0)))
-        pm = pi;
-    if (json_is_array(pm)) {
-        if (join_messages(tmp, pm))
-            return -1;
-    } else if (json_is_string(pp)) {
-        return gp_tokenizer_count(tok, json_string_value(pp), json_string_length(pp));
-    } else if (json_is_array(pp)) {
-        /* " ".join(payload["prompt"]) */
-        size_t i;
-        json_t *s;
-        int first = 1;
-        json_array_foreach(pp, i, s) {
-            if (join(tmp, &first, s))
-                return -1;
-        }
-    } else {
-        return 0;
-    }
-    return gp_tokenizer_count(tok, tmp->data ? tmp->data : "", tmp->len);
 }
 
 int gp_dataset_build(const struct gp_dataset_opts *opts, struct gp_tokenizer *tok, struct gp_dataset **out,

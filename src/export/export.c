@@ -1,6 +1,7 @@
 /* export/export.c — gp_export_all (every artifact of a run, in GenAI-Perf's
- * order) and what the writers share: file stem, rows and labels, writing an
- * in-memory artifact atomically.
+ * order), the file stem and the run name. What the writers share (rows,
+ * labels, one statistic's JSON, the atomic write) is in rows.c, below them,
+ * so that calls run one way: export.c -> writers -> rows.c.
  *
  * One file per artifact: genai_json.c (<stem>_genai_perf.json), csv.c
  * (<stem>_genai_perf.csv), console.c (the rich table), stream.c
@@ -45,74 +46,6 @@ int gp_export_run_name(const char *model0, int multi, const char *type, const ch
         if (out[i] == '/')
             out[i] = '_';
     return 0;
-}
-
-/* ---- rows and labels ----------------------------------------------------- */
-
-/* CSV/console labels use GenAI-Perf's metadata units, not the JSON ones. */
-const char *gp_export_label(enum gp_metric m)
-{
-    switch (m) {
-    case GP_M_REQUEST_THROUGHPUT: return "Request Throughput (per sec)";
-    case GP_M_REQUEST_LATENCY: return "Request Latency (ms)";
-    case GP_M_REQUEST_GOODPUT: return "Request Goodput (per sec)";
-    case GP_M_REQUEST_COUNT: return "Request Count (count)";
-    case GP_M_TTFT: return "Time To First Token (ms)";
-    case GP_M_TTST: return "Time To Second Token (ms)";
-    case GP_M_ITL: return "Inter Token Latency (ms)";
-    case GP_M_OUTPUT_TOKEN_THROUGHPUT: return "Output Token Throughput (tokens/sec)";
-    case GP_M_TPS_PER_USER: return "Output Token Throughput Per User (tokens/sec/user)";
-    case GP_M_OSL: return "Output Sequence Length (tokens)";
-    case GP_M_ISL: return "Input Sequence Length (tokens)";
-    default: return "?";
-    }
-}
-
-static const enum gp_metric stream_rows[] = {GP_M_TTFT, GP_M_TTST, GP_M_REQUEST_LATENCY, GP_M_ITL,
-                                             GP_M_TPS_PER_USER, GP_M_OSL, GP_M_ISL};
-static const enum gp_metric plain_rows[] = {GP_M_REQUEST_LATENCY, GP_M_OSL, GP_M_ISL};
-
-/* embeddings and rankings: GenAI-Perf's base Metrics class (no token metrics) */
-static int requests_only(const struct gp_export_ctx *ctx)
-{
-    return ctx->endpoint_type == GP_ENDPOINT_EMBEDDINGS || ctx->endpoint_type == GP_ENDPOINT_RANKINGS;
-}
-
-size_t gp_export_request_rows(const struct gp_export_ctx *ctx, const enum gp_metric **rows)
-{
-    if (requests_only(ctx)) {
-        *rows = plain_rows;
-        return 1;
-    }
-    if (ctx->streaming) {
-        *rows = stream_rows;
-        return sizeof stream_rows / sizeof *stream_rows;
-    }
-    *rows = plain_rows;
-    return sizeof plain_rows / sizeof *plain_rows;
-}
-
-size_t gp_export_system_rows(const struct gp_export_ctx *ctx, enum gp_metric out[4])
-{
-    size_t n = 0;
-    if (!requests_only(ctx))
-        out[n++] = GP_M_OUTPUT_TOKEN_THROUGHPUT;
-    out[n++] = GP_M_REQUEST_THROUGHPUT;
-    if (ctx->goodput)
-        out[n++] = GP_M_REQUEST_GOODPUT;
-    out[n++] = GP_M_REQUEST_COUNT;
-    return n;
-}
-
-int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_error *err)
-{
-    if (rc) {
-        gp_buf_free(b);
-        return gp_err(err, GP_ENOMEM, "out of memory building '%s'", path);
-    }
-    rc = gp_write_file_atomic(path, b->data ? b->data : "", b->len, err);
-    gp_buf_free(b);
-    return rc;
 }
 
 /* ---- all ------------------------------------------------------------------ */

@@ -2,7 +2,8 @@
  *
  * Owns nothing. The rows and labels are GenAI-Perf's (CSV and console show
  * the same rows under the same labels); gp_export_write_buf is how every
- * in-memory artifact reaches disk.
+ * in-memory artifact reaches disk. The first four functions live in rows.c,
+ * which calls nothing else in export/.
  */
 #ifndef GP_EXPORT_EXPORT_INT_H
 #define GP_EXPORT_EXPORT_INT_H
@@ -24,11 +25,7 @@ int gp_export_write_buf(const char *path, struct gp_buf *b, int rc, struct gp_er
  * schedule; NULL on ENOMEM. New reference. */
 json_t *gp_export_schedule_json(const struct gp_export_ctx *ctx);
 
-/* ",\n  \"sessions\": {...}" (sessions.c): GenAI-Perf's per-session statistics
- * over the measured requests whose dataset entry has a session_id; nothing
- * when none has. *first: no key written yet (cleared when this writes).
- * 0 or -GP_ENOMEM. */
-/* One statistic of *_genai_perf.json at key indent ind (genai_json.c). */
+/* One statistic of *_genai_perf.json at key indent ind (rows.c). */
 int gp_export_stat_json(struct gp_buf *b, enum gp_metric m, const struct gp_stats *s, const char *ind, int *first);
 /* "timeslice_duration_s", "timeslice_assignment", "timeslice_origin_wall_ns"
  * and the "timeslices" array (timeslices.c) set on o, the genperf.json
@@ -40,6 +37,10 @@ int gp_export_timeslices(const struct gp_export_ctx *ctx, json_t *o);
 size_t gp_export_timeslice_index(uint64_t t_start_ns, uint64_t t0_ns, double s);
 /* The first measured (non-warmup) request's start: the slices' origin. */
 uint64_t gp_export_timeslice_origin(const struct gp_record_store *st);
+/* ",\n  \"sessions\": {...}" (sessions.c): GenAI-Perf's per-session statistics
+ * over the measured requests whose dataset entry has a session_id; nothing
+ * when none has. *first: no key written yet (cleared when this writes).
+ * 0 or -GP_ENOMEM. */
 int gp_export_sessions_json(const struct gp_export_ctx *ctx, struct gp_buf *b, int *first);
 
 #endif

@@ -7,34 +7,6 @@
 #include "export/export_int.h"
 #include "metrics/metrics.h"
 
-/* One metric as GenAI-Perf's Statistics writes it: unit first, then avg, and
- * for a per-request metric the percentiles, min, max and std; nothing when
- * the statistic is not present. ind is the key's indent, its fields one level
- * (two spaces) deeper: the run's block and each session's share this. */
-int gp_export_stat_json(struct gp_buf *b, enum gp_metric m, const struct gp_stats *s, const char *ind, int *first)
-{
-    static const char *const pk[GP_NPCT] = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
-    if (!s->present)
-        return 0;
-    int r = gp_buf_printf(b, "%s\n%s\"%s\": {\n%s  \"unit\": \"%s\",\n%s  \"avg\": ", *first ? "" : ",", ind,
-                          gp_metric_name(m), ind, gp_metric_unit(m), ind);
-    *first = 0;
-    r |= gp_py_float(b, s->avg);
-    if (!s->system) {
-        for (int i = 0; i < GP_NPCT; i++) {
-            r |= gp_buf_printf(b, ",\n%s  \"%s\": ", ind, pk[i]);
-            r |= gp_py_float(b, s->p[i]);
-        }
-        r |= gp_buf_printf(b, ",\n%s  \"min\": ", ind);
-        r |= gp_py_float(b, s->min);
-        r |= gp_buf_printf(b, ",\n%s  \"max\": ", ind);
-        r |= gp_py_float(b, s->max);
-        r |= gp_buf_printf(b, ",\n%s  \"std\": ", ind);
-        r |= gp_py_float(b, s->std);
-    }
-    return r | gp_buf_printf(b, "\n%s}", ind);
-}
-
 int gp_export_genai_perf_json_buf(const struct gp_export_ctx *ctx, struct gp_buf *b)
 {
     int r = gp_buf_putc(b, '{');
