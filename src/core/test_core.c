@@ -215,6 +215,23 @@ static void test_jsonl_each(void)
     CHECK_INT(s.n, 99);
 }
 
+/* gp_cmp_double: ascending, equal values (and -0.0 vs 0.0, and NaN against
+ * anything) compare 0, the semantics of the copies it replaced. */
+static void test_cmp_double(void)
+{
+    double one = 1.0, two = 2.0, nz = -0.0, pz = 0.0, nan = NAN;
+    CHECK(gp_cmp_double(&one, &two) == -1);
+    CHECK(gp_cmp_double(&two, &one) == 1);
+    CHECK(gp_cmp_double(&one, &one) == 0);
+    CHECK(gp_cmp_double(&nz, &pz) == 0);
+    CHECK(gp_cmp_double(&nan, &one) == 0);
+    CHECK(gp_cmp_double(&one, &nan) == 0);
+    double v[] = {3.5, -1.0, 2.0, -7.25, 0.0};
+    qsort(v, 5, sizeof *v, gp_cmp_double);
+    for (size_t i = 1; i < 5; i++)
+        CHECK(v[i - 1] <= v[i]);
+}
+
 static void test_err_prefix(void)
 {
     struct gp_error err = {0};
@@ -258,6 +275,7 @@ int main(void)
     GP_RUN(test_atomic_write);
     GP_RUN(test_dir_list);
     GP_RUN(test_jsonl_each);
+    GP_RUN(test_cmp_double);
     GP_RUN(test_err_prefix);
     GP_RUN(test_asserts_are_active);
     return gp_test_summary();
