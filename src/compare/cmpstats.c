@@ -41,15 +41,9 @@ double gp_cs_stat_mean(double *x, size_t n, void *ctx)
     return gp_cs_mean(x, n);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double gp_cs_stat_pct(double *x, size_t n, void *ctx)
 {
-    qsort(x, n, sizeof *x, cmp_double);
+    qsort(x, n, sizeof *x, gp_cmp_double);
     return gp_percentile_sorted(x, n, *(const double *)ctx);
 }
 
@@ -85,7 +79,7 @@ int gp_cs_bootstrap(const double *a, size_t na, const double *b, size_t nb, gp_c
     }
     if (!kept)
         return -1;
-    qsort(changes, (size_t)kept, sizeof *changes, cmp_double);
+    qsort(changes, (size_t)kept, sizeof *changes, gp_cmp_double);
     out->lo = gp_percentile_sorted(changes, (size_t)kept, 2.5);
     out->hi = gp_percentile_sorted(changes, (size_t)kept, 97.5);
     return 0;

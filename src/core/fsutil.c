@@ -171,8 +171,13 @@ int gp_dir_list(const char *dir, int (*keep)(const char *path, const char *name,
     *names_out = NULL;
     *n_out = 0;
     DIR *d = opendir(dir);
-    if (!d)
-        return gp_err(err, GP_ENOENT, "%s: cannot open the directory: %s", dir, strerror(errno));
+    if (!d) {
+        /* errno kept as opendir left it: callers word their own message with it */
+        int e = errno;
+        gp_err(err, GP_ENOENT, "%s: cannot open the directory: %s", dir, strerror(e));
+        errno = e;
+        return -GP_ENOENT;
+    }
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
@@ -222,4 +227,48 @@ int gp_jsonl_each(const char *text, int (*fn)(struct json_t *obj, void *arg), vo
             return rc;
     }
     return 0;
+}
+
+int gp_jsonl_open(struct gp_jsonl_file *jf, const char *path, struct gp_error *err)
+{
+    memset(jf, 0, sizeof *jf);
+    jf->path = path;
+    jf->fp = fopen(path, "r");
+    if (!jf->fp)
+        return gp_err(err, GP_EIO, "cannot read %s: %s", path, strerror(errno));
+    return 0;
+}
+
+int gp_jsonl_next(struct gp_jsonl_file *jf, struct json_t **out, struct gp_error *err)
+{
+    for (;;) {
+        ssize_t n = getline(&jf->line, &jf->cap, jf->fp);
+        if (n < 0)
+            return 0;
+        jf->lineno++;
+        while (n > 0 && (jf->line[n - 1] == '\n' || jf->line[n - 1] == '\r' || jf->line[n - 1] == ' '))
+            jf->line[--n] = '\0';
+        if (n == 0)
+            continue;
+        json_error_t je;
+        json_t *v = json_loadb(jf->line, (size_t)n, 0, &je);
+        if (!v)
+            return gp_err(err, GP_EINVAL, "%s: line %ld: not valid JSON (column %d: %s)", jf->path, jf->lineno,
+                          je.column, je.text);
+        if (!json_is_object(v)) {
+            json_decref(v);
+            return gp_err(err, GP_EINVAL, "%s: line %ld: expected a JSON object", jf->path, jf->lineno);
+        }
+        *out = v;
+        return 1;
+    }
+}
+
+void gp_jsonl_close(struct gp_jsonl_file *jf)
+{
+    if (jf->fp)
+        fclose(jf->fp);
+    free(jf->line);
+    jf->fp = NULL;
+    jf->line = NULL;
 }

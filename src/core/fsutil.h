@@ -49,7 +49,8 @@ int gp_path_join(char *out, size_t outsz, const char *a, const char *b);
  * entry whose path would not fit 4096 bytes is passed over. *names_out is a
  * malloc'd array of *n_out malloc'd strings (NULL when none): free it with
  * gp_dir_list_free. 0; -GP_ENOENT when dir cannot be opened, -GP_ENOMEM (err
- * names dir; callers that word it for their user overwrite it). */
+ * names dir; callers that word it for their user overwrite it; on
+ * -GP_ENOENT errno is left as opendir set it). */
 int gp_dir_list(const char *dir, int (*keep)(const char *path, const char *name, void *arg), void *arg,
                 char ***names_out, size_t *n_out, struct gp_error *err);
 void gp_dir_list_free(char **names, size_t n);
@@ -63,5 +64,27 @@ void gp_dir_list_free(char **names, size_t n);
  * walk it twice. */
 struct json_t;
 int gp_jsonl_each(const char *text, int (*fn)(struct json_t *obj, void *arg), void *arg);
+
+/* The strict, streaming JSONL reader (store's ingest of records and
+ * telemetry files, which may hold millions of lines and so are never read
+ * whole): one line at a time, its number kept for messages. Unlike
+ * gp_jsonl_each a bad line is an error, since ingest must reject the job
+ * rather than store part of it. Owns the open file and the line buffer until
+ * gp_jsonl_close (always call it after a successful open, also on error);
+ * path is the caller's and must outlive the reader.
+ * gp_jsonl_open: 0, or -GP_EIO "cannot read PATH: why".
+ * gp_jsonl_next: 1 and *out the next line's object (the caller decrefs it),
+ * 0 at the end, or -GP_EINVAL naming the path, line and column. Blank lines
+ * (and trailing spaces, CR) are passed over. */
+struct gp_jsonl_file {
+    FILE *fp;
+    char *line;
+    size_t cap;
+    long lineno;       /* of the line last read, 1-based */
+    const char *path;  /* for messages */
+};
+int gp_jsonl_open(struct gp_jsonl_file *jf, const char *path, struct gp_error *err);
+int gp_jsonl_next(struct gp_jsonl_file *jf, struct json_t **out, struct gp_error *err);
+void gp_jsonl_close(struct gp_jsonl_file *jf);
 
 #endif

@@ -443,6 +443,13 @@ int gp_float_round_trip_prec(double x, int min_prec)
     return 17;
 }
 
+/* Deliberately not Python's repr ("4", not "4.0"): PostgreSQL's float8
+ * text, so both store engines show the same; %g never below 15 digits. */
+void gp_float8_text(double v, char *out, size_t outsz)
+{
+    snprintf(out, outsz, "%.*g", gp_float_round_trip_prec(v, 15), v);
+}
+
 int gp_py_float_repr(double x, char *out, size_t outsz)
 {
     if (isnan(x))

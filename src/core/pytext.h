@@ -1,5 +1,6 @@
 /* core/pytext.h — text exactly as Python (and RapidJSON) write it: float
- * repr(), JSON string literals, json.dumps, format(v, ",.2f").
+ * repr(), JSON string literals, json.dumps, format(v, ",.2f"); and the one
+ * non-Python spelling the store needs, PostgreSQL's float8 text.
  *
  * Owns nothing: every function appends to a caller's struct gp_buf (or
  * writes into a caller's char array). GenAI-Perf's files are Python's output
@@ -47,6 +48,11 @@ int gp_json_dump(struct gp_buf *b, const json_t *v, int indent, int depth, unsig
 /* The first precision p in [min_prec, 17] whose correctly rounded p-digit
  * decimal ("%.{p-1}e") reads back as x; 17 when none does (NaN). */
 int gp_float_round_trip_prec(double x, int min_prec);
+/* Shortest text that reads back as the same double ("61.599999999999994",
+ * "4", "1e-05"), the way PostgreSQL prints float8 (not Python's repr: "4",
+ * not "4.0"), into out (>= 32 bytes). The store writes every REAL so, and
+ * reads SQLite's back so, so that both engines agree. */
+void gp_float8_text(double v, char *out, size_t outsz);
 /* Python repr(x) into out (>= 32 bytes): "4.0", "1e-05", "0.30000000000000004",
  * "-0.0", "nan", "-inf". Returns its length. */
 int gp_py_float_repr(double x, char *out, size_t outsz);

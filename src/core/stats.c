@@ -92,7 +92,7 @@ static inline double kdbl(uint64_t k)
     return d;
 }
 
-static int cmp_dbl(const void *a, const void *b)
+int gp_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -196,7 +196,7 @@ static int sort_small_ints(double *x, size_t n)
 static void sort_doubles(double *x, size_t n)
 {
     if (n < 2048) {
-        qsort(x, n, sizeof *x, cmp_dbl);
+        qsort(x, n, sizeof *x, gp_cmp_double);
         return;
     }
     if (sort_small_ints(x, n))
@@ -207,7 +207,7 @@ static void sort_doubles(double *x, size_t n)
     if (!b || !cnt) {
         free(b);
         free(cnt);
-        qsort(x, n, sizeof *x, cmp_dbl);
+        qsort(x, n, sizeof *x, gp_cmp_double);
         return;
     }
     void *a = x, *orig = x;

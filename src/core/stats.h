@@ -36,6 +36,11 @@ void gp_stats_scale(struct gp_stats *s, double factor);
 /* Python round(): half to even. */
 double gp_round_half_even(double x);
 
+/* qsort comparator for doubles, ascending. NaN compares equal to everything
+ * (so NaNs land anywhere, as they did in each caller's former copy); -0.0 and
+ * 0.0 compare equal. The one comparator every module sorts doubles with. */
+int gp_cmp_double(const void *a, const void *b);
+
 /* Arithmetic mean of x[0..n); 0 for n == 0. */
 double gp_mean(const double *x, size_t n);
 /* Sample standard deviation (n - 1 in the denominator); 0 for n < 2. */

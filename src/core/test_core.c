@@ -215,6 +215,53 @@ static void test_jsonl_each(void)
     CHECK_INT(s.n, 99);
 }
 
+/* gp_jsonl_next: blank lines and trailing CR/spaces passed over, objects in
+ * order, then 0; a bad line is an error naming path and line number. */
+static void test_jsonl_file(void)
+{
+    char dir[256], p[512];
+    CHECK(gp_test_mkdtemp(dir, sizeof dir, "gp-jsonl") != NULL);
+    gp_path_join(p, sizeof p, dir, "r.jsonl");
+    struct gp_error err = {0};
+    const char *text = "{\"v\": 1}\r\n\n  \n{\"v\": 2} \n[3]\n";
+    CHECK_INT(gp_write_file_atomic(p, text, strlen(text), &err), 0);
+    struct gp_jsonl_file jf;
+    CHECK_INT(gp_jsonl_open(&jf, p, &err), 0);
+    json_t *o = NULL;
+    CHECK_INT(gp_jsonl_next(&jf, &o, &err), 1);
+    CHECK_INT(json_integer_value(json_object_get(o, "v")), 1);
+    json_decref(o);
+    CHECK_INT(gp_jsonl_next(&jf, &o, &err), 1);
+    CHECK_INT(json_integer_value(json_object_get(o, "v")), 2);
+    CHECK_INT(jf.lineno, 4);
+    json_decref(o);
+    CHECK_INT(gp_jsonl_next(&jf, &o, &err), -GP_EINVAL);
+    CHECK(strstr(err.msg, "r.jsonl: line 5: expected a JSON object") != NULL);
+    gp_jsonl_close(&jf);
+    gp_path_join(p, sizeof p, dir, "none.jsonl");
+    CHECK_INT(gp_jsonl_open(&jf, p, &err), -GP_EIO);
+    CHECK(strstr(err.msg, "cannot read ") != NULL);
+    gp_jsonl_close(&jf);
+    gp_test_rmtree(dir);
+}
+
+/* gp_cmp_double: ascending, equal values (and -0.0 vs 0.0, and NaN against
+ * anything) compare 0, the semantics of the copies it replaced. */
+static void test_cmp_double(void)
+{
+    double one = 1.0, two = 2.0, nz = -0.0, pz = 0.0, nan = NAN;
+    CHECK(gp_cmp_double(&one, &two) == -1);
+    CHECK(gp_cmp_double(&two, &one) == 1);
+    CHECK(gp_cmp_double(&one, &one) == 0);
+    CHECK(gp_cmp_double(&nz, &pz) == 0);
+    CHECK(gp_cmp_double(&nan, &one) == 0);
+    CHECK(gp_cmp_double(&one, &nan) == 0);
+    double v[] = {3.5, -1.0, 2.0, -7.25, 0.0};
+    qsort(v, 5, sizeof *v, gp_cmp_double);
+    for (size_t i = 1; i < 5; i++)
+        CHECK(v[i - 1] <= v[i]);
+}
+
 static void test_err_prefix(void)
 {
     struct gp_error err = {0};
@@ -258,6 +305,8 @@ int main(void)
     GP_RUN(test_atomic_write);
     GP_RUN(test_dir_list);
     GP_RUN(test_jsonl_each);
+    GP_RUN(test_jsonl_file);
+    GP_RUN(test_cmp_double);
     GP_RUN(test_err_prefix);
     GP_RUN(test_asserts_are_active);
     return gp_test_summary();

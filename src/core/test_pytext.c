@@ -34,6 +34,22 @@ static void test_python_real_repr(void)
     gp_buf_free(&b);
 }
 
+/* The float8 text (store): shortest round trip, "4" not "4.0". */
+static void test_float8_text(void)
+{
+    char s[40];
+    gp_float8_text(61.599999999999994, s, sizeof s);
+    CHECK_STR(s, "61.599999999999994");
+    gp_float8_text(4.0, s, sizeof s);
+    CHECK_STR(s, "4");
+    gp_float8_text(0.1, s, sizeof s);
+    CHECK_STR(s, "0.1");
+    gp_float8_text(1e-05, s, sizeof s);
+    CHECK_STR(s, "1e-05");
+    gp_float8_text(15.686274509803921, s, sizeof s);
+    CHECK(strtod(s, NULL) == 15.686274509803921);
+}
+
 static void test_python_dump(void)
 {
     json_error_t je;
@@ -209,5 +225,6 @@ int main(void)
     GP_RUN(test_json_str_blocks_and_handover);
     GP_RUN(test_python_real_repr);
     GP_RUN(test_python_dump);
+    GP_RUN(test_float8_text);
     return gp_test_summary();
 }

@@ -25,16 +25,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* p99 (ms) of v[0..n) ns deltas, and how many exceed thr_ms; sorts v. */
 static double p99_ms(double *v, size_t n, double thr_ms, size_t *over)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, gp_cmp_double);
     *over = 0;
     for (size_t i = 0; i < n; i++)
         *over += v[i] > thr_ms;

@@ -460,12 +460,6 @@ int gp_mx_tpc_merge(struct tpc_hist *dst, const struct tpc_hist *src)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The value of rank k (0-based) in ascending order. */
 static double tpc_at(const struct tpc_hist *h, uint64_t k)
 {
@@ -489,7 +483,7 @@ int gp_mx_tpc_stats(struct tpc_hist *h, struct gp_stats *out)
     if (!n)
         return 0;
     if (h->nbig) /* qsort(NULL, 0, ...) is undefined (UBSan: nonnull argument) */
-        qsort(h->big, h->nbig, sizeof *h->big, cmp_double);
+        qsort(h->big, h->nbig, sizeof *h->big, gp_cmp_double);
     for (size_t i = 0; i < h->nbig; i++)
         sum += h->big[i];
     out->present = 1;

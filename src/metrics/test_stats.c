@@ -152,13 +152,6 @@ static void test_repr(void)
     gp_buf_free(&b);
 }
 
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The sort's paths (integral values sorted as 32-bit offsets in place,
  * the 64-bit radix otherwise) against qsort, bit for bit: the sorted array
  * and every percentile. Sizes above the small-array qsort cutoff. */
@@ -183,7 +176,7 @@ static void test_sort_paths_match_qsort(void)
         memcpy(y, x, n * sizeof *x);
         struct gp_stats s;
         gp_stats_compute(x, n, &s);
-        qsort(y, n, sizeof *y, cmp_d);
+        qsort(y, n, sizeof *y, gp_cmp_double);
         if (shape == 5) {
             /* qsort may order -0.0 and 0.0 either way: equal values, and
              * the -0.0 kept (the 32-bit path refuses it) */

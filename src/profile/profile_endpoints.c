@@ -14,17 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 json_t *gp_profile_p50_p99(double *v, size_t n)
 {
     if (!n)
         return json_null();
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, gp_cmp_double);
     json_t *o = json_object();
     json_object_set_new(o, "p50", json_real(gp_percentile_sorted(v, n, 50) / 1e6));
     json_object_set_new(o, "p99", json_real(gp_percentile_sorted(v, n, 99) / 1e6));

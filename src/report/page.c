@@ -24,6 +24,7 @@ struct asset {
 static const struct asset assets[] = {
     {"app.js", gp_asset_app_js, gp_asset_app_js_len, "text/javascript; charset=utf-8"},
     {"compare.js", gp_asset_compare_js, gp_asset_compare_js_len, "text/javascript; charset=utf-8"},
+    {"jobparts.js", gp_asset_jobparts_js, gp_asset_jobparts_js_len, "text/javascript; charset=utf-8"},
     {"app.css", gp_asset_app_css, gp_asset_app_css_len, "text/css; charset=utf-8"},
     {"uPlot.min.js", gp_asset_uplot_js, gp_asset_uplot_js_len, "text/javascript; charset=utf-8"},
     {"uPlot.min.css", gp_asset_uplot_css, gp_asset_uplot_css_len, "text/css; charset=utf-8"},
@@ -76,7 +77,8 @@ int gp_page_build(struct gp_buf *out, enum gp_page_mode mode, const char *title,
     if (mode == GP_PAGE_UI) {
         rc |= gp_buf_puts(out, "<script src=\"/assets/uPlot.min.js\"></script>\n"
                                "<script src=\"/assets/app.js\"></script>\n"
-                               "<script src=\"/assets/compare.js\"></script>\n");
+                               "<script src=\"/assets/compare.js\"></script>\n"
+                               "<script src=\"/assets/jobparts.js\"></script>\n");
     } else {
         rc |= gp_buf_puts(out, "<script>\n");
         rc |= gp_buf_append(out, gp_asset_uplot_js, gp_asset_uplot_js_len);
@@ -84,6 +86,8 @@ int gp_page_build(struct gp_buf *out, enum gp_page_mode mode, const char *title,
         rc |= gp_buf_append(out, gp_asset_app_js, gp_asset_app_js_len);
         rc |= gp_buf_puts(out, "\n</script>\n<script>\n");
         rc |= gp_buf_append(out, gp_asset_compare_js, gp_asset_compare_js_len);
+        rc |= gp_buf_puts(out, "\n</script>\n<script>\n");
+        rc |= gp_buf_append(out, gp_asset_jobparts_js, gp_asset_jobparts_js_len);
         rc |= gp_buf_puts(out, "\n</script>\n");
     }
     rc |= gp_buf_puts(out, "</body></html>\n");

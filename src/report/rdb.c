@@ -25,85 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns that stay strings even when they look like numbers (a model named
- * "7" is still a name). */
-static int text_column(const char *c)
-{
-    static const char *const t[] = {"model", "framework", "hardware", "job_label", "label", "host", "status",
-                                    "tool_code", "tool_type", "tool_version", "producer", "producer_version",
-                                    "started_at", "finished_at", "ingested_at", "endpoint", "endpoint_type",
-                                    "server_url", "artifact_dir", "artifact_file", "artifact_sha256",
-                                    "scenario_key", "engine_args", "metric", "metric_name", "unit", "better",
-                                    "category", "device", "source", "error", "stat", "aggregate_file"};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(c, t[i]))
-            return 1;
-    return 0;
-}
-
-static json_t *value_json(const char *col, const char *v)
-{
-    if (!v)
-        return json_null();
-    if (!text_column(col) && *v) {
-        char *end;
-        double d = strtod(v, &end);
-        if (*end == '\0' && isfinite(d)) {
-            if (!strpbrk(v, ".eEnN") && d >= -9e15 && d <= 9e15)
-                return json_integer((json_int_t)strtoll(v, NULL, 10));
-            return json_real(d);
-        }
-    }
-    json_t *s = json_string(v);
-    if (s)
-        return s;
-    /* Not UTF-8 (a legacy byte in an error text): keep the ASCII, mark the rest. */
-    char *c = strdup(v);
-    if (!c)
-        return json_null();
-    for (unsigned char *p = (unsigned char *)c; *p; p++)
-        if (*p >= 0x80)
-            *p = '?';
-    s = json_string(c);
-    free(c);
-    return s ? s : json_null();
-}
-
-struct rows {
-    json_t *arr;
-};
-
-static int collect_row(void *ctx, int ncols, const char *const *names, const char *const *values)
-{
-    struct rows *r = ctx;
-    json_t *o = json_object();
-    for (int i = 0; i < ncols; i++)
-        json_object_set_new(o, names[i], value_json(names[i], values[i]));
-    json_array_append_new(r->arr, o);
-    return 0;
-}
-
-/* Runs sql and returns its rows as an array of objects (column -> value). */
-json_t *gp_rdb_rows_of(struct gp_db *db, const char *sql, const char *const *p, int np, struct gp_error *err)
-{
-    struct rows r = {json_array()};
-    if (gp_db_query(db, sql, p, np, collect_row, &r, err) < 0) {
-        json_decref(r.arr);
-        return NULL;
-    }
-    return r.arr;
-}
-
-int gp_rdb_valid_id(const char *id)
-{
-    if (!id || !*id || strlen(id) > 18)
-        return 0;
-    for (const char *p = id; *p; p++)
-        if (*p < '0' || *p > '9')
-            return 0;
-    return 1;
-}
-
 static int known_stat(const char *s)
 {
     static const char *const st[] = {"avg", "min", "max", "p1", "p5", "p10", "p25",
@@ -162,9 +83,9 @@ static int table_row(void *ctx, int ncols, const char *const *names, const char 
     if (!a->cur || strcmp(a->cur_code, v[0]) != 0) {
         a->cur = json_object();
         json_object_set_new(a->cur, "metric", json_string(v[0]));
-        json_object_set_new(a->cur, "metric_name", value_json("metric_name", v[1]));
-        json_object_set_new(a->cur, "unit", value_json("unit", v[2]));
-        json_object_set_new(a->cur, "better", value_json("better", v[3]));
+        json_object_set_new(a->cur, "metric_name", gp_rdb_value_json("metric_name", v[1]));
+        json_object_set_new(a->cur, "unit", gp_rdb_value_json("unit", v[2]));
+        json_object_set_new(a->cur, "better", gp_rdb_value_json("better", v[3]));
         static const char *const st[] = {"avg", "min", "max", "p1", "p5", "p10", "p25",
                                          "p50", "p75", "p90", "p95", "p99", "std"};
         for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)

@@ -52,8 +52,9 @@ enum gp_page_mode {
  * NULL in UI mode) is embedded with gp_json_script_escape. */
 int gp_page_build(struct gp_buf *out, enum gp_page_mode mode, const char *title, const char *bundle_json);
 
-/* The embedded static assets, for the UI server: name is "app.js", "app.css",
- * "uPlot.min.js" or "uPlot.min.css". Returns NULL if unknown. */
+/* The embedded static assets, for the UI server: name is "app.js",
+ * "compare.js", "jobparts.js", "app.css", "uPlot.min.js" or "uPlot.min.css".
+ * Returns NULL if unknown. */
 const unsigned char *gp_page_asset(const char *name, size_t *len, const char **content_type);
 
 /* ---- JSON endpoint answers over the results store (rdb.c) ---------------- */

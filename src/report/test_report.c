@@ -69,6 +69,18 @@ static void test_sanitize_py(void)
     free(o);
 }
 
+/* Where asset name's text (its first 80 bytes) starts in page, or -1: the
+ * report inlines the scripts, so their order is the order of their text. */
+static long asset_at(const struct gp_buf *page, const char *name)
+{
+    size_t len = 0;
+    const unsigned char *a = gp_page_asset(name, &len, NULL);
+    if (!a || len < 80)
+        return -1;
+    const char *p = memmem(page->data, page->len, a, 80);
+    return p ? (long)(p - page->data) : -1;
+}
+
 static void test_page(void)
 {
     struct gp_buf b = {0};
@@ -78,12 +90,15 @@ static void test_page(void)
     CHECK(strstr(b.data, "alert(1)</script>") == NULL);
     CHECK(strstr(b.data, "id=\"gp-bundle\"") != NULL);
     CHECK(strstr(b.data, "src=\"/assets/") == NULL); /* self-contained */
+    /* inlined in the order the UI loads them: app.js, compare.js, jobparts.js */
+    long at_app = asset_at(&b, "app.js"), at_cmp = asset_at(&b, "compare.js"), at_job = asset_at(&b, "jobparts.js");
+    CHECK(at_app >= 0 && at_cmp > at_app && at_job > at_cmp);
     gp_buf_reset(&b);
     CHECK_INT(gp_page_build(&b, GP_PAGE_UI, "Benchmarks", NULL), 0);
     CHECK(strstr(b.data, "<script src=\"/assets/app.js\"></script>") != NULL);
-    /* compare.js after app.js: it takes app.js's helpers from window.gpPage */
-    CHECK(strstr(b.data, "<script src=\"/assets/app.js\"></script>\n<script src=\"/assets/compare.js\"></script>") !=
-          NULL);
+    /* compare.js and jobparts.js after app.js: they take app.js's helpers from window.gpPage */
+    CHECK(strstr(b.data, "<script src=\"/assets/app.js\"></script>\n<script src=\"/assets/compare.js\"></script>\n"
+                         "<script src=\"/assets/jobparts.js\"></script>\n") != NULL);
     CHECK(strstr(b.data, "<script>") == NULL); /* nothing inline: the CSP forbids it */
     gp_buf_free(&b);
     size_t len = 0;
@@ -95,6 +110,9 @@ static void test_page(void)
     js = gp_page_asset("app.js", &len, &ct);
     CHECK(js && !strstr((const char *)js, "</script") && !strstr((const char *)js, "innerHTML ="));
     js = gp_page_asset("compare.js", &len, &ct);
+    CHECK(js && !strstr((const char *)js, "</script") && !strstr((const char *)js, "innerHTML =") &&
+          strstr(ct, "javascript"));
+    js = gp_page_asset("jobparts.js", &len, &ct);
     CHECK(js && !strstr((const char *)js, "</script") && !strstr((const char *)js, "innerHTML =") &&
           strstr(ct, "javascript"));
     CHECK(gp_page_asset("../etc/passwd", &len, &ct) == NULL);

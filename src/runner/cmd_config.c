@@ -10,6 +10,7 @@
  * status; 1 for a bad file (GenAI-Perf's ValueError), 2 for bad usage.
  */
 #include "commands.h"
+#include "core/argv.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "runner/analyze.h"
@@ -28,25 +29,23 @@ int cmd_create_template(int argc, char **argv)
 {
     const char *file = "genai_perf_config.yaml";
     int verbose = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: genperf create-template [-f FILE] [-v]\n\n"
-                   "Writes GenAI-Perf's config template (default genai_perf_config.yaml); edit it, then run\n"
-                   "'genperf config -f FILE'.\n");
-            return 0;
-        } else if ((!strcmp(argv[i], "-f") || !strcmp(argv[i], "--file")) && i + 1 < argc)
-            file = argv[++i];
-        else if (!strncmp(argv[i], "--file=", 7))
-            file = argv[i] + 7;
-        else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
-            verbose = 1;
-        else {
-            fprintf(stderr, "usage: genperf create-template [-f FILE] [-v]\n"
-                            "genperf create-template: error: unrecognized arguments: %s\n",
-                    argv[i]);
-            return 2;
-        }
-    }
+    const struct gp_optdef defs[] = {
+        GP_STR("-f", "--file", &file, "FILE", NULL),
+        GP_FLAG("-v", "--verbose", &verbose, NULL),
+    };
+    const struct gp_optspec spec = {
+        .cmd = "create-template",
+        .usage = "usage: genperf create-template [-f FILE] [-v]\n\n"
+                 "Writes GenAI-Perf's config template (default genai_perf_config.yaml); edit it, then run\n"
+                 "'genperf config -f FILE'.\n",
+        .defs = defs,
+        .n_defs = GP_NDEFS(defs),
+    };
+    int n = gp_argv_parse(&spec, argc, argv);
+    if (n < 0)
+        return n == GP_ARGV_HELP ? 0 : 2;
+    if (n > 0)
+        return gp_argv_error(&spec, "unrecognized argument '%s'; name the file with -f FILE", argv[1]);
     if (verbose)
         fprintf(stderr, "genperf create-template: note: -v/--verbose writes the same template without GenAI-Perf's "
                         "per-option descriptions (see 'genperf profile --help' for them)\n");

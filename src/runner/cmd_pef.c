@@ -5,6 +5,7 @@
  * every path. Exit: 0 written, 1 bad input, 2 usage error.
  */
 #include "commands.h"
+#include "core/argv.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "dataset/dataset.h"
@@ -19,25 +20,6 @@
 #include <string.h>
 
 #define PROG "genperf process-export-files"
-
-static void usage(FILE *fp)
-{
-    fprintf(fp,
-            "usage: " PROG " [--input-directory DIR] [--artifact-dir DIR] [--profile-export-file NAME]\n"
-            "       [--tokenizer SPEC] [--offline] [-v]\n\n"
-            "Merges per-node run directories (each a sub-directory of DIR holding a profile export and a\n"
-            "*_genai_perf.json) into one artifact set, as GenAI-Perf does: requests concatenated, per-request\n"
-            "metrics recomputed from all of them with the tokenizer named in the first node's input_config,\n"
-            "request and output-token throughput summed over the nodes.\n\n"
-            "  -d, --input-directory DIR  one sub-directory per node (default: aggregated)\n"
-            "  --artifact-dir DIR         parent of the merged run directory (default: artifacts)\n"
-            "  --profile-export-file NAME merged export's file name (default: profile_export.json)\n"
-            "  --tokenizer SPEC           genperf: use this tokenizer instead of input_config's\n"
-            "  --offline                  genperf: never download a tokenizer\n"
-            "  --generate-plots, --enable-checkpointing, --checkpoint-dir DIR: written to input_config.output,\n"
-            "                             otherwise ignored\n"
-            "  -v, --verbose              accepted\n");
-}
 
 /* <model>[_multi]-openai-<type>-<stimulus>, GenAI-Perf's run directory name;
  * the stimulus key in perf_analyzer_config.py's order (concurrency, request
@@ -70,48 +52,50 @@ struct pef_args {
     int offline, generate_plots, enable_checkpointing;
 };
 
+/* The options (core/argv's table, which also writes --help). The three
+ * options GenAI-Perf records but genperf does not act on share one help line
+ * of their own, so their rows are hidden. */
 static int parse(int argc, char **argv, struct pef_args *a)
 {
     a->input_dir = "aggregated"; /* GenAI-Perf's ProcessDefaults.INPUT_PATH */
     a->artifact_dir = "artifacts";
     a->export_file = "profile_export.json";
     a->checkpoint_dir = "checkpoint";
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        const char **dst = NULL;
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            usage(stdout);
-            return 1;
-        } else if (!strcmp(o, "-d") || !strcmp(o, "--input-directory")) {
-            dst = &a->input_dir;
-        } else if (!strcmp(o, "--artifact-dir")) {
-            dst = &a->artifact_dir;
-        } else if (!strcmp(o, "--profile-export-file")) {
-            dst = &a->export_file;
-        } else if (!strcmp(o, "--tokenizer")) {
-            dst = &a->tokenizer;
-        } else if (!strcmp(o, "--checkpoint-dir")) {
-            dst = &a->checkpoint_dir;
-        } else if (!strcmp(o, "--offline")) {
-            a->offline = 1;
-            continue;
-        } else if (!strcmp(o, "--generate-plots") || !strcmp(o, "--enable-checkpointing")) {
-            *(o[2] == 'g' ? &a->generate_plots : &a->enable_checkpointing) = 1;
-            continue;
-        } else if (!strcmp(o, "-v") || !strcmp(o, "--verbose")) {
-            continue;
-        } else {
-            usage(stderr);
-            fprintf(stderr, PROG ": error: unrecognized arguments: %s\n", o);
-            return -2;
-        }
-        if (++i >= argc)
-            goto missing;
-        *dst = argv[i];
-        continue;
-    missing:
-        usage(stderr);
-        fprintf(stderr, PROG ": error: argument %s: expected one argument\n", o);
+    int verbose = 0;
+    const struct gp_optdef defs[] = {
+        GP_STR("-d", "--input-directory", &a->input_dir, "DIR", "one sub-directory per node (default: aggregated)"),
+        GP_STR("--artifact-dir", NULL, &a->artifact_dir, "DIR", "parent of the merged run directory (default: artifacts)"),
+        GP_STR("--profile-export-file", NULL, &a->export_file, "NAME",
+               "merged export's file name (default: profile_export.json)"),
+        GP_STR("--tokenizer", NULL, &a->tokenizer, "SPEC", "genperf: use this tokenizer instead of input_config's"),
+        GP_FLAG("--offline", NULL, &a->offline, "genperf: never download a tokenizer"),
+        GP_TEXT("  --generate-plots, --enable-checkpointing, --checkpoint-dir DIR: written to input_config.output,\n"
+                "                             otherwise ignored"),
+        GP_FLAG("--generate-plots", NULL, &a->generate_plots, NULL),
+        GP_FLAG("--enable-checkpointing", NULL, &a->enable_checkpointing, NULL),
+        GP_STR("--checkpoint-dir", NULL, &a->checkpoint_dir, "DIR", NULL),
+        GP_FLAG("-v", "--verbose", &verbose, "accepted"),
+    };
+    const struct gp_optspec spec = {
+        .cmd = "process-export-files",
+        .usage = "usage: " PROG " [--input-directory DIR] [--artifact-dir DIR] [--profile-export-file NAME]\n"
+                 "       [--tokenizer SPEC] [--offline] [-v]\n\n"
+                 "Merges per-node run directories (each a sub-directory of DIR holding a profile export and a\n"
+                 "*_genai_perf.json) into one artifact set, as GenAI-Perf does: requests concatenated, per-request\n"
+                 "metrics recomputed from all of them with the tokenizer named in the first node's input_config,\n"
+                 "request and output-token throughput summed over the nodes.\n\n",
+        .defs = defs,
+        .n_defs = GP_NDEFS(defs),
+        .width = 27,
+    };
+    int n = gp_argv_parse(&spec, argc, argv);
+    if (n == GP_ARGV_HELP)
+        return 1;
+    if (n < 0)
+        return -2;
+    if (n > 0) {
+        gp_argv_error(&spec, "unrecognized argument '%s': the node directories are named by --input-directory DIR",
+                      argv[1]);
         return -2;
     }
     if (strchr(a->export_file, '/')) {

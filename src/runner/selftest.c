@@ -42,12 +42,6 @@ static int cmp_truth(const void *a, const void *b)
     return strcmp(((const struct truth *)a)->id, ((const struct truth *)b)->id);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void free_truth(struct truth *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -169,7 +163,7 @@ static void pct(struct dvec *d, struct gp_selftest_pct *o)
     o->n = d->n;
     if (!d->n)
         return;
-    qsort(d->v, d->n, sizeof *d->v, cmp_double);
+    qsort(d->v, d->n, sizeof *d->v, gp_cmp_double);
     o->median_us = gp_percentile_sorted(d->v, d->n, 50) / 1e3;
     o->p90_us = gp_percentile_sorted(d->v, d->n, 90) / 1e3;
     o->p99_us = gp_percentile_sorted(d->v, d->n, 99) / 1e3;

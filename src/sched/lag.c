@@ -9,12 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int gp_sched_lag_compute(const int64_t *t_sched_ns, const int64_t *t_start_ns, size_t n, struct gp_sched_lag *out,
                          struct gp_error *err)
 {
@@ -44,7 +38,7 @@ int gp_sched_lag_compute(const int64_t *t_sched_ns, const int64_t *t_start_ns, s
         lag[k] = (double)d / 1e6;
         sum += lag[k++];
     }
-    qsort(lag, m, sizeof *lag, cmp_double);
+    qsort(lag, m, sizeof *lag, gp_cmp_double);
     out->n = m;
     out->avg_ms = sum / (double)m;
     out->p50_ms = gp_percentile_sorted(lag, m, 50);

@@ -12,7 +12,6 @@
 
 #include "core/buf.h"
 #include "core/error.h"
-#include "core/pytext.h"
 #include "core/redact.h"
 
 #include <stdio.h>
@@ -255,11 +254,4 @@ int gp_db_commit(struct gp_db *db, struct gp_error *err)
 int gp_db_rollback(struct gp_db *db)
 {
     return gp_db_exec(db, "ROLLBACK", NULL);
-}
-
-/* Deliberately not Python's repr ("4", not "4.0"): PostgreSQL's float8
- * text, so both engines show the same; %g never below 15 digits. */
-void gp_db_format_double(double v, char *out, size_t outsz)
-{
-    snprintf(out, outsz, "%.*g", gp_float_round_trip_prec(v, 15), v);
 }

@@ -1,9 +1,9 @@
 /* store/db_batch.c — multi-row INSERT (see db_batch.h). */
 #include "store/db_batch.h"
 #include "store/db.h"
-#include "store/db_impl.h"
 
 #include "core/error.h"
+#include "core/pytext.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +107,6 @@ const char *gp_db_text_ll(char out[GP_DB_NUM_LEN], long long v)
 
 const char *gp_db_text_double(char out[GP_DB_NUM_LEN], double v)
 {
-    gp_db_format_double(v, out, GP_DB_NUM_LEN);
+    gp_float8_text(v, out, GP_DB_NUM_LEN);
     return out;
 }

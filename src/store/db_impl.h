@@ -5,8 +5,9 @@
  * this file.
  *
  * Dependencies point one way: db.c calls the backends through this header;
- * a backend calls nothing in db.c but gp_db_format_double (to become a
- * src/core function), and each backend's helpers live in its own file.
+ * a backend calls nothing in db.c (the float8 text both engines share is
+ * core/pytext's gp_float8_text), and each backend's helpers live in its own
+ * file.
  */
 #ifndef GP_STORE_DB_IMPL_H
 #define GP_STORE_DB_IMPL_H
@@ -39,9 +40,5 @@ int gp_db_pg_exec(struct gp_db *db, const char *sql, struct gp_error *err);
 /* db_pg.c: '?' -> $1, $2 ... outside string literals, quoted identifiers and
  * comments (a '?' inside them is text, not a parameter). */
 int gp_db_pg_placeholders(const char *sql, struct gp_buf *out);
-
-/* Shortest text that reads back as the same double ("61.599999999999994",
- * "4"), the way PostgreSQL prints float8, so both engines agree. */
-void gp_db_format_double(double v, char *out, size_t outsz);
 
 #endif

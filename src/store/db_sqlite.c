@@ -11,6 +11,7 @@
 #include "store/db_impl.h"
 
 #include "core/error.h"
+#include "core/pytext.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -178,7 +179,7 @@ int gp_db_sqlite_query(struct gp_db *db, const char *sql, const char *const *par
                 values[i] = NULL;
                 break;
             case SQLITE_FLOAT:
-                gp_db_format_double(sqlite3_column_double(st, i), nums[i], sizeof nums[i]);
+                gp_float8_text(sqlite3_column_double(st, i), nums[i], sizeof nums[i]);
                 values[i] = nums[i];
                 break;
             default:

@@ -2,7 +2,7 @@
  *
  * Owns: the struct ig_job of the job in progress (freed by ig_job_free
  * before the next job starts) and the sorted name lists of the directory
- * walk. The database handle and meta are borrowed.
+ * walk (core/fsutil's gp_dir_list). The database handle and meta are borrowed.
  *
  * Order of work for one job, and why:
  *   1. read + hash the main artifact (identity), parse and validate it and
@@ -22,7 +22,6 @@
 #include "core/fsutil.h"
 #include "core/version.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -296,51 +295,10 @@ struct walk {
     int stopped;     /* interrupted: walk no further */
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int ends_with(const char *s, const char *suf)
 {
     size_t n = strlen(s), m = strlen(suf);
     return n > m && !strcmp(s + n - m, suf);
-}
-
-static void free_names(char **names, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-}
-
-/* The entries of dir but dot files, sorted. -1 when dir is unreadable. */
-static int list_dir(const char *dir, char ***out, size_t *nout)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn)
-                break;
-            names = nn;
-        }
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, cmp_str);
-    *out = names;
-    *nout = n;
-    return 0;
 }
 
 /* A <stem>_genperf.json without its summary: the run could not write the
@@ -423,7 +381,8 @@ static int walk(struct walk *w, const char *dir, int depth)
 {
     char **names = NULL;
     size_t n = 0;
-    if (list_dir(dir, &names, &n)) {
+    struct gp_error lerr; /* the walk words its own message, from errno */
+    if (gp_dir_list(dir, NULL, NULL, &names, &n, &lerr)) {
         if (depth == 0)
             return gp_err(w->err, GP_EIO, "cannot read directory %s: %s", dir, strerror(errno));
         if (!w->db)
@@ -446,7 +405,7 @@ static int walk(struct walk *w, const char *dir, int depth)
         /* the first rejection inside is reported through w->err directly */
         walk(w, sub, depth + 1);
     }
-    free_names(names, n);
+    gp_dir_list_free(names, n);
     return 0;
 }
 

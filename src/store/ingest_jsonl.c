@@ -2,8 +2,9 @@
  * request) and <stem>_telemetry.jsonl (one line per sample), plus the
  * per-request rows of perf_analyzer's export for GenAI-Perf runs.
  *
- * Owns: each open file and the line buffer (closed before returning), and
- * each parsed line until the batch that points into it is written.
+ * Owns: each open reader (core/fsutil's gp_jsonl_file: the file and its
+ * line buffer, closed before returning), and each parsed line until the
+ * batch that points into it is written.
  *
  * Each file is streamed twice: once to validate (before the transaction, so
  * a bad line rejects the job before anything is written) and once inside the
@@ -14,62 +15,13 @@
 #include "store/db_batch.h"
 
 #include "core/error.h"
+#include "core/fsutil.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-
-/* JSONL reader: one line at a time, with its number for messages. */
-struct jsonl {
-    FILE *fp;
-    char *line;
-    size_t cap;
-    long lineno;
-};
-
-static int jsonl_open(struct jsonl *jl, const char *path, struct gp_error *err)
-{
-    memset(jl, 0, sizeof *jl);
-    jl->fp = fopen(path, "r");
-    if (!jl->fp)
-        return gp_err(err, GP_EIO, "cannot read %s: %s", path, strerror(errno));
-    return 0;
-}
-
-/* 1 = *out is the next object, 0 = end, <0 = error. Blank lines are skipped. */
-static int jsonl_next(struct jsonl *jl, const char *path, json_t **out, struct gp_error *err)
-{
-    for (;;) {
-        ssize_t n = getline(&jl->line, &jl->cap, jl->fp);
-        if (n < 0)
-            return 0;
-        jl->lineno++;
-        while (n > 0 && (jl->line[n - 1] == '\n' || jl->line[n - 1] == '\r' || jl->line[n - 1] == ' '))
-            jl->line[--n] = '\0';
-        if (n == 0)
-            continue;
-        json_error_t je;
-        json_t *v = json_loadb(jl->line, (size_t)n, 0, &je);
-        if (!v)
-            return gp_err(err, GP_EINVAL, "%s: line %ld: not valid JSON (column %d: %s)", path, jl->lineno, je.column,
-                          je.text);
-        if (!json_is_object(v)) {
-            json_decref(v);
-            return gp_err(err, GP_EINVAL, "%s: line %ld: expected a JSON object", path, jl->lineno);
-        }
-        *out = v;
-        return 1;
-    }
-}
-
-static void jsonl_close(struct jsonl *jl)
-{
-    if (jl->fp)
-        fclose(jl->fp);
-    free(jl->line);
-}
 
 static const char *const rec_int_fields[] = {"entry", "t_start_ns", "t_end_ns", "http_status", "ttft_ns",
                                             "request_latency_ns", "isl", "osl", "osl_asked",
@@ -128,14 +80,14 @@ static int cmp_ll(const void *a, const void *b)
 
 int ig_validate_records(struct ig_job *j, struct gp_error *err)
 {
-    struct jsonl jl;
-    if (jsonl_open(&jl, j->records_path, err))
+    struct gp_jsonl_file jl;
+    if (gp_jsonl_open(&jl, j->records_path, err))
         return -GP_EIO;
     long long *idx = NULL;
     size_t n = 0, cap = 0, ok = 0, failed = 0;
     int r = 0;
     json_t *o;
-    while ((r = jsonl_next(&jl, j->records_path, &o, err)) == 1) {
+    while ((r = gp_jsonl_next(&jl, &o, err)) == 1) {
         struct rec rc;
         r = ig_check_stop(j, err);
         if (!r)
@@ -166,7 +118,7 @@ int ig_validate_records(struct ig_job *j, struct gp_error *err)
             }
     }
     free(idx);
-    jsonl_close(&jl);
+    gp_jsonl_close(&jl);
     if (r < 0)
         return r;
     j->n_records = n;
@@ -217,13 +169,13 @@ static int read_sample(const json_t *o, const char *path, long lineno, struct ig
 
 int ig_validate_telemetry(struct ig_job *j, struct gp_error *err)
 {
-    struct jsonl jl;
-    if (jsonl_open(&jl, j->telemetry_path, err))
+    struct gp_jsonl_file jl;
+    if (gp_jsonl_open(&jl, j->telemetry_path, err))
         return -GP_EIO;
     int r;
     size_t n = 0;
     json_t *o;
-    while ((r = jsonl_next(&jl, j->telemetry_path, &o, err)) == 1) {
+    while ((r = gp_jsonl_next(&jl, &o, err)) == 1) {
         struct ig_opt_i t, w;
         const char *h, *d, *m;
         double v;
@@ -236,7 +188,7 @@ int ig_validate_telemetry(struct ig_job *j, struct gp_error *err)
         n += (size_t)r;
         r = 0;
     }
-    jsonl_close(&jl);
+    gp_jsonl_close(&jl);
     if (r < 0)
         return r;
     j->n_samples = n;
@@ -257,12 +209,12 @@ static void batch_opt_int(struct gp_db_batch *b, int c, const struct ig_opt_i *v
 
 static int records_from_jsonl(struct gp_db_batch *b, struct ig_job *j, long long job_id, struct gp_error *err)
 {
-    struct jsonl jl;
+    struct gp_jsonl_file jl;
     int r;
-    if ((r = jsonl_open(&jl, j->records_path, err)))
+    if ((r = gp_jsonl_open(&jl, j->records_path, err)))
         return r;
     json_t *o;
-    while ((r = jsonl_next(&jl, j->records_path, &o, err)) == 1) {
+    while ((r = gp_jsonl_next(&jl, &o, err)) == 1) {
         struct rec rc;
         if ((r = ig_check_stop(j, err)) || (r = read_rec(o, j->records_path, jl.lineno, &rc, err))) {
             json_decref(o);
@@ -278,7 +230,7 @@ static int records_from_jsonl(struct gp_db_batch *b, struct ig_job *j, long long
         if ((r = gp_db_batch_row_done(b, o, err)))
             break;
     }
-    jsonl_close(&jl);
+    gp_jsonl_close(&jl);
     return r;
 }
 
@@ -344,13 +296,13 @@ int ig_insert_samples(struct gp_db *db, struct ig_job *j, long long job_id, stru
     int r = gp_db_batch_init(&b, db,
                              "INSERT INTO telemetry_samples (job_id, t_ns, wall_ns, device, metric, value, host) VALUES ",
                              7, 200, release_json);
-    struct jsonl jl;
-    if (r || (r = jsonl_open(&jl, j->telemetry_path, err))) {
+    struct gp_jsonl_file jl;
+    if (r || (r = gp_jsonl_open(&jl, j->telemetry_path, err))) {
         gp_db_batch_free(&b);
         return r ? r : gp_err(err, GP_ENOMEM, "out of memory inserting telemetry");
     }
     json_t *o;
-    while ((r = jsonl_next(&jl, j->telemetry_path, &o, err)) == 1) {
+    while ((r = gp_jsonl_next(&jl, &o, err)) == 1) {
         struct ig_opt_i t, w;
         const char *h, *d, *m;
         double v;
@@ -373,7 +325,7 @@ int ig_insert_samples(struct gp_db *db, struct ig_job *j, long long job_id, stru
         if ((r = gp_db_batch_row_done(&b, o, err)))
             break;
     }
-    jsonl_close(&jl);
+    gp_jsonl_close(&jl);
     if (r >= 0)
         r = gp_db_batch_flush(&b, err);
     gp_db_batch_free(&b);

@@ -57,21 +57,6 @@ static void test_placeholders(void)
     gp_buf_free(&b);
 }
 
-static void test_format_double(void)
-{
-    char s[40];
-    gp_db_format_double(61.599999999999994, s, sizeof s);
-    CHECK_STR(s, "61.599999999999994");
-    gp_db_format_double(4.0, s, sizeof s);
-    CHECK_STR(s, "4");
-    gp_db_format_double(0.1, s, sizeof s);
-    CHECK_STR(s, "0.1");
-    gp_db_format_double(1e-05, s, sizeof s);
-    CHECK_STR(s, "1e-05");
-    gp_db_format_double(15.686274509803921, s, sizeof s);
-    CHECK(strtod(s, NULL) == 15.686274509803921);
-}
-
 struct rows {
     int n;
     char first[256];
@@ -589,7 +574,6 @@ int main(void)
     }
     GP_RUN(test_sha256);
     GP_RUN(test_placeholders);
-    GP_RUN(test_format_double);
     GP_RUN(test_db_basics);
     GP_RUN(test_ingest_fixtures);
     GP_RUN(test_ingest_stop_and_count);
