@@ -1,6 +1,5 @@
 #include "core/buf.h"
 #include "core/error.h"
-#include "core/pytext.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -56,11 +55,6 @@ int gp_buf_printf(struct gp_buf *b, const char *fmt, ...)
     va_end(ap);
     b->len += (size_t)n;
     return 0;
-}
-
-int gp_buf_json_str(struct gp_buf *b, const char *s, size_t n)
-{
-    return gp_json_str(b, s, n, 0);
 }
 
 void gp_buf_reset(struct gp_buf *b)

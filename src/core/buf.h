@@ -26,7 +26,8 @@ int gp_buf_printf(struct gp_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Appends s as a JSON string literal (with quotes), escaping as JSON requires;
  * invalid UTF-8 bytes are written as \uFFFD so the output is always valid JSON.
- * gp_json_str(b, s, n, 0) (core/pytext.h), which also has the other styles. */
+ * gp_json_str(b, s, n, 0) (core/pytext.h), which also has the other styles;
+ * defined in pytext.c beside the escaper, so that buf.c calls nothing above it. */
 int gp_buf_json_str(struct gp_buf *b, const char *s, size_t n);
 void gp_buf_reset(struct gp_buf *b);
 void gp_buf_free(struct gp_buf *b);
