@@ -9,14 +9,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-int gp_argv_error(const struct gp_optspec *spec, const char *fmt, ...)
+/* The parse in progress: the table, and the pass-through hooks (NULL for
+ * a command that knows all its options). */
+struct parse {
+    const struct gp_optspec *spec;
+    const struct gp_argv_pass *pass;
+};
+
+static int vreport(const struct parse *p, const char *fmt, va_list ap)
 {
     char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (p->pass && p->pass->report)
+        p->pass->report(p->spec->ctx, msg);
+    else
+        fprintf(stderr, "genperf %s: %s (see 'genperf %s --help')\n", p->spec->cmd, msg, p->spec->cmd);
+    return 2;
+}
+
+static int report(const struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int report(const struct parse *p, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vreport(p, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "genperf %s: %s (see 'genperf %s --help')\n", spec->cmd, msg, spec->cmd);
+    return 2;
+}
+
+int gp_argv_error(const struct gp_optspec *spec, const char *fmt, ...)
+{
+    const struct parse p = {spec, NULL};
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(&p, fmt, ap);
+    va_end(ap);
     return 2;
 }
 
@@ -68,7 +95,7 @@ static const struct gp_optdef *find(const struct gp_optspec *spec, const char *n
 
 /* An integer or decimal number in [min, max]; integer types also accept
  * "1e3" but not "2.5". */
-static int store_number(const struct gp_optspec *spec, const struct gp_optdef *d, const char *v)
+static int store_number(const struct parse *p, const struct gp_optdef *d, const char *v)
 {
     char *end;
     errno = 0;
@@ -77,11 +104,11 @@ static int store_number(const struct gp_optspec *spec, const struct gp_optdef *d
     int bad = errno || end == v || *end || isnan(x) || (integral && x != floor(x));
     if (bad || x < d->min || x > d->max) {
         if (integral && d->min == 1 && d->max >= 2147483647.0)
-            return gp_argv_error(spec, "%s '%s' must be a positive integer", d->name, v);
+            return report(p, "%s '%s' must be a positive integer", d->name, v);
         if (!bad)
-            return gp_argv_error(spec, "%s '%s' is too %s; use at %s %.15g", d->name, v, x < d->min ? "small" : "large",
+            return report(p, "%s '%s' is too %s; use at %s %.15g", d->name, v, x < d->min ? "small" : "large",
                                  x < d->min ? "least" : "most", x < d->min ? d->min : d->max);
-        return gp_argv_error(spec, "%s '%s' must be %s in [%.15g, %.15g]", d->name, v,
+        return report(p, "%s '%s' must be %s in [%.15g, %.15g]", d->name, v,
                              integral ? "an integer" : "a number", d->min, d->max);
     }
     switch (d->type) {
@@ -94,7 +121,7 @@ static int store_number(const struct gp_optspec *spec, const struct gp_optdef *d
     return 0;
 }
 
-static int store(const struct gp_optspec *spec, const struct gp_optdef *d, const char *v)
+static int store(const struct parse *p, const struct gp_optdef *d, const char *v)
 {
     switch (d->type) {
     case GP_OPT_STR:
@@ -102,22 +129,40 @@ static int store(const struct gp_optspec *spec, const struct gp_optdef *d, const
         return 0;
     case GP_OPT_CALL: {
         struct gp_error err = {0};
-        if (d->call(spec->ctx, d->name, v, &err))
-            return gp_argv_error(spec, "%s", err.msg);
+        if (d->call(p->spec->ctx, d->name, v, &err))
+            return report(p, "%s", err.msg);
         return 0;
     }
     default:
-        return store_number(spec, d, v);
+        return store_number(p, d, v);
     }
 }
 
-int gp_argv_parse(const struct gp_optspec *spec, int argc, char **argv)
+/* Hands argv[i] (and what follows, as the hook decides) to the pass-through
+ * hook; returns the index of the last token it took, or -1 after the error
+ * is reported. */
+static int hand_on(const struct parse *p, int argc, char **argv, int i)
 {
+    struct gp_error err = {0};
+    int n = p->pass->take(p->spec->ctx, argc, argv, i, &err);
+    if (n < 1 || n > argc - i) {
+        report(p, "%s", n < 1 && err.code ? err.msg : "internal error: pass-through hook took a bad count");
+        return -1;
+    }
+    return i + n - 1;
+}
+
+int gp_argv_parse_pass(const struct gp_optspec *spec, const struct gp_argv_pass *pass, int argc, char **argv)
+{
+    const struct parse p = {spec, pass && pass->take ? pass : NULL};
     int npos = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || !a[1]) {
-            argv[1 + npos++] = argv[i]; /* npos < i: a slot already read */
+            if (p.pass && (i = hand_on(&p, argc, argv, i)) < 0)
+                return GP_ARGV_ERROR;
+            if (!p.pass)
+                argv[1 + npos++] = argv[i]; /* npos < i: a slot already read */
             continue;
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -127,13 +172,18 @@ int gp_argv_parse(const struct gp_optspec *spec, int argc, char **argv)
         const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
         const struct gp_optdef *d = find(spec, a, len);
+        if (!d && p.pass) {
+            if ((i = hand_on(&p, argc, argv, i)) < 0)
+                return GP_ARGV_ERROR;
+            continue;
+        }
         if (!d) {
-            gp_argv_error(spec, "unknown option '%.*s'", (int)len, a);
+            report(&p, "unknown option '%.*s'", (int)len, a);
             return GP_ARGV_ERROR;
         }
         if (d->type == GP_OPT_FLAG || d->type == GP_OPT_UNFLAG) {
             if (eq) {
-                gp_argv_error(spec, "%s takes no value", d->name);
+                report(&p, "%s takes no value", d->name);
                 return GP_ARGV_ERROR;
             }
             *(int *)d->dst = d->type == GP_OPT_FLAG;
@@ -142,13 +192,18 @@ int gp_argv_parse(const struct gp_optspec *spec, int argc, char **argv)
         const char *v = eq ? eq + 1 : NULL;
         if (!v) {
             if (i + 1 >= argc) {
-                gp_argv_error(spec, "%s needs a value", d->name);
+                report(&p, "%s needs a value", d->name);
                 return GP_ARGV_ERROR;
             }
             v = argv[++i];
         }
-        if (store(spec, d, v))
+        if (store(&p, d, v))
             return GP_ARGV_ERROR;
     }
     return npos;
+}
+
+int gp_argv_parse(const struct gp_optspec *spec, int argc, char **argv)
+{
+    return gp_argv_parse_pass(spec, NULL, argc, argv);
 }

@@ -62,6 +62,24 @@ struct gp_optspec {
  * of positionals, now argv[1..n]; or GP_ARGV_HELP or GP_ARGV_ERROR. */
 int gp_argv_parse(const struct gp_optspec *spec, int argc, char **argv);
 
+/* Pass-through, for a command that hands the options it does not know to
+ * `genperf profile` children in any position (analyze, search). Every token
+ * the table does not own -- an unknown option or a positional -- goes, in
+ * order, to take(spec->ctx, argc, argv, i, err), which returns how many
+ * tokens from argv[i] on it took (>= 1; a value, or all the rest after
+ * "--"), or 0 with err set for a usage error. The table's own options,
+ * --help and the usage errors stay as gp_argv_parse has them; with report
+ * set, a usage error's message goes to report(spec->ctx, msg) instead of
+ * the common format (commands that print GenAI-Perf's argparse form). */
+struct gp_argv_pass {
+    int (*take)(void *ctx, int argc, char **argv, int i, struct gp_error *err);
+    void (*report)(void *ctx, const char *msg);
+};
+
+/* gp_argv_parse with pass-through (pass NULL: gp_argv_parse itself).
+ * Returns 0 (no positionals: take has them), GP_ARGV_HELP or GP_ARGV_ERROR. */
+int gp_argv_parse_pass(const struct gp_optspec *spec, const struct gp_argv_pass *pass, int argc, char **argv);
+
 /* Table rows. A row's alias is a second spelling (or NULL). */
 #define GP_FLAG(name, alias, dst, help) {name, alias, GP_OPT_FLAG, dst, NULL, help, 0, 0, NULL}
 #define GP_UNFLAG(name, alias, dst, help) {name, alias, GP_OPT_UNFLAG, dst, NULL, help, 0, 0, NULL}

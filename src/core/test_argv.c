@@ -5,6 +5,7 @@
 #include "core/test.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 struct vals {
@@ -117,10 +118,90 @@ static void test_help(void)
     free(buf);
 }
 
+/* What the pass-through test's hook saw: the tokens it took, in order. */
+struct taken {
+    const char *tok[16];
+    int n;
+    char msg[256];
+};
+
+/* Takes "--" and the rest; "-m" with every following word; "--bad" is a
+ * usage error; anything else one token. */
+static int take(void *ctx, int argc, char **argv, int i, struct gp_error *err)
+{
+    struct taken *t = ctx;
+    if (!strcmp(argv[i], "--bad"))
+        return gp_err(err, GP_EINVAL, "--bad: not here"), 0;
+    int n = 1;
+    if (!strcmp(argv[i], "--"))
+        n = argc - i;
+    else if (!strcmp(argv[i], "-m"))
+        while (i + n < argc && argv[i + n][0] != '-')
+            n++;
+    for (int k = 0; k < n && t->n < 16; k++)
+        t->tok[t->n++] = argv[i + k];
+    return n;
+}
+
+static void own_report(void *ctx, const char *msg)
+{
+    struct taken *t = ctx;
+    snprintf(t->msg, sizeof t->msg, "%s", msg);
+}
+
+static int parse_pass(struct taken *t, const char **seen, int argc, char **argv)
+{
+    const struct gp_optdef defs[] = {GP_STR("--type", NULL, seen, "T", NULL)};
+    const struct gp_optspec spec = {"t", "usage: t\n", NULL, defs, GP_NDEFS(defs), 12, t};
+    const struct gp_argv_pass pass = {take, own_report};
+    return gp_argv_parse_pass(&spec, &pass, argc, argv);
+}
+
+static void test_pass(void)
+{
+    /* the table's options are consumed wherever they stand; the rest is
+     * handed on in order, the hook deciding how many tokens each takes */
+    struct taken t = {0};
+    const char *type = NULL;
+    char *argv[] = {"t", "-m", "a", "b", "--x", "1", "--type=c", "pos", "--", "--type", "d", "-h", NULL};
+    CHECK_INT(parse_pass(&t, &type, 12, argv), 0);
+    CHECK_STR(type, "c");
+    const char *want[] = {"-m", "a", "b", "--x", "1", "pos", "--", "--type", "d", "-h"};
+    CHECK_INT(t.n, 10);
+    for (int k = 0; k < 10 && k < t.n; k++)
+        CHECK_STR(t.tok[k], want[k]);
+
+    /* usage errors, the hook's and the table's, go to the command's report */
+    struct taken u = {0};
+    char *bad[] = {"t", "--y", "--bad", NULL};
+    CHECK_INT(parse_pass(&u, &type, 3, bad), GP_ARGV_ERROR);
+    CHECK_STR(u.msg, "--bad: not here");
+    struct taken w = {0};
+    char *novalue[] = {"t", "--y", "--type", NULL};
+    CHECK_INT(parse_pass(&w, &type, 3, novalue), GP_ARGV_ERROR);
+    CHECK_STR(w.msg, "--type needs a value");
+    CHECK_INT(w.n, 1);
+
+    /* --help still answers, before the hook sees a later token */
+    struct taken h = {0};
+    char *help[] = {"t", "--z", "--help", "--bad", NULL};
+    FILE *saved = stdout;
+    char *out = NULL;
+    size_t len = 0;
+    stdout = open_memstream(&out, &len);
+    CHECK_INT(parse_pass(&h, &type, 4, help), GP_ARGV_HELP);
+    fclose(stdout);
+    stdout = saved;
+    CHECK_STR(out, "usage: t\n");
+    CHECK_INT(h.n, 1);
+    free(out);
+}
+
 int main(void)
 {
     GP_RUN(test_forms);
     GP_RUN(test_errors);
     GP_RUN(test_help);
+    GP_RUN(test_pass);
     return gp_test_summary();
 }

@@ -11,6 +11,7 @@
  * CSV still lists the cells that ran), 2 usage error, 130 interrupted.
  */
 #include "commands.h"
+#include "core/argv.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -35,53 +36,76 @@ struct analyze_args {
     int n_pass;
 };
 
-/* Pulls out the analyze flags and the ones that name the cell; drops the
- * stimulus flags the sweep replaces; keeps the rest in order. */
+/* core/argv's pass-through hook: every token that is not an analyze flag.
+ * The flags that name the cell are remembered and passed on; -m/--model
+ * takes every word after it (GenAI-Perf's nargs='+'); "--" hands on the
+ * rest; anything else is passed on as it stands, in order. */
+static int take(void *ctx, int argc, char **argv, int i, struct gp_error *err)
+{
+    struct analyze_args *a = ctx;
+    const char *o = argv[i];
+    if (a->n_pass >= MAX_ARGS - 8)
+        return gp_err(err, GP_EINVAL, "too many arguments"), 0;
+    if (!strcmp(o, "--")) {
+        for (int k = i; k < argc && a->n_pass < MAX_ARGS - 8; k++)
+            a->pass[a->n_pass++] = argv[k];
+        return argc - i;
+    }
+    int at = i;
+    if (!strcmp(o, "-m") || !strcmp(o, "--model")) {
+        a->pass[a->n_pass++] = o;
+        while (i + 1 < argc && argv[i + 1][0] != '-' && a->n_pass < MAX_ARGS - 8) {
+            if (!a->model)
+                a->model = argv[i + 1];
+            a->n_models++;
+            a->pass[a->n_pass++] = argv[++i];
+        }
+        return i - at + 1;
+    }
+    const char *keep;
+    if ((keep = gp_cell_flag_value(o, "--endpoint-type", &i, argc, argv)))
+        a->endpoint_type = keep;
+    else if ((keep = gp_cell_flag_value(o, "--profile-export-file", &i, argc, argv)))
+        a->export_file = keep;
+    for (int k = at; k <= i; k++)
+        a->pass[a->n_pass++] = argv[k];
+    return i - at + 1;
+}
+
+static const char usage_text[] =
+    "usage: " PROG " [--sweep-type {batch_size,concurrency,num_dataset_entries,input_sequence_length,"
+    "request_rate}]\n"
+    "       [--sweep-list A,B,C | --sweep-range MIN:MAX[:STEP]] PROFILE-OPTIONS...\n\n"
+    "Runs one 'genperf profile' per swept value (default: concurrency 1:1024, powers of two), each in\n"
+    "<artifact-dir>/<model>-openai-<type>-<sweep_type><value>/, then writes\n"
+    "<artifact-dir>/analyze_export_genai_perf.csv. Every other option is a profile option\n"
+    "('genperf profile --help').\n";
+
+/* A usage error in GenAI-Perf's argparse form: the usage, then the error. */
+static void report(void *ctx, const char *msg)
+{
+    fputs(usage_text, stderr);
+    fprintf(stderr, PROG ": error: %s\n", msg);
+}
+
+/* The analyze flags from the table (hidden: the usage text lists them),
+ * the rest through take(). Returns 0, GP_ARGV_HELP or GP_ARGV_ERROR. */
 static int parse(int argc, char **argv, struct analyze_args *a)
 {
     a->artifact_dir = "artifacts";
     a->export_file = "profile_export.json";
     a->endpoint_type = "chat";
-    const char *v;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (a->n_pass >= MAX_ARGS - 8)
-            return -2;
-        if (!strcmp(o, "--")) {
-            for (; i < argc && a->n_pass < MAX_ARGS - 8; i++)
-                a->pass[a->n_pass++] = argv[i];
-            break;
-        }
-        if (!strcmp(o, "-h") || !strcmp(o, "--help"))
-            return 1;
-        if ((v = gp_cell_flag_value(o, "--sweep-type", &i, argc, argv)))
-            a->sweep_type = v;
-        else if ((v = gp_cell_flag_value(o, "--sweep-list", &i, argc, argv)))
-            a->sweep_list = v;
-        else if ((v = gp_cell_flag_value(o, "--sweep-range", &i, argc, argv)))
-            a->sweep_range = v;
-        else if ((v = gp_cell_flag_value(o, "--artifact-dir", &i, argc, argv)))
-            a->artifact_dir = v;
-        else if (!strcmp(o, "-m") || !strcmp(o, "--model")) {
-            a->pass[a->n_pass++] = o;
-            while (i + 1 < argc && argv[i + 1][0] != '-') {
-                if (!a->model)
-                    a->model = argv[i + 1];
-                a->n_models++;
-                a->pass[a->n_pass++] = argv[++i];
-            }
-        } else {
-            /* remembered and passed on */
-            const char *keep = NULL;
-            int at = i;
-            if ((keep = gp_cell_flag_value(o, "--endpoint-type", &i, argc, argv)))
-                a->endpoint_type = keep;
-            else if ((keep = gp_cell_flag_value(o, "--profile-export-file", &i, argc, argv)))
-                a->export_file = keep;
-            for (int k = at; k <= i; k++)
-                a->pass[a->n_pass++] = argv[k];
-        }
-    }
+    const struct gp_optdef defs[] = {
+        GP_STR("--sweep-type", NULL, &a->sweep_type, "TYPE", NULL),
+        GP_STR("--sweep-list", NULL, &a->sweep_list, "A,B,C", NULL),
+        GP_STR("--sweep-range", NULL, &a->sweep_range, "MIN:MAX[:STEP]", NULL),
+        GP_STR("--artifact-dir", NULL, &a->artifact_dir, "DIR", NULL),
+    };
+    const struct gp_optspec spec = {"analyze", usage_text, NULL, defs, GP_NDEFS(defs), 24, a};
+    const struct gp_argv_pass pass = {take, report};
+    int rc = gp_argv_parse_pass(&spec, &pass, argc, argv);
+    if (rc < 0)
+        return rc;
     if (!a->sweep_list && !a->sweep_range && !a->sweep_type) {
         /* GenAI-Perf's default sweep: concurrency 1..1024 */
         a->sweep_type = "concurrency";
@@ -211,33 +235,20 @@ static int write_csv(const struct analyze_args *a, json_t *const *cells, char *c
     return rc;
 }
 
-static void usage(FILE *fp)
-{
-    fprintf(fp, "usage: " PROG " [--sweep-type {batch_size,concurrency,num_dataset_entries,input_sequence_length,"
-                "request_rate}]\n"
-                "       [--sweep-list A,B,C | --sweep-range MIN:MAX[:STEP]] PROFILE-OPTIONS...\n\n"
-                "Runs one 'genperf profile' per swept value (default: concurrency 1:1024, powers of two), each in\n"
-                "<artifact-dir>/<model>-openai-<type>-<sweep_type><value>/, then writes\n"
-                "<artifact-dir>/analyze_export_genai_perf.csv. Every other option is a profile option\n"
-                "('genperf profile --help').\n");
-}
-
 int cmd_analyze(int argc, char **argv)
 {
     struct analyze_args a;
     memset(&a, 0, sizeof a);
     int p = parse(argc, argv, &a);
-    if (p > 0) {
-        usage(stdout);
+    if (p == GP_ARGV_HELP)
         return 0;
-    }
+    if (p < 0)
+        return 2;
     struct gp_error err = {0};
     long vals[GP_SWEEP_MAX];
     size_t n = 0;
-    if (p < 0 || !a.model || gp_sweep_values(a.sweep_type, a.sweep_list, a.sweep_range, vals, &n, &err) < 0) {
-        usage(stderr);
-        fprintf(stderr, PROG ": error: %s\n",
-                p < 0 ? "too many arguments" : !a.model ? "the following arguments are required: -m/--model" : err.msg);
+    if (!a.model || gp_sweep_values(a.sweep_type, a.sweep_list, a.sweep_range, vals, &n, &err) < 0) {
+        report(NULL, !a.model ? "the following arguments are required: -m/--model" : err.msg);
         return 2;
     }
     char self[4096];

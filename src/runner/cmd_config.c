@@ -81,42 +81,69 @@ int cmd_create_template(int argc, char **argv)
     return 0;
 }
 
-static void config_usage(FILE *fp)
+static const char config_usage[] =
+    "usage: genperf config -f FILE [--override-config PROFILE-OPTIONS...] [-v]\n\n"
+    "Runs what a GenAI-Perf config file says ('genperf create-template' writes one): analyze when its\n"
+    "analyze section is set, process-export-files when its process section is, else profile.\n"
+    "With --override-config, the options that follow are added after the file's (later wins).\n";
+
+/* What config's pass-through hook fills: the file and the words for the
+ * child, in order. */
+struct config_args {
+    const char *file;
+    char **extra;
+    int n_extra;
+};
+
+/* core/argv's pass-through hook. The first -f/--file names the config (a
+ * later one, or one with no value, is the child's, as GenAI-Perf's parser
+ * leaves it); every other word is -v or an override, kept in order. */
+static int config_take(void *ctx, int argc, char **argv, int i, struct gp_error *err)
 {
-    fprintf(fp, "usage: genperf config -f FILE [--override-config PROFILE-OPTIONS...] [-v]\n\n"
-                "Runs what a GenAI-Perf config file says ('genperf create-template' writes one): analyze when its\n"
-                "analyze section is set, process-export-files when its process section is, else profile.\n"
-                "With --override-config, the options that follow are added after the file's (later wins).\n");
+    struct config_args *c = ctx;
+    const char *o = argv[i];
+    if ((!strcmp(o, "-f") || !strcmp(o, "--file")) && i + 1 < argc && !c->file) {
+        c->file = argv[i + 1];
+        return 2;
+    }
+    if (!strncmp(o, "--file=", 7) && !c->file)
+        c->file = o + 7;
+    else
+        c->extra[c->n_extra++] = argv[i]; /* -v, or overrides when --override-config */
+    return 1;
+}
+
+static void config_report(void *ctx, const char *msg)
+{
+    fputs(config_usage, stderr);
+    fprintf(stderr, "genperf config: error: %s\n", msg);
 }
 
 int cmd_config(int argc, char **argv)
 {
-    const char *file = NULL;
-    int override = 0, n_extra = 0;
-    char **extra = calloc((size_t)argc + 1, sizeof *extra);
+    int override = 0;
+    struct config_args c = {NULL, calloc((size_t)argc + 1, sizeof(char *)), 0};
+    char **extra = c.extra;
     if (!extra)
         return 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            config_usage(stdout);
-            free(extra);
-            return 0;
-        } else if ((!strcmp(argv[i], "-f") || !strcmp(argv[i], "--file")) && i + 1 < argc && !file)
-            file = argv[++i];
-        else if (!strncmp(argv[i], "--file=", 7) && !file)
-            file = argv[i] + 7;
-        else if (!strcmp(argv[i], "--override-config"))
-            override = 1;
-        else
-            extra[n_extra++] = argv[i]; /* -v, or overrides when --override-config */
+    const struct gp_optdef defs[] = {
+        GP_FLAG("--override-config", NULL, &override, NULL),
+    };
+    const struct gp_optspec spec = {"config", config_usage, NULL, defs, GP_NDEFS(defs), 24, &c};
+    const struct gp_argv_pass pass = {config_take, config_report};
+    int p = gp_argv_parse_pass(&spec, &pass, argc, argv);
+    if (p < 0) {
+        free(extra);
+        return p == GP_ARGV_HELP ? 0 : 2;
     }
+    const char *file = c.file;
+    int n_extra = c.n_extra;
     int status = 1;
     struct gp_error err = {0};
     struct gp_argv a = {0};
     json_t *cfg = NULL;
     if (!file) {
-        config_usage(stderr);
-        fprintf(stderr, "genperf config: error: the following arguments are required: -f/--file\n");
+        config_report(NULL, "the following arguments are required: -f/--file");
         status = 2;
         goto done;
     }

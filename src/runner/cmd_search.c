@@ -13,6 +13,7 @@
  * 2 usage error, 130 interrupted.
  */
 #include "commands.h"
+#include "core/argv.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -52,97 +53,141 @@ static int num_arg(const char *flag, const char *v, double lo, double *out, stru
     return 0;
 }
 
-/* Search flags (consumed), flags that name the cell (kept and passed on),
- * the load flags the search sets (dropped), the rest passed on in order. */
-static int parse_search_flag(const char *o, int *i, int argc, char **argv, struct search_args *a,
-                             struct gp_search *s, struct gp_error *err)
+/* What the table's calls and take() fill. */
+struct search_parse {
+    struct search_args *a;
+    struct gp_search *s;
+};
+
+/* The numeric search flags (GP_CALL rows): checked here, where the
+ * messages say the accepted range. */
+static int search_number(void *ctx, const char *name, const char *v, struct gp_error *err)
 {
-    const char *v;
+    struct search_parse *p = ctx;
+    struct gp_search *s = p->s;
     double d;
-    if ((v = gp_cell_flag_value(o, "--search-type", i, argc, argv)))
-        a->search_type = v;
-    else if ((v = gp_cell_flag_value(o, "--search-start", i, argc, argv)))
-        return num_arg("--search-start", v, 0.01, &s->start, err);
-    else if ((v = gp_cell_flag_value(o, "--search-max", i, argc, argv)))
-        return num_arg("--search-max", v, 0.01, &s->max, err);
-    else if ((v = gp_cell_flag_value(o, "--goodput-target", i, argc, argv))) {
-        if (num_arg("--goodput-target", v, 0, &s->target, err) < 0 || s->target <= 0 || s->target > 1)
+    if (!strcmp(name, "--search-start"))
+        return num_arg(name, v, 0.01, &s->start, err);
+    if (!strcmp(name, "--search-max"))
+        return num_arg(name, v, 0.01, &s->max, err);
+    if (!strcmp(name, "--goodput-target")) {
+        if (num_arg(name, v, 0, &s->target, err) < 0 || s->target <= 0 || s->target > 1)
             return gp_err(err, GP_EINVAL, "--goodput-target '%s': a share of requests, 0 < x <= 1 (e.g. 0.9)", v);
-    } else if ((v = gp_cell_flag_value(o, "--max-cells", i, argc, argv))) {
-        if (num_arg("--max-cells", v, 1, &d, err) < 0 || d > GP_SEARCH_MAX_CELLS)
+        return 0;
+    }
+    if (!strcmp(name, "--max-cells")) {
+        if (num_arg(name, v, 1, &d, err) < 0 || d > GP_SEARCH_MAX_CELLS)
             return gp_err(err, GP_EINVAL, "--max-cells '%s': 1 to %d", v, GP_SEARCH_MAX_CELLS);
         s->max_cells = (size_t)d;
-    } else if ((v = gp_cell_flag_value(o, "--max-time", i, argc, argv)))
-        return num_arg("--max-time", v, 0, &a->max_time_s, err);
-    else if ((v = gp_cell_flag_value(o, "--search-tolerance", i, argc, argv)))
-        return num_arg("--search-tolerance", v, 0.001, &s->tolerance, err);
-    else if ((v = gp_cell_flag_value(o, "--saturation-gain", i, argc, argv)))
-        return num_arg("--saturation-gain", v, 0, &s->sat_gain, err);
-    else if ((v = gp_cell_flag_value(o, "--db", i, argc, argv)))
-        a->db = v;
-    else if ((v = gp_cell_flag_value(o, "--label", i, argc, argv)))
-        a->label = v;
-    else if ((v = gp_cell_flag_value(o, "--artifact-dir", i, argc, argv)))
-        a->artifact_dir = v;
-    else
-        return 1; /* not a search flag */
-    return 0;
+        return 0;
+    }
+    if (!strcmp(name, "--max-time"))
+        return num_arg(name, v, 0, &p->a->max_time_s, err);
+    if (!strcmp(name, "--search-tolerance"))
+        return num_arg(name, v, 0.001, &s->tolerance, err);
+    return num_arg(name, v, 0, &s->sat_gain, err); /* --saturation-gain */
 }
 
-static int parse(int argc, char **argv, struct search_args *a, struct gp_search *s, struct gp_error *err)
+/* core/argv's pass-through hook: every token that is not a search flag.
+ * -m/--model and -g/--goodput take every word after them (nargs='+');
+ * the load flags the search sets are dropped with their value; the flags
+ * that name the cell or bound its requests are remembered; all but the
+ * dropped ones are passed on, in order. */
+static int take(void *ctx, int argc, char **argv, int i, struct gp_error *err)
+{
+    struct search_args *a = ((struct search_parse *)ctx)->a;
+    const char *o = argv[i], *v;
+    int at = i;
+    if (a->n_pass >= MAX_ARGS - 16 || a->n_slo >= 30)
+        return gp_err(err, GP_EINVAL, "too many arguments"), 0;
+    if (!strcmp(o, "-m") || !strcmp(o, "--model") || !strcmp(o, "-g") || !strcmp(o, "--goodput")) {
+        int is_model = o[1] == 'm' || o[2] == 'm';
+        a->pass[a->n_pass++] = o;
+        while (i + 1 < argc && argv[i + 1][0] != '-' && a->n_pass < MAX_ARGS - 16 && a->n_slo < 30) {
+            if (is_model && !a->model)
+                a->model = argv[i + 1];
+            if (is_model)
+                a->n_models++;
+            else
+                a->slo[a->n_slo++] = argv[i + 1];
+            a->pass[a->n_pass++] = argv[++i];
+        }
+        return i - at + 1;
+    }
+    if ((v = gp_cell_flag_value(o, "--concurrency", &i, argc, argv)) || (v = gp_cell_flag_value(o, "--request-rate", &i, argc, argv)))
+        return i - at + 1; /* the search sets the load */
+    if ((v = gp_cell_flag_value(o, "--endpoint-type", &i, argc, argv)))
+        a->endpoint_type = v;
+    else if ((v = gp_cell_flag_value(o, "--profile-export-file", &i, argc, argv)))
+        a->export_file = v;
+    else if ((v = gp_cell_flag_value(o, "--request-count", &i, argc, argv)) ||
+             (v = gp_cell_flag_value(o, "--num-requests", &i, argc, argv))) {
+        a->count_given = 1;
+        a->count = strtol(v, NULL, 10); /* profile itself validates it */
+    } else if (!strncmp(o, "--measurement-interval", 22) || !strcmp(o, "-p") || !strncmp(o, "--duration", 10))
+        a->count_given = 1;
+    for (int k = at; k <= i; k++)
+        a->pass[a->n_pass++] = argv[k];
+    return i - at + 1;
+}
+
+static const char usage_text[] =
+    "usage: " PROG " [--search-type concurrency|request_rate] [-g METRIC:VALUE ...] [--goodput-target 0.9]\n"
+    "       [--search-start 1] [--search-max 1024] [--max-cells 16] [--max-time SECONDS]\n"
+    "       [--search-tolerance 0.1] [--saturation-gain 0.1] [--db URL] [--label TEXT] PROFILE-OPTIONS...\n\n"
+    "Finds the highest load at which at least --goodput-target of the requests meet the -g/--goodput SLOs\n"
+    "(every request succeeding when none is given): doubles from --search-start until a cell misses, then\n"
+    "bisects. Stops early when throughput stops rising while latency climbs (saturation), or at the caps.\n"
+    "Each cell is a 'genperf profile' in <artifact-dir>/<model>-openai-<type>-<search_type><value>/;\n"
+    "the cells and the limit go to stdout and <artifact-dir>/search_export_genperf.csv; --db ingests\n"
+    "every cell under one label. Every other option is a profile option ('genperf profile --help').\n";
+
+/* A usage error in GenAI-Perf's argparse form: the usage, then the error. */
+static void report(void *ctx, const char *msg)
+{
+    fputs(usage_text, stderr);
+    fprintf(stderr, PROG ": error: %s\n", msg);
+}
+
+/* The search flags from the table (hidden: the usage text lists them), the
+ * rest through take(). Returns 0, GP_ARGV_HELP, or GP_ARGV_ERROR once the
+ * error is printed. */
+static int parse(int argc, char **argv, struct search_args *a, struct gp_search *s)
 {
     a->artifact_dir = "artifacts";
     a->export_file = "profile_export.json";
     a->endpoint_type = "chat";
     a->search_type = "concurrency";
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *v;
-        if (a->n_pass >= MAX_ARGS - 16 || a->n_slo >= 30)
-            return gp_err(err, GP_EINVAL, "too many arguments");
-        if (!strcmp(o, "-h") || !strcmp(o, "--help"))
-            return 1;
-        int r = parse_search_flag(o, &i, argc, argv, a, s, err);
-        if (r < 0)
-            return r;
-        if (r == 0)
-            continue;
-        if (!strcmp(o, "-m") || !strcmp(o, "--model") || !strcmp(o, "-g") || !strcmp(o, "--goodput")) {
-            int is_model = o[1] == 'm' || o[2] == 'm';
-            a->pass[a->n_pass++] = o;
-            while (i + 1 < argc && argv[i + 1][0] != '-' && a->n_pass < MAX_ARGS - 16 && a->n_slo < 30) {
-                if (is_model && !a->model)
-                    a->model = argv[i + 1];
-                if (is_model)
-                    a->n_models++;
-                else
-                    a->slo[a->n_slo++] = argv[i + 1];
-                a->pass[a->n_pass++] = argv[++i];
-            }
-            continue;
-        }
-        if ((v = gp_cell_flag_value(o, "--concurrency", &i, argc, argv)) || (v = gp_cell_flag_value(o, "--request-rate", &i, argc, argv)))
-            continue; /* the search sets the load */
-        int at = i;
-        if ((v = gp_cell_flag_value(o, "--endpoint-type", &i, argc, argv)))
-            a->endpoint_type = v;
-        else if ((v = gp_cell_flag_value(o, "--profile-export-file", &i, argc, argv)))
-            a->export_file = v;
-        else if ((v = gp_cell_flag_value(o, "--request-count", &i, argc, argv)) ||
-                 (v = gp_cell_flag_value(o, "--num-requests", &i, argc, argv))) {
-            a->count_given = 1;
-            a->count = strtol(v, NULL, 10); /* profile itself validates it */
-        } else if (!strncmp(o, "--measurement-interval", 22) || !strcmp(o, "-p") || !strncmp(o, "--duration", 10))
-            a->count_given = 1;
-        for (int k = at; k <= i; k++)
-            a->pass[a->n_pass++] = argv[k];
-    }
+    struct search_parse ctx = {a, s};
+    const struct gp_optdef defs[] = {
+        GP_STR("--search-type", NULL, &a->search_type, "TYPE", NULL),
+        GP_CALL("--search-start", NULL, search_number, "N", NULL),
+        GP_CALL("--search-max", NULL, search_number, "N", NULL),
+        GP_CALL("--goodput-target", NULL, search_number, "SHARE", NULL),
+        GP_CALL("--max-cells", NULL, search_number, "N", NULL),
+        GP_CALL("--max-time", NULL, search_number, "SECONDS", NULL),
+        GP_CALL("--search-tolerance", NULL, search_number, "X", NULL),
+        GP_CALL("--saturation-gain", NULL, search_number, "X", NULL),
+        GP_STR("--db", NULL, &a->db, "URL", NULL),
+        GP_STR("--label", NULL, &a->label, "TEXT", NULL),
+        GP_STR("--artifact-dir", NULL, &a->artifact_dir, "DIR", NULL),
+    };
+    const struct gp_optspec spec = {"search", usage_text, NULL, defs, GP_NDEFS(defs), 24, &ctx};
+    const struct gp_argv_pass pass = {take, report};
+    int rc = gp_argv_parse_pass(&spec, &pass, argc, argv);
+    if (rc < 0)
+        return rc;
+    char msg[512] = "";
     if (strcmp(a->search_type, "concurrency") && strcmp(a->search_type, "request_rate"))
-        return gp_err(err, GP_EINVAL, "--search-type '%s': choose concurrency or request_rate", a->search_type);
-    if (!a->model)
-        return gp_err(err, GP_EINVAL, "the following arguments are required: -m/--model");
-    if (s->start > s->max)
-        return gp_err(err, GP_EINVAL, "--search-start %g is above --search-max %g", s->start, s->max);
-    return 0;
+        snprintf(msg, sizeof msg, "--search-type '%s': choose concurrency or request_rate", a->search_type);
+    else if (!a->model)
+        snprintf(msg, sizeof msg, "the following arguments are required: -m/--model");
+    else if (s->start > s->max)
+        snprintf(msg, sizeof msg, "--search-start %g is above --search-max %g", s->start, s->max);
+    if (!*msg)
+        return 0;
+    report(NULL, msg);
+    return GP_ARGV_ERROR;
 }
 
 static double stat_of(const json_t *o, const char *metric, const char *stat)
@@ -414,20 +459,6 @@ static int write_csv(const struct search_run *r, double elapsed, struct gp_error
     return rc;
 }
 
-static void usage(FILE *fp)
-{
-    fprintf(fp,
-            "usage: " PROG " [--search-type concurrency|request_rate] [-g METRIC:VALUE ...] [--goodput-target 0.9]\n"
-            "       [--search-start 1] [--search-max 1024] [--max-cells 16] [--max-time SECONDS]\n"
-            "       [--search-tolerance 0.1] [--saturation-gain 0.1] [--db URL] [--label TEXT] PROFILE-OPTIONS...\n\n"
-            "Finds the highest load at which at least --goodput-target of the requests meet the -g/--goodput SLOs\n"
-            "(every request succeeding when none is given): doubles from --search-start until a cell misses, then\n"
-            "bisects. Stops early when throughput stops rising while latency climbs (saturation), or at the caps.\n"
-            "Each cell is a 'genperf profile' in <artifact-dir>/<model>-openai-<type>-<search_type><value>/;\n"
-            "the cells and the limit go to stdout and <artifact-dir>/search_export_genperf.csv; --db ingests\n"
-            "every cell under one label. Every other option is a profile option ('genperf profile --help').\n");
-}
-
 /* Everything after the arguments: the loop, the table, the CSV. */
 static int run_search(struct search_args *a, struct gp_search *s)
 {
@@ -485,18 +516,13 @@ int cmd_search(int argc, char **argv)
             is_rate = !strcmp(v, "request_rate");
     }
     gp_search_init(s, is_rate);
-    struct gp_error err = {0};
-    int p = parse(argc, argv, &a, s, &err), status;
-    if (p > 0) {
-        usage(stdout);
+    int p = parse(argc, argv, &a, s), status;
+    if (p == GP_ARGV_HELP)
         status = 0;
-    } else if (p < 0) {
-        usage(stderr);
-        fprintf(stderr, PROG ": error: %s\n", err.msg);
+    else if (p < 0)
         status = 2;
-    } else {
+    else
         status = run_search(&a, s);
-    }
     free(s);
     return status;
 }
