@@ -94,8 +94,9 @@ static const struct gp_optdef *find(const struct gp_optspec *spec, const char *n
 }
 
 /* An integer or decimal number in [min, max]; integer types also accept
- * "1e3" but not "2.5". */
-static int store_number(const struct parse *p, const struct gp_optdef *d, const char *v)
+ * "1e3" but not "2.5". Errors name the flag as the user spelled it (as):
+ * "-d" when they typed "-d", "--input-directory" when they typed that. */
+static int store_number(const struct parse *p, const struct gp_optdef *d, const char *as, const char *v)
 {
     char *end;
     errno = 0;
@@ -104,11 +105,11 @@ static int store_number(const struct parse *p, const struct gp_optdef *d, const 
     int bad = errno || end == v || *end || isnan(x) || (integral && x != floor(x));
     if (bad || x < d->min || x > d->max) {
         if (integral && d->min == 1 && d->max >= 2147483647.0)
-            return report(p, "%s '%s' must be a positive integer", d->name, v);
+            return report(p, "%s '%s' must be a positive integer", as, v);
         if (!bad)
-            return report(p, "%s '%s' is too %s; use at %s %.15g", d->name, v, x < d->min ? "small" : "large",
+            return report(p, "%s '%s' is too %s; use at %s %.15g", as, v, x < d->min ? "small" : "large",
                                  x < d->min ? "least" : "most", x < d->min ? d->min : d->max);
-        return report(p, "%s '%s' must be %s in [%.15g, %.15g]", d->name, v,
+        return report(p, "%s '%s' must be %s in [%.15g, %.15g]", as, v,
                              integral ? "an integer" : "a number", d->min, d->max);
     }
     switch (d->type) {
@@ -121,7 +122,7 @@ static int store_number(const struct parse *p, const struct gp_optdef *d, const 
     return 0;
 }
 
-static int store(const struct parse *p, const struct gp_optdef *d, const char *v)
+static int store(const struct parse *p, const struct gp_optdef *d, const char *as, const char *v)
 {
     switch (d->type) {
     case GP_OPT_STR:
@@ -134,7 +135,7 @@ static int store(const struct parse *p, const struct gp_optdef *d, const char *v
         return 0;
     }
     default:
-        return store_number(p, d, v);
+        return store_number(p, d, as, v);
     }
 }
 
@@ -181,9 +182,11 @@ int gp_argv_parse_pass(const struct gp_optspec *spec, const struct gp_argv_pass 
             report(&p, "unknown option '%.*s'", (int)len, a);
             return GP_ARGV_ERROR;
         }
+        char as[64]; /* the spelling typed, for messages */
+        snprintf(as, sizeof as, "%.*s", (int)len, a);
         if (d->type == GP_OPT_FLAG || d->type == GP_OPT_UNFLAG) {
             if (eq) {
-                report(&p, "%s takes no value", d->name);
+                report(&p, "%s takes no value", as);
                 return GP_ARGV_ERROR;
             }
             *(int *)d->dst = d->type == GP_OPT_FLAG;
@@ -192,12 +195,12 @@ int gp_argv_parse_pass(const struct gp_optspec *spec, const struct gp_argv_pass 
         const char *v = eq ? eq + 1 : NULL;
         if (!v) {
             if (i + 1 >= argc) {
-                report(&p, "%s needs a value", d->name);
+                report(&p, "%s needs a value", as);
                 return GP_ARGV_ERROR;
             }
             v = argv[++i];
         }
-        if (store(&p, d, v))
+        if (store(&p, d, as, v))
             return GP_ARGV_ERROR;
     }
     return npos;

@@ -95,6 +95,22 @@ static void test_errors(void)
     CHECK_STR(err, "genperf t: --port '65536' is too large; use at most 65535 (see 'genperf t --help')\n");
     free(err);
 
+    /* a flag with two spellings is named as the user typed it ("-o" said
+     * "-o needs a value" when "--output" was typed, before) */
+    const char *typed[] = {"--output", "-o"};
+    for (int k = 0; k < 2; k++) {
+        struct vals w = {0};
+        char *last[] = {"t", (char *)typed[k], NULL};
+        char *msg = NULL, want[128];
+        stderr = open_memstream(&msg, &len);
+        CHECK_INT(parse(&w, 2, last), GP_ARGV_ERROR);
+        fclose(stderr);
+        stderr = saved;
+        snprintf(want, sizeof want, "genperf t: %s needs a value (see 'genperf t --help')\n", typed[k]);
+        CHECK_STR(msg, want);
+        free(msg);
+    }
+
     struct vals x = {0};
     char *argv[] = {"t", "--port", "1", "-h", "--bogus", NULL};
     CHECK_INT(parse(&x, 5, argv), GP_ARGV_HELP);
