@@ -14,6 +14,7 @@
  * <artifact-dir>/selftest/ (timing log, server log), both kept for reading.
  */
 #include "commands.h"
+#include "core/argv.h"
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -50,28 +51,66 @@ static const char usage_text[] =
     "\n"
     "Writes selftest.json in the profile's run directory. Exit 0 measured, 1 failed, 2 usage.\n";
 
-static int has_flag(int argc, char **argv, const char *a, const char *b)
+#define MAX_ARGS 1024
+
+/* What selftest reads of its command line: its own two flags (core/argv's
+ * table) and, of the profile flags it passes on in order (take()), those it
+ * fills in when absent and those its summary line names. */
+struct selftest_args {
+    const char *ttft, *itl;
+    const char *artifact_dir, *rate, *conc, *workers;
+    int model, tokenizer, streaming, url;
+    const char *pass[MAX_ARGS];
+    int n_pass;
+};
+
+/* core/argv's pass-through hook: every token that is not a selftest flag
+ * goes on to profile as it stands. A value flag named here keeps its value
+ * with it; "--" hands on the rest; --url, -u and --urls are only noted
+ * (selftest refuses them: the server is its own). */
+static int take(void *ctx, int argc, char **argv, int i, struct gp_error *err)
 {
-    for (int i = 1; i < argc; i++) {
-        size_t la = strlen(a), lb = b ? strlen(b) : 0;
-        if (!strcmp(argv[i], a) || (b && !strcmp(argv[i], b)) || (!strncmp(argv[i], a, la) && argv[i][la] == '=') ||
-            (b && !strncmp(argv[i], b, lb) && argv[i][lb] == '='))
-            return i;
-    }
-    return 0;
+    struct selftest_args *a = ctx;
+    const char *o = argv[i], *v;
+    int at = i;
+    if (!strcmp(o, "--"))
+        i = argc - 1;
+    else if (!strcmp(o, "-m") || !strcmp(o, "--model") || !strncmp(o, "--model=", 8))
+        a->model = 1; /* its words follow as tokens of their own */
+    else if (!strcmp(o, "-u") || gp_cell_flag_value(o, "--url", &i, argc, argv) ||
+             gp_cell_flag_value(o, "--urls", &i, argc, argv))
+        a->url = 1;
+    else if ((v = gp_cell_flag_value(o, "--artifact-dir", &i, argc, argv)))
+        a->artifact_dir = v;
+    else if ((v = gp_cell_flag_value(o, "--request-rate", &i, argc, argv)))
+        a->rate = v;
+    else if ((v = gp_cell_flag_value(o, "--concurrency", &i, argc, argv)))
+        a->conc = v;
+    else if ((v = gp_cell_flag_value(o, "--workers", &i, argc, argv)))
+        a->workers = v;
+    else if (gp_cell_flag_value(o, "--tokenizer", &i, argc, argv))
+        a->tokenizer = 1;
+    else if (!strcmp(o, "--streaming"))
+        a->streaming = 1;
+    if (a->n_pass + (i - at + 1) > MAX_ARGS - 16)
+        return gp_err(err, GP_EINVAL, "too many arguments (at most %d)", MAX_ARGS - 16), 0;
+    for (int k = at; k <= i; k++)
+        a->pass[a->n_pass++] = argv[k];
+    return i - at + 1;
 }
 
-/* value of --name V / --name=V, or NULL */
-static const char *flag_value(int argc, char **argv, const char *name)
+/* Returns 0, GP_ARGV_HELP or GP_ARGV_ERROR (the message printed). */
+static int parse(int argc, char **argv, struct selftest_args *a)
 {
-    size_t l = strlen(name);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], name) && i + 1 < argc)
-            return argv[i + 1];
-        if (!strncmp(argv[i], name, l) && argv[i][l] == '=')
-            return argv[i] + l + 1;
-    }
-    return NULL;
+    a->ttft = "30";
+    a->itl = "5";
+    const struct gp_optdef defs[] = {
+        GP_STR("--serve-ttft-ms", NULL, &a->ttft, "MS", NULL),
+        GP_STR("--serve-itl-ms", NULL, &a->itl, "MS", NULL),
+    };
+    const struct gp_optspec spec = {"selftest", usage_text, NULL, defs, GP_NDEFS(defs), 24, a};
+    const struct gp_argv_pass pass = {take, NULL};
+    return gp_argv_parse_pass(&spec, &pass, argc, argv);
 }
 
 /* The run directory profile just wrote: the newest subdirectory of dir
@@ -166,26 +205,19 @@ static int start_server(const char *self, const char *work, const char *ttft, co
 }
 
 /* genperf profile with the user's flags (and the defaults) as a child; its exit status */
-static int run_profile(const char *self, int argc, char **argv, const char *url, const char *adir)
+static int run_profile(const char *self, const struct selftest_args *sa, const char *url, const char *adir)
 {
     struct gp_argv a = {0};
     int bad = gp_argv_push(&a, self) | gp_argv_push(&a, "profile");
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--serve-ttft-ms") || !strcmp(argv[i], "--serve-itl-ms")) {
-            i++;
-            continue;
-        }
-        if (!strncmp(argv[i], "--serve-ttft-ms=", 16) || !strncmp(argv[i], "--serve-itl-ms=", 15))
-            continue;
-        bad |= gp_argv_push(&a, argv[i]);
-    }
-    if (!has_flag(argc, argv, "-m", "--model"))
+    for (int i = 0; i < sa->n_pass; i++)
+        bad |= gp_argv_push(&a, sa->pass[i]);
+    if (!sa->model)
         bad |= gp_argv_push(&a, "-m") | gp_argv_push(&a, "genperf-sim");
-    if (!has_flag(argc, argv, "--tokenizer", NULL))
+    if (!sa->tokenizer)
         bad |= gp_argv_push(&a, "--tokenizer") | gp_argv_push(&a, "builtin");
-    if (!has_flag(argc, argv, "--streaming", NULL))
+    if (!sa->streaming)
         bad |= gp_argv_push(&a, "--streaming");
-    if (!has_flag(argc, argv, "--artifact-dir", NULL))
+    if (!sa->artifact_dir)
         bad |= gp_argv_push(&a, "--artifact-dir") | gp_argv_push(&a, adir);
     bad |= gp_argv_push(&a, "--url") | gp_argv_push(&a, url);
     if (bad) {
@@ -213,10 +245,9 @@ static int run_profile(const char *self, int argc, char **argv, const char *url,
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static void print_result(const struct gp_selftest_result *r, int argc, char **argv, const char *url)
+static void print_result(const struct gp_selftest_result *r, const struct selftest_args *a, const char *url)
 {
-    const char *rate = flag_value(argc, argv, "--request-rate"), *conc = flag_value(argc, argv, "--concurrency");
-    const char *workers = flag_value(argc, argv, "--workers");
+    const char *rate = a->rate, *conc = a->conc, *workers = a->workers;
     char host[256] = "this host", shape[256];
     gethostname(host, sizeof host - 1);
     if (rate)
@@ -259,20 +290,19 @@ static int write_json(const struct gp_selftest_result *r, const char *run_dir, c
     return 0;
 }
 
-int cmd_selftest(int argc, char **argv)
+static int selftest(int argc, char **argv, struct selftest_args *sa)
 {
-    if (has_flag(argc, argv, "-h", "--help")) {
-        fputs(usage_text, stdout);
+    int prc = parse(argc, argv, sa);
+    if (prc == GP_ARGV_HELP)
         return 0;
-    }
-    if (has_flag(argc, argv, "-u", "--url") || has_flag(argc, argv, "--urls", NULL)) {
+    if (prc < 0)
+        return 2;
+    if (sa->url) {
         fprintf(stderr, PROG ": --url is not accepted: selftest starts its own genperf serve (see 'genperf "
                         "selftest --help')\n");
         return 2;
     }
-    const char *ttft = flag_value(argc, argv, "--serve-ttft-ms"), *itl = flag_value(argc, argv, "--serve-itl-ms");
-    ttft = ttft ? ttft : "30";
-    itl = itl ? itl : "5";
+    const char *ttft = sa->ttft, *itl = sa->itl;
     char *end;
     if (strtod(ttft, &end) < 0 || *end || !*ttft || strtod(itl, &end) < 0 || *end || !*itl) {
         fprintf(stderr, PROG ": --serve-ttft-ms and --serve-itl-ms take a number of ms >= 0, got '%s' and '%s' "
@@ -284,7 +314,7 @@ int cmd_selftest(int argc, char **argv)
         fprintf(stderr, PROG ": error: cannot find my own executable (/proc/self/exe)\n");
         return 1;
     }
-    const char *given = flag_value(argc, argv, "--artifact-dir");
+    const char *given = sa->artifact_dir;
     if (given) {
         snprintf(adir, sizeof adir, "%s", given);
     } else {
@@ -307,7 +337,7 @@ int cmd_selftest(int argc, char **argv)
     /* A Ctrl-C reaches the profile (which writes what it measured) and
      * must not leave the server running: this process waits it out. */
     void (*oint)(int) = signal(SIGINT, SIG_IGN), (*oterm)(int) = signal(SIGTERM, SIG_IGN);
-    int prc = run_profile(self, argc, argv, url, adir);
+    prc = run_profile(self, sa, url, adir);
     gp_server_stop(&srv, 10); /* it writes the timing log as it exits */
     signal(SIGINT, oint);
     signal(SIGTERM, oterm);
@@ -336,6 +366,18 @@ int cmd_selftest(int argc, char **argv)
                 r.requests, export_path, log_path, r.unmatched);
         return 1;
     }
-    print_result(&r, argc, argv, url);
+    print_result(&r, sa, url);
     return write_json(&r, run_dir, log_path, ttft, itl) < 0 ? 1 : 0;
+}
+
+int cmd_selftest(int argc, char **argv)
+{
+    struct selftest_args *sa = calloc(1, sizeof *sa); /* 8 KiB of pointers: not on the stack */
+    if (!sa) {
+        fprintf(stderr, PROG ": error: out of memory\n");
+        return 1;
+    }
+    int rc = selftest(argc, argv, sa);
+    free(sa);
+    return rc;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# analyze, search, config, process-export-files and create-template parse with core/argv's table
+# analyze, search, config, selftest, process-export-files and create-template parse with core/argv's table
 # (issue 25 item 3). Their usage errors: a flag given last without its value is refused with exit 2
 # and a line naming the flag as typed (the hand loops before ignored it and ran on), and config's
 # --override-config, which takes no value, refuses one given with '='. No server is started: every
@@ -22,5 +22,10 @@ expect 2 "usage: genperf config" config --override-config=x
 expect 2 "genperf process-export-files: --input-directory needs a value" process-export-files --input-directory
 expect 2 "genperf process-export-files: -d needs a value" process-export-files -d
 expect 2 "genperf create-template: -f needs a value" create-template -f
+# selftest: its two flags on the table, the profile flags passed on; a URL in any spelling refused
+expect 2 "genperf selftest: --serve-ttft-ms needs a value" selftest --concurrency 2 --serve-ttft-ms
+expect 2 "--url is not accepted" selftest --urls=http://127.0.0.1:1
+expect 2 "--url is not accepted" selftest --concurrency 2 -u http://127.0.0.1:1
+expect 2 "take a number of ms >= 0, got '30' and '-1'" selftest --serve-itl-ms=-1
 [ ! -e artifacts ] || { echo "a usage error left artifacts/"; ls -R artifacts; exit 1; }
 echo ok
