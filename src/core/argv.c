@@ -182,8 +182,8 @@ int gp_argv_parse_pass(const struct gp_optspec *spec, const struct gp_argv_pass 
             report(&p, "unknown option '%.*s'", (int)len, a);
             return GP_ARGV_ERROR;
         }
-        char as[64]; /* the spelling typed, for messages */
-        snprintf(as, sizeof as, "%.*s", (int)len, a);
+        /* the spelling typed (find() matched one of the two exactly), for messages */
+        const char *as = strlen(d->name) == len && !strncmp(d->name, a, len) ? d->name : d->alias;
         if (d->type == GP_OPT_FLAG || d->type == GP_OPT_UNFLAG) {
             if (eq) {
                 report(&p, "%s takes no value", as);
