@@ -51,8 +51,6 @@ static const char usage_text[] =
     "\n"
     "Writes selftest.json in the profile's run directory. Exit 0 measured, 1 failed, 2 usage.\n";
 
-#define MAX_ARGS 1024
-
 /* What selftest reads of its command line: its own two flags (core/argv's
  * table) and, of the profile flags it passes on in order (take()), those it
  * fills in when absent and those its summary line names. */
@@ -60,8 +58,7 @@ struct selftest_args {
     const char *ttft, *itl;
     const char *artifact_dir, *rate, *conc, *workers;
     int model, tokenizer, streaming, url;
-    const char *pass[MAX_ARGS];
-    int n_pass;
+    struct gp_argv flags; /* the profile flags, in order, as given; freed by cmd_selftest */
 };
 
 /* core/argv's pass-through hook: every token that is not a selftest flag
@@ -92,10 +89,9 @@ static int take(void *ctx, int argc, char **argv, int i, struct gp_error *err)
         a->tokenizer = 1;
     else if (!strcmp(o, "--streaming"))
         a->streaming = 1;
-    if (a->n_pass + (i - at + 1) > MAX_ARGS - 16)
-        return gp_err(err, GP_EINVAL, "too many arguments (at most %d)", MAX_ARGS - 16), 0;
     for (int k = at; k <= i; k++)
-        a->pass[a->n_pass++] = argv[k];
+        if (gp_argv_push(&a->flags, argv[k]))
+            return gp_err(err, GP_ENOMEM, "out of memory"), 0;
     return i - at + 1;
 }
 
@@ -209,8 +205,8 @@ static int run_profile(const char *self, const struct selftest_args *sa, const c
 {
     struct gp_argv a = {0};
     int bad = gp_argv_push(&a, self) | gp_argv_push(&a, "profile");
-    for (int i = 0; i < sa->n_pass; i++)
-        bad |= gp_argv_push(&a, sa->pass[i]);
+    for (size_t i = 0; i < sa->flags.n; i++)
+        bad |= gp_argv_push(&a, sa->flags.v[i]);
     if (!sa->model)
         bad |= gp_argv_push(&a, "-m") | gp_argv_push(&a, "genperf-sim");
     if (!sa->tokenizer)
@@ -372,12 +368,8 @@ static int selftest(int argc, char **argv, struct selftest_args *sa)
 
 int cmd_selftest(int argc, char **argv)
 {
-    struct selftest_args *sa = calloc(1, sizeof *sa); /* 8 KiB of pointers: not on the stack */
-    if (!sa) {
-        fprintf(stderr, PROG ": error: out of memory\n");
-        return 1;
-    }
-    int rc = selftest(argc, argv, sa);
-    free(sa);
+    struct selftest_args sa = {0};
+    int rc = selftest(argc, argv, &sa);
+    gp_argv_free(&sa.flags);
     return rc;
 }
