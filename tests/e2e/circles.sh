@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Inside every module the files are layers: no call circle between the .c
 # files of one folder (scripts/check-circles.py; issue 25 item 2 took apart
-# the client's four-file and serve's ten-file circles, and the small ones in
+# the client's four-file and serve's nine-file circles, and the small ones in
 # core, dataset, export, report and store). And the checker does catch one:
 # a scratch folder whose two files call each other must fail, naming both,
 # while a call through a function pointer and a static function of the same
