@@ -283,7 +283,9 @@ static json_t *token_accounting(const struct gp_metrics_result *m)
 }
 
 /* Reasoning models: our figures beside GenAI-Perf's content-only TTFT/OSL
- * (which do not change). Absent when no request carried reasoning text. */
+ * (which do not change), and the answers its statistics leave out because
+ * they never reached content. Absent when no ok request carried reasoning
+ * text. */
 static json_t *reasoning_json(const struct gp_metrics_result *m)
 {
     const struct gp_reasoning_summary *rs = &m->reasoning;
@@ -292,6 +294,7 @@ static json_t *reasoning_json(const struct gp_metrics_result *m)
     json_t *o = json_object();
     json_object_set_new(o, "requests", json_integer((json_int_t)rs->n_requests));
     json_object_set_new(o, "requests_with_reasoning", json_integer((json_int_t)rs->n_with_reasoning));
+    json_object_set_new(o, "requests_reasoning_only", json_integer((json_int_t)rs->n_reasoning_only));
     json_object_set_new(o, "time_to_first_reasoning_token", stats_json(&rs->ttfr, "ms"));
     json_object_set_new(o, "reasoning_tokens_per_request", stats_json(&rs->tokens, "tokens"));
     json_object_set_new(o, "reasoning_tokens_total", json_integer((json_int_t)rs->reasoning_tokens_total));
@@ -301,7 +304,9 @@ static json_t *reasoning_json(const struct gp_metrics_result *m)
                         json_string("TTFR = first reasoning chunk - request start; reasoning tokens = client "
                                     "tokenizer on the reasoning text; total output throughput = (OSL + reasoning "
                                     "tokens) / benchmark window. time_to_first_token and output_sequence_length "
-                                    "stay GenAI-Perf's (content only)"));
+                                    "stay GenAI-Perf's (content only); requests = those in its statistics; "
+                                    "requests_reasoning_only = ok answers with reasoning but no content, which "
+                                    "it leaves out (in requests.ok_without_content)"));
     return o;
 }
 

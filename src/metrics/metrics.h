@@ -147,12 +147,16 @@ struct gp_metrics_opts {
 };
 
 /* Reasoning figures over the requests in the content statistics (ok, >= 1
- * content chunk). present = 0 when no such request carried reasoning text,
- * then nothing below is meaningful and exporters leave the block out. */
+ * content chunk), and how many ok answers carried reasoning but no content.
+ * present = 0 when no ok request carried reasoning text, then nothing below
+ * is meaningful and exporters leave the block out. A run whose every answer
+ * was reasoning-only is present with n_requests 0 and no statistics. */
 struct gp_reasoning_summary {
     int present;
     size_t n_requests;             /* requests in the statistics */
     size_t n_with_reasoning;       /* of those, with >= 1 reasoning chunk */
+    size_t n_reasoning_only;       /* ok, reasoning chunks, no content chunk: left out of GenAI-Perf's
+                                      statistics (which count content only); a part of n_no_content */
     struct gp_stats ttfr;          /* ms, over requests with reasoning */
     struct gp_stats tokens;        /* reasoning tokens per request, over all n_requests */
     double reasoning_tokens_total;
@@ -209,6 +213,23 @@ struct gp_metrics_result {
     uint64_t *content_ns;          /* every content chunk time (monotonic), per request (owned) */
     size_t n_content_ns;
 };
+
+/* How an ok request's output length compares with the max_tokens it sent.
+ * The length is the server's usage.completion_tokens when it sent one, else
+ * the client's count of content + reasoning tokens: both include reasoning,
+ * which counts against max_tokens while GenAI-Perf's OSL is content only. */
+enum gp_osl_outcome {
+    GP_OSL_NOT_ASKED = 0,  /* failed, or no max_tokens sent */
+    GP_OSL_AS_ASKED,       /* the length is max_tokens, no reasoning took a share of it */
+    GP_OSL_REASONING,      /* the length is max_tokens, reasoning took a share: content is shorter */
+    GP_OSL_OFF_BY_ONE,     /* one past max_tokens: a counting convention (an EOS token), not a workload */
+    GP_OSL_LONGER,         /* two or more past max_tokens: the server ignored it */
+    GP_OSL_SHORTER,        /* short of max_tokens: the answer stopped early (EOS) */
+};
+
+/* The outcome for q; *length (may be NULL) gets the length compared (-1 for
+ * GP_OSL_NOT_ASKED), *from_server whether it was the server's usage. Pure. */
+enum gp_osl_outcome gp_osl_outcome(const struct gp_req_metrics *q, long *length, int *from_server);
 
 int gp_metrics_compute(const struct gp_record_store *st, const struct gp_dataset *ds,
                        struct gp_tokenizer *tok, const struct gp_metrics_opts *opts,

@@ -8,31 +8,97 @@
 #include <stdio.h>
 
 /* The server's output length against max_tokens asked (--osl): a server
- * that ignores max_tokens or stops at EOS measures another workload. */
-static void osl_line(const struct gp_metrics_result *m)
+ * that ignores max_tokens or stops at EOS measures another workload. The
+ * length compared counts the reasoning (metrics.h gp_osl_outcome), which a
+ * server counts against max_tokens: an answer whose content is short because
+ * the model reasoned first did not stop early, and one whose count is off by
+ * one did not run past max_tokens. Each case has its own line. */
+void gp_profile_osl_lines(FILE *f, const struct gp_metrics_result *m)
 {
-    size_t n = 0, longer = 0, shorter = 0;
-    double asked = 0, got = 0;
+    size_t n = 0, cnt[GP_OSL_SHORTER + 1] = {0}, off1_client = 0, reasoning_srv = 0;
+    double asked = 0, got = 0, asked_reasoning = 0, content_reasoning = 0;
+    int any_reasoning = 0;
     for (size_t i = 0; i < m->n_reqs; i++) {
         const struct gp_req_metrics *q = &m->reqs[i];
-        if (!(q->flags & GP_RQ_OK) || q->osl_asked < 0)
+        long len;
+        int srv;
+        enum gp_osl_outcome oc = gp_osl_outcome(q, &len, &srv);
+        if (oc == GP_OSL_NOT_ASKED)
             continue;
-        /* as metrics_request.c's GP_RQ_OSL_MISMATCH: the server's count when it sent one */
-        long g = q->server_completion_tokens >= 0 ? q->server_completion_tokens : q->osl;
         n++;
+        cnt[oc]++;
         asked += q->osl_asked;
-        got += (double)g;
-        longer += g > q->osl_asked;
-        shorter += g < q->osl_asked;
+        got += (double)len;
+        any_reasoning |= q->reasoning_chunks > 0;
+        off1_client += oc == GP_OSL_OFF_BY_ONE && !srv;
+        if (oc == GP_OSL_REASONING) {
+            reasoning_srv += srv != 0;
+            asked_reasoning += q->osl_asked;
+            content_reasoning += q->osl;
+        }
     }
-    if (!longer && !shorter)
+    size_t longer = cnt[GP_OSL_LONGER], shorter = cnt[GP_OSL_SHORTER];
+    if (longer || shorter)
+        fprintf(f, "genperf: warning: the server's output length differs from the requested OSL in %zu of %zu "
+                   "requests (%zu longer, %zu shorter; asked %.1f tokens on average, got %.1f%s): %s\n",
+                longer + shorter, n, longer, shorter, asked / (double)n, got / (double)n,
+                any_reasoning ? ", reasoning included" : "",
+                longer && shorter ? "some ran past max_tokens, some stopped early (EOS?)"
+                : longer          ? "the server ran past max_tokens (ignored it?), so the OSL measured is not the one asked"
+                                  : "it stopped early (EOS?); --extra-inputs ignore_eos:true keeps it to max_tokens");
+    if (cnt[GP_OSL_REASONING])
+        fprintf(f, "genperf: note: in %zu of %zu requests the content was shorter than the requested OSL (%.1f tokens "
+                   "on average, asked %.1f) because reasoning tokens count against max_tokens: the server produced "
+                   "the tokens asked (%s); GenAI-Perf's OSL counts content only (raise --osl for longer answers)\n",
+                cnt[GP_OSL_REASONING], n, content_reasoning / (double)cnt[GP_OSL_REASONING],
+                asked_reasoning / (double)cnt[GP_OSL_REASONING],
+                reasoning_srv == cnt[GP_OSL_REASONING]
+                    ? "its usage.completion_tokens, reasoning included, equals max_tokens"
+                    : "content + reasoning tokens equal max_tokens: usage.completion_tokens where it sent usage, else "
+                      "the client tokenizer");
+    if (cnt[GP_OSL_OFF_BY_ONE]) {
+        size_t k = cnt[GP_OSL_OFF_BY_ONE];
+        if (k > off1_client)
+            fprintf(f, "genperf: note: in %zu of %zu requests the server's count differs by 1 from max_tokens "
+                       "(usage.completion_tokens is one more): a counting convention (an end-of-sequence token "
+                       "counted), not a longer answer\n",
+                    k - off1_client, n);
+        if (off1_client)
+            fprintf(f, "genperf: note: in %zu of %zu requests the client tokenizer's count differs by 1 from "
+                       "max_tokens (one more; the server sent no usage): the tokenizer may not be the server's "
+                       "(--tokenizer), not a longer answer\n",
+                    off1_client, n);
+    }
+}
+
+/* Answers that ended inside the reasoning carry no content: GenAI-Perf's
+ * statistics leave them out (their Request Count is the answers with
+ * content), so the table alone would hide them. When every answer is one,
+ * gp_profile_reasoning_only_last_line says so instead, last. */
+void gp_profile_reasoning_only_line(FILE *f, const struct gp_metrics_result *m)
+{
+    size_t k = m->reasoning.present ? m->reasoning.n_reasoning_only : 0;
+    if (!k || k == m->n_ok)
         return;
-    fprintf(stderr, "genperf: warning: the server's output length differs from the requested OSL in %zu of %zu "
-                    "requests (%zu longer, %zu shorter; asked %.1f tokens on average, got %.1f): %s\n",
-            longer + shorter, n, longer, shorter, asked / (double)n, got / (double)n,
-            longer && shorter ? "some ran past max_tokens, some stopped early (EOS?)"
-            : longer          ? "the server ran past max_tokens (ignored it?), so the OSL measured is not the one asked"
-                              : "it stopped early (EOS?); --extra-inputs ignore_eos:true keeps it to max_tokens");
+    fprintf(f, "genperf: warning: %zu of %zu completed answers carried only reasoning, no content (they ended "
+               "inside the reasoning): GenAI-Perf counts content only, so they are left out of its table (Request "
+               "Count %zu); *_genperf.json \"reasoning\".requests_reasoning_only counts them\n",
+            k, m->n_ok, m->stats[GP_M_REQUEST_COUNT].present ? m->stats[GP_M_REQUEST_COUNT].n : 0);
+}
+
+/* The run's last line when every completed answer was reasoning-only: the
+ * table is empty, and why (max_tokens spent on reasoning, or EOS inside it)
+ * is what the reader must act on. Returns 1 when it printed. */
+int gp_profile_reasoning_only_last_line(FILE *f, const struct gp_metrics_result *m)
+{
+    if (!m->n_ok || !m->reasoning.present || m->reasoning.n_reasoning_only != m->n_ok)
+        return 0;
+    fprintf(f, "genperf: warning: all %zu completed answers carried only reasoning, none reached content: "
+               "GenAI-Perf's table is empty (it counts content only; *_genperf.json \"reasoning\"."
+               "requests_reasoning_only = %zu): raise max_tokens (--osl) above the reasoning length, or ask the "
+               "model to reason less\n",
+            m->n_ok, m->reasoning.n_reasoning_only);
+    return 1;
 }
 
 /* --server-usage asked for usage; a server that sends none leaves the
@@ -67,7 +133,7 @@ static void usage_lines(const struct profile_run *r, const struct gp_metrics_res
 static void reasoning_line(const struct gp_metrics_result *m)
 {
     const struct gp_reasoning_summary *rs = &m->reasoning;
-    if (!rs->present || !m->stats[GP_M_TTFT].present)
+    if (!rs->present || !rs->n_with_reasoning || !m->stats[GP_M_TTFT].present)
         return;
     double ttfo = 0;
     size_t n = 0;
@@ -141,7 +207,8 @@ void gp_profile_report_checks(const struct profile_run *r, uint64_t planned)
         return;
     const struct gp_metrics_result *m = &r->mr;
     failure_line(m, (size_t)planned);
-    osl_line(m);
+    gp_profile_osl_lines(stderr, m);
+    gp_profile_reasoning_only_line(stderr, m);
     usage_lines(r, m);
     reasoning_line(m);
     structured_line(m);

@@ -285,7 +285,11 @@ int gp_profile_finish(struct profile_run *r)
         fprintf(stderr, "genperf: warning: %zu counted streams ended without [DONE] (on an event boundary, or after "
                         "finish_reason); records.jsonl marks them \"done\": false\n",
                 n_ok_no_done);
-    if (r->metrics_ok && r->n_ok && r->mr.n_no_content == r->n_ok && !r->mr.stats[GP_M_REQUEST_LATENCY].present)
+    /* all reasoning-only: the last line says that instead (below) */
+    int all_reasoning_only = r->metrics_ok && r->mr.n_ok && r->mr.reasoning.present &&
+                             r->mr.reasoning.n_reasoning_only == r->mr.n_ok;
+    if (r->metrics_ok && r->n_ok && r->mr.n_no_content == r->n_ok && !r->mr.stats[GP_M_REQUEST_LATENCY].present &&
+        !all_reasoning_only)
         fprintf(stderr, "genperf: warning: none of the %llu completed requests carried content: no latency or token "
                         "metric was measured (request_count 0)\n",
                 (unsigned long long)r->n_ok);
@@ -384,6 +388,8 @@ int gp_profile_finish(struct profile_run *r)
                 100.0 * (double)n_failed / (double)(r->n_ok + n_failed), cfg->max_failure_rate);
         return 3;
     }
+    if (all_reasoning_only)
+        gp_profile_reasoning_only_last_line(stderr, &r->mr);
     return 0;
 }
 

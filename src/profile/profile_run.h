@@ -18,6 +18,7 @@
 #include "tokenizer/tokenizer.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdint.h>
 
 struct gp_export_pe;
@@ -69,10 +70,18 @@ void gp_profile_stage_metrics(struct profile_run *r);
 /* Stage 5: every artifact, the console table, telemetry. */
 void gp_profile_stage_export(struct profile_run *r);
 /* The console lines for what invalidates a benchmark: failures by kind, an
- * OSL other than asked, missing or disagreeing server usage, reasoning in
- * TTFT (profile_checks.c). planned: the measured requests cancelled on
+ * OSL other than asked, answers with reasoning only, missing or disagreeing
+ * server usage, reasoning in TTFT (profile_checks.c). planned: the measured requests cancelled on
  * purpose (--request-cancellation-rate), which are not failures. */
 void gp_profile_report_checks(const struct profile_run *r, uint64_t planned);
+/* Parts of gp_profile_report_checks, on f (tested on their own): the OSL
+ * asked against the length got, reasoning included (profile_checks.c); the
+ * count of answers that carried only reasoning, unless all did. */
+void gp_profile_osl_lines(FILE *f, const struct gp_metrics_result *m);
+void gp_profile_reasoning_only_line(FILE *f, const struct gp_metrics_result *m);
+/* When every completed answer carried only reasoning: one line saying so and
+ * what to do, printed last by gp_profile_finish. Returns 1 when it printed. */
+int gp_profile_reasoning_only_last_line(FILE *f, const struct gp_metrics_result *m);
 /* The closing lines on stderr and the exit status (cmd_profile.c's header
  * lists the codes). */
 int gp_profile_finish(struct profile_run *r);
