@@ -148,9 +148,9 @@ static void scan_usage(struct gp_js *j, struct scan_state *s)
     s->info->has_usage = 1;
     while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
         if (KEQ("prompt_tokens"))
-            s->info->prompt_tokens = gp_js_usage_count(j, s->info);
+            s->info->prompt_tokens = gp_js_usage_count(j, s->info, GP_USAGE_PROMPT);
         else if (KEQ("completion_tokens"))
-            s->info->completion_tokens = gp_js_usage_count(j, s->info);
+            s->info->completion_tokens = gp_js_usage_count(j, s->info, GP_USAGE_COMPLETION);
         else if (KEQ("prompt_tokens_details") && gp_js_peek(j) == '{')
             gp_js_cached_details(j, s->info);
         else

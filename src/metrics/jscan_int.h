@@ -106,8 +106,9 @@ size_t gp_js_text(struct gp_js *j, struct gp_buf *out);
 /* A usage token count: a plain JSON integer in [0, INT32_MAX] (the records
  * keep int32), or -1 for null. Anything else a server sends (out of range, a
  * fraction or exponent, negative, a string) is no count at all: -1 with
- * info->bad_usage set, never a number cut or rounded from it. */
-long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info);
+ * field (enum gp_usage_field, the count being read) set in info->bad_usage,
+ * never a number cut or rounded from it. */
+long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info, unsigned field);
 
 /* The inside of a usage details object ({ already consumed):
  * {"cached_tokens": N} becomes info->cached_tokens (prefix-cache hits; chat's

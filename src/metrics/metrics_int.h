@@ -32,7 +32,8 @@ struct gp_scan {
     uint64_t first_reasoning_ns; /* read that completed the first reasoning text; 0 = none */
     uint32_t reasoning_chunks;   /* reads that carried reasoning text */
     int done, has_error, has_usage, finish;
-    int bad_usage;         /* a usage count was out of range or not an integer (it reads -1) */
+    unsigned bad_usage;    /* enum gp_usage_field: the counts whose last report was out of range
+                              or not an integer (they read -1) */
     long prompt_tokens, completion_tokens;
     long cached_tokens;    /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
     uint32_t events, bad_events;

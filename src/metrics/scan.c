@@ -14,6 +14,23 @@
 #include <string.h>
 #include <strings.h>
 
+/* One usage count of an event into the request's. A stream may report usage
+ * more than once (chat's continuous usage stats, Anthropic's message_start
+ * then message_delta), and the last report is the server's final word: a
+ * count replaces the earlier one, and a count that was no count makes it
+ * unknown (-1, its bit kept in s->bad_usage) rather than leave a superseded
+ * number standing. An event that does not mention the count leaves it. */
+static void take_count(struct gp_scan *s, long *dst, long v, unsigned bad, unsigned field)
+{
+    if (bad & field) {
+        *dst = -1;
+        s->bad_usage |= field;
+    } else if (v >= 0) {
+        *dst = v;
+        s->bad_usage &= ~field;
+    }
+}
+
 static int on_event(void *vctx, const char *data, size_t len, const char *event_type)
 {
     struct gp_scan *s = vctx;
@@ -73,16 +90,11 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
             s->finish = 1;
         if (info.ends_stream)
             s->done = 1; /* response.completed: the Responses API's [DONE] */
-        if (info.bad_usage)
-            s->bad_usage = 1;
         if (info.has_usage) {
             s->has_usage = 1;
-            if (info.prompt_tokens >= 0)
-                s->prompt_tokens = info.prompt_tokens;
-            if (info.completion_tokens >= 0)
-                s->completion_tokens = info.completion_tokens;
-            if (info.cached_tokens >= 0)
-                s->cached_tokens = info.cached_tokens;
+            take_count(s, &s->prompt_tokens, info.prompt_tokens, info.bad_usage, GP_USAGE_PROMPT);
+            take_count(s, &s->completion_tokens, info.completion_tokens, info.bad_usage, GP_USAGE_COMPLETION);
+            take_count(s, &s->cached_tokens, info.cached_tokens, info.bad_usage, GP_USAGE_CACHED);
         }
         break;
     case GP_EV_BAD:

@@ -51,6 +51,13 @@ enum gp_event_kind {
     GP_EV_BAD,         /* not JSON / unexpected shape (ignored, counted) */
 };
 
+/* The usage counts an event may carry, as bits of gp_event_info.bad_usage. */
+enum gp_usage_field {
+    GP_USAGE_PROMPT = 1u << 0,
+    GP_USAGE_COMPLETION = 1u << 1,
+    GP_USAGE_CACHED = 1u << 2,
+};
+
 /* What one event (or one non-streamed body) carried. Text is appended to
  * the caller's buffers (so a request's content accumulates with no
  * allocation per event); *_len say how much this event added. */
@@ -61,8 +68,10 @@ struct gp_event_info {
     int has_usage;
     long prompt_tokens, completion_tokens;   /* -1 when absent or not a count */
     long cached_tokens;        /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
-    int bad_usage;             /* a usage count that was not an integer in [0, INT32_MAX]
-                                  (out of range, fractional, negative, not a number) */
+    unsigned bad_usage;        /* enum gp_usage_field bits: the usage counts that were not an
+                                  integer in [0, INT32_MAX] (out of range, fractional, negative,
+                                  not a number); each reads -1. Per count, so that a stream's
+                                  later bad count can unset an earlier good one (scan.c) */
     int has_finish;            /* finish_reason non-null */
     int n_choices;             /* -1 when there was no "choices" */
     int error_code;            /* error.code when an integer, else 0 */

@@ -11,6 +11,7 @@
 #include "metrics/test_support.h"
 #include "tokenizer/tokenizer.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void parse(const char *json, struct gp_buf *c, struct gp_buf *r, struct gp_buf *e, struct gp_event_info *in)
@@ -185,9 +186,51 @@ static void test_requests(void)
     gp_record_store_free(&st);
 }
 
+/* message_start's usage says output_tokens 1; message_delta's is the final
+ * word (issue 38 item 4): a count there replaces it, and a count that is no
+ * count makes it unknown and flagged, never the stale 1. */
+static void test_last_usage_wins(void)
+{
+#define DELTA_USAGE(ct)                                                                                  \
+    "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}," \
+    "\"usage\":{\"output_tokens\":" ct "}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+#define START1                                                                                                  \
+    "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"type\":\"message\",\"content\":[]," \
+    "\"usage\":{\"input_tokens\":9,\"output_tokens\":1}}}\n\n"
+    struct gp_record_store st;
+    ts_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    const char *finals[] = {"4294967296", "2.5", "-1", "6"};
+    for (int i = 0; i < 4; i++) {
+        const char *r[] = {START1 BLOCK(1, "text") TEXT("ab"), STOP(1), NULL};
+        char last[512];
+        snprintf(last, sizeof last, DELTA_USAGE("%s"), finals[i]);
+        r[2] = last;
+        uint64_t dt[] = {10, 20, 30};
+        ts_add_req(&st, 1000 + 1000 * (uint64_t)i, 200, S, r, dt, 3, NULL);
+    }
+#undef DELTA_USAGE
+#undef START1
+    struct gp_metrics_opts o = {.anthropic = 1};
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, NULL, NULL, &o, &m, NULL), 0);
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT(m.reqs[i].fail, GP_FAIL_NONE);
+        CHECK_INT(m.reqs[i].server_completion_tokens, -1);
+        CHECK_INT(m.reqs[i].server_prompt_tokens, 9);
+        CHECK(m.reqs[i].flags & GP_RQ_BAD_USAGE);
+    }
+    CHECK_INT(m.reqs[3].server_completion_tokens, 6);
+    CHECK(!(m.reqs[3].flags & GP_RQ_BAD_USAGE));
+    CHECK_INT(m.n_bad_usage, 3);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
     GP_RUN(test_events);
     GP_RUN(test_requests);
+    GP_RUN(test_last_usage_wins);
     return gp_test_summary();
 }

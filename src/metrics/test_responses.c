@@ -211,10 +211,36 @@ static void test_requests(void)
     gp_record_store_free(&st);
 }
 
+/* Usage in an event before response.completed is not the request's
+ * (issue 38 item 4): a bad count in response.completed reads null and
+ * flagged, never the earlier event's 1. */
+static void test_last_usage_wins(void)
+{
+    struct gp_record_store st;
+    ts_store_init(&st);
+    const char *r[] = {TEV("response.in_progress", ",\"response\":{\"object\":\"response\",\"status\":"
+                                                   "\"in_progress\",\"usage\":{\"input_tokens\":7,\"output_tokens\":1}}"),
+                       DELTA("ab"),
+                       TEV("response.completed", ",\"response\":{\"object\":\"response\",\"status\":\"completed\","
+                                                 "\"usage\":{\"input_tokens\":7,\"output_tokens\":1e9}}")};
+    uint64_t dt[] = {5, 10, 20};
+    ts_add_req(&st, 1000, 200, GP_REC_STREAMING, r, dt, 3, NULL);
+    struct gp_metrics_opts o = {.responses_api = 1};
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, NULL, NULL, &o, &m, NULL), 0);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[0].server_completion_tokens, -1);
+    CHECK_INT(m.reqs[0].server_prompt_tokens, 7);
+    CHECK(m.reqs[0].flags & GP_RQ_BAD_USAGE);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
     GP_RUN(test_events);
     GP_RUN(test_body);
     GP_RUN(test_requests);
+    GP_RUN(test_last_usage_wins);
     return gp_test_summary();
 }

@@ -500,7 +500,7 @@ static void test_bad_usage(void)
         gp_event_parse(ev, (size_t)n, NULL, NULL, NULL, &in);
         CHECK_INT(in.kind, GP_EV_CHUNK);
         CHECK_INT(in.completion_tokens, cases[i].want);
-        CHECK_INT(in.bad_usage, cases[i].bad);
+        CHECK_INT((int)in.bad_usage, cases[i].bad ? GP_USAGE_COMPLETION : 0);
         CHECK_INT(in.prompt_tokens, 5);
     }
     struct gp_record_store st;
@@ -518,6 +518,57 @@ static void test_bad_usage(void)
     CHECK_INT(m.reqs[0].server_prompt_tokens, 7);
     CHECK(m.reqs[0].flags & GP_RQ_BAD_USAGE);
     CHECK_INT(m.n_bad_usage, 1);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
+/* A stream that reports usage more than once (vLLM's continuous usage
+ * stats: every chunk) ends with the server's last word (issue 38 item 4): a
+ * later count replaces an earlier one, and a later count that is no count
+ * makes the value unknown and flagged, never the superseded number. */
+static void test_last_usage_wins(void)
+{
+#define CU(txt, ct) \
+    "data: {\"choices\":[{\"delta\":{\"content\":\"" txt "\"}}],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":" ct "}}\n\n"
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    {   /* 0: 1, 2, then out of range: null and flagged, not 2 */
+        const char *r[] = {CU("ab", "1"), CU("cd", "2"), "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,"
+                                                         "\"completion_tokens\":9223372036854775808}}\n\n" DONE};
+        uint64_t dt[] = {10, 20, 30};
+        ts_add_req(&st, 1000, 200, S, r, dt, 3, NULL);
+    }
+    {   /* 1: a bad count early, a good one at the end: the good one, not flagged */
+        const char *r[] = {CU("ab", "1.5"), CU("cd", "2") DONE};
+        uint64_t dt[] = {10, 20};
+        ts_add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+    }
+    {   /* 2: a later event without the count leaves it */
+        const char *r[] = {CU("ab", "1"), "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":8}}\n\n" DONE};
+        uint64_t dt[] = {10, 20};
+        ts_add_req(&st, 3000, 200, S, r, dt, 2, NULL);
+    }
+    {   /* 3: a negative final count */
+        const char *r[] = {CU("ab", "1"), CU("", "-1") DONE};
+        uint64_t dt[] = {10, 20};
+        ts_add_req(&st, 4000, 200, S, r, dt, 2, NULL);
+    }
+#undef CU
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[0].server_completion_tokens, -1);
+    CHECK_INT(m.reqs[0].server_prompt_tokens, 7);
+    CHECK(m.reqs[0].flags & GP_RQ_BAD_USAGE);
+    CHECK_INT(m.reqs[1].server_completion_tokens, 2);
+    CHECK(!(m.reqs[1].flags & GP_RQ_BAD_USAGE));
+    CHECK_INT(m.reqs[2].server_completion_tokens, 1);
+    CHECK_INT(m.reqs[2].server_prompt_tokens, 8);
+    CHECK(!(m.reqs[2].flags & GP_RQ_BAD_USAGE));
+    CHECK_INT(m.reqs[3].server_completion_tokens, -1);
+    CHECK(m.reqs[3].flags & GP_RQ_BAD_USAGE);
+    CHECK_INT(m.n_bad_usage, 2);
     gp_metrics_result_free(&m);
     gp_record_store_free(&st);
 }
@@ -578,5 +629,6 @@ int main(void)
     GP_RUN(test_no_content);
     GP_RUN(test_cut_stream);
     GP_RUN(test_bad_usage);
+    GP_RUN(test_last_usage_wins);
     return gp_test_summary();
 }
