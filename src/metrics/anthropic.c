@@ -8,7 +8,10 @@
  * content_block_delta {"delta":{"type":"text_delta","text":".."}} or
  * {"type":"thinking_delta","thinking":".."} (signature_delta and
  * input_json_delta carry no text), content_block_stop, message_delta
- * {"delta":{"stop_reason":..},"usage":{"output_tokens":N}} (cumulative),
+ * {"delta":{"stop_reason":..},"usage":{"output_tokens":N}} (cumulative; its
+ * input and cache counts may be null), usage's cache_read_input_tokens and
+ * cache_creation_input_tokens kept apart from input_tokens (which leaves
+ * them out; the request's prompt is the sum, metrics_request.c),
  * message_stop (the stream's end: GP_EV_DONE), ping, and error
  * {"type":"error","error":{"type":..,"message":..}}.
  * Non-streamed: {"type":"message","content":[{"type":"text","text":..},
@@ -104,7 +107,7 @@ void gp_event_parse_anthropic(const char *json, size_t len, struct gp_buf *conte
                               struct gp_buf *errtext, struct gp_event_info *out)
 {
     memset(out, 0, sizeof *out);
-    out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1; /* -1: not reported */
+    out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1; /* -1: not reported */
     out->n_choices = -1;
     size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
     if (errtext)

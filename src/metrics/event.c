@@ -219,7 +219,7 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
                          struct gp_buf *errtext, struct gp_event_tmpl *t, struct gp_event_info *out)
 {
     memset(out, 0, sizeof *out);
-    out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1;
+    out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1;
     out->n_choices = -1;
     size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
     if (errtext)

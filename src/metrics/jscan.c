@@ -361,6 +361,10 @@ void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info)
             info->completion_tokens = gp_js_usage_count(j, info, GP_USAGE_COMPLETION);
         else if (KEQ("input_tokens_details") && gp_js_peek(j) == '{')
             gp_js_cached_details(j, info);
+        else if (KEQ("cache_read_input_tokens"))
+            info->cached_tokens = gp_js_usage_count(j, info, GP_USAGE_CACHED);
+        else if (KEQ("cache_creation_input_tokens"))
+            info->cache_write_tokens = gp_js_usage_count(j, info, GP_USAGE_CACHE_WRITE);
         else
             gp_js_skip(j);
         if (j->bad)

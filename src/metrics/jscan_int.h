@@ -118,11 +118,13 @@ void gp_js_cached_details(struct gp_js *j, struct gp_event_info *info);
 /* A usage object that names its counts input_tokens / output_tokens (the
  * Responses API and Anthropic Messages both do): they become
  * info->prompt_tokens / completion_tokens, input_tokens_details.cached_tokens
- * (Responses) info->cached_tokens, and an object sets info->has_usage. null
- * or a non-object is skipped. Anthropic's cache_read_input_tokens is not read
- * as cached_tokens: its input_tokens leaves the cached tokens out, so the
- * hit rate's denominator would need the three counts added, and a count
- * genperf does not know how to read stays "not reported" (-1). */
+ * (Responses) and cache_read_input_tokens (Anthropic) info->cached_tokens,
+ * cache_creation_input_tokens (Anthropic) info->cache_write_tokens, and an
+ * object sets info->has_usage. null or a non-object is skipped. The counts
+ * are kept as sent: Anthropic's input_tokens leaves both cache counts out,
+ * and the request's prompt is their sum, taken once the stream's last report
+ * of each is known (metrics_request.c), since message_start and message_delta
+ * may each carry some of them. */
 void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info);
 
 /* An error value: {"message": "..", "code": N, ..} or "text". The message

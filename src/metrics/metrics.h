@@ -109,9 +109,11 @@ struct gp_req_metrics {
     int32_t isl;                  /* GenAI-Perf ISL (client tokenizer, no template) */
     int32_t osl;                  /* client tokenizer on the concatenated content */
     int32_t osl_asked;            /* max_tokens sent, -1 when none */
-    int32_t server_prompt_tokens;     /* usage.prompt_tokens, -1 when absent */
+    int32_t server_prompt_tokens;     /* usage.prompt_tokens (Responses, Anthropic: input_tokens; Anthropic's
+                                         plus its cache_read_ and cache_creation_input_tokens), -1 when absent */
     int32_t server_completion_tokens; /* usage.completion_tokens, -1 when absent */
-    int32_t server_cached_tokens;     /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
+    int32_t server_cached_tokens;     /* usage.prompt_tokens_details.cached_tokens (Responses:
+                                         input_tokens_details.; Anthropic: cache_read_input_tokens), -1 when absent */
     int32_t reasoning_tokens;     /* client tokenizer on reasoning/reasoning_content text */
     uint32_t reasoning_chunks;    /* reads that carried reasoning text */
     uint32_t content_chunks;      /* chunks that carried non-empty content */

@@ -35,7 +35,8 @@ struct gp_scan {
     unsigned bad_usage;    /* enum gp_usage_field: the counts whose last report was out of range
                               or not an integer (they read -1) */
     long prompt_tokens, completion_tokens;
-    long cached_tokens;    /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
+    long cached_tokens;    /* prompt tokens read from the prefix cache (gp_event_info), -1 when absent */
+    long cache_write_tokens; /* Anthropic's cache_creation_input_tokens, -1 when absent */
     uint32_t events, bad_events;
     uint32_t responses;    /* well-formed response objects (chunks, bodies; not [DONE], not errors) */
     int cut_event;         /* the stream ended inside an event (no blank line after it), or its

@@ -227,7 +227,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
                               struct gp_buf *errtext, struct gp_event_info *out)
 {
     memset(out, 0, sizeof *out);
-    out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1; /* -1: not reported */
+    out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1; /* -1: not reported */
     out->n_choices = -1;
     size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
     if (errtext)
@@ -315,7 +315,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
         out->kind = GP_EV_BAD; /* keep nothing from a malformed event */
         out->content_len = out->reasoning_len = 0;
         out->has_usage = out->bad_usage = 0;
-        out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1;
+        out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1;
         gp_js_cut(content, content0);
         gp_js_cut(reasoning, reasoning0);
         return;
@@ -328,7 +328,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
     if (t != RT_END && t != RT_NONE) {
         /* only the final response object's usage is the request's */
         out->has_usage = out->bad_usage = 0;
-        out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1;
+        out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1;
     }
     if (out->content_len || out->reasoning_len)
         out->n_choices = 1;

@@ -95,6 +95,7 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
             take_count(s, &s->prompt_tokens, info.prompt_tokens, info.bad_usage, GP_USAGE_PROMPT);
             take_count(s, &s->completion_tokens, info.completion_tokens, info.bad_usage, GP_USAGE_COMPLETION);
             take_count(s, &s->cached_tokens, info.cached_tokens, info.bad_usage, GP_USAGE_CACHED);
+            take_count(s, &s->cache_write_tokens, info.cache_write_tokens, info.bad_usage, GP_USAGE_CACHE_WRITE);
         }
         break;
     case GP_EV_BAD:
@@ -163,7 +164,7 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     s->nct = 0;
     s->nev = 0;
     s->done = s->has_error = s->has_usage = s->finish = s->bad_usage = 0;
-    s->prompt_tokens = s->completion_tokens = s->cached_tokens = -1;
+    s->prompt_tokens = s->completion_tokens = s->cached_tokens = s->cache_write_tokens = -1;
     s->events = s->bad_events = s->responses = 0;
     s->cut_event = s->last_bad = 0;
     s->first_reasoning_ns = 0;
