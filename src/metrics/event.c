@@ -290,6 +290,12 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
         gp_js_cut(reasoning, reasoning0);
         return;
     }
+    if (out->n_choices < 0 && !out->has_usage) {
+        /* no "choices" and no usage: a health check's {"status":"ok"}, a
+         * gateway's {}, no completion (nothing was read from it) */
+        out->kind = GP_EV_FOREIGN;
+        return;
+    }
     out->kind = GP_EV_CHUNK;
     if (t)
         keep_tmpl(json + s0, json + n, &s, t, out);

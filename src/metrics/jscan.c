@@ -371,3 +371,25 @@ void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info)
             return;
     }
 }
+
+void gp_js_keys(const char *json, size_t len, struct gp_buf *out, size_t max)
+{
+    struct gp_js j = {json, json + len, 0};
+    const char *k;
+    size_t kl, start = out->len;
+    int first = 1;
+    if (gp_js_peek(&j) != '{')
+        return;
+    while (gp_js_obj_next(&j, &first, &k, &kl) == 1) {
+        if (out->len - start >= max) {
+            gp_buf_puts(out, ", ...");
+            return;
+        }
+        if (out->len > start)
+            gp_buf_puts(out, ", ");
+        gp_buf_append(out, k, kl);
+        gp_js_skip(&j);
+        if (j.bad)
+            return;
+    }
+}

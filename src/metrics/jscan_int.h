@@ -127,6 +127,11 @@ void gp_js_cached_details(struct gp_js *j, struct gp_event_info *info);
  * may each carry some of them. */
 void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info);
 
+/* The top-level keys of the JSON object json (len bytes), appended to out
+ * as "a, b, c" (at most about max bytes, then ", ..."), to name what a
+ * server sent that was no answer. Nothing is appended for a non-object. */
+void gp_js_keys(const char *json, size_t len, struct gp_buf *out, size_t max);
+
 /* An error value: {"message": "..", "code": N, ..} or "text". The message
  * goes to errtext when errtext is empty (the first error's text is kept). An
  * integer code in (0, 100000) goes to info->error_code, and any other code

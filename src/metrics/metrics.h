@@ -74,7 +74,8 @@ enum gp_fail_kind {
     GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content, or cut (transfer
                              error, or the body ended inside an event) before finish_reason */
     GP_FAIL_NO_CONTENT,   /* a 2xx that carried no response object at all: a text/html (proxy,
-                             login) page, a stream whose every event was malformed, a 204 */
+                             login) page, a stream whose every event was malformed, a 204, JSON
+                             that is no answer of the API ({}, {"status":"ok"}: GP_EV_FOREIGN) */
     GP_FAIL__COUNT
 };
 const char *gp_fail_kind_name(enum gp_fail_kind k); /* "transport", "http", ... */

@@ -39,6 +39,8 @@ struct gp_scan {
     long cache_write_tokens; /* Anthropic's cache_creation_input_tokens, -1 when absent */
     uint32_t events, bad_events;
     uint32_t responses;    /* well-formed response objects (chunks, bodies; not [DONE], not errors) */
+    uint32_t foreign;      /* JSON objects that were no event of the API (GP_EV_FOREIGN; in bad_events) */
+    struct gp_buf foreign_keys; /* the first such object's keys, "a, b" (its error text names them) */
     int cut_event;         /* the stream ended inside an event (no blank line after it), or its
                               last event was malformed: a body cut short, e.g. by a Content-Length
                               shorter than what the server meant to send */

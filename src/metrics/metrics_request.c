@@ -207,7 +207,22 @@ static int classify_no_content(struct worker *w, const struct gp_record *r, stru
     size_t nbytes = 0;
     for (uint32_t c = 0; c < r->n_chunks; c++)
         nbytes += gp_record_chunk(st, r, c)->len;
-    if (streamed && s->bad_events)
+    const char *what = s->anthropic ? "Anthropic message" : s->responses_api ? "Responses API response" : "chat completion";
+    const char *what_ev = s->anthropic ? "Anthropic Messages event" : s->responses_api ? "Responses API event"
+                                                                                          : "chat completion chunk";
+    uint32_t malformed = s->bad_events - s->foreign;
+    if (s->foreign) {
+        /* JSON, but no answer: say what it was (its keys) */
+        const char *keys = s->foreign_keys.len ? s->foreign_keys.data : "none";
+        if (streamed)
+            gp_buf_printf(&msg, "no_content: %d stream whose %u JSON event%s no %s%s (keys%s: %s)", r->http_status,
+                          s->foreign, s->foreign == 1 ? " is" : "s are", what_ev, s->foreign == 1 ? "" : "s",
+                          s->foreign == 1 ? "" : " of the first", keys);
+        else
+            gp_buf_printf(&msg, "no_content: %d with a JSON object that is no %s (keys: %s)", r->http_status, what, keys);
+        if (malformed)
+            gp_buf_printf(&msg, "; %u malformed event%s", malformed, malformed == 1 ? "" : "s");
+    } else if (streamed && s->bad_events)
         gp_buf_printf(&msg, "no_content: %u malformed event%s", s->bad_events, s->bad_events == 1 ? "" : "s");
     else if (streamed)
         gp_buf_puts(&msg, "no_content: no response event in the stream");

@@ -7,6 +7,7 @@
  * Reasoning never moves GenAI-Perf's content-only TTFT or latency.
  */
 #include "metrics/metrics_int.h"
+#include "metrics/jscan_int.h"
 #include "client/record.h"
 #include "core/error.h"
 
@@ -101,6 +102,13 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
     case GP_EV_BAD:
         s->bad_events++; /* GenAI-Perf drops these too; we count them */
         break;
+    case GP_EV_FOREIGN:
+        s->bad_events++; /* an unexpected shape: ignored and counted as malformed */
+        if (!s->foreign++) {
+            gp_buf_reset(&s->foreign_keys);
+            gp_js_keys(data, len, &s->foreign_keys, 120);
+        }
+        break;
     }
     return 0;
 }
@@ -165,7 +173,7 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     s->nev = 0;
     s->done = s->has_error = s->has_usage = s->finish = s->bad_usage = 0;
     s->prompt_tokens = s->completion_tokens = s->cached_tokens = s->cache_write_tokens = -1;
-    s->events = s->bad_events = s->responses = 0;
+    s->events = s->bad_events = s->responses = s->foreign = 0;
     s->cut_event = s->last_bad = 0;
     s->first_reasoning_ns = 0;
     s->reasoning_chunks = 0;
@@ -240,6 +248,7 @@ void gp_scan_free(struct gp_scan *s)
     gp_buf_free(&s->errtext);
     gp_buf_free(&s->first_err);
     gp_buf_free(&s->body);
+    gp_buf_free(&s->foreign_keys);
     gp_event_tmpl_free(&s->tmpl);
     free(s->ct);
     free(s->ev_end);

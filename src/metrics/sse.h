@@ -49,6 +49,10 @@ enum gp_event_kind {
     GP_EV_DONE,        /* [DONE] */
     GP_EV_ERROR,       /* top-level "error" key, or {"object":"error"} */
     GP_EV_BAD,         /* not JSON / unexpected shape (ignored, counted) */
+    GP_EV_FOREIGN,     /* a well-formed JSON object that is no event or answer of the API
+                          read (chat: neither "choices" nor a "usage" object; Anthropic: no
+                          "type"): {}, {"status":"ok"}. Ignored and counted as malformed; a 2xx
+                          that brought nothing else fails as no_content (issue 38 item 6) */
 };
 
 /* The usage counts an event may carry, as bits of gp_event_info.bad_usage. */

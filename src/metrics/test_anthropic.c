@@ -267,6 +267,48 @@ static void test_prompt_cache(void)
     gp_record_store_free(&st);
 }
 
+/* A delta whose text is no string, or that is no object, is a malformed
+ * event; an object with no Anthropic "type" is no event (issue 38 item 6). */
+static void test_not_an_event(void)
+{
+    struct gp_buf c = {0}, r = {0}, e = {0};
+    struct gp_event_info in;
+    static const char *bad[] = {
+        "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":5}}",
+        "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":null}}",
+        "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":[]}}",
+        "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":\"hi\"}",
+    };
+    for (int i = 0; i < 4; i++) {
+        parse(bad[i], &c, &r, &e, &in);
+        CHECK_INT(in.kind, GP_EV_BAD);
+        CHECK_INT((int)(c.len + r.len), 0);
+    }
+    parse("{}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_FOREIGN);
+    parse("{\"status\":\"ok\"}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_FOREIGN);
+    parse("{\"choices\":[{\"delta\":{\"content\":\"x\"}}]}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_FOREIGN);
+    gp_buf_free(&c);
+    gp_buf_free(&r);
+    gp_buf_free(&e);
+
+    struct gp_record_store st;
+    ts_store_init(&st);
+    const char *rd[] = {"{\"status\":\"ok\"}"};
+    uint64_t dt[] = {10};
+    ts_add_req(&st, 1000, 200, 0, rd, dt, 1, NULL);
+    struct gp_metrics_opts o = {.anthropic = 1};
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, NULL, NULL, &o, &m, NULL), 0);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NO_CONTENT);
+    static const char want[] = "no_content: 200 with a JSON object that is no Anthropic message (keys: status)";
+    CHECK(m.reqs[0].err_len == sizeof want - 1 && !memcmp(m.text + m.reqs[0].err_off, want, sizeof want - 1));
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 /* message_start's usage says output_tokens 1; message_delta's is the final
  * word (issue 38 item 4): a count there replaces it, and a count that is no
  * count makes it unknown and flagged, never the stale 1. */
@@ -314,5 +356,6 @@ int main(void)
     GP_RUN(test_requests);
     GP_RUN(test_last_usage_wins);
     GP_RUN(test_prompt_cache);
+    GP_RUN(test_not_an_event);
     return gp_test_summary();
 }
