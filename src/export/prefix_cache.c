@@ -3,6 +3,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "dataset/dataset.h"
 #include "export/export.h"
 #include "metrics/metrics.h"
 
@@ -42,6 +43,19 @@ static json_t *server_part(const json_t *tel)
     return NULL;
 }
 
+/* Where the usage part's counts come from: each API names them its own
+ * way, and Anthropic's input_tokens leaves the cached tokens out (the prompt
+ * is the three counts added: metrics_request.c). */
+static const char *usage_source(int endpoint_type)
+{
+    if (endpoint_type == GP_ENDPOINT_ANTHROPIC)
+        return "usage.cache_read_input_tokens / (usage.input_tokens + cache_read_input_tokens + "
+               "cache_creation_input_tokens) over the ok measured requests";
+    if (endpoint_type == GP_ENDPOINT_RESPONSES)
+        return "usage.input_tokens_details.cached_tokens / usage.input_tokens over the ok measured requests";
+    return "usage.prompt_tokens_details.cached_tokens / usage.prompt_tokens over the ok measured requests";
+}
+
 json_t *gp_export_prefix_cache_json(const struct gp_export_ctx *ctx)
 {
     const struct gp_metrics_result *m = ctx->m;
@@ -60,8 +74,7 @@ json_t *gp_export_prefix_cache_json(const struct gp_export_ctx *ctx)
         json_object_set_new(u, "prompt_tokens", json_real(m->cached_prompt_sum));
         json_object_set_new(u, "hit_rate",
                             m->cached_prompt_sum > 0 ? json_real(m->cached_tokens_sum / m->cached_prompt_sum) : json_null());
-        json_object_set_new(u, "source", json_string("usage.prompt_tokens_details.cached_tokens / usage.prompt_tokens "
-                                                     "over the ok measured requests"));
+        json_object_set_new(u, "source", json_string(usage_source(ctx->endpoint_type)));
     }
     json_t *hr = srv ? json_object_get(srv, "hit_rate") : NULL;
     int from_srv = json_is_number(hr);

@@ -8,7 +8,10 @@
  * content_block_delta {"delta":{"type":"text_delta","text":".."}} or
  * {"type":"thinking_delta","thinking":".."} (signature_delta and
  * input_json_delta carry no text), content_block_stop, message_delta
- * {"delta":{"stop_reason":..},"usage":{"output_tokens":N}} (cumulative),
+ * {"delta":{"stop_reason":..},"usage":{"output_tokens":N}} (cumulative; its
+ * input and cache counts may be null), usage's cache_read_input_tokens and
+ * cache_creation_input_tokens kept apart from input_tokens (which leaves
+ * them out; the request's prompt is the sum, metrics_request.c),
  * message_stop (the stream's end: GP_EV_DONE), ping, and error
  * {"type":"error","error":{"type":..,"message":..}}.
  * Non-streamed: {"type":"message","content":[{"type":"text","text":..},
@@ -25,6 +28,7 @@
 struct anth_out {
     struct gp_buf *content, *reasoning, *errtext;
     struct gp_event_info *info;
+    int known;   /* a key of this API's events was seen ("type", ...): else GP_EV_FOREIGN */
 };
 
 /* a content block or a delta: "text" is content, "thinking" is reasoning
@@ -38,7 +42,9 @@ static void anth_block(struct gp_js *j, struct anth_out *s)
     size_t kl;
     int first = 1, r;
     while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
-        if (KEQ("text"))
+        if ((KEQ("text") || KEQ("thinking")) && gp_js_peek(j) != '"')
+            j->bad = 1; /* text that is no string: a malformed event, not an empty delta */
+        else if (KEQ("text"))
             s->info->content_len += gp_js_text(j, s->content);
         else if (KEQ("thinking"))
             s->info->reasoning_len += gp_js_text(j, s->reasoning);
@@ -68,6 +74,9 @@ static int anth_object(struct gp_js *j, struct anth_out *s, int *type_stop, int 
     size_t kl;
     int first = 1, r;
     while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
+        if (KEQ("type") || KEQ("message") || KEQ("content_block") || KEQ("delta") || KEQ("content") ||
+            KEQ("usage") || KEQ("stop_reason"))
+            s->known = 1;
         if (KEQ("type") && gp_js_peek(j) == '"') {
             const char *v = j->p + 1;
             gp_js_str(j, NULL);
@@ -81,7 +90,9 @@ static int anth_object(struct gp_js *j, struct anth_out *s, int *type_stop, int 
             r = anth_object(j, s, &ts, &te);
             if (r != 0)
                 j->bad = 1;
-        } else if (KEQ("content_block") || KEQ("delta"))
+        } else if (KEQ("delta") && gp_js_peek(j) != '{')
+            j->bad = 1; /* a delta is an object: another value is a malformed event */
+        else if (KEQ("content_block") || KEQ("delta"))
             anth_block(j, s);
         else if (KEQ("content"))
             anth_content(j, s);
@@ -104,13 +115,13 @@ void gp_event_parse_anthropic(const char *json, size_t len, struct gp_buf *conte
                               struct gp_buf *errtext, struct gp_event_info *out)
 {
     memset(out, 0, sizeof *out);
-    out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1; /* -1: not reported */
+    out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1; /* -1: not reported */
     out->n_choices = -1;
     size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
     if (errtext)
         gp_buf_reset(errtext);
     struct gp_js j = {json, json + len, 0};
-    struct anth_out s = {content, reasoning, errtext, out};
+    struct anth_out s = {content, reasoning, errtext, out, 0};
     int type_stop = 0, type_error = 0;
     int r = gp_js_peek(&j) == '{' ? anth_object(&j, &s, &type_stop, &type_error) : -1;
     if (!j.bad && r == 0 && (gp_js_ws(&j), j.p != j.end))
@@ -128,6 +139,11 @@ void gp_event_parse_anthropic(const char *json, size_t len, struct gp_buf *conte
         out->has_usage = out->bad_usage = 0;
         gp_js_cut(content, content0);
         gp_js_cut(reasoning, reasoning0);
+        return;
+    }
+    if (!s.known) {
+        out->kind = GP_EV_FOREIGN; /* {}, {"status":"ok"}: no Messages API event */
+        out->has_usage = out->bad_usage = 0;
         return;
     }
     out->kind = type_stop ? GP_EV_DONE : GP_EV_CHUNK;

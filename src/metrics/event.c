@@ -148,9 +148,9 @@ static void scan_usage(struct gp_js *j, struct scan_state *s)
     s->info->has_usage = 1;
     while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
         if (KEQ("prompt_tokens"))
-            s->info->prompt_tokens = gp_js_usage_count(j, s->info);
+            s->info->prompt_tokens = gp_js_usage_count(j, s->info, GP_USAGE_PROMPT);
         else if (KEQ("completion_tokens"))
-            s->info->completion_tokens = gp_js_usage_count(j, s->info);
+            s->info->completion_tokens = gp_js_usage_count(j, s->info, GP_USAGE_COMPLETION);
         else if (KEQ("prompt_tokens_details") && gp_js_peek(j) == '{')
             gp_js_cached_details(j, s->info);
         else
@@ -219,7 +219,7 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
                          struct gp_buf *errtext, struct gp_event_tmpl *t, struct gp_event_info *out)
 {
     memset(out, 0, sizeof *out);
-    out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1;
+    out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1;
     out->n_choices = -1;
     size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
     if (errtext)
@@ -288,6 +288,12 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
         out->has_usage = out->bad_usage = 0;
         gp_js_cut(content, content0);
         gp_js_cut(reasoning, reasoning0);
+        return;
+    }
+    if (out->n_choices < 0 && !out->has_usage) {
+        /* no "choices" and no usage: a health check's {"status":"ok"}, a
+         * gateway's {}, no completion (nothing was read from it) */
+        out->kind = GP_EV_FOREIGN;
         return;
     }
     out->kind = GP_EV_CHUNK;

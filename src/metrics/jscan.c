@@ -273,14 +273,14 @@ size_t gp_js_text(struct gp_js *j, struct gp_buf *out)
     return gp_js_str(j, out);
 }
 
-long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info)
+long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info, unsigned field)
 {
     if (gp_js_is_null(j))
         return -1;
     int c = gp_js_peek(j);
     if (c < '0' || c > '9') {
         gp_js_skip(j);
-        info->bad_usage = 1;
+        info->bad_usage |= field;
         return -1;
     }
     long v = 0;
@@ -296,7 +296,7 @@ long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info)
         over = 1;
     }
     if (over) {
-        info->bad_usage = 1;
+        info->bad_usage |= field;
         return -1;
     }
     return v;
@@ -338,7 +338,7 @@ void gp_js_cached_details(struct gp_js *j, struct gp_event_info *info)
     int first = 1;
     while (gp_js_obj_next(j, &first, &k, &kl) == 1) {
         if (KEQ("cached_tokens") && gp_js_peek(j) != 'n')
-            info->cached_tokens = gp_js_usage_count(j, info);
+            info->cached_tokens = gp_js_usage_count(j, info, GP_USAGE_CACHED);
         else
             gp_js_skip(j);
         if (j->bad)
@@ -356,14 +356,40 @@ void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info)
     info->has_usage = 1;
     while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
         if (KEQ("input_tokens"))
-            info->prompt_tokens = gp_js_usage_count(j, info);
+            info->prompt_tokens = gp_js_usage_count(j, info, GP_USAGE_PROMPT);
         else if (KEQ("output_tokens"))
-            info->completion_tokens = gp_js_usage_count(j, info);
+            info->completion_tokens = gp_js_usage_count(j, info, GP_USAGE_COMPLETION);
         else if (KEQ("input_tokens_details") && gp_js_peek(j) == '{')
             gp_js_cached_details(j, info);
+        else if (KEQ("cache_read_input_tokens"))
+            info->cached_tokens = gp_js_usage_count(j, info, GP_USAGE_CACHED);
+        else if (KEQ("cache_creation_input_tokens"))
+            info->cache_write_tokens = gp_js_usage_count(j, info, GP_USAGE_CACHE_WRITE);
         else
             gp_js_skip(j);
         if (j->bad)
+            return;
+    }
+}
+
+void gp_js_keys(const char *json, size_t len, struct gp_buf *out, size_t max)
+{
+    struct gp_js j = {json, json + len, 0};
+    const char *k;
+    size_t kl, start = out->len;
+    int first = 1;
+    if (gp_js_peek(&j) != '{')
+        return;
+    while (gp_js_obj_next(&j, &first, &k, &kl) == 1) {
+        if (out->len - start >= max) {
+            gp_buf_puts(out, ", ...");
+            return;
+        }
+        if (out->len > start)
+            gp_buf_puts(out, ", ");
+        gp_buf_append(out, k, kl);
+        gp_js_skip(&j);
+        if (j.bad)
             return;
     }
 }

@@ -106,8 +106,9 @@ size_t gp_js_text(struct gp_js *j, struct gp_buf *out);
 /* A usage token count: a plain JSON integer in [0, INT32_MAX] (the records
  * keep int32), or -1 for null. Anything else a server sends (out of range, a
  * fraction or exponent, negative, a string) is no count at all: -1 with
- * info->bad_usage set, never a number cut or rounded from it. */
-long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info);
+ * field (enum gp_usage_field, the count being read) set in info->bad_usage,
+ * never a number cut or rounded from it. */
+long gp_js_usage_count(struct gp_js *j, struct gp_event_info *info, unsigned field);
 
 /* The inside of a usage details object ({ already consumed):
  * {"cached_tokens": N} becomes info->cached_tokens (prefix-cache hits; chat's
@@ -117,12 +118,19 @@ void gp_js_cached_details(struct gp_js *j, struct gp_event_info *info);
 /* A usage object that names its counts input_tokens / output_tokens (the
  * Responses API and Anthropic Messages both do): they become
  * info->prompt_tokens / completion_tokens, input_tokens_details.cached_tokens
- * (Responses) info->cached_tokens, and an object sets info->has_usage. null
- * or a non-object is skipped. Anthropic's cache_read_input_tokens is not read
- * as cached_tokens: its input_tokens leaves the cached tokens out, so the
- * hit rate's denominator would need the three counts added, and a count
- * genperf does not know how to read stays "not reported" (-1). */
+ * (Responses) and cache_read_input_tokens (Anthropic) info->cached_tokens,
+ * cache_creation_input_tokens (Anthropic) info->cache_write_tokens, and an
+ * object sets info->has_usage. null or a non-object is skipped. The counts
+ * are kept as sent: Anthropic's input_tokens leaves both cache counts out,
+ * and the request's prompt is their sum, taken once the stream's last report
+ * of each is known (metrics_request.c), since message_start and message_delta
+ * may each carry some of them. */
 void gp_js_usage_io(struct gp_js *j, struct gp_event_info *info);
+
+/* The top-level keys of the JSON object json (len bytes), appended to out
+ * as "a, b, c" (at most about max bytes, then ", ..."), to name what a
+ * server sent that was no answer. Nothing is appended for a non-object. */
+void gp_js_keys(const char *json, size_t len, struct gp_buf *out, size_t max);
 
 /* An error value: {"message": "..", "code": N, ..} or "text". The message
  * goes to errtext when errtext is empty (the first error's text is kept). An

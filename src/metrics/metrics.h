@@ -74,7 +74,8 @@ enum gp_fail_kind {
     GP_FAIL_TRUNCATED,    /* stream ended (EOF) before [DONE] with no content, or cut (transfer
                              error, or the body ended inside an event) before finish_reason */
     GP_FAIL_NO_CONTENT,   /* a 2xx that carried no response object at all: a text/html (proxy,
-                             login) page, a stream whose every event was malformed, a 204 */
+                             login) page, a stream whose every event was malformed, a 204, JSON
+                             that is no answer of the API ({}, {"status":"ok"}: GP_EV_FOREIGN) */
     GP_FAIL__COUNT
 };
 const char *gp_fail_kind_name(enum gp_fail_kind k); /* "transport", "http", ... */
@@ -109,9 +110,11 @@ struct gp_req_metrics {
     int32_t isl;                  /* GenAI-Perf ISL (client tokenizer, no template) */
     int32_t osl;                  /* client tokenizer on the concatenated content */
     int32_t osl_asked;            /* max_tokens sent, -1 when none */
-    int32_t server_prompt_tokens;     /* usage.prompt_tokens, -1 when absent */
+    int32_t server_prompt_tokens;     /* usage.prompt_tokens (Responses, Anthropic: input_tokens; Anthropic's
+                                         plus its cache_read_ and cache_creation_input_tokens), -1 when absent */
     int32_t server_completion_tokens; /* usage.completion_tokens, -1 when absent */
-    int32_t server_cached_tokens;     /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
+    int32_t server_cached_tokens;     /* usage.prompt_tokens_details.cached_tokens (Responses:
+                                         input_tokens_details.; Anthropic: cache_read_input_tokens), -1 when absent */
     int32_t reasoning_tokens;     /* client tokenizer on reasoning/reasoning_content text */
     uint32_t reasoning_chunks;    /* reads that carried reasoning text */
     uint32_t content_chunks;      /* chunks that carried non-empty content */

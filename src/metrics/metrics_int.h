@@ -32,11 +32,15 @@ struct gp_scan {
     uint64_t first_reasoning_ns; /* read that completed the first reasoning text; 0 = none */
     uint32_t reasoning_chunks;   /* reads that carried reasoning text */
     int done, has_error, has_usage, finish;
-    int bad_usage;         /* a usage count was out of range or not an integer (it reads -1) */
+    unsigned bad_usage;    /* enum gp_usage_field: the counts whose last report was out of range
+                              or not an integer (they read -1) */
     long prompt_tokens, completion_tokens;
-    long cached_tokens;    /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
+    long cached_tokens;    /* prompt tokens read from the prefix cache (gp_event_info), -1 when absent */
+    long cache_write_tokens; /* Anthropic's cache_creation_input_tokens, -1 when absent */
     uint32_t events, bad_events;
     uint32_t responses;    /* well-formed response objects (chunks, bodies; not [DONE], not errors) */
+    uint32_t foreign;      /* JSON objects that were no event of the API (GP_EV_FOREIGN; in bad_events) */
+    struct gp_buf foreign_keys; /* the first such object's keys, "a, b" (its error text names them) */
     int cut_event;         /* the stream ended inside an event (no blank line after it), or its
                               last event was malformed: a body cut short, e.g. by a Content-Length
                               shorter than what the server meant to send */

@@ -207,7 +207,22 @@ static int classify_no_content(struct worker *w, const struct gp_record *r, stru
     size_t nbytes = 0;
     for (uint32_t c = 0; c < r->n_chunks; c++)
         nbytes += gp_record_chunk(st, r, c)->len;
-    if (streamed && s->bad_events)
+    const char *what = s->anthropic ? "Anthropic message" : s->responses_api ? "Responses API response" : "chat completion";
+    const char *what_ev = s->anthropic ? "Anthropic Messages event" : s->responses_api ? "Responses API event"
+                                                                                          : "chat completion chunk";
+    uint32_t malformed = s->bad_events - s->foreign;
+    if (s->foreign) {
+        /* JSON, but no answer: say what it was (its keys) */
+        const char *keys = s->foreign_keys.len ? s->foreign_keys.data : "none";
+        if (streamed)
+            gp_buf_printf(&msg, "no_content: %d stream whose %u JSON event%s no %s%s (keys%s: %s)", r->http_status,
+                          s->foreign, s->foreign == 1 ? " is" : "s are", what_ev, s->foreign == 1 ? "" : "s",
+                          s->foreign == 1 ? "" : " of the first", keys);
+        else
+            gp_buf_printf(&msg, "no_content: %d with a JSON object that is no %s (keys: %s)", r->http_status, what, keys);
+        if (malformed)
+            gp_buf_printf(&msg, "; %u malformed event%s", malformed, malformed == 1 ? "" : "s");
+    } else if (streamed && s->bad_events)
         gp_buf_printf(&msg, "no_content: %u malformed event%s", s->bad_events, s->bad_events == 1 ? "" : "s");
     else if (streamed)
         gp_buf_puts(&msg, "no_content: no response event in the stream");
@@ -398,6 +413,28 @@ static int finish_ok(struct worker *w, struct gp_req_metrics *rm)
     return 0;
 }
 
+/* The prompt the server processed. Anthropic's input_tokens leaves out the
+ * tokens read from its prompt cache (cache_read_input_tokens) and written to
+ * it (cache_creation_input_tokens); its prompt is the three added, which
+ * makes the prefix-cache hit rate (cached / prompt) the same quantity as on
+ * chat, whose prompt_tokens include cached_tokens. A cache count that was no
+ * count leaves the sum unknown (-1; bad_usage is already set), an absent one
+ * counts as 0 (no prompt caching in use), and a sum past int32 is no count. */
+static int32_t server_prompt(const struct gp_scan *s, uint32_t *flags)
+{
+    long p = s->prompt_tokens;
+    if (!s->anthropic || p < 0)
+        return (int32_t)p;
+    if (s->bad_usage & (GP_USAGE_CACHED | GP_USAGE_CACHE_WRITE))
+        return -1;
+    p += (s->cached_tokens > 0 ? s->cached_tokens : 0) + (s->cache_write_tokens > 0 ? s->cache_write_tokens : 0);
+    if (p > INT32_MAX) {
+        *flags |= GP_RQ_BAD_USAGE;
+        return -1;
+    }
+    return (int32_t)p;
+}
+
 static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
 {
     const struct gp_record *r = &w->st->recs[i];
@@ -414,7 +451,7 @@ static int process_one(struct worker *w, size_t i, struct gp_req_metrics *rm)
         rm->flags |= GP_RQ_BAD_USAGE;
     if (s->has_usage) {
         rm->flags |= GP_RQ_HAS_USAGE;
-        rm->server_prompt_tokens = (int32_t)s->prompt_tokens;
+        rm->server_prompt_tokens = server_prompt(s, &rm->flags);
         rm->server_completion_tokens = (int32_t)s->completion_tokens;
         rm->server_cached_tokens = (int32_t)s->cached_tokens;
     }

@@ -227,7 +227,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
                               struct gp_buf *errtext, struct gp_event_info *out)
 {
     memset(out, 0, sizeof *out);
-    out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1; /* -1: not reported */
+    out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1; /* -1: not reported */
     out->n_choices = -1;
     size_t content0 = content ? content->len : 0, reasoning0 = reasoning ? reasoning->len : 0;
     if (errtext)
@@ -239,7 +239,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
     }
     const char *k, *ty = NULL, *delta = NULL;
     size_t kl, tyl = 0;
-    int first = 1, r, top_error = 0;
+    int first = 1, r, top_error = 0, delta_bad = 0;
     struct resp_obj ro = {0}, inner = {0};
     while ((r = gp_js_obj_next(&j, &first, &k, &kl)) == 1) {
         if (KEQ("type"))
@@ -247,6 +247,9 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
         else if (KEQ("delta") && gp_js_peek(&j) == '"') {
             delta = j.p;
             gp_js_str(&j, NULL);
+        } else if (KEQ("delta")) {
+            delta_bad = 1; /* malformed if this is a text event (known after "type") */
+            gp_js_skip(&j);
         } else if (KEQ("response"))
             scan_response(&j, errtext, out, &inner);
         else if (KEQ("object") || KEQ("status") || KEQ("usage") || KEQ("output")) {
@@ -295,6 +298,10 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
         gp_event_parse(json, len, content, reasoning, errtext, out);
         return;
     }
+    if (delta_bad && (t == RT_TEXT || t == RT_REASONING))
+        j.bad = 1; /* a text delta that is no string: a malformed event, not an empty one */
+    if (t == RT_END && inner.failed && errtext && errtext->len == 0)
+        gp_buf_puts(errtext, "response.completed with a failed response"); /* no error message came */
     if (!j.bad && r == 0 && (t == RT_TEXT || t == RT_REASONING) && delta) {
         size_t n = str_at(delta, j.end, t == RT_TEXT ? content : reasoning, &j.bad);
         if (t == RT_TEXT)
@@ -302,7 +309,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
         else
             out->reasoning_len += n;
     }
-    if (top_error || t == RT_FAILED || t == RT_ERROR || (t == RT_NONE && ro.failed)) {
+    if (top_error || t == RT_FAILED || t == RT_ERROR || (t == RT_NONE && ro.failed) || (t == RT_END && inner.failed)) {
         out->kind = GP_EV_ERROR;
         out->content_len = out->reasoning_len = 0;
         out->has_usage = out->bad_usage = 0;
@@ -315,7 +322,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
         out->kind = GP_EV_BAD; /* keep nothing from a malformed event */
         out->content_len = out->reasoning_len = 0;
         out->has_usage = out->bad_usage = 0;
-        out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1;
+        out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1;
         gp_js_cut(content, content0);
         gp_js_cut(reasoning, reasoning0);
         return;
@@ -328,7 +335,7 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
     if (t != RT_END && t != RT_NONE) {
         /* only the final response object's usage is the request's */
         out->has_usage = out->bad_usage = 0;
-        out->prompt_tokens = out->completion_tokens = out->cached_tokens = -1;
+        out->prompt_tokens = out->completion_tokens = out->cached_tokens = out->cache_write_tokens = -1;
     }
     if (out->content_len || out->reasoning_len)
         out->n_choices = 1;

@@ -7,12 +7,30 @@
  * Reasoning never moves GenAI-Perf's content-only TTFT or latency.
  */
 #include "metrics/metrics_int.h"
+#include "metrics/jscan_int.h"
 #include "client/record.h"
 #include "core/error.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* One usage count of an event into the request's. A stream may report usage
+ * more than once (chat's continuous usage stats, Anthropic's message_start
+ * then message_delta), and the last report is the server's final word: a
+ * count replaces the earlier one, and a count that was no count makes it
+ * unknown (-1, its bit kept in s->bad_usage) rather than leave a superseded
+ * number standing. An event that does not mention the count leaves it. */
+static void take_count(struct gp_scan *s, long *dst, long v, unsigned bad, unsigned field)
+{
+    if (bad & field) {
+        *dst = -1;
+        s->bad_usage |= field;
+    } else if (v >= 0) {
+        *dst = v;
+        s->bad_usage &= ~field;
+    }
+}
 
 static int on_event(void *vctx, const char *data, size_t len, const char *event_type)
 {
@@ -73,20 +91,23 @@ static int on_event(void *vctx, const char *data, size_t len, const char *event_
             s->finish = 1;
         if (info.ends_stream)
             s->done = 1; /* response.completed: the Responses API's [DONE] */
-        if (info.bad_usage)
-            s->bad_usage = 1;
         if (info.has_usage) {
             s->has_usage = 1;
-            if (info.prompt_tokens >= 0)
-                s->prompt_tokens = info.prompt_tokens;
-            if (info.completion_tokens >= 0)
-                s->completion_tokens = info.completion_tokens;
-            if (info.cached_tokens >= 0)
-                s->cached_tokens = info.cached_tokens;
+            take_count(s, &s->prompt_tokens, info.prompt_tokens, info.bad_usage, GP_USAGE_PROMPT);
+            take_count(s, &s->completion_tokens, info.completion_tokens, info.bad_usage, GP_USAGE_COMPLETION);
+            take_count(s, &s->cached_tokens, info.cached_tokens, info.bad_usage, GP_USAGE_CACHED);
+            take_count(s, &s->cache_write_tokens, info.cache_write_tokens, info.bad_usage, GP_USAGE_CACHE_WRITE);
         }
         break;
     case GP_EV_BAD:
         s->bad_events++; /* GenAI-Perf drops these too; we count them */
+        break;
+    case GP_EV_FOREIGN:
+        s->bad_events++; /* an unexpected shape: ignored and counted as malformed */
+        if (!s->foreign++) {
+            gp_buf_reset(&s->foreign_keys);
+            gp_js_keys(data, len, &s->foreign_keys, 120);
+        }
         break;
     }
     return 0;
@@ -151,8 +172,8 @@ int gp_scan_response(const struct gp_record_store *st, const struct gp_record *r
     s->nct = 0;
     s->nev = 0;
     s->done = s->has_error = s->has_usage = s->finish = s->bad_usage = 0;
-    s->prompt_tokens = s->completion_tokens = s->cached_tokens = -1;
-    s->events = s->bad_events = s->responses = 0;
+    s->prompt_tokens = s->completion_tokens = s->cached_tokens = s->cache_write_tokens = -1;
+    s->events = s->bad_events = s->responses = s->foreign = 0;
     s->cut_event = s->last_bad = 0;
     s->first_reasoning_ns = 0;
     s->reasoning_chunks = 0;
@@ -227,6 +248,7 @@ void gp_scan_free(struct gp_scan *s)
     gp_buf_free(&s->errtext);
     gp_buf_free(&s->first_err);
     gp_buf_free(&s->body);
+    gp_buf_free(&s->foreign_keys);
     gp_event_tmpl_free(&s->tmpl);
     free(s->ct);
     free(s->ev_end);

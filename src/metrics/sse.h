@@ -49,6 +49,18 @@ enum gp_event_kind {
     GP_EV_DONE,        /* [DONE] */
     GP_EV_ERROR,       /* top-level "error" key, or {"object":"error"} */
     GP_EV_BAD,         /* not JSON / unexpected shape (ignored, counted) */
+    GP_EV_FOREIGN,     /* a well-formed JSON object that is no event or answer of the API
+                          read (chat: neither "choices" nor a "usage" object; Anthropic: no
+                          "type"): {}, {"status":"ok"}. Ignored and counted as malformed; a 2xx
+                          that brought nothing else fails as no_content (issue 38 item 6) */
+};
+
+/* The usage counts an event may carry, as bits of gp_event_info.bad_usage. */
+enum gp_usage_field {
+    GP_USAGE_PROMPT = 1u << 0,
+    GP_USAGE_COMPLETION = 1u << 1,
+    GP_USAGE_CACHED = 1u << 2,
+    GP_USAGE_CACHE_WRITE = 1u << 3,
 };
 
 /* What one event (or one non-streamed body) carried. Text is appended to
@@ -60,9 +72,17 @@ struct gp_event_info {
     size_t reasoning_len;      /* bytes appended to reasoning (reasoning_content or reasoning) */
     int has_usage;
     long prompt_tokens, completion_tokens;   /* -1 when absent or not a count */
-    long cached_tokens;        /* usage.prompt_tokens_details.cached_tokens, -1 when absent */
-    int bad_usage;             /* a usage count that was not an integer in [0, INT32_MAX]
-                                  (out of range, fractional, negative, not a number) */
+    long cached_tokens;        /* prompt tokens read from the server's prefix cache, -1 when absent:
+                                  usage.prompt_tokens_details.cached_tokens (chat; part of
+                                  prompt_tokens), input_tokens_details.cached_tokens (Responses;
+                                  part of input_tokens), cache_read_input_tokens (Anthropic; NOT
+                                  part of its input_tokens) */
+    long cache_write_tokens;   /* Anthropic's cache_creation_input_tokens (prompt tokens written to
+                                  its cache, not part of input_tokens either), -1 when absent */
+    unsigned bad_usage;        /* enum gp_usage_field bits: the usage counts that were not an
+                                  integer in [0, INT32_MAX] (out of range, fractional, negative,
+                                  not a number); each reads -1. Per count, so that a stream's
+                                  later bad count can unset an earlier good one (scan.c) */
     int has_finish;            /* finish_reason non-null */
     int n_choices;             /* -1 when there was no "choices" */
     int error_code;            /* error.code when an integer, else 0 */
@@ -117,7 +137,8 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
 
 /* The same for one Anthropic Messages API event or body (anthropic.c):
  * text / text_delta are content, thinking / thinking_delta reasoning,
- * usage.input_tokens / output_tokens the usage counts, a non-null
+ * usage.input_tokens / output_tokens the usage counts (cache_read_ and
+ * cache_creation_input_tokens as cached_tokens / cache_write_tokens), a non-null
  * stop_reason the finish, "type":"message_stop" GP_EV_DONE (the stream's
  * end in place of [DONE]), "type":"error" GP_EV_ERROR. */
 void gp_event_parse_anthropic(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,

@@ -9,6 +9,7 @@
 #include "metrics/test_support.h"
 #include "tokenizer/tokenizer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,10 +212,94 @@ static void test_requests(void)
     gp_record_store_free(&st);
 }
 
+/* A response.completed whose response failed is a stream error, and a text
+ * delta that is no string a malformed event (issue 38 item 6). */
+static void test_failed_completed(void)
+{
+    struct gp_buf c = {0}, r = {0}, e = {0};
+    struct gp_event_info in;
+    parse("{\"type\":\"response.completed\",\"response\":{\"object\":\"response\",\"status\":\"failed\","
+          "\"error\":null,\"usage\":null}}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    CHECK_STR(e.data, "response.completed with a failed response");
+    gp_buf_reset(&e);
+    parse("{\"type\":\"response.completed\",\"response\":{\"object\":\"response\",\"status\":\"completed\","
+          "\"error\":{\"code\":\"server_error\",\"message\":\"boom\"}}}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_ERROR);
+    CHECK_STR(e.data, "boom");
+    /* a completed, unfailed response stays the end of the stream */
+    parse("{\"type\":\"response.completed\",\"response\":{\"object\":\"response\",\"status\":\"completed\","
+          "\"error\":null}}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    CHECK_INT(in.ends_stream, 1);
+    static const char *deltas[] = {"5", "null", "{\"text\":\"x\"}", "[\"x\"]"};
+    for (int i = 0; i < 4; i++) {
+        char ev[256];
+        gp_buf_reset(&c);
+        snprintf(ev, sizeof ev, "{\"delta\":%s,\"type\":\"response.output_text.delta\"}", deltas[i]);
+        parse(ev, &c, &r, &e, &in);
+        CHECK_INT(in.kind, GP_EV_BAD);
+        CHECK_INT((int)c.len, 0);
+        snprintf(ev, sizeof ev, "{\"type\":\"response.reasoning_text.delta\",\"delta\":%s}", deltas[i]);
+        parse(ev, &c, &r, &e, &in);
+        CHECK_INT(in.kind, GP_EV_BAD);
+    }
+    /* a non-text event's delta is not read */
+    parse("{\"type\":\"response.audio.delta\",\"delta\":5}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_CHUNK);
+    /* no event of this API */
+    parse("{\"status\":\"ok\"}", &c, &r, &e, &in);
+    CHECK_INT(in.kind, GP_EV_FOREIGN);
+
+    struct gp_record_store st;
+    ts_store_init(&st);
+    const char *rd[] = {CREATED, DELTA("ab"),
+                        TEV("response.completed", ",\"response\":{\"object\":\"response\",\"status\":\"failed\"}")};
+    uint64_t dt[] = {5, 10, 20};
+    ts_add_req(&st, 1000, 200, GP_REC_STREAMING, rd, dt, 3, NULL);
+    struct gp_metrics_opts o = {.responses_api = 1};
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, NULL, NULL, &o, &m, NULL), 0);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_STREAM_ERROR);
+    CHECK(m.reqs[0].err_len && strstr(m.text + m.reqs[0].err_off, "failed response"));
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+    gp_buf_free(&c);
+    gp_buf_free(&r);
+    gp_buf_free(&e);
+}
+
+/* Usage in an event before response.completed is not the request's
+ * (issue 38 item 4): a bad count in response.completed reads null and
+ * flagged, never the earlier event's 1. */
+static void test_last_usage_wins(void)
+{
+    struct gp_record_store st;
+    ts_store_init(&st);
+    const char *r[] = {TEV("response.in_progress", ",\"response\":{\"object\":\"response\",\"status\":"
+                                                   "\"in_progress\",\"usage\":{\"input_tokens\":7,\"output_tokens\":1}}"),
+                       DELTA("ab"),
+                       TEV("response.completed", ",\"response\":{\"object\":\"response\",\"status\":\"completed\","
+                                                 "\"usage\":{\"input_tokens\":7,\"output_tokens\":1e9}}")};
+    uint64_t dt[] = {5, 10, 20};
+    ts_add_req(&st, 1000, 200, GP_REC_STREAMING, r, dt, 3, NULL);
+    struct gp_metrics_opts o = {.responses_api = 1};
+    struct gp_metrics_result m;
+    CHECK_INT(gp_metrics_compute(&st, NULL, NULL, &o, &m, NULL), 0);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[0].server_completion_tokens, -1);
+    CHECK_INT(m.reqs[0].server_prompt_tokens, 7);
+    CHECK(m.reqs[0].flags & GP_RQ_BAD_USAGE);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 int main(void)
 {
     GP_RUN(test_events);
     GP_RUN(test_body);
     GP_RUN(test_requests);
+    GP_RUN(test_last_usage_wins);
+    GP_RUN(test_failed_completed);
     return gp_test_summary();
 }

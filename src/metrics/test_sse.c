@@ -434,6 +434,71 @@ static void test_no_content(void)
     gp_record_store_free(&st);
 }
 
+/* A 200 whose JSON is no answer (issue 38 item 6): {} from a gateway, a
+ * health check's {"status":"ok"}, a stream of {"foo":1} then [DONE] fail as
+ * no_content naming what came (its keys); a usage-only or choices-only
+ * chunk is still an answer. */
+static void test_not_an_answer(void)
+{
+    struct gp_event_info in;
+    static const struct {
+        const char *json;
+        int kind;
+    } ev[] = {
+        {"{}", GP_EV_FOREIGN}, {"{\"status\":\"ok\"}", GP_EV_FOREIGN}, {"{\"usage\":null}", GP_EV_FOREIGN},
+        {"{\"choices\":null,\"id\":\"x\"}", GP_EV_FOREIGN}, {"{\"choices\":[]}", GP_EV_CHUNK},
+        {"{\"usage\":{\"prompt_tokens\":3}}", GP_EV_CHUNK}, {"[]", GP_EV_BAD},
+    };
+    for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
+        gp_event_parse(ev[i].json, strlen(ev[i].json), NULL, NULL, NULL, &in);
+        CHECK_INT(in.kind, ev[i].kind);
+    }
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint64_t dt[] = {10, 20};
+    {
+        const char *r[] = {"{}"};
+        ts_add_req(&st, 1000, 200, 0, r, dt, 1, NULL);
+    }
+    {
+        const char *r[] = {"{\"status\":\"ok\"}\n"};
+        ts_add_req(&st, 2000, 200, 0, r, dt, 1, NULL);
+    }
+    {
+        const char *r[] = {"data: {\"foo\":1}\n\n", DONE};
+        ts_add_req(&st, 3000, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+    }
+    {   /* two foreign events and a malformed one */
+        const char *r[] = {"data: {\"a\":1,\"b\":{\"c\":2}}\n\ndata: {\"d\":1}\n\n", "data: nope\n\n" DONE};
+        ts_add_req(&st, 4000, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+    }
+    {   /* a foreign event inside a real stream is ignored, counted */
+        const char *r[] = {EV("ab") "data: {\"foo\":1}\n\n", EV("cd") DONE};
+        ts_add_req(&st, 5000, 200, GP_REC_STREAMING, r, dt, 2, NULL);
+    }
+    struct gp_metrics_result m;
+    run(&st, &m);
+    static const char *want[] = {
+        "no_content: 200 with a JSON object that is no chat completion (keys: none)",
+        "no_content: 200 with a JSON object that is no chat completion (keys: status)",
+        "no_content: 200 stream whose 1 JSON event is no chat completion chunk (keys: foo)",
+        "no_content: 200 stream whose 2 JSON events are no chat completion chunks (keys of the first: a, b); "
+        "1 malformed event",
+    };
+    for (int i = 0; i < 4; i++) {
+        CHECK_INT(m.reqs[i].fail, GP_FAIL_NO_CONTENT);
+        CHECK(m.reqs[i].err_len == strlen(want[i]) && !memcmp(m.text + m.reqs[i].err_off, want[i], strlen(want[i])));
+    }
+    CHECK_INT(m.reqs[3].bad_events, 3);
+    CHECK_INT(m.reqs[4].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[4].osl, 4);
+    CHECK_INT(m.reqs[4].bad_events, 1);
+    CHECK_INT(m.fail_counts[GP_FAIL_NO_CONTENT], 4);
+    CHECK_INT(m.n_no_content, 0);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
 /* A body that stops inside an event (a Content-Length shorter than the
  * stream) without finish_reason or [DONE] is truncated, not an ok request
  * with part of its output (issue 26 item 2); after finish_reason the output
@@ -500,7 +565,7 @@ static void test_bad_usage(void)
         gp_event_parse(ev, (size_t)n, NULL, NULL, NULL, &in);
         CHECK_INT(in.kind, GP_EV_CHUNK);
         CHECK_INT(in.completion_tokens, cases[i].want);
-        CHECK_INT(in.bad_usage, cases[i].bad);
+        CHECK_INT((int)in.bad_usage, cases[i].bad ? GP_USAGE_COMPLETION : 0);
         CHECK_INT(in.prompt_tokens, 5);
     }
     struct gp_record_store st;
@@ -518,6 +583,57 @@ static void test_bad_usage(void)
     CHECK_INT(m.reqs[0].server_prompt_tokens, 7);
     CHECK(m.reqs[0].flags & GP_RQ_BAD_USAGE);
     CHECK_INT(m.n_bad_usage, 1);
+    gp_metrics_result_free(&m);
+    gp_record_store_free(&st);
+}
+
+/* A stream that reports usage more than once (vLLM's continuous usage
+ * stats: every chunk) ends with the server's last word (issue 38 item 4): a
+ * later count replaces an earlier one, and a later count that is no count
+ * makes the value unknown and flagged, never the superseded number. */
+static void test_last_usage_wins(void)
+{
+#define CU(txt, ct) \
+    "data: {\"choices\":[{\"delta\":{\"content\":\"" txt "\"}}],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":" ct "}}\n\n"
+    struct gp_record_store st;
+    gp_record_store_init(&st);
+    uint32_t S = GP_REC_STREAMING;
+    {   /* 0: 1, 2, then out of range: null and flagged, not 2 */
+        const char *r[] = {CU("ab", "1"), CU("cd", "2"), "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,"
+                                                         "\"completion_tokens\":9223372036854775808}}\n\n" DONE};
+        uint64_t dt[] = {10, 20, 30};
+        ts_add_req(&st, 1000, 200, S, r, dt, 3, NULL);
+    }
+    {   /* 1: a bad count early, a good one at the end: the good one, not flagged */
+        const char *r[] = {CU("ab", "1.5"), CU("cd", "2") DONE};
+        uint64_t dt[] = {10, 20};
+        ts_add_req(&st, 2000, 200, S, r, dt, 2, NULL);
+    }
+    {   /* 2: a later event without the count leaves it */
+        const char *r[] = {CU("ab", "1"), "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":8}}\n\n" DONE};
+        uint64_t dt[] = {10, 20};
+        ts_add_req(&st, 3000, 200, S, r, dt, 2, NULL);
+    }
+    {   /* 3: a negative final count */
+        const char *r[] = {CU("ab", "1"), CU("", "-1") DONE};
+        uint64_t dt[] = {10, 20};
+        ts_add_req(&st, 4000, 200, S, r, dt, 2, NULL);
+    }
+#undef CU
+    struct gp_metrics_result m;
+    run(&st, &m);
+    CHECK_INT(m.reqs[0].fail, GP_FAIL_NONE);
+    CHECK_INT(m.reqs[0].server_completion_tokens, -1);
+    CHECK_INT(m.reqs[0].server_prompt_tokens, 7);
+    CHECK(m.reqs[0].flags & GP_RQ_BAD_USAGE);
+    CHECK_INT(m.reqs[1].server_completion_tokens, 2);
+    CHECK(!(m.reqs[1].flags & GP_RQ_BAD_USAGE));
+    CHECK_INT(m.reqs[2].server_completion_tokens, 1);
+    CHECK_INT(m.reqs[2].server_prompt_tokens, 8);
+    CHECK(!(m.reqs[2].flags & GP_RQ_BAD_USAGE));
+    CHECK_INT(m.reqs[3].server_completion_tokens, -1);
+    CHECK(m.reqs[3].flags & GP_RQ_BAD_USAGE);
+    CHECK_INT(m.n_bad_usage, 2);
     gp_metrics_result_free(&m);
     gp_record_store_free(&st);
 }
@@ -576,7 +692,9 @@ int main(void)
     GP_RUN(test_requests);
     GP_RUN(test_event_names);
     GP_RUN(test_no_content);
+    GP_RUN(test_not_an_answer);
     GP_RUN(test_cut_stream);
     GP_RUN(test_bad_usage);
+    GP_RUN(test_last_usage_wins);
     return gp_test_summary();
 }

@@ -21,6 +21,11 @@ test; a model "<mode>_every2" gets that mode on every 2nd request, a clean strea
   usage_big     200 stream, usage.completion_tokens 9223372036854775808
   usage_frac    200 stream, usage.completion_tokens 1.5
   usage_neg     200 stream, usage.completion_tokens -3
+  json_empty    200 application/json {} (issue 38 item 6: JSON, but no answer)
+  json_status   200 application/json {"status":"ok"} (a health check's answer)
+  foreign_stream 200 event stream of one {"foo":1} event, then [DONE]
+  resp_failed   200 Responses API stream: two text deltas, then response.completed whose
+                response has status "failed" (--endpoint-type responses)
 """
 import argparse, json, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -113,6 +118,20 @@ class H(BaseHTTPRequestHandler):
             s = b"".join(b"event: no_error_here\n" + self.stream([e], done=False)
                          for e in [ev("tok "), ev("tok "), ev("", "stop")]) + b"data: [DONE]\n\n"
             return self.send_body(200, "text/event-stream", s)
+        if m == "json_empty":
+            return self.send_body(200, "application/json", b"{}")
+        if m == "json_status":
+            return self.send_body(200, "application/json", b'{"status":"ok"}')
+        if m == "foreign_stream":
+            return self.send_body(200, "text/event-stream", self.stream(['{"foo":1}']))
+        if m == "resp_failed":
+            evs = [{"type": "response.created", "response": {"object": "response", "status": "in_progress"}},
+                   {"type": "response.output_text.delta", "delta": "tok "},
+                   {"type": "response.output_text.delta", "delta": "tok "},
+                   {"type": "response.completed", "response": {"object": "response", "status": "failed",
+                                                               "error": None, "usage": None}}]
+            s = "".join("event: %s\ndata: %s\n\n" % (e["type"], json.dumps(e)) for e in evs)
+            return self.send_body(200, "text/event-stream", s.encode())
         if m.startswith("usage_"):
             ct = {"usage_big": "9223372036854775808", "usage_frac": "1.5", "usage_neg": "-3"}[m]
             usage = '{"id": "x", "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": %s}}' % ct
