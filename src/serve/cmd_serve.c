@@ -72,10 +72,13 @@ int cmd_serve(int argc, char **argv)
             "share of requests whose usage.completion_tokens is one too many, on purpose (0)"),
         DBL("--invalid-json-rate", &o.invalid_json_rate, "P", 0, 1,
             "share of response_format json_schema answers sent as JSON cut short, on purpose (0)"),
-        U32("--stream-interval", &o.stream_interval, 1, 1e6, "after the first token, one chunk per N tokens (1)"),
+        U32("--stream-interval", &o.stream_interval, 1, 1e6,
+            "after the first token, one chunk per N tokens (1); chunking, as SGLang's\n"
+            "--stream-interval or vLLM's output merging: no spec-decode metrics"),
         U32("--stream-interval-max", &o.stream_interval_max, 1, 1e6,
-            "each chunk after the first carries a random count from --stream-interval to M tokens\n"
-            "(speculative decoding with M - 1 drafts; seeded by --seed)"),
+            "speculative mode: each chunk after the first carries a random count from\n"
+            "--stream-interval to M tokens (M - 1 drafts per step; seeded by --seed);\n"
+            "/metrics exports the spec-decode counters (vllm) or accept length (sglang)"),
         GP_NUM(GP_OPT_U64, "--max-body-bytes", NULL, &max_body, "N", 1, 1e12,
                "larger request bodies are refused with 413 (67108864, 64 MiB)"),
         GP_STR("--api-key", NULL, &o.api_key, "KEY", "require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)"),
