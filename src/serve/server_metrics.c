@@ -104,14 +104,24 @@ static void render_metrics(struct srv *s, struct gp_buf *b)
                       s->spec_drafts ? (double)(s->spec_accepted + s->spec_drafts) / (double)s->spec_drafts : 0.0);
     }
     if (s->o->prefix_cache && fl == GP_FLAVOR_VLLM) {
-        /* vLLM v1's counters, in tokens (a client's hit rate is their delta) */
+        /* vLLM v1's counters, in tokens (a client's hit rate is their delta;
+         * vllm/v1/metrics/loggers.py at vllm commit 005a810) */
         gp_buf_printf(b, "# TYPE vllm:prefix_cache_queries counter\nvllm:prefix_cache_queries_total{%s} %llu\n",
                       labels, (unsigned long long)s->pcache.queries);
         gp_buf_printf(b, "# TYPE vllm:prefix_cache_hits counter\nvllm:prefix_cache_hits_total{%s} %llu\n", labels,
                       (unsigned long long)s->pcache.hits);
     } else if (s->o->prefix_cache) {
-        /* SGLang's gauge (TRT-LLM's Prometheus name alike): the share of
-         * prompt tokens found cached, here since the start */
+        /* SGLang's counter of cached prompt tokens beside its
+         * prompt_tokens_total above (python/sglang/srt/metrics/collector.py,
+         * sglang commit 00ae9c15): a client's hit rate over its window is
+         * their deltas' ratio. Shown from the start here, where SGLang's
+         * prometheus_client shows it after the first hit. */
+        if (fl == GP_FLAVOR_SGLANG)
+            gp_buf_printf(b, "# TYPE sglang:cached_tokens_total counter\nsglang:cached_tokens_total{%s} %llu\n",
+                          labels, (unsigned long long)s->pcache.hits);
+        /* SGLang's gauge (TRT-LLM's Prometheus name alike, its only figure):
+         * the share of prompt tokens found cached, here since the start: a
+         * lifetime figure, not a run's (SGLang's own is the last batch's) */
         const char *hn = fl == GP_FLAVOR_SGLANG ? "sglang:cache_hit_rate" : "trtllm_kv_cache_hit_rate";
         gp_buf_printf(b, "# TYPE %s gauge\n%s{%s} %.6f\n", hn, hn, labels,
                       s->pcache.queries ? (double)s->pcache.hits / (double)s->pcache.queries : 0.0);
