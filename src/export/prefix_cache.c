@@ -48,15 +48,18 @@ static json_t *server_part(const json_t *tel, const struct gp_export_ctx *ctx)
         if (!json_is_object(g))
             continue;
         json_t *o = json_object();
+        const char *w = window_of(g, ctx);
         struct gp_buf b = {0};
         gp_buf_printf(&b, "%s: a gauge over the server's own span (lifetime or last batch), "
-                          "mean over the scrapes; not the run's rate",
-                      json_string_value(json_object_get(g, "gauge")));
+                          "mean over the scrapes of the %s; not the run's rate",
+                      json_string_value(json_object_get(g, "gauge")),
+                      !strcmp(w, "measured") ? "measured window" : "run, warmup included");
         json_object_set_new(o, "kind", json_string("gauge"));
         json_object_set(o, "gauge", json_object_get(g, "gauge"));
         json_object_set(o, "hit_rate", json_object_get(g, "mean"));
         json_object_set(o, "scrapes", json_object_get(g, "scrapes"));
         json_object_set_new(o, "window", json_string("gauge"));
+        json_object_set_new(o, "scrape_window", json_string(w));
         json_object_set_new(o, "source", json_string(b.data ? b.data : ""));
         gp_buf_free(&b);
         json_object_set(o, "url", json_object_get(e, "url"));
@@ -127,9 +130,13 @@ int gp_export_prefix_cache_line(const struct gp_export_ctx *ctx, struct gp_buf *
         rc |= gp_buf_printf(b, " %.1f%% (server counters, %s)", 100 * json_number_value(sh),
                             !strcmp(window_of(srv, ctx), "measured") ? "measured window" : "run incl. warmup");
     else if (json_is_number(sh))
-        rc |= gp_buf_printf(b, " %.1f%% (server gauge %s, mean of %lld scrapes: not this run's rate)",
+        rc |= gp_buf_printf(b, " %.1f%% (server gauge %s over the server's own span, mean of %lld scrapes in the %s: "
+                               "not this run's rate)",
                             100 * json_number_value(sh), json_string_value(json_object_get(srv, "gauge")),
-                            (long long)json_integer_value(json_object_get(srv, "scrapes")));
+                            (long long)json_integer_value(json_object_get(srv, "scrapes")),
+                            !strcmp(json_string_value(json_object_get(srv, "scrape_window")), "measured")
+                                ? "measured window"
+                                : "run incl. warmup");
     if (json_is_number(uh))
         rc |= gp_buf_printf(b, "%s %.1f%% (usage.cached_tokens, %lld measured requests)", json_is_number(sh) ? ";" : "",
                             100 * json_number_value(uh), (long long)json_integer_value(json_object_get(u, "requests")));

@@ -12,6 +12,7 @@
 #    2-request warmup counts exactly the measured requests' tokens, as usage does (the window
 #    starts after the warmup), and a --cache-bust run after it prints the counters'
 #    0.0 % over its own window, not the gauge's lifetime figure (which the summary keeps, > 0);
+#    TRT-LLM's gauge, its only figure, is printed as a gauge with its scrape window;
 #  - both keep the ISL exact; the session pool runs; conflicting flags are refused.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 start_serve --quiet --prefix-cache --ttft-ms 40 --itl-ms 1
@@ -108,6 +109,22 @@ if bad: print("FAIL bust2: " + "; ".join(bad)); sys.exit(1)
 PY
 grep -q '^Prefix cache hit rate: 0\.0% (server counters, measured window); 0\.0% (usage.cached_tokens, 24 measured requests)$' \
     "$TMPDIR/bust2.out" || { cat "$TMPDIR/bust2.out"; fail "bust2: console hit-rate line"; }
+
+# TRT-LLM has only a gauge (its Prometheus text at /prometheus/metrics): kept, said to be a gauge
+# with its scrape window, never the block's figure while usage has one
+stop_serve
+start_serve --quiet --prefix-cache --ttft-ms 40 --itl-ms 1 --flavor trtllm
+run trt --concurrency 2 --request-count $N --shared-prefix-ratio 0.5 --server-metrics-urls "$URL/prometheus/metrics"
+python3 - "$GPJ" <<'PY' || exit 1
+import json, sys
+pc = json.load(open(sys.argv[1]))["prefix_cache"]
+sm = pc["server_metrics"]
+assert sm["kind"] == "gauge" and sm["gauge"] == "trtllm_kv_cache_hit_rate" and sm["scrape_window"] == "measured", sm
+assert (pc["hit_rate_source"], pc["hit_rate_window"]) == ("usage", "requests"), pc
+assert pc["hit_rate"] == pc["usage"]["hit_rate"] == 23 / 24 * 0.5, pc
+PY
+grep -q '^Prefix cache hit rate: [0-9.]*% (server gauge trtllm_kv_cache_hit_rate over the server.s own span, mean of [0-9]* scrapes in the measured window: not this run.s rate); 47\.9% (usage.cached_tokens, 24 measured requests)$' \
+    "$TMPDIR/trt.out" || { cat "$TMPDIR/trt.out"; fail "trt: console hit-rate line"; }
 
 # session pool: one prefix per session (and the history on top): some hits, exact first turns
 run session --session-concurrency 2 --num-sessions 3 --session-turns-mean 2 --shared-prefix-ratio 0.25 \
