@@ -2,14 +2,18 @@
  * <stem>_genperf.json's "prefix_cache" block and one console line (issue
  * 32; docs/profile.md "Prefix-cache workloads").
  *
- * Two sources, each named where it is written: the server's /metrics over
- * the run (vLLM's prefix_cache_{hits,queries}_total delta from the first to
- * the closing telemetry scrape; else the mean of a hit-rate gauge, SGLang's
- * cache_hit_rate or TRT-LLM's kv_cache_hit_rate, over the scrapes) and the
+ * Each figure named with its source and window where it is written: the
+ * server's counters over the measured window (vLLM's
+ * prefix_cache_{hits,queries}_total, SGLang's cached_tokens_total /
+ * prompt_tokens_total: their increase from the telemetry's window mark, set
+ * after the warmup, or its first scrape, to the closing scrape); the
  * responses' usage.prompt_tokens_details.cached_tokens over the ok measured
- * requests. The block's "hit_rate" is the server's when it has one (it counts
- * every request the server saw, warmup included), else usage's. Owns
- * nothing: the returned object is the caller's.
+ * requests; and, only where the server has no counter, a hit-rate gauge
+ * (SGLang's cache_hit_rate, TRT-LLM's kv_cache_hit_rate), which is the
+ * server's own figure over its own span: its mean over the scrapes, said to
+ * be a gauge. The block's "hit_rate" is the counters', else usage's, else
+ * the gauge's (issue 38 item 7). Owns nothing: the returned object is the
+ * caller's.
  */
 #ifndef GP_EXPORT_PREFIX_CACHE_H
 #define GP_EXPORT_PREFIX_CACHE_H

@@ -173,7 +173,7 @@ struct gp_metrics_result {
     struct gp_stats stats[GP_M__COUNT];  /* time stats already in ms (x 1/1e6), as exported */
     struct gp_stats inter_chunk;   /* ms, pooled over requests; present=0 when none */
     /* tokens in each content event of the ok streamed requests, pooled (the
-     * server's chunking: --stream-interval, speculative decoding); present
+     * server's chunking, or speculative decoding: never an acceptance figure); present
      * = 0 when none was counted. tokens_per_chunk_multi: some event carried
      * more (or fewer) than one token, the only case exporters write it in */
     struct gp_stats tokens_per_chunk;

@@ -367,8 +367,9 @@ static int tpc_add(struct tpc_hist *h, long v, uint64_t times)
     return 0;
 }
 
-/* Tokens in each event that carried content (a server that batches deltas,
- * speculative decoding, --stream-interval): each event's text counted on its
+/* Tokens in each event that carried content (the server's chunking: SGLang's
+ * --stream-interval, vLLM's output merging; or speculative decoding, which
+ * chunks alone cannot tell apart): each event's text counted on its
  * own. When the request's OSL equals its content events, every event is
  * taken as one token without a second tokenizer pass (the common case costs
  * nothing); the counts of a multi-token request's events add up to its OSL

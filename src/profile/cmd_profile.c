@@ -453,6 +453,16 @@ static void attach_endpoints(struct profile_run *r)
         json_decref(eps);
 }
 
+/* gp_client_opts.measure_start after a warmup: the server counters' window
+ * (prefix cache, spec decode) starts here, warmup excluded; then the wrapped
+ * hook picks the start, else 1 ms ahead as the workers' own sync does. */
+static uint64_t measure_start_mark(void *ctx)
+{
+    struct profile_run *r = ctx;
+    gp_telemetry_mark_window(r->tel);
+    return r->inner_measure_start ? r->inner_measure_start(r->inner_measure_ctx) : gp_now_ns() + 1000000ull;
+}
+
 static int stage_run(struct profile_run *r)
 {
     const struct profile_config *cfg = &r->cfg;
@@ -517,6 +527,12 @@ static int stage_run(struct profile_run *r)
         r->tel = start_telemetry(cfg, gp_profile_dist_rank(r->dist) == 0);
     if (gp_profile_dist_before_run(r->dist, cfg->workers, &co, &r->err) < 0)
         return dist_fail(r);
+    if (r->tel && cfg->warmup > 0) {
+        r->inner_measure_start = co.measure_start;
+        r->inner_measure_ctx = co.measure_ctx;
+        co.measure_start = measure_start_mark;
+        co.measure_ctx = r;
+    }
     r->wall_start = gp_wall_ns();
     r->per_worker = calloc((size_t)cfg->workers, sizeof *r->per_worker);
     if (!r->per_worker) {

@@ -43,6 +43,11 @@ struct profile_run {
     struct gp_record_budget budget; /* --max-memory, charged by the client's stores */
     uint64_t max_memory;            /* the budget in all (bytes; profile_memory.c) */
     struct gp_telemetry *tel;       /* this host's sampler (ranks that sample, see profile_dist.h) */
+    /* after a warmup the sampler's counters window is marked before the
+     * measured phase starts (measure_start_mark in cmd_profile.c), then the
+     * measure_start hook it wraps (an MPI job's), if any, runs */
+    uint64_t (*inner_measure_start)(void *ctx);
+    void *inner_measure_ctx;
     struct gp_profile_tel_hosts tel_hosts; /* rank 0, several hosts: every host's (n = 0 otherwise) */
     struct gp_client_stats cs;
     struct gp_client_stats *per_worker; /* cfg.workers entries */

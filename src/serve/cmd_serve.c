@@ -62,7 +62,8 @@ int cmd_serve(int argc, char **argv)
         GP_FLAG("--prefix-cache", NULL, &o.prefix_cache,
                 "model an automatic prefix cache (16-token blocks): a prompt's leading blocks seen\n"
                 "before are not prefilled again (fixed delays: the TTFT shrinks by the cached share);\n"
-                "usage.prompt_tokens_details.cached_tokens and vllm:prefix_cache_* / sglang:cache_hit_rate"),
+                "usage.prompt_tokens_details.cached_tokens; /metrics: vllm:prefix_cache_* counters,\n"
+                "sglang:cached_tokens_total (and the cache_hit_rate gauge), trtllm_kv_cache_hit_rate"),
         GP_TEXT("requests:"),
         U32("--max-tokens-default", &o.max_tokens_default, 1, 1e8, "output length when a request sets none (256)"),
         U32("--max-model-len", &o.max_model_len, 1, 4e9, "prompt + output limit, else 400 (131072)"),
@@ -72,10 +73,13 @@ int cmd_serve(int argc, char **argv)
             "share of requests whose usage.completion_tokens is one too many, on purpose (0)"),
         DBL("--invalid-json-rate", &o.invalid_json_rate, "P", 0, 1,
             "share of response_format json_schema answers sent as JSON cut short, on purpose (0)"),
-        U32("--stream-interval", &o.stream_interval, 1, 1e6, "after the first token, one chunk per N tokens (1)"),
+        U32("--stream-interval", &o.stream_interval, 1, 1e6,
+            "after the first token, one chunk per N tokens (1); chunking, as SGLang's\n"
+            "--stream-interval or vLLM's output merging: no spec-decode metrics"),
         U32("--stream-interval-max", &o.stream_interval_max, 1, 1e6,
-            "each chunk after the first carries a random count from --stream-interval to M tokens\n"
-            "(speculative decoding with M - 1 drafts; seeded by --seed)"),
+            "speculative mode: each chunk after the first carries a random count from\n"
+            "--stream-interval to M tokens (M - 1 drafts per step; seeded by --seed);\n"
+            "/metrics exports the spec-decode counters (vllm) or accept length (sglang)"),
         GP_NUM(GP_OPT_U64, "--max-body-bytes", NULL, &max_body, "N", 1, 1e12,
                "larger request bodies are refused with 413 (67108864, 64 MiB)"),
         GP_STR("--api-key", NULL, &o.api_key, "KEY", "require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)"),

@@ -293,7 +293,7 @@ static int emit_chunk(struct srv *s, struct conn *c, const char *esc, size_t ele
                             last ? r->finish : GP_FINISH_NONE, k);
         srv_put_chunk(s, c);
         srv_stamp(r, 'C');
-        if (hi > 1 && k > 1) {
+        if (s->o->stream_interval_max > 1 && k > 1) { /* speculative mode only: else chunking */
             s->spec_drafts++;
             s->spec_draft_tokens += hi - 1;
             s->spec_accepted += r->pend_n - 1;

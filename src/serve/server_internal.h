@@ -201,10 +201,11 @@ struct srv {
     struct gp_buf logbuf;
     /* metrics */
     uint64_t prompt_total, gen_total, succ_stop, succ_length, succ_abort, n_requests;
-    /* --stream-interval N > 1 read as speculative decoding (vLLM's
+    /* --stream-interval-max M (serve's speculative mode; vLLM's
      * vllm:spec_decode_* counters): each chunk after a request's first token
-     * is one step that proposed N - 1 draft tokens and accepted all but one
-     * of the tokens it carries */
+     * is one step that proposed M - 1 draft tokens and accepted all but one
+     * of the tokens it carries. A plain --stream-interval N is chunking and
+     * counts nothing here. */
     uint64_t spec_drafts, spec_draft_tokens, spec_accepted;
     struct srv_pcache pcache;  /* --prefix-cache */
     uint32_t running_fixed;

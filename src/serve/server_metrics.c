@@ -85,7 +85,12 @@ static void render_metrics(struct srv *s, struct gp_buf *b)
                   (unsigned long long)s->succ_length);
     gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"abort\"} %llu\n", p, labels,
                   (unsigned long long)s->succ_abort);
-    if ((s->o->stream_interval > 1 || s->o->stream_interval_max > 1) && fl == GP_FLAVOR_VLLM) {
+    /* Speculative-decoding metrics only in serve's speculative mode
+     * (--stream-interval-max): a plain --stream-interval is chunking (SGLang's
+     * --stream-interval, vLLM's output merging under load), and real engines
+     * export no spec-decode metric for it, so a client must not read an
+     * acceptance figure into several tokens per chunk (issue 38 item 8). */
+    if (s->o->stream_interval_max > 1 && fl == GP_FLAVOR_VLLM) {
         /* vLLM v1's speculative decoding counters (ground truth for a
          * client's acceptance figure) */
         static const char *const sd[3] = {"num_drafts", "num_draft_tokens", "num_accepted_tokens"};
@@ -93,20 +98,30 @@ static void render_metrics(struct srv *s, struct gp_buf *b)
         for (int i = 0; i < 3; i++)
             gp_buf_printf(b, "# TYPE vllm:spec_decode_%s counter\nvllm:spec_decode_%s_total{%s} %llu\n", sd[i], sd[i],
                           labels, (unsigned long long)v[i]);
-    } else if ((s->o->stream_interval > 1 || s->o->stream_interval_max > 1) && fl == GP_FLAVOR_SGLANG) {
+    } else if (s->o->stream_interval_max > 1 && fl == GP_FLAVOR_SGLANG) {
         /* SGLang's gauge: tokens per verify step (accepted drafts + 1) */
         gp_buf_printf(b, "# TYPE sglang:spec_accept_length gauge\nsglang:spec_accept_length{%s} %.6f\n", labels,
                       s->spec_drafts ? (double)(s->spec_accepted + s->spec_drafts) / (double)s->spec_drafts : 0.0);
     }
     if (s->o->prefix_cache && fl == GP_FLAVOR_VLLM) {
-        /* vLLM v1's counters, in tokens (a client's hit rate is their delta) */
+        /* vLLM v1's counters, in tokens (a client's hit rate is their delta;
+         * vllm/v1/metrics/loggers.py at vllm commit 005a810) */
         gp_buf_printf(b, "# TYPE vllm:prefix_cache_queries counter\nvllm:prefix_cache_queries_total{%s} %llu\n",
                       labels, (unsigned long long)s->pcache.queries);
         gp_buf_printf(b, "# TYPE vllm:prefix_cache_hits counter\nvllm:prefix_cache_hits_total{%s} %llu\n", labels,
                       (unsigned long long)s->pcache.hits);
     } else if (s->o->prefix_cache) {
-        /* SGLang's gauge (TRT-LLM's Prometheus name alike): the share of
-         * prompt tokens found cached, here since the start */
+        /* SGLang's counter of cached prompt tokens beside its
+         * prompt_tokens_total above (python/sglang/srt/metrics/collector.py,
+         * sglang commit 00ae9c15): a client's hit rate over its window is
+         * their deltas' ratio. Shown from the start here, where SGLang's
+         * prometheus_client shows it after the first hit. */
+        if (fl == GP_FLAVOR_SGLANG)
+            gp_buf_printf(b, "# TYPE sglang:cached_tokens_total counter\nsglang:cached_tokens_total{%s} %llu\n",
+                          labels, (unsigned long long)s->pcache.hits);
+        /* SGLang's gauge (TRT-LLM's Prometheus name alike, its only figure):
+         * the share of prompt tokens found cached, here since the start: a
+         * lifetime figure, not a run's (SGLang's own is the last batch's) */
         const char *hn = fl == GP_FLAVOR_SGLANG ? "sglang:cache_hit_rate" : "trtllm_kv_cache_hit_rate";
         gp_buf_printf(b, "# TYPE %s gauge\n%s{%s} %.6f\n", hn, hn, labels,
                       s->pcache.queries ? (double)s->pcache.hits / (double)s->pcache.queries : 0.0);

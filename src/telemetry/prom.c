@@ -165,7 +165,7 @@ static int name_is(const char *name, size_t nlen, const char *lit)
 }
 
 enum srv_kind { S_NONE, S_RUNNING, S_WAITING, S_KV_FRAC, S_HIT_FRAC, S_PC_HITS, S_PC_QUERIES, S_SD_DRAFTS,
-                S_SD_DRAFT_TOKENS, S_SD_ACCEPTED, S_SD_LEN };
+                S_SD_DRAFT_TOKENS, S_SD_ACCEPTED, S_SD_LEN, S_SG_CACHED, S_SG_PROMPT };
 
 struct name_map { const char *name; int kind; };
 
@@ -176,6 +176,8 @@ static const struct name_map server_names[] = {
     {"vllm:num_requests_waiting", S_WAITING},
     {"vllm:kv_cache_usage_perc", S_KV_FRAC},
     {"vllm:gpu_cache_usage_perc", S_KV_FRAC},
+    /* vLLM v1's prefix-cache counters, in tokens (vllm/v1/metrics/loggers.py
+     * at vllm commit 005a810; prometheus_client adds the _total) */
     {"vllm:prefix_cache_hits_total", S_PC_HITS},
     {"vllm:prefix_cache_hits", S_PC_HITS},
     {"vllm:prefix_cache_queries_total", S_PC_QUERIES},
@@ -189,6 +191,11 @@ static const struct name_map server_names[] = {
     {"sglang:num_queue_reqs", S_WAITING},
     {"sglang:token_usage", S_KV_FRAC},
     {"sglang:cache_hit_rate", S_HIT_FRAC},
+    /* SGLang's counters (python/sglang/srt/metrics/collector.py,
+     * TokenizerMetricsCollector, at sglang commit 00ae9c15): per finished
+     * request, prompt tokens and the cached share of them */
+    {"sglang:cached_tokens_total", S_SG_CACHED},
+    {"sglang:prompt_tokens_total", S_SG_PROMPT},
     {"trtllm_num_requests_running", S_RUNNING},
     {"trtllm_num_requests_waiting", S_WAITING},
     {"trtllm_kv_cache_utilization", S_KV_FRAC},
@@ -267,7 +274,13 @@ static int scan_cb(void *ctx, const char *name, size_t nlen, const char *labels,
         case S_RUNNING: s->running += v; s->has_running = 1; break;
         case S_WAITING: s->waiting += v; s->has_waiting = 1; break;
         case S_KV_FRAC: s->kv_sum += 100.0 * v; s->kv_n++; break;
-        case S_HIT_FRAC: s->hit_sum += v; s->hit_n++; break;
+        case S_HIT_FRAC:
+            s->hit_sum += v;
+            if (!s->hit_n++)
+                s->hit_name = server_names[i].name;
+            break;
+        case S_SG_CACHED: s->sg_cached += v; s->has_sg_counters |= 1; break;
+        case S_SG_PROMPT: s->sg_prompt += v; s->has_sg_counters |= 2; break;
         case S_PC_HITS: s->pc_hits += v; s->has_pc_counters |= 1; break;
         case S_PC_QUERIES: s->pc_queries += v; s->has_pc_counters |= 2; break;
         case S_SD_DRAFTS: s->sd_drafts += v; s->has_sd_counters |= 1; break;

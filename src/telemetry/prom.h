@@ -46,8 +46,16 @@ struct gp_prom_scan {
     double kv_sum;
     int hit_n;                       /* prefix-cache hit-rate gauges (0..1) */
     double hit_sum;
-    int has_pc_counters;             /* vLLM prefix_cache_{hits,queries}_total */
+    const char *hit_name;            /* the first such gauge's name (a static string) */
+    int has_pc_counters;             /* vLLM prefix_cache_{hits,queries}_total: bits 1 (hits), 2 (queries) */
     double pc_hits, pc_queries;
+    /* SGLang's sglang:cached_tokens_total (bit 1) and sglang:prompt_tokens_total
+     * (bit 2), summed over label sets (newer versions label cached_tokens by
+     * cache_source). prometheus_client shows a labelled counter only once it
+     * was incremented, and SGLang increments cached_tokens only for a request
+     * with a hit: an absent cached_tokens beside prompt_tokens may mean 0. */
+    int has_sg_counters;
+    double sg_cached, sg_prompt;
     int has_sd_counters;             /* vLLM spec_decode_num_{drafts,draft_tokens,accepted_tokens}_total: bits 1,2,4 */
     double sd_drafts, sd_draft_tokens, sd_accepted;
     int sd_len_n;                    /* SGLang spec_accept_length gauges */

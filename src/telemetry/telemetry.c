@@ -144,6 +144,50 @@ static void sample_dcgm(struct gp_telemetry *t, uint64_t now, const struct gp_pr
                 add(t, now, GP_TD_GPU, base + g, m, sc->gpu[g].v[m]);
 }
 
+/* The prefix-cache counters of one good scrape: this interval's hit rate as
+ * a sample (the ratio of the increments; none when no lookup happened), and
+ * the window's start (the first scrape with them, or a pending rebase). A
+ * source with counters has its series from them even when it also exports a
+ * hit-rate gauge (SGLang's cache_hit_rate is the last prefill batch's);
+ * without counters the gauge's value is the sample. */
+static void track_prefix_cache(struct gp_telemetry *t, struct tm_src *src, const struct gp_prom_scan *sc,
+                               uint64_t now)
+{
+    int kind = 0, k = src->server_idx;
+    double hits = 0, queries = 0;
+    if (sc->has_pc_counters == 3) {
+        kind = 1;
+        hits = sc->pc_hits;
+        queries = sc->pc_queries;
+    } else if (sc->has_sg_counters & 2) {
+        kind = 2;
+        hits = sc->sg_cached; /* absent: no request had a hit yet (see prom.h) */
+        queries = sc->sg_prompt;
+        if (sc->has_sg_counters & 1)
+            src->pc_hits_seen = 1;
+    }
+    int usable = kind == 1 || (kind == 2 && src->pc_hits_seen);
+    if (kind && src->have_pc_prev && src->pc_kind == kind) {
+        if (usable && queries > src->pc_queries_prev && hits >= src->pc_hits_prev)
+            add(t, now, GP_TD_SERVER, k, GP_TM_PREFIX_CACHE_HIT_RATE,
+                (hits - src->pc_hits_prev) / (queries - src->pc_queries_prev));
+    } else if (kind) {
+        src->have_pc_prev = 0; /* first sight (or the names changed): a new baseline */
+    }
+    if (!usable && sc->hit_n)
+        add(t, now, GP_TD_SERVER, k, GP_TM_PREFIX_CACHE_HIT_RATE, sc->hit_sum / sc->hit_n);
+    if (!kind)
+        return;
+    if (!src->have_pc_prev || src->rebase) {
+        src->pc_hits_first = hits;
+        src->pc_queries_first = queries;
+    }
+    src->pc_kind = kind;
+    src->pc_hits_prev = hits;
+    src->pc_queries_prev = queries;
+    src->have_pc_prev = 1;
+}
+
 static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
 {
     struct tm_src *src = &t->src[i];
@@ -172,23 +216,16 @@ static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
         add(t, now, GP_TD_SERVER, k, GP_TM_NUM_REQUESTS_WAITING, sc.waiting);
     if (sc.kv_n)
         add(t, now, GP_TD_SERVER, k, GP_TM_KV_CACHE_USAGE_PCT, sc.kv_sum / sc.kv_n);
-    if (sc.hit_n) {
-        add(t, now, GP_TD_SERVER, k, GP_TM_PREFIX_CACHE_HIT_RATE, sc.hit_sum / sc.hit_n);
-    } else if (sc.has_pc_counters == 3) {
-        /* vLLM exports counters: the hit rate of this interval is the ratio
-         * of their increments (none when no prefix lookups happened). */
-        if (src->have_pc_prev && sc.pc_queries > src->pc_queries_prev &&
-            sc.pc_hits >= src->pc_hits_prev)
-            add(t, now, GP_TD_SERVER, k, GP_TM_PREFIX_CACHE_HIT_RATE,
-                (sc.pc_hits - src->pc_hits_prev) / (sc.pc_queries - src->pc_queries_prev));
-        if (!src->have_pc_prev) {
-            src->pc_hits_first = sc.pc_hits;
-            src->pc_queries_first = sc.pc_queries;
-        }
-        src->pc_hits_prev = sc.pc_hits;
-        src->pc_queries_prev = sc.pc_queries;
-        src->have_pc_prev = 1;
+    if (src->rebase) {
+        src->gauge_sum = 0;
+        src->gauge_n = 0;
     }
+    if (sc.hit_n) {
+        src->gauge_name = sc.hit_name;
+        src->gauge_sum += sc.hit_sum / sc.hit_n;
+        src->gauge_n++;
+    }
+    track_prefix_cache(t, src, &sc, now);
     if (sc.sd_len_n) {
         add(t, now, GP_TD_SERVER, k, GP_TM_SPEC_ACCEPT_LENGTH, sc.sd_len_sum / sc.sd_len_n);
     } else if (sc.has_sd_counters == 7) {
@@ -200,7 +237,7 @@ static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
             add(t, now, GP_TD_SERVER, k, GP_TM_SPEC_ACCEPT_LENGTH, 1.0 + da / d);
         if (src->have_sd_prev && dt > 0 && da >= 0)
             add(t, now, GP_TD_SERVER, k, GP_TM_SPEC_ACCEPT_RATE, da / dt);
-        if (!src->have_sd_prev) {
+        if (!src->have_sd_prev || src->rebase) {
             src->sd_first[0] = sc.sd_drafts;
             src->sd_first[1] = sc.sd_draft_tokens;
             src->sd_first[2] = sc.sd_accepted;
@@ -210,6 +247,7 @@ static void sample_source(struct gp_telemetry *t, int i, uint64_t now)
         src->sd_prev[2] = sc.sd_accepted;
         src->have_sd_prev = 1;
     }
+    src->rebase = 0;
 }
 
 static void sample_gpus(struct gp_telemetry *t, uint64_t now)
@@ -252,6 +290,13 @@ int gp_telemetry_tick(struct gp_telemetry *t)
     if (!t->ticks++)
         t->t_first = now;
     t->t_last = now;
+    if (t->tick_mark) {
+        /* the window's start: every server source's counters and gauge
+         * restart from this tick's scrape (or its next good one) */
+        t->mark_ns = now;
+        for (int i = 0; i < t->nsrc; i++)
+            t->src[i].rebase = 1;
+    }
     if (t->nv)
         sample_gpus(t, now);
     if (t->host_ok) {
@@ -293,7 +338,7 @@ static void probe_source(struct gp_telemetry *t, struct tm_src *src)
     src->has_dcgm = sc.ngpu > 0;
     src->ngpu = sc.ngpu;
     src->has_server = sc.known > 0 && (sc.has_running || sc.has_waiting || sc.kv_n || sc.hit_n ||
-                                       sc.has_pc_counters);
+                                       sc.has_pc_counters || sc.has_sg_counters);
     (void)t;
     snprintf(src->status, sizeof src->status, "available");
 }
@@ -470,7 +515,7 @@ static void *sampler_main(void *arg)
     uint64_t next = t->first_tick_ns + step;
     pthread_mutex_lock(&t->mu);
     for (;;) {
-        while (!t->stopping) {
+        while (!t->stopping && !t->mark_req) {
             uint64_t now = gp_now_ns();
             if (now >= next)
                 break;
@@ -479,13 +524,22 @@ static void *sampler_main(void *arg)
         }
         if (t->stopping)
             break;
+        int marking = t->mark_req;
         pthread_mutex_unlock(&t->mu);
+        t->tick_mark = marking;
         gp_telemetry_tick(t);
-        next += step;
-        uint64_t now = gp_now_ns();
-        if (next < now)  /* a slow tick: skip the missed slots, keep the phase */
-            next += ((now - next) / step + 1) * step;
+        t->tick_mark = 0;
+        if (!marking) { /* a marking tick is extra: the schedule keeps its slots */
+            next += step;
+            uint64_t now = gp_now_ns();
+            if (next < now)  /* a slow tick: skip the missed slots, keep the phase */
+                next += ((now - next) / step + 1) * step;
+        }
         pthread_mutex_lock(&t->mu);
+        if (marking) {
+            t->mark_req = 0;
+            pthread_cond_broadcast(&t->cv);
+        }
     }
     pthread_mutex_unlock(&t->mu);
     return NULL;
@@ -537,13 +591,32 @@ int gp_telemetry_start(const struct gp_telemetry_opts *o, struct gp_telemetry **
     return 0;
 }
 
+int gp_telemetry_mark_window(struct gp_telemetry *t)
+{
+    if (!t)
+        return 0;
+    if (!t->thread_started) {
+        t->tick_mark = 1;
+        gp_telemetry_tick(t);
+        t->tick_mark = 0;
+        return 0;
+    }
+    pthread_mutex_lock(&t->mu);
+    t->mark_req = 1;
+    pthread_cond_broadcast(&t->cv);
+    while (t->mark_req && !t->stopping)
+        pthread_cond_wait(&t->cv, &t->mu);
+    pthread_mutex_unlock(&t->mu);
+    return 0;
+}
+
 int gp_telemetry_stop(struct gp_telemetry *t)
 {
     if (!t || !t->thread_started)
         return 0;
     pthread_mutex_lock(&t->mu);
     t->stopping = 1;
-    pthread_cond_signal(&t->cv);
+    pthread_cond_broadcast(&t->cv); /* the sampler, and a mark_window caller waiting on it */
     pthread_mutex_unlock(&t->mu);
     pthread_join(t->th, NULL);
     t->thread_started = 0;

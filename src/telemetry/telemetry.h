@@ -150,6 +150,14 @@ struct gp_telemetry_sample {
  * ENOMEM or thread creation failure. */
 int gp_telemetry_start(const struct gp_telemetry_opts *o, struct gp_telemetry **out,
                        struct gp_error *err);
+/* Starts the counters' window now (the measured phase, after a warmup):
+ * takes one extra sample at once (on the sampler thread when it runs, waiting
+ * for it: at most one scrape timeout) and makes the server counters' deltas
+ * (prefix cache, spec decode) and the hit-rate gauge's mean in the summary
+ * run from it to the closing scrape. A source whose scrape fails then starts
+ * at its next good one. Without a mark the window starts at the first
+ * scrape. NULL t: nothing. Returns 0. */
+int gp_telemetry_mark_window(struct gp_telemetry *t);
 /* Stops and joins the sampler thread after one last sample; idempotent. */
 int gp_telemetry_stop(struct gp_telemetry *t);
 void gp_telemetry_free(struct gp_telemetry *t);

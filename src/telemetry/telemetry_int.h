@@ -35,12 +35,25 @@ struct tm_src {
     CURL *curl;
     struct gp_buf body;
     unsigned failures;
-    int have_pc_prev;
+    /* The server's prefix-cache counters, in prompt tokens: pc_kind 1 is
+     * vLLM's prefix_cache_{hits,queries}_total, 2 SGLang's
+     * cached_tokens_total / prompt_tokens_total (pc_hits_seen: cached_tokens
+     * appeared in some scrape; until then SGLang's figure is not used, since
+     * a version without the counter looks the same as one with no hit). */
+    int have_pc_prev, pc_kind, pc_hits_seen;
     double pc_hits_prev, pc_queries_prev;
-    double pc_hits_first, pc_queries_first; /* ... at the first scrape that had them (run = last - first) */
+    /* ... at the window's start: the first scrape that had them, or the
+     * scrape at gp_telemetry_mark_window (the window is last - first) */
+    double pc_hits_first, pc_queries_first;
     int have_sd_prev;
     double sd_prev[3];  /* vLLM spec_decode drafts, draft tokens, accepted tokens at the last scrape */
-    double sd_first[3]; /* ... at the first scrape that had them: the run's totals are last - first */
+    double sd_first[3]; /* ... at the window's start, as pc_*_first */
+    int rebase;         /* a window mark is pending: the next good scrape sets *_first */
+    /* A prefix-cache hit-rate gauge (its name static), summed over the
+     * scrapes since the window's start: shown as a gauge, never as the run's rate */
+    const char *gauge_name;
+    double gauge_sum;
+    int gauge_n;
     char status[512];
     char curl_err[CURL_ERROR_SIZE];
 };
@@ -81,6 +94,12 @@ struct gp_telemetry {
     int nev;
     uint64_t t_first, t_last;
     unsigned ticks;
+    /* gp_telemetry_mark_window: mark_req (under mu) asks the sampler thread
+     * for a marking tick; tick_mark is set only by whoever runs that tick;
+     * mark_ns is the marking tick's time, 0 = never marked (the window then
+     * starts at the first scrape). */
+    int mark_req, tick_mark;
+    uint64_t mark_ns;
 
     /* Rank 0's copy of another host's sampler (gp_telemetry_unpack_header):
      * no sources, only samples, events and the summary its host rendered. */

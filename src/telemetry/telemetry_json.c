@@ -199,6 +199,65 @@ json_t *gp_telemetry_stats_json(const struct gp_telemetry *t)
     return root;
 }
 
+/* One entry of the summary's server.sources: the URL, what it is used for,
+ * and the server's own counters over the window (window: "measured" or
+ * "run", window_s its length). */
+static json_t *source_json(const struct tm_src *x, const char *window, double window_s)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "url", json_string(x->shown));
+    json_object_set_new(e, "status", json_string(x->status));
+    json_object_set_new(e, "default", json_boolean(x->quiet));
+    json_object_set_new(e, "used_for",
+                        json_string(x->use_server && x->use_dcgm ? "server+gpu"
+                                    : x->use_server                 ? "server"
+                                    : x->use_dcgm                   ? "gpu"
+                                                                    : "none"));
+    json_object_set_new(e, "failed_scrapes", json_integer(x->failures));
+    if (x->have_sd_prev) {
+        /* vLLM's spec_decode counters over the window (its start to the
+         * closing scrape): acceptance figures from the server's own
+         * counters, never from the client's tokens per chunk */
+        double d = x->sd_prev[0] - x->sd_first[0], dt = x->sd_prev[1] - x->sd_first[1],
+               da = x->sd_prev[2] - x->sd_first[2];
+        json_t *sd = json_object();
+        json_object_set_new(sd, "drafts", json_real(d));
+        json_object_set_new(sd, "draft_tokens", json_real(dt));
+        json_object_set_new(sd, "accepted_tokens", json_real(da));
+        json_object_set_new(sd, "mean_acceptance_length", d > 0 ? json_real(1.0 + da / d) : json_null());
+        json_object_set_new(sd, "acceptance_rate", dt > 0 ? json_real(da / dt) : json_null());
+        json_object_set_new(sd, "window", json_string(window));
+        json_object_set_new(e, "spec_decode", sd);
+    }
+    if (x->have_pc_prev && (x->pc_kind == 1 || x->pc_hits_seen)) {
+        /* the prefix-cache counters over the window, in prompt tokens */
+        double q = x->pc_queries_prev - x->pc_queries_first, h = x->pc_hits_prev - x->pc_hits_first;
+        json_t *pc = json_object();
+        json_object_set_new(pc, "counters",
+                            json_string(x->pc_kind == 1
+                                            ? "vllm:prefix_cache_hits_total / vllm:prefix_cache_queries_total"
+                                            : "sglang:cached_tokens_total / sglang:prompt_tokens_total"));
+        json_object_set_new(pc, "queries", json_real(q));
+        json_object_set_new(pc, "hits", json_real(h));
+        json_object_set_new(pc, "hit_rate", q > 0 && h >= 0 && h <= q ? json_real(h / q) : json_null());
+        json_object_set_new(pc, "window", json_string(window));
+        json_object_set_new(pc, "window_s", json_real(window_s));
+        json_object_set_new(e, "prefix_cache", pc);
+    }
+    if (x->gauge_n) {
+        /* a hit-rate gauge is the server's own figure over its own span
+         * (SGLang's cache_hit_rate: the last prefill batch): its mean over
+         * the window's scrapes, named as a gauge, not the run's rate */
+        json_t *g = json_object();
+        json_object_set_new(g, "gauge", json_string(x->gauge_name));
+        json_object_set_new(g, "mean", json_real(x->gauge_sum / x->gauge_n));
+        json_object_set_new(g, "scrapes", json_integer(x->gauge_n));
+        json_object_set_new(g, "window", json_string(window));
+        json_object_set_new(e, "prefix_cache_gauge", g);
+    }
+    return e;
+}
+
 json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
 {
     if (t->remote_summary) /* rendered on the sampler's own host (telemetry_hosts.c) */
@@ -223,42 +282,13 @@ json_t *gp_telemetry_summary_json(const struct gp_telemetry *t)
     const struct tm_src *ps = t->primary >= 0 ? &t->src[t->primary] : t->nsrc ? &t->src[0] : NULL;
     json_object_set_new(srv, "url", ps ? json_string(ps->shown) : json_null());
     json_object_set_new(srv, "failed_scrapes", json_integer(ps ? ps->failures : 0));
+    /* the counters' window: from gp_telemetry_mark_window's tick
+     * ("measured": the caller's measured phase) or the first scrape ("run") */
+    const char *window = t->mark_ns ? "measured" : "run";
+    double window_s = t->ticks ? (double)(t->t_last - (t->mark_ns ? t->mark_ns : t->t_first)) / 1e9 : 0.0;
     json_t *srcs = json_array();
     for (int i = 0; i < t->nsrc; i++) {
-        const struct tm_src *x = &t->src[i];
-        json_t *e = json_object();
-        json_object_set_new(e, "url", json_string(x->shown));
-        json_object_set_new(e, "status", json_string(x->status));
-        json_object_set_new(e, "default", json_boolean(x->quiet));
-        json_object_set_new(e, "used_for",
-                            json_string(x->use_server && x->use_dcgm ? "server+gpu"
-                                        : x->use_server                 ? "server"
-                                        : x->use_dcgm                   ? "gpu"
-                                                                        : "none"));
-        json_object_set_new(e, "failed_scrapes", json_integer(x->failures));
-        if (x->have_sd_prev) {
-            /* vLLM's spec_decode counters over the run (first to closing
-             * scrape): the acceptance figures of the whole measurement */
-            double d = x->sd_prev[0] - x->sd_first[0], dt = x->sd_prev[1] - x->sd_first[1],
-                   da = x->sd_prev[2] - x->sd_first[2];
-            json_t *sd = json_object();
-            json_object_set_new(sd, "drafts", json_real(d));
-            json_object_set_new(sd, "draft_tokens", json_real(dt));
-            json_object_set_new(sd, "accepted_tokens", json_real(da));
-            json_object_set_new(sd, "mean_acceptance_length", d > 0 ? json_real(1.0 + da / d) : json_null());
-            json_object_set_new(sd, "acceptance_rate", dt > 0 ? json_real(da / dt) : json_null());
-            json_object_set_new(e, "spec_decode", sd);
-        }
-        if (x->have_pc_prev) {
-            /* vLLM's prefix_cache_{queries,hits}_total over the run (first
-             * to closing scrape), in prompt tokens */
-            double q = x->pc_queries_prev - x->pc_queries_first, h = x->pc_hits_prev - x->pc_hits_first;
-            json_t *pc = json_object();
-            json_object_set_new(pc, "queries", json_real(q));
-            json_object_set_new(pc, "hits", json_real(h));
-            json_object_set_new(pc, "hit_rate", q > 0 && h >= 0 ? json_real(h / q) : json_null());
-            json_object_set_new(e, "prefix_cache", pc);
-        }
+        json_t *e = source_json(&t->src[i], window, window_s);
         json_array_append_new(srcs, e);
     }
     json_object_set_new(srv, "sources", srcs);

@@ -106,6 +106,18 @@ static void test_scan_sglang_trtllm(void)
     CHECK_NEAR(sc.kv_sum, 10.0, 1e-9);
     CHECK_INT(sc.hit_n, 1);
     CHECK_NEAR(sc.hit_sum, 0.6, 1e-12);
+    /* SGLang's counters: cached tokens summed over cache_source label sets */
+    const char *sgc =
+        "sglang:prompt_tokens_total{model_name=\"m\"} 1000\n"
+        "sglang:cached_tokens_total{model_name=\"m\",cache_source=\"device\"} 300\n"
+        "sglang:cached_tokens_total{model_name=\"m\",cache_source=\"host\"} 100\n";
+    gp_prom_scan(sgc, strlen(sgc), &sc);
+    CHECK_INT(sc.has_sg_counters, 3);
+    CHECK_NEAR(sc.sg_prompt, 1000, 0);
+    CHECK_NEAR(sc.sg_cached, 400, 0);
+    CHECK_INT(sc.has_pc_counters, 0);
+    gp_prom_scan(sg, strlen(sg), &sc);
+    CHECK_STR(sc.hit_name, "sglang:cache_hit_rate");
     const char *tr =
         "trtllm_num_requests_running 8\n"
         "trtllm_num_requests_waiting 2\n"

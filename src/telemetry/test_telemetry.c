@@ -363,6 +363,20 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
                  "DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-x\"} 2048\n"
                  "DCGM_FI_DEV_FB_TOTAL{gpu=\"0\",UUID=\"GPU-x\"} 81920\n",
                  200 + k);
+    } else if (!strcmp(url, "/sglang")) {
+        /* SGLang: a lifetime-looking gauge beside the counters; the cached
+         * counter (two cache_source label sets) appears from the third
+         * request on, as prometheus_client shows it after the first hit */
+        int n = snprintf(body, sizeof body,
+                         "sglang:num_running_reqs{model_name=\"m\"} 1\n"
+                         "sglang:cache_hit_rate{model_name=\"m\"} 0.9\n"
+                         "sglang:prompt_tokens_total{model_name=\"m\"} %d\n",
+                         100 * k);
+        if (k >= 2)
+            snprintf(body + n, sizeof body - (size_t)n,
+                     "sglang:cached_tokens_total{model_name=\"m\",cache_source=\"device\"} %d\n"
+                     "sglang:cached_tokens_total{model_name=\"m\",cache_source=\"host\"} %d\n",
+                     20 * k, 5 * k);
     } else if (!strcmp(url, "/other")) {
         snprintf(body, sizeof body, "process_cpu_seconds_total 1\n");
     } else {
@@ -575,6 +589,97 @@ static void test_server_scrape(void)
     }
 }
 
+/* The summary's prefix_cache block of source 0 (borrowed from sum). */
+static json_t *pc_block(json_t *sum, const char *key)
+{
+    return json_object_get(json_array_get(json_object_get(json_object_get(sum, "server"), "sources"), 0), key);
+}
+
+/* The counters' window: from gp_telemetry_mark_window's tick (after a
+ * warmup) to the closing one, on the caller's ticks and on the thread; and
+ * SGLang's counters preferred to its gauge, which is kept as a gauge. */
+static void test_window_mark(void)
+{
+    struct srv s = {0};
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
+                                            handler, &s, MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_END);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    int port = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT)->port;
+    char url[128];
+    fake_env(NULL, NULL, NULL, NULL, NULL);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/metrics", port);
+    struct gp_telemetry_opts o = {.interval_s = 0.05, .server_metrics_url = url,
+                                  .nvml_path = "/nonexistent/libnvml.so"};
+    struct gp_telemetry *t = NULL;
+    /* probe k=0; ticks k=1, 2 (the warmup); mark k=3; tick k=4: queries 10 x k, hits 5 x k */
+    CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
+    if (t) {
+        gp_telemetry_tick(t);
+        gp_telemetry_tick(t);
+        CHECK_INT(gp_telemetry_mark_window(t), 0);
+        gp_telemetry_tick(t);
+        json_t *sum = gp_telemetry_summary_json(t), *pc = pc_block(sum, "prefix_cache");
+        CHECK_NEAR(json_number_value(json_object_get(pc, "queries")), 10, 0);
+        CHECK_NEAR(json_number_value(json_object_get(pc, "hits")), 5, 0);
+        CHECK_STR(json_string_value(json_object_get(pc, "window")), "measured");
+        CHECK_STR(json_string_value(json_object_get(pc, "counters")),
+                  "vllm:prefix_cache_hits_total / vllm:prefix_cache_queries_total");
+        json_decref(sum);
+        gp_telemetry_free(t);
+    }
+    /* on the thread (its own ticks a minute apart): start's sample, the
+     * mark's (waited for), the closing one */
+    o.interval_s = 60;
+    t = NULL;
+    int hits0 = s.hits;
+    CHECK_INT(gp_telemetry_start(&o, &t, NULL), 0);
+    if (t) {
+        CHECK_INT(gp_telemetry_mark_window(t), 0);
+        CHECK_INT(s.hits - hits0, 3); /* probe, start's sample, the mark's */
+        gp_telemetry_stop(t);
+        json_t *sum = gp_telemetry_summary_json(t), *pc = pc_block(sum, "prefix_cache");
+        CHECK_NEAR(json_number_value(json_object_get(pc, "queries")), 10, 0);
+        CHECK_STR(json_string_value(json_object_get(pc, "window")), "measured");
+        json_decref(sum);
+        gp_telemetry_free(t);
+    }
+    /* SGLang: probe k=0, ticks k=1..3; cached_tokens_total from k=2 on */
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/sglang", port);
+    o.interval_s = 0.05;
+    t = NULL;
+    s.hits = 0; /* no request in flight: the handler's next k is 0 */
+    CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
+    if (t) {
+        for (int i = 0; i < 3; i++)
+            gp_telemetry_tick(t);
+        double v[8];
+        /* k=1: no cached counter yet, the gauge; then the counters' interval ratios */
+        CHECK_INT(values(t, GP_TD_SERVER, 0, GP_TM_PREFIX_CACHE_HIT_RATE, v, 8), 3);
+        CHECK_NEAR(v[0], 0.9, 1e-12);
+        CHECK_NEAR(v[1], 0.5, 1e-12);
+        CHECK_NEAR(v[2], 0.25, 1e-12);
+        json_t *sum = gp_telemetry_summary_json(t), *pc = pc_block(sum, "prefix_cache");
+        CHECK_NEAR(json_number_value(json_object_get(pc, "queries")), 200, 0);
+        CHECK_NEAR(json_number_value(json_object_get(pc, "hits")), 75, 0);
+        CHECK_STR(json_string_value(json_object_get(pc, "window")), "run");
+        CHECK_STR(json_string_value(json_object_get(pc, "counters")),
+                  "sglang:cached_tokens_total / sglang:prompt_tokens_total");
+        json_t *g = pc_block(sum, "prefix_cache_gauge");
+        CHECK_STR(json_string_value(json_object_get(g, "gauge")), "sglang:cache_hit_rate");
+        CHECK_NEAR(json_number_value(json_object_get(g, "mean")), 0.9, 1e-12);
+        CHECK_INT(json_integer_value(json_object_get(g, "scrapes")), 3);
+        json_decref(sum);
+        gp_telemetry_free(t);
+    }
+    MHD_stop_daemon(d);
+}
+
 static void test_metrics_url_for(void)
 {
     char b[128];
@@ -629,6 +734,7 @@ int main(void)
     GP_RUN(test_device_glitch);
     GP_RUN(test_thread);
     GP_RUN(test_server_scrape);
+    GP_RUN(test_window_mark);
     GP_RUN(test_metrics_url_for);
     return gp_test_summary();
 }

@@ -1,12 +1,18 @@
-#!/usr/bin/env bash
 # profile_prefix_cache: prefix-cache workloads against `genperf serve --prefix-cache` (the ground
 # truth: 16-token blocks, a hit shortens the fixed --ttft-ms in proportion). ISL 512:
 #  - --shared-prefix-ratio 0.5: every prompt's first 256 tokens (+ the joining space) are one
 #    global prefix, so every request but the first finds 256 of its 512 tokens cached: the hit
-#    rate is (N-1)/N x 0.5 by both sources (the server's /metrics counters over the run and
-#    usage.cached_tokens), written as "prefix_cache" in *_genperf.json and a console line;
+#    rate is (N-1)/N x 0.5 by both sources (the server's /metrics counters over the measured
+#    window and usage.cached_tokens), written as "prefix_cache" in *_genperf.json and a console
+#    line naming each figure's source and window;
 #  - --cache-bust: a unique salt first, so nothing is cached (0 %) and the TTFT is the whole
 #    --ttft-ms, well above the shared-prefix run's;
+#  - issue 38 item 7, the sglang flavour (sglang:cached_tokens_total / prompt_tokens_total
+#    counters beside the lifetime sglang:cache_hit_rate gauge): a shared-prefix run after a
+#    2-request warmup counts exactly the measured requests' tokens, as usage does (the window
+#    starts after the warmup), and a --cache-bust run after it prints the counters'
+#    0.0 % over its own window, not the gauge's lifetime figure (which the summary keeps, > 0);
+#    TRT-LLM's gauge, its only figure, is printed as a gauge with its scrape window;
 #  - both keep the ISL exact; the session pool runs; conflicting flags are refused.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 start_serve --quiet --prefix-cache --ttft-ms 40 --itl-ms 1
@@ -33,7 +39,9 @@ want = (n - 1) / n * 0.5
 bad = []
 if not pc: bad.append("no prefix_cache block")
 else:
-    if pc["hit_rate_source"] != "server_metrics": bad.append("source %r" % pc["hit_rate_source"])
+    if pc["hit_rate_source"] != "server_counters": bad.append("source %r" % pc["hit_rate_source"])
+    if pc["hit_rate_window"] != "measured": bad.append("window %r" % pc["hit_rate_window"])
+    if pc["server_metrics"]["window"] != "measured": bad.append("server window %r" % pc["server_metrics"]["window"])
     for what, v in (("block", pc["hit_rate"]), ("server", pc["server_metrics"]["hit_rate"]),
                     ("usage", pc["usage"]["hit_rate"])):
         if v is None or abs(v - want) > 0.02: bad.append("%s hit rate %r, want %.4f" % (what, v, want))
@@ -44,7 +52,7 @@ if isl["min"] != 512 or isl["max"] != 512: bad.append("ISL %r..%r, want 512" % (
 print("shared: hit rate %r, ttft avg %.1f ms" % (pc and pc["hit_rate"], a["time_to_first_token"]["avg"]))
 if bad: print("FAIL " + "; ".join(bad)); sys.exit(1)
 PY
-grep -q '^Prefix cache hit rate: 47\.9% (server /metrics); 47\.9% (usage.cached_tokens, 24 requests)$' \
+grep -q '^Prefix cache hit rate: 47\.9% (server counters, measured window); 47\.9% (usage.cached_tokens, 24 measured requests)$' \
     "$TMPDIR/shared.out" || { cat "$TMPDIR/shared.out"; fail "shared: no console hit-rate line"; }
 TTFT_SHARED=$(json_get "$GAJ" 'd["time_to_first_token"]["avg"]')
 
@@ -62,6 +70,61 @@ print("bust: ttft avg %.1f ms (shared prefix: %.1f ms)" % (ttft, shared))
 if not (ttft >= 38 and ttft > shared * 1.4): bad.append("TTFT %.1f ms not above the shared run's %.1f ms" % (ttft, shared))
 if bad: print("FAIL " + "; ".join(bad)); sys.exit(1)
 PY
+
+# the sglang flavour: counters over the measured window, the gauge only kept as a gauge
+stop_serve
+start_serve --quiet --prefix-cache --ttft-ms 40 --itl-ms 1 --flavor sglang
+run warm --concurrency 2 --request-count $N --shared-prefix-ratio 0.5 --warmup-request-count 2
+python3 - "$GPJ" $N <<'PY' || exit 1
+import json, sys
+g, n = json.load(open(sys.argv[1])), int(sys.argv[2])
+pc, bad = g.get("prefix_cache"), []
+sm = pc and pc["server_metrics"]
+# the window starts after the warmup: exactly the measured requests' tokens. Each finds the shared
+# 256 cached; the first two repeat the warmup's two prompts (the measured phase restarts at entry 0),
+# cached whole but the last token (511). The server's counters and usage count the same tokens.
+want = 256 * (n - 2) + 2 * 511
+if not sm or sm["kind"] != "counters" or sm["window"] != "measured": bad.append("server part %r" % sm)
+elif (sm["queries"], sm["hits"]) != (512 * n, want): bad.append("queries/hits %r/%r, want %r/%r" % (sm["queries"], sm["hits"], 512 * n, want))
+elif (pc["usage"]["prompt_tokens"], pc["usage"]["cached_tokens"]) != (512 * n, want): bad.append("usage %r" % pc["usage"])
+elif pc["hit_rate"] != want / (512 * n) or pc["hit_rate_source"] != "server_counters": bad.append("block %r" % pc)
+if bad: print("FAIL warm: " + "; ".join(bad)); sys.exit(1)
+PY
+grep -q '^Prefix cache hit rate: 54\.2% (server counters, measured window); 54\.2% (usage.cached_tokens, 24 measured requests)$' \
+    "$TMPDIR/warm.out" || { cat "$TMPDIR/warm.out"; fail "warm: console hit-rate line"; }
+run bust2 --concurrency 2 --request-count $N --cache-bust
+python3 - "$GPJ" $N <<'PY' || exit 1
+import json, sys
+g, n = json.load(open(sys.argv[1])), int(sys.argv[2])
+pc, bad = g.get("prefix_cache"), []
+sm = pc and pc["server_metrics"]
+if not sm or sm["kind"] != "counters" or (sm["queries"], sm["hits"], sm["hit_rate"]) != (512 * n, 0, 0):
+    bad.append("server part %r" % sm)
+elif pc["hit_rate"] != 0 or pc["hit_rate_source"] != "server_counters" or pc["usage"]["hit_rate"] != 0:
+    bad.append("block %r" % pc)
+# the lifetime gauge still says the earlier run's hits: kept, as a gauge, never as this run's rate
+gauge = g["telemetry"]["server"]["sources"][0].get("prefix_cache_gauge")
+if not gauge or gauge["gauge"] != "sglang:cache_hit_rate" or not gauge["mean"] > 0: bad.append("gauge %r" % gauge)
+if bad: print("FAIL bust2: " + "; ".join(bad)); sys.exit(1)
+PY
+grep -q '^Prefix cache hit rate: 0\.0% (server counters, measured window); 0\.0% (usage.cached_tokens, 24 measured requests)$' \
+    "$TMPDIR/bust2.out" || { cat "$TMPDIR/bust2.out"; fail "bust2: console hit-rate line"; }
+
+# TRT-LLM has only a gauge (its Prometheus text at /prometheus/metrics): kept, said to be a gauge
+# with its scrape window, never the block's figure while usage has one
+stop_serve
+start_serve --quiet --prefix-cache --ttft-ms 40 --itl-ms 1 --flavor trtllm
+run trt --concurrency 2 --request-count $N --shared-prefix-ratio 0.5 --server-metrics-urls "$URL/prometheus/metrics"
+python3 - "$GPJ" <<'PY' || exit 1
+import json, sys
+pc = json.load(open(sys.argv[1]))["prefix_cache"]
+sm = pc["server_metrics"]
+assert sm["kind"] == "gauge" and sm["gauge"] == "trtllm_kv_cache_hit_rate" and sm["scrape_window"] == "measured", sm
+assert (pc["hit_rate_source"], pc["hit_rate_window"]) == ("usage", "requests"), pc
+assert pc["hit_rate"] == pc["usage"]["hit_rate"] == 23 / 24 * 0.5, pc
+PY
+grep -q '^Prefix cache hit rate: [0-9.]*% (server gauge trtllm_kv_cache_hit_rate over the server.s own span, mean of [0-9]* scrapes in the measured window: not this run.s rate); 47\.9% (usage.cached_tokens, 24 measured requests)$' \
+    "$TMPDIR/trt.out" || { cat "$TMPDIR/trt.out"; fail "trt: console hit-rate line"; }
 
 # session pool: one prefix per session (and the history on top): some hits, exact first turns
 run session --session-concurrency 2 --num-sessions 3 --session-turns-mean 2 --shared-prefix-ratio 0.25 \
