@@ -18,11 +18,15 @@ struct scan_state {
     struct gp_buf *content, *reasoning, *errtext;
     struct gp_event_info *info;
     const char *cpos, *cend; /* the last content string read into content (the template's slot) */
+    size_t clen;             /* the bytes that string appended */
     int ntext;               /* content strings read into content */
 };
 
-/* delta.content / message.content / text: a string is read into content,
- * and where it stood is kept for the template (gp_event_parse_tmpl). */
+/* Every string that is output text (delta.content / message.content / text,
+ * delta.refusal / message.refusal, tool-call arguments) is read here and
+ * nowhere else: a string is appended to content, and where it stood is kept
+ * for the template (gp_event_parse_tmpl), which may serve an event only when
+ * that one string was all its text. */
 static size_t content_field(struct gp_js *j, struct scan_state *s)
 {
     if (gp_js_peek(j) != '"')
@@ -31,6 +35,7 @@ static size_t content_field(struct gp_js *j, struct scan_state *s)
     size_t n = gp_js_str(j, s->content);
     s->cpos = at;
     s->cend = j->p;
+    s->clen = n;
     s->ntext++;
     return n;
 }
@@ -74,7 +79,11 @@ static void scan_tool_calls(struct gp_js *j, struct scan_state *s)
         j->bad = 1;
 }
 
-/* delta / message object of a choice */
+/* delta / message object of a choice. A refusal (delta.refusal, streamed;
+ * message.refusal, not) is what the model wrote in place of an answer:
+ * output as content is (openai-node 7.60.0, chat/completions.d.ts,
+ * ChatCompletionChunk.Choice.Delta.refusal and ChatCompletionMessage.refusal:
+ * a string or null). */
 static void scan_delta(struct gp_js *j, struct scan_state *s)
 {
     if (!gp_js_open(j, '{'))
@@ -83,7 +92,7 @@ static void scan_delta(struct gp_js *j, struct scan_state *s)
     size_t kl;
     int first = 1, r;
     while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
-        if (KEQ("content"))
+        if (KEQ("content") || KEQ("refusal"))
             s->info->content_len += content_field(j, s);
         else if (KEQ("reasoning_content") || KEQ("reasoning"))
             s->info->reasoning_len += gp_js_text(j, s->reasoning);
@@ -192,11 +201,13 @@ static int from_tmpl(const char *json, const char *end, struct gp_buf *content, 
 
 /* Keeps [json, end) as the template when its only text was one content
  * string; else leaves the template as it was (still a right answer for
- * the bytes it holds). */
+ * the bytes it holds). The content_len check holds the template to that
+ * even if a later field appends content some other way than content_field:
+ * such an event is never kept, so it is never served without its text. */
 static void keep_tmpl(const char *json, const char *end, const struct scan_state *s, struct gp_event_tmpl *t,
                       const struct gp_event_info *info)
 {
-    if (s->ntext != 1 || info->reasoning_len != 0)
+    if (s->ntext != 1 || info->reasoning_len != 0 || info->content_len != s->clen)
         return;
     t->valid = 0;
     gp_buf_reset(&t->bytes);
@@ -238,7 +249,7 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
     if (t && t->valid && from_tmpl(json + s0, json + n, content, t, out))
         return;
     struct gp_js j = {json + s0, json + n, 0};
-    struct scan_state s = {content, reasoning, errtext, out, NULL, NULL, 0};
+    struct scan_state s = {content, reasoning, errtext, out, NULL, NULL, 0, 0};
     int is_error = 0, flat_error = 0;
     const char *k;
     size_t kl;

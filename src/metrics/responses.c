@@ -7,8 +7,24 @@
  * value's position is kept and decoded once the type is known: a second
  * pass over one string, never a tree. A non-streamed answer is the response
  * object itself: output[] items of type "message" (content parts
- * "output_text") and "reasoning" (parts "reasoning_text", else the
- * "summary_text" of its summary).
+ * "output_text" and "refusal"), "reasoning" (parts "reasoning_text", else
+ * the "summary_text" of its summary) and the model's tool calls.
+ *
+ * What the model writes is output, whatever it is (issue 38 items 1 and 2):
+ * text, a refusal, and the arguments of a tool call, as chat's tool_calls
+ * arguments are (event.c). The shapes are those openai-node 7.60.0 types in
+ * resources/responses/responses.d.ts: the events
+ * response.output_text.delta, response.refusal.delta,
+ * response.function_call_arguments.delta,
+ * response.custom_tool_call_input.delta and response.mcp_call_arguments.delta
+ * each carry their text in "delta" (a string); the output items
+ * ResponseOutputMessage (content parts ResponseOutputText {type:
+ * 'output_text', text} and ResponseOutputRefusal {type: 'refusal',
+ * refusal}), ResponseFunctionToolCall {type: 'function_call', arguments},
+ * ResponseCustomToolCall {type: 'custom_tool_call', input} and McpCall
+ * {type: 'mcp_call', arguments}. The .done events, output_item.added /
+ * .done and response.completed repeat what the deltas brought and are not
+ * read for text.
  */
 #include "metrics/sse.h"
 #include "metrics/jscan_int.h"
@@ -69,15 +85,16 @@ static void scan_error(struct gp_js *j, struct gp_buf *errtext, struct gp_event_
 }
 
 /* The parts of one output item ([{"type":"output_text","text":..}, ..]):
- * the text of each part whose type is want goes to out. */
-static size_t scan_parts(struct gp_js *j, const char *want, struct gp_buf *out)
+ * the text of each part whose type is want goes to out, and with refusals
+ * the "refusal" of each part of type "refusal" too, in their order. */
+static size_t scan_parts(struct gp_js *j, const char *want, int refusals, struct gp_buf *out)
 {
     size_t got = 0;
     if (!gp_js_open(j, '['))
         return 0;
     int elem = 1;
     while (!j->bad && gp_js_arr_next(j, &elem) == 1) {
-        const char *text = NULL, *ty = NULL, *k;
+        const char *text = NULL, *refusal = NULL, *ty = NULL, *k;
         size_t tyl = 0, kl;
         int first = 1, r;
         if (gp_js_peek(j) != '{') {
@@ -89,6 +106,9 @@ static size_t scan_parts(struct gp_js *j, const char *want, struct gp_buf *out)
                 else if (KEQ("text") && gp_js_peek(j) == '"') {
                     text = j->p;
                     gp_js_str(j, NULL);
+                } else if (KEQ("refusal") && gp_js_peek(j) == '"') {
+                    refusal = j->p;
+                    gp_js_str(j, NULL);
                 } else
                     gp_js_skip(j);
                 if (j->bad)
@@ -98,28 +118,34 @@ static size_t scan_parts(struct gp_js *j, const char *want, struct gp_buf *out)
                 return got;
             if (text && ty && tyl == strlen(want) && !memcmp(ty, want, tyl))
                 got += str_at(text, j->end, out, &j->bad);
+            else if (refusals && refusal && ty && VEQ(ty, tyl, "refusal"))
+                got += str_at(refusal, j->end, out, &j->bad);
         }
     }
     return got;
 }
 
-/* One output item: a "message" adds its output_text parts to content, a
- * "reasoning" item its reasoning_text parts (or, with none, its summary's
- * summary_text) to reasoning. Other items (function calls, ...) carry no
- * tokens here. */
+/* One output item: a "message" adds its output_text and refusal parts to
+ * content, a "reasoning" item its reasoning_text parts (or, with none, its
+ * summary's summary_text) to reasoning, a function_call or mcp_call its
+ * "arguments" and a custom_tool_call its "input" to content. Other items
+ * (web searches, a tool's results, ...) are no text the model wrote. */
 static void scan_item(struct gp_js *j, struct gp_buf *content, struct gp_buf *reasoning, struct gp_event_info *info)
 {
     if (gp_js_peek(j) != '{') {
         gp_js_skip(j);
         return;
     }
-    const char *k, *ty = NULL, *parts = NULL, *summary = NULL;
+    const char *k, *ty = NULL, *parts = NULL, *summary = NULL, *args = NULL, *input = NULL;
     size_t kl, tyl = 0;
     int first = 1, r;
     while ((r = gp_js_obj_next(j, &first, &k, &kl)) == 1) {
         if (KEQ("type"))
             raw_str(j, &ty, &tyl);
-        else if (KEQ("content")) {
+        else if ((KEQ("arguments") || KEQ("input")) && gp_js_peek(j) == '"') {
+            *(KEQ("input") ? &input : &args) = j->p;
+            gp_js_str(j, NULL);
+        } else if (KEQ("content")) {
             parts = j->p;
             gp_js_skip(j);
         } else if (KEQ("summary")) {
@@ -135,16 +161,20 @@ static void scan_item(struct gp_js *j, struct gp_buf *content, struct gp_buf *re
     struct gp_js sub = {NULL, j->end, 0};
     if (VEQ(ty, tyl, "message") && parts) {
         sub.p = parts;
-        info->content_len += scan_parts(&sub, "output_text", content);
+        info->content_len += scan_parts(&sub, "output_text", 1, content);
+    } else if ((VEQ(ty, tyl, "function_call") || VEQ(ty, tyl, "mcp_call")) && args) {
+        info->content_len += str_at(args, j->end, content, &sub.bad);
+    } else if (VEQ(ty, tyl, "custom_tool_call") && input) {
+        info->content_len += str_at(input, j->end, content, &sub.bad);
     } else if (VEQ(ty, tyl, "reasoning")) {
         size_t n = 0;
         if (parts) {
             sub.p = parts;
-            n = scan_parts(&sub, "reasoning_text", reasoning);
+            n = scan_parts(&sub, "reasoning_text", 0, reasoning);
         }
         if (!n && summary && !sub.bad) {
             sub.p = summary;
-            n = scan_parts(&sub, "summary_text", reasoning);
+            n = scan_parts(&sub, "summary_text", 0, reasoning);
         }
         info->reasoning_len += n;
     }
@@ -203,14 +233,17 @@ static void scan_response(struct gp_js *j, struct gp_buf *errtext, struct gp_eve
         j->bad = 1;
 }
 
-/* The event's type, classified. */
+/* The event's type, classified: RT_TEXT for every delta the model's output
+ * (text, refusal, a tool call's arguments or input) comes in. */
 enum rtype { RT_NONE = 0, RT_OTHER, RT_TEXT, RT_REASONING, RT_END, RT_FAILED, RT_ERROR };
 
 static enum rtype classify(const char *v, size_t vl)
 {
     if (!v)
         return RT_NONE;
-    if (VEQ(v, vl, "response.output_text.delta"))
+    if (VEQ(v, vl, "response.output_text.delta") || VEQ(v, vl, "response.refusal.delta") ||
+        VEQ(v, vl, "response.function_call_arguments.delta") || VEQ(v, vl, "response.custom_tool_call_input.delta") ||
+        VEQ(v, vl, "response.mcp_call_arguments.delta"))
         return RT_TEXT;
     if (VEQ(v, vl, "response.reasoning_text.delta") || VEQ(v, vl, "response.reasoning_summary_text.delta"))
         return RT_REASONING;

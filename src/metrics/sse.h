@@ -68,7 +68,8 @@ enum gp_usage_field {
  * allocation per event); *_len say how much this event added. */
 struct gp_event_info {
     enum gp_event_kind kind;
-    size_t content_len;        /* bytes appended to content (delta.content / message.content / text) */
+    size_t content_len;        /* bytes appended to content: the model's output text (chat:
+                                  delta/message .content, .refusal, tool_calls arguments; text) */
     size_t reasoning_len;      /* bytes appended to reasoning (reasoning_content or reasoning) */
     int has_usage;
     long prompt_tokens, completion_tokens;   /* -1 when absent or not a count */
@@ -122,7 +123,9 @@ void gp_event_parse_tmpl(const char *json, size_t len, struct gp_buf *content, s
 /* The OpenAI Responses API (POST /v1/responses; responses.c): one streamed
  * event ({"type":"response.output_text.delta","delta":..}, any key order)
  * or one non-streamed response object ({"object":"response","output":[..]}).
- * Text deltas (response.output_text.delta) are content; reasoning_text and
+ * Text, refusal and tool-call deltas (response.output_text.delta,
+ * .refusal.delta, .function_call_arguments.delta, ...; responses.c lists
+ * them) are content; reasoning_text and
  * reasoning_summary_text deltas are reasoning; every other event type
  * (response.created, .in_progress, .output_item.added, .output_text.done
  * with the whole text again, ...) carries no tokens. response.completed and
@@ -136,9 +139,11 @@ void gp_responses_event_parse(const char *json, size_t len, struct gp_buf *conte
                               struct gp_buf *errtext, struct gp_event_info *out);
 
 /* The same for one Anthropic Messages API event or body (anthropic.c):
- * text / text_delta are content, thinking / thinking_delta reasoning,
- * usage.input_tokens / output_tokens the usage counts (cache_read_ and
- * cache_creation_input_tokens as cached_tokens / cache_write_tokens), a non-null
+ * text / text_delta and tool input (input_json_delta's partial_json; a
+ * tool_use block's input as raw JSON bytes) are content, thinking /
+ * thinking_delta reasoning, usage.input_tokens / output_tokens the usage
+ * counts (cache_read_ and cache_creation_input_tokens as cached_tokens /
+ * cache_write_tokens), a non-null
  * stop_reason the finish, "type":"message_stop" GP_EV_DONE (the stream's
  * end in place of [DONE]), "type":"error" GP_EV_ERROR. */
 void gp_event_parse_anthropic(const char *json, size_t len, struct gp_buf *content, struct gp_buf *reasoning,

@@ -49,14 +49,16 @@ static void test_events(void)
     CHECK_INT((int)in.content_len, 0);
     CHECK_STR(r.data, "hmm");
 
-    /* signature and tool-input deltas carry no text */
+    /* a signature delta carries no text; a tool-input delta is content
+     * (issue 38 item 1; test_output_kinds.c has the rest) */
     parse("{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"x\"}}",
           &c, &r, &e, &in);
     CHECK_INT(in.kind, GP_EV_CHUNK);
     CHECK_INT((int)(in.content_len + in.reasoning_len), 0);
     parse("{\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\"}}",
           &c, &r, &e, &in);
-    CHECK_INT((int)(in.content_len + in.reasoning_len), 0);
+    CHECK_INT((int)in.content_len, 1);
+    CHECK_INT((int)in.reasoning_len, 0);
 
     parse("{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},"
           "\"usage\":{\"output_tokens\":15}}",

@@ -119,6 +119,41 @@ static void test_lookalikes(void)
     pair_free(&p);
 }
 
+/* A refusal is content too (issue 38 item 2): a run of refusal fragments
+ * is answered from the template, and an event holding a refusal beside
+ * content (either order, either one in the template's slot) is read in
+ * full, never served with one of its strings left out. */
+#define REF(id, text) HEAD(id) "\"delta\":{\"refusal\":\"" text "\"},\"logprobs\":null,\"finish_reason\":null}]}"
+static void test_refusals(void)
+{
+    struct pair p = {0};
+    const char *ev[] = {
+        HEAD("r1") "\"delta\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"},\"logprobs\":null,"
+                   "\"finish_reason\":null}]}",
+        REF("r1", "I can"),
+        REF("r1", "not"),
+        REF("r1", " help."),
+        /* the same tail after a refusal that is followed by content */
+        HEAD("r1") "\"delta\":{\"refusal\":\"a\",\"content\":\"b\"},\"logprobs\":null,\"finish_reason\":null}]}",
+        HEAD("r1") "\"delta\":{\"refusal\":\"c\",\"content\":\"d\"},\"logprobs\":null,\"finish_reason\":null}]}",
+        TOK("r1", "text"),
+        TOK("r1", "more"),
+        /* content first, then a refusal: the template's prefix, more after the string */
+        HEAD("r1") "\"delta\":{\"content\":\"e\",\"refusal\":\"f\"},\"logprobs\":null,\"finish_reason\":null}]}",
+        /* a refusal where the template has content: another key, a full parse */
+        REF("r1", "g"),
+        /* tool-call arguments next to a refusal */
+        HEAD("r1") "\"delta\":{\"refusal\":\"h\",\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"i\"}}]},"
+                   "\"logprobs\":null,\"finish_reason\":null}]}",
+        REF("r1", "j"),
+    };
+    for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++)
+        CHECK(both(&p, ev[i]));
+    CHECK(p.t.hits >= 3); /* "not", " help." and "more" at least */
+    CHECK(strstr(p.c2.data, "I cannot help.abcdtextmoreefghij") != NULL);
+    pair_free(&p);
+}
+
 /* No text kept (content NULL): the same kinds and counts either way. */
 static void test_no_buffers(void)
 {
@@ -138,6 +173,7 @@ int main(void)
 {
     GP_RUN(test_vllm_stream);
     GP_RUN(test_lookalikes);
+    GP_RUN(test_refusals);
     GP_RUN(test_no_buffers);
     return gp_test_summary();
 }

@@ -97,7 +97,9 @@ static void test_body(void)
 {
     struct gp_buf c = {0}, r = {0}, e = {0};
     struct gp_event_info in;
-    /* a non-streamed response: reasoning item (content parts, else summary), message parts */
+    /* a non-streamed response: reasoning item (content parts, else summary),
+     * a function call's arguments, message parts (text and refusal: issue
+     * 38 items 1 and 2) */
     parse("{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"error\":null,\"output\":["
           "{\"id\":\"rs_1\",\"summary\":[{\"type\":\"summary_text\",\"text\":\"sum\"}],\"type\":\"reasoning\","
           "\"content\":[{\"type\":\"reasoning_text\",\"text\":\"deep\"}]},"
@@ -106,8 +108,8 @@ static void test_body(void)
           "\"refusal\":\"no\"},{\"type\":\"output_text\",\"text\":\"there\"}],\"role\":\"assistant\",\"type\":"
           "\"message\"}],\"usage\":{\"input_tokens\":4,\"output_tokens\":6}}", &c, &r, &e, &in);
     CHECK_INT(in.kind, GP_EV_CHUNK);
-    CHECK_INT(in.content_len, 8);
-    CHECK(c.len == 8 && !memcmp(c.data, "Hi there", 8));
+    CHECK_INT(in.content_len, 12);
+    CHECK(c.len == 12 && !memcmp(c.data, "{}Hi nothere", 12));
     CHECK(r.len == 4 && !memcmp(r.data, "deep", 4));
     CHECK_INT(in.has_finish, 1);
     CHECK_INT(in.ends_stream, 0);
