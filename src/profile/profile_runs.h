@@ -17,7 +17,8 @@
 /* Runs the command line argv (cmd_profile's, argv[0] the subcommand) cfg->num_runs
  * times and writes the aggregate. sfd is cmd_profile's SIGINT/SIGTERM signalfd.
  * Returns the exit status: 130 when interrupted, else the first failing
- * run's status (3 from --max-failure-rate does not stop the runs), else 0;
+ * run's status (3 from --max-failure-rate does not stop the runs), else 1
+ * when the aggregate left every run made out (or could not be written), else 0;
  * err holds the message of a failure this process (not a run) had. */
 int gp_profile_repeat(const struct profile_config *cfg, const char *prog, int sfd, int argc, char **argv,
                       struct gp_error *err);
