@@ -40,6 +40,9 @@ struct gp_export_ctx {
 
     const char *mode;                /* "concurrency" | "request_rate" */
     double value;                    /* concurrency (written as an int) or rate (float) */
+    const char *arrival_process;     /* a rate run's "constant" | "poisson" | "gamma": written as "arrivals"
+                                      * in <stem>_genperf.json; NULL (no rate-driven arrivals) = no key */
+    double burstiness;               /* gamma's shape (--burstiness), written with "gamma" only */
     const char *service_kind;        /* "openai" */
     const char *version;             /* profile_export.json "version"; NULL = "genperf <version>" (a merge
                                       * keeps its first node's, as GenAI-Perf does) */

@@ -59,6 +59,12 @@ static void add_run(json_t *o, const struct gp_export_ctx *ctx)
         json_object_set_new(o, "value", json_real(ctx->value));
     else
         json_object_set_new(o, "value", json_integer((json_int_t)ctx->value));
+    if (ctx->arrival_process) { /* only for a rate run: others keep their bytes */
+        json_t *a = json_pack("{s:s}", "process", ctx->arrival_process);
+        if (a && !strcmp(ctx->arrival_process, "gamma"))
+            json_object_set_new(a, "burstiness", json_real(ctx->burstiness));
+        json_object_set_new(o, "arrivals", a);
+    }
     json_object_set_new(o, "endpoint", json_string(ctx->endpoint ? ctx->endpoint : "v1/chat/completions"));
     json_object_set_new(o, "streaming", json_boolean(ctx->streaming));
 }

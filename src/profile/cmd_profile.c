@@ -207,6 +207,7 @@ static int stage_load(struct profile_run *r, int argc, char **argv)
         return 1;
     }
     print_models(cfg);
+    gp_profile_arrivals_note(cfg, stderr);
     struct gp_tokenizer_opts topts = {.revision = cfg->tokenizer_revision, .offline = cfg->offline};
     if (gp_tokenizer_load(cfg->tokenizer, &topts, &r->tok, &r->err) < 0) {
         fprintf(stderr, "%s: error: --tokenizer %s: %s\n", r->prog, cfg->tokenizer, r->err.msg);

@@ -110,6 +110,7 @@ struct rewrite {
     size_t n_owned;
     const char *dataset_type; /* --custom-dataset-type, applied to --input-file after the loop */
     int fixed_schedule;       /* --fixed-schedule given, in either spelling */
+    int rate_mode_given;      /* --request-rate-mode or --request-distribution given: no default to note */
 };
 
 /* AIPerf infers --fixed-schedule from a trace whose rows carry timestamps;
@@ -234,6 +235,7 @@ int gp_profile_aiperf_argv(int argc, char **argv, struct gp_profile_aiperf *out,
         }
         if (!f) {
             w.fixed_schedule |= i && !strncmp(a, "--fixed-schedule", 16);
+            w.rate_mode_given |= i && (!strncmp(a, "--request-rate-mode", 19) || !strncmp(a, "--request-distribution", 22));
             push(&w, a);
             continue;
         }
@@ -273,7 +275,9 @@ int gp_profile_aiperf_argv(int argc, char **argv, struct gp_profile_aiperf *out,
     }
     if (!rc)
         rc = apply_dataset_type(&w, err);
-    if (!rc && mapped && notes)
+    /* the one default that differs; said only when it applies (issue 38
+     * item 9: a run given --request-rate-mode poisson was told "constant") */
+    if (!rc && mapped && notes && !w.rate_mode_given)
         fprintf(notes, "genperf: note: defaults stay GenAI-Perf's where AIPerf's differ (--request-rate-mode constant; "
                        "AIPerf's is poisson)\n");
     out->argv = w.argv;

@@ -244,6 +244,15 @@ int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, st
 int gp_profile_shape_adopt(const struct profile_config *cfg, const struct gp_client_plan *p, size_t nentries,
                            struct profile_shape *sh, struct gp_error *err);
 void gp_profile_shape_free(struct profile_shape *sh);
+/* The arrival process of a rate run (--request-rate without a
+ * --fixed-schedule trace, whose rows carry their own times): "constant",
+ * "poisson" or "gamma" (issue 38 item 9: recorded in input_config.genperf
+ * and *_genperf.json "arrivals"); NULL for a run without rate-driven
+ * arrivals. Static strings. */
+const char *gp_profile_arrival_process(const struct profile_config *cfg);
+/* One line on out naming the arrival process of a rate run, its rate and
+ * mean gap (and gamma's shape); nothing for other runs. */
+void gp_profile_arrivals_note(const struct profile_config *cfg, FILE *out);
 /* GenAI-Perf's per-turn metadata of synthetic sessions, one per turn (turn k
  * of session s is entry first[s] + k): "session_id" on every turn, "delay"
  * (ms after this turn's response, as drawn) on all but a session's last.

@@ -174,6 +174,17 @@ json_t *gp_profile_input_config(const struct profile_config *cfg)
         json_pack("{s:s, s:s, s:b, s:b}", "name", cfg->tokenizer, "revision", cfg->tokenizer_revision,
                   "trust_remote_code", cfg->trust_remote_code, "_enable_debug_logging", 1));
     SET(root, "process", json_pack("{s:s}", "input_path", "aggregated"));
+    /* genperf's own settings that GenAI-Perf's keys cannot say, after them
+     * and only when one differs from what GenAI-Perf would do, so a run
+     * GenAI-Perf could have made keeps its bytes: the arrival process of a
+     * rate run other than perf_analyzer's constant one (issue 38 item 9) */
+    const char *arrivals = gp_profile_arrival_process(cfg);
+    if (arrivals && strcmp(arrivals, "constant")) {
+        json_t *gx = json_pack("{s:s}", "request_rate_mode", arrivals);
+        if (gx && cfg->rate_mode == GP_SCHED_GAMMA)
+            SET(gx, "burstiness", json_real(cfg->burstiness));
+        SET(root, "genperf", gx);
+    }
 #undef SET
     if (bad) {
         json_decref(root);

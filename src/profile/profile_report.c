@@ -23,6 +23,8 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .profile_export_file = cfg->profile_export_file,
         .mode = gp_profile_mode(cfg),
         .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
+        .arrival_process = gp_profile_arrival_process(cfg),
+        .burstiness = cfg->burstiness,
         .service_kind = "openai",
         .endpoint = cfg->endpoint,
         .endpoint_type = (int)cfg->endpoint_type,

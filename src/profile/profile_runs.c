@@ -15,6 +15,14 @@
  * of variation (core/stats.h gp_repeat_stats). Its name does not end in
  * _genperf.json, which ingest would take for a run's orphaned extras.
  *
+ * Only runs that measured the server are in the mean (issue 38 item 11): a
+ * run whose server was gone completes no request, and its 0 req/s would
+ * pull the mean down and widen the interval as if the server were slow; a
+ * run cut by Ctrl-C measured part of the benchmark. Such runs are left out
+ * and named in "failed_runs" with why (gp_profile_run_counts), beside
+ * "runs_asked" (--num-runs) and "runs_made" (started); "runs" is the number
+ * in the mean.
+ *
  * Ctrl-C: cmd_profile blocks SIGINT/SIGTERM into its signalfd before this
  * runs, and the child inherits the block (it reads its own signalfd). A
  * terminal's Ctrl-C reaches both: the child writes what it measured and
@@ -147,10 +155,118 @@ json_t *gp_profile_aggregate(json_t *const *runs, size_t n, double cv_warn)
     return root;
 }
 
+/* A count from a run's <stem>_genperf.json "requests" block; -1 when absent. */
+static long long requests_count(const json_t *genperf, const char *key)
+{
+    json_t *v = json_object_get(json_object_get(genperf, "requests"), key);
+    return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+int gp_profile_run_counts(const struct gp_profile_run_outcome *o, char *why, size_t whysz)
+{
+    char exited[48] = "";
+    if (o->rc != 0 && o->rc != 3)
+        snprintf(exited, sizeof exited, "; it exited %d", o->rc);
+    /* a child stopped by Ctrl-C wrote what it measured and exited 130: part
+     * of a run, whose rates and counts are not the benchmark's */
+    if (o->rc == 130 || json_is_true(json_object_get(o->genperf, "interrupted"))) {
+        snprintf(why, whysz, "interrupted: the run stopped before its measurement was done%s", exited);
+        return 0;
+    }
+    if (o->rc > 128) {
+        snprintf(why, whysz, "killed by signal %d", o->rc - 128);
+        return 0;
+    }
+    if (o->rc < 0) {
+        snprintf(why, whysz, "could not start the run");
+        return 0;
+    }
+    if (!o->genai) {
+        snprintf(why, whysz, "left no *_genai_perf.json%s", exited);
+        return 0;
+    }
+    json_t *rc = json_object_get(json_object_get(o->genai, "request_count"), "avg");
+    if (!json_is_number(rc) || !(json_number_value(rc) > 0)) {
+        long long measured = requests_count(o->genperf, "measured"), failed = requests_count(o->genperf, "failed");
+        if (measured >= 0 && failed >= 0)
+            snprintf(why, whysz, "no request completed (%lld of %lld measured failed)%s", failed, measured, exited);
+        else
+            snprintf(why, whysz, "no request completed%s", exited);
+        return 0;
+    }
+    if (json_is_true(json_object_get(o->genperf, "incomplete"))) {
+        json_t *r = json_object_get(o->genperf, "incomplete_reason");
+        snprintf(why, whysz, "stopped early (%s)%s", json_is_string(r) ? json_string_value(r) : "incomplete", exited);
+        return 0;
+    }
+    if (exited[0]) {
+        snprintf(why, whysz, "%s", exited + 2);
+        return 0;
+    }
+    return 1;
+}
+
+json_t *gp_profile_aggregate_runs(const struct gp_profile_run_outcome *o, size_t made, long asked, double cv_warn)
+{
+    json_t **good = calloc(made ? made : 1, sizeof *good);
+    json_t *root = json_object(), *failed = json_array(), *dirs = json_array();
+    json_t *agg = NULL;
+    size_t n = 0;
+    int bad = !good || !root || !failed || !dirs;
+    for (size_t i = 0; !bad && i < made; i++) {
+        char why[512];
+        if (gp_profile_run_counts(&o[i], why, sizeof why)) {
+            good[n++] = o[i].genai;
+            bad |= json_array_append_new(dirs, json_string(o[i].dir ? o[i].dir : ""));
+        } else {
+            bad |= json_array_append_new(failed, json_pack("{s:I, s:s?, s:s}", "run", (json_int_t)(i + 1), "directory",
+                                                           o[i].dir, "reason", why));
+        }
+    }
+    if (!bad)
+        agg = gp_profile_aggregate(good, n, cv_warn);
+    free(good);
+    if (!agg) {
+        json_decref(root);
+        json_decref(failed);
+        json_decref(dirs);
+        return NULL;
+    }
+    bad |= json_object_set_new(root, "runs_asked", json_integer((json_int_t)asked));
+    bad |= json_object_set_new(root, "runs_made", json_integer((json_int_t)made));
+    bad |= json_object_set_new(root, "runs", json_integer((json_int_t)n));
+    bad |= json_object_set_new(root, "failed_runs", failed);
+    bad |= json_object_update(root, agg); /* appends its keys after these, in its order */
+    bad |= json_object_set_new(root, "run_directories", dirs);
+    json_decref(agg);
+    if (bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
 void gp_profile_aggregate_print(json_t *agg, FILE *out, FILE *warn)
 {
-    fprintf(out, "genperf: over %lld runs: mean, 95%% interval of the mean (Student t), coefficient of variation\n",
-            (long long)json_integer_value(json_object_get(agg, "runs")));
+    long long n = json_integer_value(json_object_get(agg, "runs"));
+    json_t *made = json_object_get(agg, "runs_made"), *asked = json_object_get(agg, "runs_asked");
+    size_t fi;
+    json_t *w;
+    json_array_foreach(json_object_get(agg, "failed_runs"), fi, w)
+        fprintf(warn, "genperf: warning: run %lld left out of the aggregate: %s\n",
+                (long long)json_integer_value(json_object_get(w, "run")),
+                json_string_value(json_object_get(w, "reason")) ?: "failed");
+    if (json_is_integer(made) && json_is_integer(asked) &&
+        (json_integer_value(made) != n || json_integer_value(asked) != n))
+        fprintf(warn, "genperf: warning: %lld of the %lld runs asked %s made; %lld %s in the aggregate\n",
+                (long long)json_integer_value(made), (long long)json_integer_value(asked),
+                json_integer_value(made) == 1 ? "was" : "were", n, n == 1 ? "run is" : "runs are");
+    if (!n) {
+        fprintf(out, "genperf: no run to aggregate: every run made was left out\n");
+        return;
+    }
+    fprintf(out, "genperf: over %lld %s: mean, 95%% interval of the mean (Student t), coefficient of variation\n", n,
+            n == 1 ? "run" : "runs");
     json_t *metrics = json_object_get(agg, "metrics");
     for (size_t i = 0; i < sizeof key_stats / sizeof key_stats[0]; i++) {
         json_t *m = json_object_get(metrics, key_stats[i].metric);
@@ -167,9 +283,7 @@ void gp_profile_aggregate_print(json_t *agg, FILE *out, FILE *warn)
             snprintf(cv, sizeof cv, "%.3f", json_number_value(json_object_get(s, "cv")));
         fprintf(out, "  %-42s %12.2f  %-26s CV %s\n", label, json_number_value(json_object_get(s, "mean")), ci, cv);
     }
-    size_t i;
-    json_t *w;
-    json_array_foreach(json_object_get(agg, "warnings"), i, w)
+    json_array_foreach(json_object_get(agg, "warnings"), fi, w)
         fprintf(warn, "genperf: warning: %s: the runs disagree more than that; look for what changed between "
                       "them (other load on the host or server) or make each run longer\n", json_string_value(w));
 }
@@ -203,47 +317,57 @@ static int signalled(int sfd)
     return sfd >= 0 && read(sfd, &si, sizeof si) == (ssize_t)sizeof si;
 }
 
-/* Reads run_1..run_done's <stem>_genai_perf.json, writes the aggregate and
- * prints it. Returns 0, or -1 with err set. */
-static int write_aggregate(const struct profile_config *cfg, const char *run_dir, const char *name, int done,
-                           struct gp_error *err)
+/* Reads run_1..run_made's artifacts, writes the aggregate (the runs that
+ * count, and those left out named) and prints it. rcs[K-1]: run K's exit
+ * status. Returns the number of runs in the mean, or -1 with err set. */
+static int write_aggregate(const struct profile_config *cfg, const char *run_dir, const char *name, const int *rcs,
+                           size_t made, struct gp_error *err)
 {
     char stem[1024], path[8192];
     gp_export_stem(cfg->profile_export_file, stem, sizeof stem);
-    json_t **runs = calloc((size_t)done + 1, sizeof *runs), *dirs = json_array();
-    size_t n = 0;
-    for (int k = 1; runs && k <= done; k++) {
-        snprintf(path, sizeof path, "%s/run_%d/%s/%s_genai_perf.json", run_dir, k, name, stem);
-        json_t *j = gp_is_file(path) ? json_load_file(path, 0, NULL) : NULL;
-        if (!j)
-            continue;
-        runs[n++] = j;
-        snprintf(path, sizeof path, "run_%d/%s", k, name);
-        json_array_append_new(dirs, json_string(path));
+    struct gp_profile_run_outcome *o = calloc(made ? made : 1, sizeof *o);
+    char **dirs = calloc(made ? made : 1, sizeof *dirs);
+    int rc = !o || !dirs ? gp_err(err, GP_ENOMEM, "out of memory") : 0;
+    for (size_t k = 1; !rc && k <= made; k++) {
+        struct gp_profile_run_outcome *r = &o[k - 1];
+        r->rc = rcs[k - 1];
+        snprintf(path, sizeof path, "%s/run_%zu/%s/%s_genai_perf.json", run_dir, k, name, stem);
+        r->genai = gp_is_file(path) ? json_load_file(path, 0, NULL) : NULL;
+        snprintf(path, sizeof path, "%s/run_%zu/%s/%s_genperf.json", run_dir, k, name, stem);
+        r->genperf = gp_is_file(path) ? json_load_file(path, 0, NULL) : NULL;
+        snprintf(path, sizeof path, "run_%zu/%s", k, name);
+        if (r->genai && !(dirs[k - 1] = strdup(path)))
+            rc = gp_err(err, GP_ENOMEM, "out of memory");
+        r->dir = dirs[k - 1];
     }
-    json_t *agg = runs && n ? gp_profile_aggregate(runs, n, cfg->cv_warn) : NULL;
-    for (size_t i = 0; i < n; i++)
-        json_decref(runs[i]);
-    free(runs);
-    if (!agg) {
-        json_decref(dirs);
-        return gp_err(err, GP_EIO, "%s: no run left a %s_genai_perf.json under run_K/%s: nothing to aggregate",
-                      run_dir, stem, name);
+    json_t *agg = rc ? NULL : gp_profile_aggregate_runs(o, made, cfg->num_runs, cfg->cv_warn);
+    for (size_t k = 0; o && dirs && k < made; k++) {
+        json_decref(o[k].genai);
+        json_decref(o[k].genperf);
+        free(dirs[k]);
     }
-    json_object_set_new(agg, "run_directories", dirs);
+    free(o);
+    free(dirs);
+    if (!agg)
+        return rc ? rc : gp_err(err, GP_ENOMEM, "out of memory");
+    long long n = json_integer_value(json_object_get(agg, "runs"));
     snprintf(path, sizeof path, "%s/%s_genperf_aggregate.json", run_dir, stem);
     /* Python's json.dumps(indent=4), as GenAI-Perf's own JSON is written */
     struct gp_buf b = {0};
-    int rc = gp_json_dump(&b, agg, 4, 0, GP_JSON_PYTHON) < 0 || gp_buf_putc(&b, '\n') < 0
-                 ? gp_err(err, GP_ENOMEM, "out of memory")
-                 : gp_write_file_atomic(path, b.data, b.len, err);
+    rc = gp_json_dump(&b, agg, 4, 0, GP_JSON_PYTHON) < 0 || gp_buf_putc(&b, '\n') < 0
+             ? gp_err(err, GP_ENOMEM, "out of memory")
+             : gp_write_file_atomic(path, b.data, b.len, err);
     gp_buf_free(&b);
     if (rc == 0) {
         gp_profile_aggregate_print(agg, stdout, stderr);
-        fprintf(stderr, "genperf: aggregate of %zu runs written to %s\n", n, path);
+        if ((size_t)n == made)
+            fprintf(stderr, "genperf: aggregate of %lld %s written to %s\n", n, n == 1 ? "run" : "runs", path);
+        else
+            fprintf(stderr, "genperf: aggregate of %lld of the %zu runs made (%zu left out) written to %s\n", n, made,
+                    made - (size_t)n, path);
     }
     json_decref(agg);
-    return rc < 0 ? -1 : 0;
+    return rc < 0 ? -1 : (int)n;
 }
 
 int gp_profile_repeat(const struct profile_config *cfg, const char *prog, int sfd, int argc, char **argv,
@@ -289,13 +413,20 @@ int gp_profile_repeat(const struct profile_config *cfg, const char *prog, int sf
     cargv[c++] = kdir;
     for (int i = dd; i < argc; i++)
         cargv[c++] = argv[i];
-    int status = 0, done = 0, made = 0, interrupted = 0;
+    int status = 0, interrupted = 0, *rcs = NULL;
+    size_t done = 0;
     for (long k = 1; k <= cfg->num_runs; k++) {
         snprintf(kdir, sizeof kdir, "%s/run_%ld", run_dir, k);
         fprintf(stderr, "genperf: run %ld of %ld: artifacts in %s/%s\n", k, cfg->num_runs, kdir, name);
         int rc = run_child(cargv);
-        done = (int)k;
-        made += rc == 0 || rc == 3 || rc == 130;
+        int *nr = realloc(rcs, (done + 1) * sizeof *rcs);
+        if (!nr) {
+            status = 1;
+            gp_err(err, GP_ENOMEM, "out of memory");
+            break;
+        }
+        rcs = nr;
+        rcs[done++] = rc;
         if (rc == 130 || signalled(sfd)) {
             interrupted = 1;
             break;
@@ -315,11 +446,13 @@ int gp_profile_repeat(const struct profile_config *cfg, const char *prog, int sf
         fprintf(stderr, "genperf: note: %s is left from an earlier --num-runs; it is not in this aggregate, but "
                         "'genperf compare' reads every run_K (remove it)\n", kdir);
     if (interrupted)
-        fprintf(stderr, "%s: interrupted after run %d of %ld: aggregating the runs made\n", prog, done, cfg->num_runs);
-    if (made && write_aggregate(cfg, run_dir, name, done, err) < 0) {
+        fprintf(stderr, "%s: interrupted after run %zu of %ld: aggregating the runs made\n", prog, done,
+                cfg->num_runs);
+    int counted = done ? write_aggregate(cfg, run_dir, name, rcs, done, err) : 0;
+    free(rcs);
+    if (counted < 0)
         fprintf(stderr, "%s: error: %s\n", prog, err->msg);
-        if (!status && !interrupted)
-            status = 1;
-    }
+    if (counted <= 0 && !status && !interrupted)
+        status = 1; /* every run was left out: there is no measurement to stand on */
     return interrupted ? 130 : status;
 }

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -281,4 +282,41 @@ int gp_profile_shape_build(const struct profile_config *cfg, size_t nentries, st
     sh->plan.nstarts = nstarts;
     sh->has_plan = 1;
     return 0;
+}
+
+const char *gp_profile_arrival_process(const struct profile_config *cfg)
+{
+    if (!(cfg->request_rate > 0) || cfg->fixed_schedule)
+        return NULL;
+    switch ((enum gp_sched_mode)cfg->rate_mode) {
+    case GP_SCHED_POISSON: return "poisson";
+    case GP_SCHED_GAMMA: return "gamma";
+    case GP_SCHED_CONSTANT: break;
+    }
+    return "constant";
+}
+
+void gp_profile_arrivals_note(const struct profile_config *cfg, FILE *out)
+{
+    const char *p = gp_profile_arrival_process(cfg);
+    if (!p)
+        return;
+    double gap_ms = 1000.0 / cfg->request_rate;
+    char ramp[96] = "";
+    if (cfg->ramp_s > 0)
+        snprintf(ramp, sizeof ramp, "; the rate ramps up over the first %g s", cfg->ramp_s);
+    if (cfg->rate_mode == GP_SCHED_POISSON)
+        fprintf(out, "genperf: arrivals: poisson at %g requests/s (exponential gaps, mean %.3g ms)%s\n",
+                cfg->request_rate, gap_ms, ramp);
+    else if (cfg->rate_mode == GP_SCHED_GAMMA)
+        fprintf(out, "genperf: arrivals: gamma at %g requests/s, burstiness %g (gamma gaps of shape %g, mean %.3g ms: "
+                     "%s)%s\n",
+                cfg->request_rate, cfg->burstiness, cfg->burstiness, gap_ms,
+                cfg->burstiness < 1 ? "burstier than Poisson" : cfg->burstiness > 1 ? "smoother than Poisson"
+                                                                                    : "as Poisson",
+                ramp);
+    else
+        fprintf(out, "genperf: arrivals: constant at %g requests/s (one every %.3g ms; --request-rate-mode poisson or "
+                     "gamma for random gaps)%s\n",
+                cfg->request_rate, gap_ms, ramp);
 }

@@ -67,6 +67,39 @@ static void test_renames_land(void)
     gp_profile_aiperf_free(&ap);
 }
 
+/* The note on GenAI-Perf's constant default is for runs that did not pick
+ * an arrival process (issue 38 item 9): one given poisson or gamma, in
+ * either spelling, is not told "constant". */
+static void test_rate_mode_note(void)
+{
+    static const char *const given[][2] = {{"--request-rate-mode", "poisson"},
+                                           {"--request-rate-mode=gamma", NULL},
+                                           {"--request-distribution", "poisson"}};
+    for (size_t i = 0; i < sizeof given / sizeof given[0]; i++) {
+        struct profile_config c;
+        struct gp_profile_aiperf ap;
+        struct gp_error e;
+        char *notes = NULL;
+        CHECK_INT(run(&c, &ap, &notes, &e, "-m", "m", "--benchmark-duration", "7", "--request-rate", "5", given[i][0],
+                      given[i][1], NULL), 0);
+        CHECK(strstr(notes, "AIPerf's --benchmark-duration read as --duration") != NULL);
+        CHECK(strstr(notes, "--request-rate-mode constant") == NULL);
+        free(notes);
+        gp_profile_config_free(&c);
+        gp_profile_aiperf_free(&ap);
+    }
+    struct profile_config c;
+    struct gp_profile_aiperf ap;
+    struct gp_error e;
+    char *notes = NULL;
+    CHECK_INT(run(&c, &ap, &notes, &e, "-m", "m", "--benchmark-duration", "7", "--request-rate", "5", NULL), 0);
+    CHECK(strstr(notes, "defaults stay GenAI-Perf's where AIPerf's differ (--request-rate-mode constant") != NULL);
+    CHECK_INT(c.rate_mode, 0);
+    free(notes);
+    gp_profile_config_free(&c);
+    gp_profile_aiperf_free(&ap);
+}
+
 static void test_duration(void)
 {
     struct profile_config c;
@@ -168,6 +201,7 @@ static void test_ignored_and_refused(void)
 int main(void)
 {
     GP_RUN(test_renames_land);
+    GP_RUN(test_rate_mode_note);
     GP_RUN(test_duration);
     GP_RUN(test_api_key_and_trace);
     GP_RUN(test_ignored_and_refused);

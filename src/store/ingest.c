@@ -270,6 +270,9 @@ static int ingest_one(struct gp_db *db, const char *top, const char *dir, const 
         r = job_read(&j, meta, err);
     if (!r)
         r = job_store(db, &j, meta, res, err);
+    if (!r && j.group_left_out[0])
+        msg(res, "%s: not in the repeat group of %s: its aggregate left run %ld out (%s)", j.main_path, j.group_dir,
+            j.repeat_index, j.group_left_out);
     if (r != -GP_EINTR) {
         res->jobs_found++;
         if (r) {

@@ -11,7 +11,10 @@
  * run directory's name and the stem, so ingesting the top directory, each
  * run_K alone, or the runner's one ingest per repeat, all converge on one
  * row; the job keeps the identity ingest already gives it (the artifact's
- * sha256), and a job already stored is left as it is, group included.
+ * sha256), and a job already stored is left as it is, group included. A run
+ * that the aggregate file names in "failed_runs" (it measured nothing, or
+ * was interrupted: issue 38 item 11) is stored as a job of its own, outside
+ * the group, so the group's statistics stay the aggregate's.
  *
  * Inside the job's transaction, after its metric values: the group row
  * (INSERT ... ON CONFLICT DO NOTHING, then SELECT, as scenarios do), an
@@ -54,6 +57,28 @@ static const char *cut_last(char *path)
     return s + 1;
 }
 
+/* When the aggregate names run K in its failed_runs: why in
+ * j->group_left_out, and the job is no repeat. An unreadable aggregate
+ * leaves the grouping as it was (the file is not the job's to validate). */
+static int left_out(struct ig_job *j)
+{
+    json_t *agg = j->aggregate_path[0] ? json_load_file(j->aggregate_path, 0, NULL) : NULL;
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(agg, "failed_runs"), i, f) {
+        json_t *k = json_object_get(f, "run"), *why = json_object_get(f, "reason");
+        if (!json_is_integer(k) || json_integer_value(k) != j->repeat_index)
+            continue;
+        snprintf(j->group_left_out, sizeof j->group_left_out, "%s",
+                 json_is_string(why) ? json_string_value(why) : "failed");
+        free(j->group_key);
+        j->group_key = NULL;
+        break;
+    }
+    json_decref(agg);
+    return 0;
+}
+
 int ig_locate_group(struct ig_job *j, struct gp_error *err)
 {
     char real[PATH_MAX], parent[PATH_MAX];
@@ -81,7 +106,7 @@ int ig_locate_group(struct ig_job *j, struct gp_error *err)
     snprintf(j->aggregate_path, sizeof j->aggregate_path, "%s/%s_genperf_aggregate.json", j->group_dir, j->stem);
     if (!gp_is_file(j->aggregate_path))
         j->aggregate_path[0] = '\0';
-    return 0;
+    return left_out(j);
 }
 
 /* One statistics pass: the member values ordered by metric, stat, run. */

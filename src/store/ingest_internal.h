@@ -118,6 +118,7 @@ struct ig_job {
     char group_dir[4096], aggregate_path[4096];
     long repeat_index;
     long long group_id; /* set by ig_link_group */
+    char group_left_out[640]; /* non-empty: the aggregate names this run in failed_runs (why); not linked */
 
     /* borrowed from gp_ingest_meta: set by a signal handler; the long loops
      * (JSONL lines) poll it so an interrupt never waits for a huge file */

@@ -10,6 +10,12 @@
 #  - --cv-warn 0.000001: every key statistic that varies is warned about; exit stays 0;
 #  - a SIGTERM to genperf during run 1 of 3 lets that run finish, starts no other,
 #    aggregates the one run made and exits 130;
+#  - runs that did not measure the server are left out of the mean and named (issue 38
+#    item 11): Ctrl-C during run 1 leaves it out (runs 0 of 1 made, 3 asked); Ctrl-C during
+#    run 2 leaves run 2 out and the mean is run 1's; a server that dies after run 1 (the stub's
+#    --die-after) makes run 2 complete nothing: exit 1, no run 3, runs_asked 3, runs_made 2,
+#    runs 1, run 2 named with "no request completed", request_throughput's mean run 1's alone
+#    (not half of it), and the console says so;
 #  - --num-runs 0 and --cv-warn -1 are refused (exit 1, naming the flag), and --num-runs
 #    under mpirun (exit 2) when mpirun is installed.
 source "$GP_ROOT/tests/e2e/profile_common.inc"
@@ -125,11 +131,68 @@ if command -v setsid >/dev/null; then
   wait $P
   check_rc $? 130
   [ -d "$T/g/$NAME/run_2" ] && fail "Ctrl-C: a run started after it"
-  [ "$(json_get "$T/g/$NAME/profile_export_genperf_aggregate.json" "d['runs']")" = 1 ] || fail "Ctrl-C: aggregate"
+  # the part-run is named, not averaged
+  [ "$(json_get "$T/g/$NAME/profile_export_genperf_aggregate.json" \
+      "d['runs_asked'], d['runs_made'], d['runs'], [(f['run'], f['reason'].split(':')[0]) for f in d['failed_runs']], d['metrics']")" = \
+    "3 1 0 [(1, 'interrupted')] {}" ] ||
+    fail "Ctrl-C: aggregate $(head -c 600 "$T/g/$NAME/profile_export_genperf_aggregate.json")"
   grep -q "interrupted after run 1 of 3" "$T/g.err" || { cat "$T/g.err"; fail "Ctrl-C: no interrupted line"; }
-  echo "Ctrl-C during run 1: $(json_get "$T/g/$NAME/profile_export_genperf_aggregate.json" "d['metrics']['request_count']['avg']['values']") requests measured"
+  grep -q "warning: run 1 left out of the aggregate: interrupted" "$T/g.err" || { cat "$T/g.err"; fail "Ctrl-C: run 1 not named"; }
+  grep -q "no run to aggregate: every run made was left out" "$T/g.out" || { cat "$T/g.out"; fail "Ctrl-C: no 'no run' line"; }
 fi
 stop_serve
+
+# Ctrl-C during run 2: run 1 stands alone in the mean, run 2 is named, no run 3, 130
+if command -v setsid >/dev/null; then
+  start_serve --quiet --ttft-ms 300 --itl-ms 2
+  setsid "$GENPERF" profile -m genperf-sim --tokenizer builtin -u "$URL" --endpoint-type chat --streaming \
+      --isl 16 --osl 8 --concurrency 4 --request-count 40 --warmup-request-count 0 \
+      --artifact-dir "$T/s" --num-runs 3 >"$T/s.out" 2>"$T/s.err" &
+  P=$!
+  wait_file "$T/s/$NAME/run_1/$NAME/profile_export_genai_perf.json" 60 || fail "Ctrl-C in run 2: run 1 did not end"
+  wait_file "$T/s/$NAME/run_2/$NAME/inputs.json" 20 || fail "Ctrl-C in run 2: run 2 did not start"
+  kill -INT -- -$P
+  wait $P
+  check_rc $? 130
+  [ -d "$T/s/$NAME/run_3" ] && fail "Ctrl-C in run 2: a run started after it"
+  [ "$(json_get "$T/s/$NAME/profile_export_genperf_aggregate.json" \
+      "d['runs_asked'], d['runs_made'], d['runs'], [(f['run'], f['reason'].split(':')[0]) for f in d['failed_runs']], d['metrics']['request_count']['avg']['values'], d['run_directories']")" = \
+    "3 2 1 [(2, 'interrupted')] [40.0] ['run_1/$NAME']" ] ||
+    fail "Ctrl-C in run 2: aggregate $(head -c 600 "$T/s/$NAME/profile_export_genperf_aggregate.json")"
+  grep -q "warning: run 2 left out of the aggregate: interrupted" "$T/s.err" || { cat "$T/s.err"; fail "Ctrl-C in run 2: not named"; }
+  grep -q "warning: 2 of the 3 runs asked were made; 1 run is in the aggregate" "$T/s.err" ||
+    { cat "$T/s.err"; fail "Ctrl-C in run 2: no runs-made line"; }
+  grep -q "^genperf: over 1 run: mean" "$T/s.out" || { cat "$T/s.out"; fail "Ctrl-C in run 2: table not over 1 run"; }
+  stop_serve
+fi
+
+# the server dies after run 1: the stub exits once it has answered run 1's 8 requests (one at a
+# time, so every one of them was answered); run 2 completes nothing and exits 1, no run 3
+start_stub --die-after 8
+D=m-openai-chat-concurrency1
+"$GENPERF" profile -m m --tokenizer builtin -u "$URL" --endpoint-type chat --streaming --isl 16 --osl 8 \
+    --concurrency 1 --request-count 8 --warmup-request-count 0 --artifact-dir "$T/dead" --num-runs 3 \
+    >"$T/dead.out" 2>"$T/dead.err"
+check_rc $? 1
+[ -d "$T/dead/$D/run_3" ] && fail "dead server: a run after the failed one"
+python3 - "$T/dead/$D" <<'PY' || { cat "$T/dead.err"; fail "dead server: aggregate"; }
+import json, sys
+d = sys.argv[1]
+agg = json.load(open(d + "/profile_export_genperf_aggregate.json"))
+r1 = json.load(open(d + "/run_1/m-openai-chat-concurrency1/profile_export_genai_perf.json"))
+r2 = json.load(open(d + "/run_2/m-openai-chat-concurrency1/profile_export_genai_perf.json"))
+assert r1["request_count"]["avg"] == 8 and r2["request_count"]["avg"] == 0, (r1["request_count"], r2["request_count"])
+assert (agg["runs_asked"], agg["runs_made"], agg["runs"]) == (3, 2, 1), agg
+f = agg["failed_runs"]
+assert len(f) == 1 and f[0]["run"] == 2 and f[0]["directory"] == "run_2/m-openai-chat-concurrency1", f
+assert f[0]["reason"].startswith("no request completed (8 of 8 measured failed)"), f
+rt = agg["metrics"]["request_throughput"]["avg"]
+assert rt["n"] == 1 and rt["values"] == [r1["request_throughput"]["avg"]] and rt["mean"] == rt["values"][0], rt
+assert agg["run_directories"] == ["run_1/m-openai-chat-concurrency1"], agg["run_directories"]
+PY
+grep -q "warning: run 2 left out of the aggregate: no request completed (8 of 8 measured failed); it exited 1" "$T/dead.err" ||
+  { cat "$T/dead.err"; fail "dead server: run 2 not named on the console"; }
+grep -q "aggregate of 1 of the 2 runs made (1 left out) written to" "$T/dead.err" || { cat "$T/dead.err"; fail "dead server: last line"; }
 
 # refusals
 profile "$T/x" 0 >"$T/x.out" 2>&1

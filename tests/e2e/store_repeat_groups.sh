@@ -11,7 +11,10 @@
 #    second ingest changes nothing;
 #  - a `genperf run` scenario with `repeats: 2` over two concurrencies: one group of 2 per cell;
 #  - the three runs ingested by three processes at once into a fresh store: still one group of 3
-#    whose statistics count all 3 runs (each ingest holds the group row until its COMMIT).
+#    whose statistics count all 3 runs (each ingest holds the group row until its COMMIT);
+#  - a run the aggregate names in failed_runs (a server that dies after run 1: the stub's
+#    --die-after) is stored as a job outside the group, with a message naming why, so the group
+#    (1 run) keeps the aggregate's statistics (issue 38 item 11).
 source "$GP_ROOT/tests/e2e/profile_common.inc"
 T=$TMPDIR
 NAME=genperf-sim-openai-chat-concurrency2
@@ -123,6 +126,25 @@ sweep c2_isl16_osl4 2"
 
 checks "sqlite://$T/groups.db"
 concurrent "sqlite://$T/concurrent.db"
+
+# the server dies after run 1 of 3: run 2 is in the aggregate's failed_runs, not in the group
+stop_serve
+start_stub --die-after 6
+"$GENPERF" profile -m m --tokenizer builtin -u "$URL" --endpoint-type chat --streaming --isl 16 --osl 8 \
+  --concurrency 1 --request-count 6 --warmup-request-count 0 --artifact-dir "$T/dead" --num-runs 3 \
+  >"$T/dead.out" 2>"$T/dead.err"
+check_rc $? 1
+DEAD=$T/dead/m-openai-chat-concurrency1
+[ "$(json_get "$DEAD/profile_export_genperf_aggregate.json" "d['runs'], [f['run'] for f in d['failed_runs']]")" = "1 [2]" ] ||
+  { cat "$T/dead.err"; fail "dead server: aggregate"; }
+DB=sqlite://$T/dead.db
+"$GENPERF" ingest "$T/dead" --db "$DB" >"$T/id.out" 2>&1 || { cat "$T/id.out"; fail "ingest of the dead-server runs"; }
+grep -q "not in the repeat group of .*: its aggregate left run 2 out (no request completed (6 of 6 measured failed)" "$T/id.out" ||
+  { cat "$T/id.out"; fail "dead server: ingest does not say run 2 is left out"; }
+expect "SELECT COUNT(*) FROM jobs" "2"
+expect "SELECT n_runs FROM repeat_groups" "1"
+expect "SELECT repeat_index FROM repeat_group_jobs" "1"
+expect "SELECT MIN(n) || ' ' || MAX(n) FROM repeat_group_stats" "1 1"
 # the runner ingested each repeat as it finished (genperf run's own store): the same groups
 DB=$T/sweep/genperf.db
 expect "SELECT label || ' ' || n_runs FROM repeat_groups ORDER BY label" "sweep c1_isl16_osl4 2
