@@ -122,6 +122,18 @@ static int by_requests(const struct gp_cmp_side *a, const struct gp_cmp_side *b,
     return 0;
 }
 
+/* A change of a non-negative quantity cannot be below -100%, and a failure
+ * rate (in [0, 1]) cannot move by less than -base or more than 1 - base;
+ * Welch's symmetric interval can reach past both, so it is cut there. */
+static void clamp_interval(struct gp_cmp_row *row, int absolute)
+{
+    double lo = absolute ? -row->base : -1, hi = absolute ? 1 - row->base : INFINITY;
+    if (row->change.lo < lo)
+        row->change.lo = lo;
+    if (row->change.hi > hi)
+        row->change.hi = hi;
+}
+
 static double side_mean(const struct gp_cmp_side *s, int m, int *has)
 {
     double sum = 0;
@@ -192,6 +204,7 @@ int gp_cmp_compute(const struct gp_cmp_side *base, const struct gp_cmp_side *new
             row->change.hi = INFINITY;
             continue;
         }
+        clamp_interval(row, gp_cmp_metrics[m].absolute);
         row->excludes_zero = row->change.lo > 0 || row->change.hi < 0;
         row->negligible = row->excludes_zero && !gp_cmp_metrics[m].absolute && fabs(row->change.est) < out->min_change;
         row->real = row->excludes_zero && !row->negligible && !out->limited;

@@ -190,11 +190,38 @@ static void test_bootstrap_one_run(void)
     gp_cmp_side_free(sb);
 }
 
+/* Issue 38 item 10 (b): a relative change of a non-negative quantity cannot
+ * fall past -100%, nor a failure rate below 0 or above 1. BASE runs at 10 and
+ * 1000 ms, NEW at 1 and 1: Welch's interval is -99.8% +- 1245% (df 1). */
+static void test_interval_clamped(void)
+{
+    const double a[] = {10, 1000}, b[] = {1, 1};
+    struct gp_cmp_side *sa = side(GP_CMP_TTFT_P50, a, 2), *sb = side(GP_CMP_TTFT_P50, b, 2);
+    struct gp_cmp_opts o = {.iters = 100, .seed = 0, .min_change = 0.01};
+    struct gp_cmp_result r;
+    struct gp_error err = {0};
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    const struct gp_cmp_row *row = row_of(&r, GP_CMP_TTFT_P50);
+    CHECK(row && row->change.lo == -1 && row->change.hi > 10 && row->verdict == GP_CMP_NO_CHANGE);
+    gp_cmp_side_free(sa);
+    gp_cmp_side_free(sb);
+    /* failure rates 0 and 50% against 0 and 0: -25 points, interval cut at -25 */
+    const double fa[] = {0, 0.5}, fb[] = {0, 0.01};
+    sa = side(GP_CMP_FAIL_RATE, fa, 2);
+    sb = side(GP_CMP_FAIL_RATE, fb, 2);
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    row = row_of(&r, GP_CMP_FAIL_RATE);
+    CHECK(row && row->change.lo >= -0.25 && row->change.hi <= 0.75);
+    gp_cmp_side_free(sa);
+    gp_cmp_side_free(sb);
+}
+
 int main(void)
 {
     GP_RUN(test_gate_parse);
     GP_RUN(test_repeats);
     GP_RUN(test_overlap_and_negligible);
     GP_RUN(test_bootstrap_one_run);
+    GP_RUN(test_interval_clamped);
     return gp_test_summary();
 }
