@@ -6,6 +6,8 @@
  *   2  usage error (flags, a --fail-on term)
  *   3  an input could not be read (no such directory, no *_genai_perf.json,
  *      unparseable JSON, runs of different loads) or lacks a gated metric
+ *   4  no term failed, but one could not be judged (too few requests) and
+ *      --allow-unjudged was not given
  */
 #include "commands.h"
 #include "compare/compare.h"
@@ -22,6 +24,7 @@
 
 #define EXIT_GATE 1
 #define EXIT_INPUT 3
+#define EXIT_UNJUDGED 4
 
 /* A side: an artifact directory, else (with a store) a job id or label;
  * the store is opened read-only on first use. */
@@ -41,7 +44,11 @@ int cmd_compare(int argc, char **argv)
     const char *fmt_s = "table", *fail_on = NULL, *db_flag = NULL;
     struct gp_cmp_opts o = {.iters = 2000, .seed = 0, .min_change = -1};
     double min_change_pct = -1;
+    int allow_unjudged = 0;
     const struct gp_optdef defs[] = {
+        GP_FLAG("--allow-unjudged", NULL, &allow_unjudged,
+                "exit 0 instead of 4 when no --fail-on term failed but one could not be\n"
+                "judged (too few requests)"),
         GP_STR("--db", NULL, &db_flag, "URL",
                "results store (default: $GENPERF_DB): BASE and NEW that are not directories\n"
                "are job ids, or labels naming every job ingested under them (the repeats)"),
@@ -65,7 +72,9 @@ int cmd_compare(int argc, char **argv)
         "Metrics: ttft_avg ttft_p50 ttft_p99 itl_avg itl_p50 itl_p99 latency_avg latency_p50 latency_p99\n"
         "output_token_throughput request_throughput request_goodput failure_rate (points).\n"
         "Exit status: 0 passed or no gate, 1 a gated regression is real, 2 usage error,\n"
-        "3 an input could not be read or lacks a gated metric. See docs/compare.md.\n",
+        "3 an input could not be read or lacks a gated metric, 4 a gate term could not be\n"
+        "judged (too few requests).\n"
+        "See docs/compare.md.\n",
         defs, GP_NDEFS(defs), 16, NULL};
     int npos = gp_argv_parse(&spec, argc, argv);
     if (npos < 0)
@@ -111,11 +120,12 @@ int cmd_compare(int argc, char **argv)
         goto out;
     }
     enum gp_cmp_gate_state st[GP_CMP_MAX_GATES];
-    int failed = 0, missing = 0;
+    int failed = 0, missing = 0, unjudged = 0;
     for (size_t i = 0; i < ng; i++) {
         st[i] = gp_cmp_gate_eval(&gates[i], &res);
         failed |= st[i] == GP_GATE_FAIL;
         missing |= st[i] == GP_GATE_MISSING;
+        unjudged |= st[i] == GP_GATE_TOO_FEW;
     }
     gp_cmp_write(stdout, fmt, base, nw, &res, &o, gates, st, ng, failed);
     fflush(stdout);
@@ -127,7 +137,12 @@ int cmd_compare(int argc, char **argv)
         else if (st[i] == GP_GATE_LIMITED)
             fprintf(stderr, "genperf compare: --fail-on %s: past the threshold, but a side was client-limited, "
                     "so the change is not called real and the gate does not fail on it\n", gates[i].text);
-    rc = failed ? EXIT_GATE : missing ? EXIT_INPUT : 0;
+        else if (st[i] == GP_GATE_TOO_FEW)
+            fprintf(stderr, "genperf compare: --fail-on %s: not judged: a side has fewer than %d requests to judge it by%s\n",
+                    gates[i].text, GP_CMP_MIN_REQUESTS,
+                    allow_unjudged ? " (--allow-unjudged: not an error)"
+                                   : "; profile more requests, or pass --allow-unjudged to exit 0 on it");
+    rc = failed ? EXIT_GATE : missing ? EXIT_INPUT : unjudged && !allow_unjudged ? EXIT_UNJUDGED : 0;
 out:
     if (db)
         gp_db_close(db);

@@ -93,6 +93,9 @@ static int by_requests(const struct gp_cmp_side *a, const struct gp_cmp_side *b,
     }
     if (!va->n || !vb->n)
         return -1;
+    if ((m != GP_CMP_OUT_TPUT && m != GP_CMP_REQ_TPUT && m != GP_CMP_GOODPUT) &&
+        (va->n < GP_CMP_MIN_REQUESTS || vb->n < GP_CMP_MIN_REQUESTS))
+        return -2;   /* one request has no spread: its bootstrap interval is a point */
     int absolute = gp_cmp_metrics[m].absolute;
     double est = absolute ? row->new_ - row->base : row->base ? row->new_ / row->base - 1 : NAN;
     if (isnan(est))
@@ -119,6 +122,16 @@ static int by_requests(const struct gp_cmp_side *a, const struct gp_cmp_side *b,
     /* The files' own change is the estimate shown; the samples give the spread. */
     row->change.est = est;
     row->how = "requests";
+    return 0;
+}
+
+/* A side too small to judge: some run measured fewer than GP_CMP_MIN_REQUESTS
+ * requests (a run whose count is not recorded is not held against it). */
+static int too_few_requests(const struct gp_cmp_side *s)
+{
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (s->runs[i].n_req_known && s->runs[i].n_req < GP_CMP_MIN_REQUESTS)
+            return 1;
     return 0;
 }
 
@@ -171,6 +184,7 @@ int gp_cmp_compute(const struct gp_cmp_side *base, const struct gp_cmp_side *new
         free(changes);
         return gp_err(err, GP_ENOMEM, "out of memory comparing %s with %s", base->path, new_->path);
     }
+    int few = too_few_requests(base) || too_few_requests(new_);
     for (int m = 0; m < GP_CMP_NMETRICS; m++) {
         int ha, hb;
         struct gp_cmp_row *row = &out->rows[out->n_rows];
@@ -187,7 +201,9 @@ int gp_cmp_compute(const struct gp_cmp_side *base, const struct gp_cmp_side *new
         if (!ha || !hb)
             continue;
         int rc;
-        if (out->method == GP_CMP_RUNS) {
+        if (few) {
+            rc = -2;
+        } else if (out->method == GP_CMP_RUNS) {
             run_values(base, m, a);
             run_values(new_, m, b);
             rc = by_runs(a, base->n_runs, b, new_->n_runs, gp_cmp_metrics[m].absolute, row);
@@ -195,9 +211,10 @@ int gp_cmp_compute(const struct gp_cmp_side *base, const struct gp_cmp_side *new
             rc = by_requests(base, new_, m, o, scratch, changes, row);
         }
         if (rc < 0) {
-            /* no spread to judge by (no per-request data, a zero base) */
+            /* no spread to judge by (no per-request data, a zero base, too few requests) */
             row->verdict = GP_CMP_NO_CHANGE;
-            row->how = "no data for an interval";
+            row->too_few = rc == -2;
+            row->how = rc == -2 ? "too few requests" : "no data for an interval";
             row->change.est = gp_cmp_metrics[m].absolute ? row->new_ - row->base
                               : row->base ? row->new_ / row->base - 1 : 0;
             row->change.lo = -INFINITY;
@@ -269,6 +286,8 @@ enum gp_cmp_gate_state gp_cmp_gate_eval(const struct gp_cmp_gate *g, const struc
             row = &r->rows[i];
     if (!row || row->verdict == GP_CMP_NA)
         return GP_GATE_MISSING;
+    if (row->too_few)
+        return GP_GATE_TOO_FEW;   /* a gate that could not judge must not read as a pass */
     int rise = g->threshold > 0 || (g->threshold == 0 && !signbit(g->threshold));
     int past = rise ? row->change.est >= g->threshold : row->change.est <= g->threshold;
     /* real in the gated direction: the whole interval lies on that side of 0 */

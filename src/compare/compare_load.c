@@ -278,6 +278,15 @@ int gp_cmp_fill_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *w
     }
     json_t *rq = json_object_get(extras, "requests");
     double measured = json_number_value(json_object_get(rq, "measured"));
+    /* how many requests the run measured: genperf's count (failures included),
+     * else GenAI-Perf's request_count (completed ones) */
+    json_t *nreq = json_object_get(rq, "measured");
+    if (!json_is_number(nreq))
+        nreq = json_object_get(json_object_get(genai, "request_count"), "avg");
+    if (json_is_number(nreq)) {
+        run->n_req_known = 1;
+        run->n_req = json_number_value(nreq);
+    }
     if (measured > 0) {
         run->has[GP_CMP_FAIL_RATE] = 1;
         run->value[GP_CMP_FAIL_RATE] = json_number_value(json_object_get(rq, "failed")) / measured;

@@ -17,6 +17,8 @@ const char *gp_cmp_verdict_name(const struct gp_cmp_row *row, int limited)
     case GP_CMP_WORSE: return "worse";
     case GP_CMP_NO_CHANGE: break;
     }
+    if (row->too_few)
+        return "not judged: too few requests";
     if (row->excludes_zero && limited)
         return "no verdict (client-limited)";
     if (row->negligible)
@@ -31,6 +33,7 @@ const char *gp_cmp_gate_name(enum gp_cmp_gate_state s)
     case GP_GATE_FAIL: return "FAIL";
     case GP_GATE_LIMITED: return "not judged: client-limited";
     case GP_GATE_MISSING: return "missing";
+    case GP_GATE_TOO_FEW: return "not judged: too few requests";
     }
     return "?";
 }
@@ -92,8 +95,10 @@ static void gate_lines(FILE *fp, const char *pre, const struct gp_cmp_result *r,
         char c[32] = "n/a", lo[32] = "", hi[32] = "";
         if (row && row->verdict != GP_CMP_NA) {
             fmt_change(c, sizeof c, g[i].metric, row->change.est);
-            fmt_change(lo, sizeof lo, g[i].metric, row->change.lo);
-            fmt_change(hi, sizeof hi, g[i].metric, row->change.hi);
+            if (isfinite(row->change.lo) && isfinite(row->change.hi)) {   /* else there is none */
+                fmt_change(lo, sizeof lo, g[i].metric, row->change.lo);
+                fmt_change(hi, sizeof hi, g[i].metric, row->change.hi);
+            }
         }
         fprintf(fp, "%sgate %s: %s (change %s", pre, g[i].text, gp_cmp_gate_name(st[i]), c);
         if (*lo)

@@ -216,6 +216,43 @@ static void test_interval_clamped(void)
     gp_cmp_side_free(sb);
 }
 
+/* Issue 38 item 10 (c): a run of one request has no spread; its rows and gate
+ * terms are not judged (a bootstrap of 1 request is a point interval that
+ * would call +100% real). */
+static void test_too_few_requests(void)
+{
+    const double v20 = 20, v40 = 40;
+    struct gp_cmp_side *sa = side(GP_CMP_TTFT_P50, &v20, 1), *sb = side(GP_CMP_TTFT_P50, &v40, 1);
+    sa->ttft.v = malloc(sizeof(double));
+    sb->ttft.v = malloc(sizeof(double));
+    sa->ttft.v[0] = 20;
+    sb->ttft.v[0] = 40;
+    sa->ttft.n = sb->ttft.n = 1;
+    struct gp_cmp_opts o = {.iters = 100, .seed = 0, .min_change = 0.01};
+    struct gp_cmp_result r;
+    struct gp_error err = {0};
+    struct gp_cmp_gate g = {GP_CMP_TTFT_P50, 0.05, "ttft_p50:+5%"};
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    const struct gp_cmp_row *row = row_of(&r, GP_CMP_TTFT_P50);
+    CHECK(row && row->too_few && !row->real && row->verdict == GP_CMP_NO_CHANGE);
+    CHECK_INT(gp_cmp_gate_eval(&g, &r), GP_GATE_TOO_FEW);
+    /* the run-level count says so too, whatever the samples: requests.measured 1 */
+    sa->ttft.v = realloc(sa->ttft.v, 2 * sizeof(double));
+    sb->ttft.v = realloc(sb->ttft.v, 2 * sizeof(double));
+    sa->ttft.v[1] = 21;
+    sb->ttft.v[1] = 41;
+    sa->ttft.n = sb->ttft.n = 2;
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    CHECK(!row_of(&r, GP_CMP_TTFT_P50)->too_few);
+    sb->runs[0].n_req_known = 1;
+    sb->runs[0].n_req = 1;
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    CHECK(row_of(&r, GP_CMP_TTFT_P50)->too_few);
+    CHECK_INT(gp_cmp_gate_eval(&g, &r), GP_GATE_TOO_FEW);
+    gp_cmp_side_free(sa);
+    gp_cmp_side_free(sb);
+}
+
 int main(void)
 {
     GP_RUN(test_gate_parse);
@@ -223,5 +260,6 @@ int main(void)
     GP_RUN(test_overlap_and_negligible);
     GP_RUN(test_bootstrap_one_run);
     GP_RUN(test_interval_clamped);
+    GP_RUN(test_too_few_requests);
     return gp_test_summary();
 }
