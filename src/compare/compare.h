@@ -20,6 +20,7 @@
 #define GP_COMPARE_COMPARE_H
 
 #include "compare/cmpstats.h"
+#include "report/run_ident.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -87,6 +88,8 @@ struct gp_cmp_side {
     /* per time slice of each run: output tokens/s, requests/s, good requests/s */
     struct gp_cmp_vec s_out, s_req, s_good;
     int has_good;                  /* goodput SLOs were given and every one can be judged per request */
+    int has_ident;                 /* ident was read (from the first run's input_config) */
+    struct gp_run_ident ident;     /* what the runs were asked to measure */
 };
 
 /* Reads one side from artifact directories: path is a run directory (holding *_genai_perf.json) or a
@@ -130,6 +133,9 @@ struct gp_cmp_result {
     double min_change;             /* the --min-change applied */
     struct gp_cmp_row rows[GP_CMP_NMETRICS];
     size_t n_rows;
+    /* set by the caller before writing: the sides' differences (gp_run_ident_diff),
+     * compared anyway under --allow-different; "" when alike */
+    char unlike[1024];
 };
 
 struct gp_cmp_opts {

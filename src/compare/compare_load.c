@@ -276,6 +276,11 @@ int gp_cmp_fill_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *w
             run->value[genai_map[i].metric] = json_number_value(v);
         }
     }
+    json_t *ic = json_object_get(genai, "input_config");
+    if (ic && !s->has_ident) {
+        gp_run_ident_from_config(ic, extras, &s->ident);
+        s->has_ident = 1;
+    }
     json_t *rq = json_object_get(extras, "requests");
     double measured = json_number_value(json_object_get(rq, "measured"));
     /* how many requests the run measured: genperf's count (failures included),

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/test.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,41 @@ static void test_too_few_requests(void)
     gp_cmp_side_free(sb);
 }
 
+/* Issue 38 item 10 (a): what a run was asked to measure, and the differences. */
+static void test_run_ident(void)
+{
+    json_t *ca = json_loads("{\"model_names\": [\"llama\"], \"endpoint\": {\"type\": \"chat\"},"
+                            "\"perf_analyzer\": {\"stimulus\": {\"concurrency\": 16}}, \"input\": {\"file\": \"\","
+                            "\"prompt_source\": \"synthetic\", \"synthetic_tokens\": {\"mean\": 512},"
+                            "\"output_tokens\": {\"mean\": \"\"}}}", 0, NULL);
+    json_t *cb = json_loads("{\"model_names\": [\"qwen\"], \"endpoint\": {\"type\": \"chat\"},"
+                            "\"perf_analyzer\": {\"stimulus\": {\"concurrency\": 4.0}}, \"input\": {\"file\": \"\","
+                            "\"synthetic_tokens\": {\"mean\": 64}, \"output_tokens\": {\"mean\": 128}}}", 0, NULL);
+    struct gp_run_ident a, b;
+    gp_run_ident_from_config(ca, NULL, &a);
+    gp_run_ident_from_config(cb, NULL, &b);
+    char buf[512];
+    CHECK_INT(gp_run_ident_diff(&a, &b, buf, sizeof buf), 4);
+    CHECK_STR(buf, "model: llama vs qwen; ISL: 512 vs 64; OSL: not set vs 128; concurrency: 16 vs 4");
+    CHECK_INT(gp_run_ident_diff(&a, &a, buf, sizeof buf), 0);
+    CHECK_STR(buf, "");
+    /* 4 and 4.0 are one load; a field one side does not record is no difference */
+    json_object_set_new(json_object_get(ca, "perf_analyzer"), "stimulus", json_pack("{s:i}", "concurrency", 4));
+    json_object_set_new(json_object_get(ca, "input"), "synthetic_tokens", json_pack("{s:i}", "mean", 64));
+    json_object_set_new(json_object_get(ca, "input"), "output_tokens", json_pack("{s:i}", "mean", 128));
+    json_object_del(ca, "model_names");
+    gp_run_ident_from_config(ca, NULL, &a);
+    CHECK_INT(gp_run_ident_diff(&a, &b, buf, sizeof buf), 0);
+    /* a rate against a concurrency, and an input file against synthetic prompts */
+    json_object_set_new(json_object_get(cb, "perf_analyzer"), "stimulus", json_pack("{s:f}", "request_rate", 2.5));
+    json_object_set_new(json_object_get(cb, "input"), "file", json_string("data.jsonl"));
+    gp_run_ident_from_config(cb, NULL, &b);
+    CHECK_INT(gp_run_ident_diff(&a, &b, buf, sizeof buf), 2);
+    CHECK_STR(buf, "input: synthetic vs file data.jsonl; load: concurrency 4 vs request rate 2.5");
+    json_decref(ca);
+    json_decref(cb);
+}
+
 int main(void)
 {
     GP_RUN(test_gate_parse);
@@ -261,5 +297,6 @@ int main(void)
     GP_RUN(test_bootstrap_one_run);
     GP_RUN(test_interval_clamped);
     GP_RUN(test_too_few_requests);
+    GP_RUN(test_run_ident);
     return gp_test_summary();
 }
