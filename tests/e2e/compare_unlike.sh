@@ -42,6 +42,17 @@ fx "$T/same" --ttft-ms 30,31,32,33,34,35,36,37
 check_rc $? 1
 ! grep -q unlike "$T/s.out" "$T/s.err" || fail "alike runs called unlike"
 
+# the repeats of one side must be alike too; the store's jobs are read the same way
+fx "$T/reps/run_1"; fx "$T/reps/run_2" --model other
+"$GENPERF" compare "$T/reps" "$T/base" >/dev/null 2>"$T/e.err"; check_rc $? 3
+grep -qF "its runs are unlike (the first run vs $T/reps/run_2: model: m vs other)" "$T/e.err" ||
+  { cat "$T/e.err"; fail "unlike repeats in one side"; }
+"$GENPERF" ingest "$T/big" --db "$T/s.db" --label big >/dev/null || fail "ingest big"
+"$GENPERF" ingest "$T/small" --db "$T/s.db" --label small >/dev/null || fail "ingest small"
+"$GENPERF" compare big small --db "$T/s.db" >"$T/db.out" 2>"$T/db.err"; check_rc $? 3
+grep -q 'unlike runs (model: llama vs qwen; ISL: 512 vs 64; concurrency: 16 vs 4)' "$T/db.err" ||
+  { cat "$T/db.err"; fail "store jobs: unlike runs"; }
+
 # --allow-different compares, and says what differs in every format
 "$GENPERF" compare "$T/big" "$T/small" --allow-different >"$T/a.out" 2>"$T/a.err"
 check_rc $? 0
@@ -83,6 +94,9 @@ grep -q 'fewer than 2 requests' "$T/o.err" || fail "too few: stderr"
 check_rc $? 0
 [ "$(json_get "$T/o.json" "d['gate'][0]['result'], d['gate_failed']")" = "not judged: too few requests False" ] ||
   fail "too few: JSON gate $(json_get "$T/o.json" "d['gate']")"
+"$GENPERF" ingest "$T/one_a" --db "$T/s.db" --label one_a >/dev/null || fail "ingest one_a"
+"$GENPERF" ingest "$T/one_b" --db "$T/s.db" --label one_b >/dev/null || fail "ingest one_b"
+"$GENPERF" compare one_a one_b --db "$T/s.db" --fail-on "ttft_p50:+5%" >"$T/o.out" 2>&1; check_rc $? 4
 # a failing term still wins: exit 1 over 4
 "$GENPERF" compare "$T/base" "$T/same" --fail-on "ttft_p50:+5%" >/dev/null 2>&1; check_rc $? 1
 echo "compare_unlike: ok"
