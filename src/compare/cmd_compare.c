@@ -5,7 +5,11 @@
  *   1  a gated metric regressed past its threshold and the evidence says it is real
  *   2  usage error (flags, a --fail-on term)
  *   3  an input could not be read (no such directory, no *_genai_perf.json,
- *      unparseable JSON, runs of different loads) or lacks a gated metric
+ *      unparseable JSON, runs of different loads), lacks a gated metric, or
+ *      BASE and NEW are unlike runs (model, endpoint type, ISL/OSL or input,
+ *      load) without --allow-different
+ *   4  no term failed, but one could not be judged (too few requests) and
+ *      --allow-unjudged was not given
  */
 #include "commands.h"
 #include "compare/compare.h"
@@ -22,6 +26,7 @@
 
 #define EXIT_GATE 1
 #define EXIT_INPUT 3
+#define EXIT_UNJUDGED 4
 
 /* A side: an artifact directory, else (with a store) a job id or label;
  * the store is opened read-only on first use. */
@@ -41,7 +46,14 @@ int cmd_compare(int argc, char **argv)
     const char *fmt_s = "table", *fail_on = NULL, *db_flag = NULL;
     struct gp_cmp_opts o = {.iters = 2000, .seed = 0, .min_change = -1};
     double min_change_pct = -1;
+    int allow_different = 0, allow_unjudged = 0;
     const struct gp_optdef defs[] = {
+        GP_FLAG("--allow-different", NULL, &allow_different,
+                "compare runs of a different model, endpoint type, ISL/OSL, input or load\n"
+                "(refused with exit 3 otherwise); a warning line names the differences"),
+        GP_FLAG("--allow-unjudged", NULL, &allow_unjudged,
+                "exit 0 instead of 4 when no --fail-on term failed but one could not be\n"
+                "judged (too few requests)"),
         GP_STR("--db", NULL, &db_flag, "URL",
                "results store (default: $GENPERF_DB): BASE and NEW that are not directories\n"
                "are job ids, or labels naming every job ingested under them (the repeats)"),
@@ -65,7 +77,9 @@ int cmd_compare(int argc, char **argv)
         "Metrics: ttft_avg ttft_p50 ttft_p99 itl_avg itl_p50 itl_p99 latency_avg latency_p50 latency_p99\n"
         "output_token_throughput request_throughput request_goodput failure_rate (points).\n"
         "Exit status: 0 passed or no gate, 1 a gated regression is real, 2 usage error,\n"
-        "3 an input could not be read or lacks a gated metric. See docs/compare.md.\n",
+        "3 an input could not be read, lacks a gated metric, or the runs are unlike\n"
+        "(without --allow-different), 4 a gate term could not be judged (too few requests).\n"
+        "See docs/compare.md.\n",
         defs, GP_NDEFS(defs), 16, NULL};
     int npos = gp_argv_parse(&spec, argc, argv);
     if (npos < 0)
@@ -104,18 +118,32 @@ int cmd_compare(int argc, char **argv)
         rc = EXIT_INPUT;
         goto out;
     }
+    char unlike[sizeof ((struct gp_cmp_result *)0)->unlike] = "";
+    if (base->has_ident && nw->has_ident && gp_run_ident_diff(&base->ident, &nw->ident, unlike, sizeof unlike)) {
+        if (!allow_different) {
+            /* before any table: the numbers of unlike runs would read as a verdict on the server */
+            fprintf(stderr, "genperf compare: BASE and NEW are unlike runs (%s); their changes would measure "
+                    "the configuration, not the server. Profile both the same way, or pass --allow-different "
+                    "to compare them anyway\n", unlike);
+            rc = EXIT_INPUT;
+            goto out;
+        }
+        fprintf(stderr, "genperf compare: warning: comparing unlike runs (--allow-different): %s\n", unlike);
+    }
     struct gp_cmp_result res;
     if (gp_cmp_compute(base, nw, &o, &res, &err)) {
         fprintf(stderr, "genperf compare: %s\n", err.msg);
         rc = EXIT_INPUT;
         goto out;
     }
+    snprintf(res.unlike, sizeof res.unlike, "%s", unlike);
     enum gp_cmp_gate_state st[GP_CMP_MAX_GATES];
-    int failed = 0, missing = 0;
+    int failed = 0, missing = 0, unjudged = 0;
     for (size_t i = 0; i < ng; i++) {
         st[i] = gp_cmp_gate_eval(&gates[i], &res);
         failed |= st[i] == GP_GATE_FAIL;
         missing |= st[i] == GP_GATE_MISSING;
+        unjudged |= st[i] == GP_GATE_TOO_FEW;
     }
     gp_cmp_write(stdout, fmt, base, nw, &res, &o, gates, st, ng, failed);
     fflush(stdout);
@@ -127,7 +155,12 @@ int cmd_compare(int argc, char **argv)
         else if (st[i] == GP_GATE_LIMITED)
             fprintf(stderr, "genperf compare: --fail-on %s: past the threshold, but a side was client-limited, "
                     "so the change is not called real and the gate does not fail on it\n", gates[i].text);
-    rc = failed ? EXIT_GATE : missing ? EXIT_INPUT : 0;
+        else if (st[i] == GP_GATE_TOO_FEW)
+            fprintf(stderr, "genperf compare: --fail-on %s: not judged: a side has fewer than %d requests to judge it by%s\n",
+                    gates[i].text, GP_CMP_MIN_REQUESTS,
+                    allow_unjudged ? " (--allow-unjudged: not an error)"
+                                   : "; profile more requests, or pass --allow-unjudged to exit 0 on it");
+    rc = failed ? EXIT_GATE : missing ? EXIT_INPUT : unjudged && !allow_unjudged ? EXIT_UNJUDGED : 0;
 out:
     if (db)
         gp_db_close(db);

@@ -93,6 +93,9 @@ static int by_requests(const struct gp_cmp_side *a, const struct gp_cmp_side *b,
     }
     if (!va->n || !vb->n)
         return -1;
+    if ((m != GP_CMP_OUT_TPUT && m != GP_CMP_REQ_TPUT && m != GP_CMP_GOODPUT) &&
+        (va->n < GP_CMP_MIN_REQUESTS || vb->n < GP_CMP_MIN_REQUESTS))
+        return -2;   /* one request has no spread: its bootstrap interval is a point */
     int absolute = gp_cmp_metrics[m].absolute;
     double est = absolute ? row->new_ - row->base : row->base ? row->new_ / row->base - 1 : NAN;
     if (isnan(est))
@@ -120,6 +123,28 @@ static int by_requests(const struct gp_cmp_side *a, const struct gp_cmp_side *b,
     row->change.est = est;
     row->how = "requests";
     return 0;
+}
+
+/* A side too small to judge: some run measured fewer than GP_CMP_MIN_REQUESTS
+ * requests (a run whose count is not recorded is not held against it). */
+static int too_few_requests(const struct gp_cmp_side *s)
+{
+    for (size_t i = 0; i < s->n_runs; i++)
+        if (s->runs[i].n_req_known && s->runs[i].n_req < GP_CMP_MIN_REQUESTS)
+            return 1;
+    return 0;
+}
+
+/* A change of a non-negative quantity cannot be below -100%, and a failure
+ * rate (in [0, 1]) cannot move by less than -base or more than 1 - base;
+ * Welch's symmetric interval can reach past both, so it is cut there. */
+static void clamp_interval(struct gp_cmp_row *row, int absolute)
+{
+    double lo = absolute ? -row->base : -1, hi = absolute ? 1 - row->base : INFINITY;
+    if (row->change.lo < lo)
+        row->change.lo = lo;
+    if (row->change.hi > hi)
+        row->change.hi = hi;
 }
 
 static double side_mean(const struct gp_cmp_side *s, int m, int *has)
@@ -159,6 +184,7 @@ int gp_cmp_compute(const struct gp_cmp_side *base, const struct gp_cmp_side *new
         free(changes);
         return gp_err(err, GP_ENOMEM, "out of memory comparing %s with %s", base->path, new_->path);
     }
+    int few = too_few_requests(base) || too_few_requests(new_);
     for (int m = 0; m < GP_CMP_NMETRICS; m++) {
         int ha, hb;
         struct gp_cmp_row *row = &out->rows[out->n_rows];
@@ -175,7 +201,9 @@ int gp_cmp_compute(const struct gp_cmp_side *base, const struct gp_cmp_side *new
         if (!ha || !hb)
             continue;
         int rc;
-        if (out->method == GP_CMP_RUNS) {
+        if (few) {
+            rc = -2;
+        } else if (out->method == GP_CMP_RUNS) {
             run_values(base, m, a);
             run_values(new_, m, b);
             rc = by_runs(a, base->n_runs, b, new_->n_runs, gp_cmp_metrics[m].absolute, row);
@@ -183,15 +211,17 @@ int gp_cmp_compute(const struct gp_cmp_side *base, const struct gp_cmp_side *new
             rc = by_requests(base, new_, m, o, scratch, changes, row);
         }
         if (rc < 0) {
-            /* no spread to judge by (no per-request data, a zero base) */
+            /* no spread to judge by (no per-request data, a zero base, too few requests) */
             row->verdict = GP_CMP_NO_CHANGE;
-            row->how = "no data for an interval";
+            row->too_few = rc == -2;
+            row->how = rc == -2 ? "too few requests" : "no data for an interval";
             row->change.est = gp_cmp_metrics[m].absolute ? row->new_ - row->base
                               : row->base ? row->new_ / row->base - 1 : 0;
             row->change.lo = -INFINITY;
             row->change.hi = INFINITY;
             continue;
         }
+        clamp_interval(row, gp_cmp_metrics[m].absolute);
         row->excludes_zero = row->change.lo > 0 || row->change.hi < 0;
         row->negligible = row->excludes_zero && !gp_cmp_metrics[m].absolute && fabs(row->change.est) < out->min_change;
         row->real = row->excludes_zero && !row->negligible && !out->limited;
@@ -256,6 +286,8 @@ enum gp_cmp_gate_state gp_cmp_gate_eval(const struct gp_cmp_gate *g, const struc
             row = &r->rows[i];
     if (!row || row->verdict == GP_CMP_NA)
         return GP_GATE_MISSING;
+    if (row->too_few)
+        return GP_GATE_TOO_FEW;   /* a gate that could not judge must not read as a pass */
     int rise = g->threshold > 0 || (g->threshold == 0 && !signbit(g->threshold));
     int past = rise ? row->change.est >= g->threshold : row->change.est <= g->threshold;
     /* real in the gated direction: the whole interval lies on that side of 0 */

@@ -20,6 +20,7 @@
 #define GP_COMPARE_COMPARE_H
 
 #include "compare/cmpstats.h"
+#include "report/run_ident.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -60,10 +61,19 @@ struct gp_cmp_vec {
 
 #define GP_CMP_SLICES 10  /* time slices per run for the throughputs' batch means */
 
+/* Fewer measured requests than this in a run (or per-request samples of a
+ * metric on a side, one run each) and the comparison cannot judge it: Welch's
+ * interval needs 2 values a side, and the bootstrap of 1 request has no spread
+ * (every resample is that request, so its interval is a point that would call
+ * any change real). */
+#define GP_CMP_MIN_REQUESTS 2
+
 struct gp_cmp_run {
     char dir[1024];
     int has[GP_CMP_NMETRICS];
     double value[GP_CMP_NMETRICS];
+    int n_req_known;               /* requests.measured of _genperf.json, or GenAI-Perf's request_count */
+    double n_req;
 };
 
 struct gp_cmp_side {
@@ -78,6 +88,8 @@ struct gp_cmp_side {
     /* per time slice of each run: output tokens/s, requests/s, good requests/s */
     struct gp_cmp_vec s_out, s_req, s_good;
     int has_good;                  /* goodput SLOs were given and every one can be judged per request */
+    int has_ident;                 /* ident was read (from the first run's input_config) */
+    struct gp_run_ident ident;     /* what the runs were asked to measure */
 };
 
 /* Reads one side from artifact directories: path is a run directory (holding *_genai_perf.json) or a
@@ -111,6 +123,7 @@ struct gp_cmp_row {
     double base, new_;             /* means over runs (or the one run's value) */
     struct gp_cs_interval change;  /* relative (0.05 = +5%), or absolute for failure_rate */
     const char *how;               /* "runs", "requests", "time slices" */
+    int too_few;                   /* not judged: a side has fewer than GP_CMP_MIN_REQUESTS requests */
 };
 
 struct gp_cmp_result {
@@ -120,6 +133,9 @@ struct gp_cmp_result {
     double min_change;             /* the --min-change applied */
     struct gp_cmp_row rows[GP_CMP_NMETRICS];
     size_t n_rows;
+    /* set by the caller before writing: the sides' differences (gp_run_ident_diff),
+     * compared anyway under --allow-different; "" when alike */
+    char unlike[1024];
 };
 
 struct gp_cmp_opts {
@@ -153,6 +169,7 @@ enum gp_cmp_gate_state {
     GP_GATE_FAIL,                  /* past the threshold and real */
     GP_GATE_LIMITED,               /* past the threshold, interval excludes 0, but a side was client-limited */
     GP_GATE_MISSING,               /* the metric is missing on a side */
+    GP_GATE_TOO_FEW,               /* a side has too few requests to judge (GP_CMP_MIN_REQUESTS) */
 };
 enum gp_cmp_gate_state gp_cmp_gate_eval(const struct gp_cmp_gate *g, const struct gp_cmp_result *r);
 

@@ -15,7 +15,9 @@ int gp_cmp_vec_push(struct gp_cmp_vec *v, double x);
 /* A run's run-level values (genai: the *_genai_perf.json shape, metric ->
  * stat -> value, with input_config), its failure rate and fidelity (extras:
  * the <stem>_genperf.json shape, may be NULL); where names the run. Refuses a
- * stimulus other than *stimulus (set by the first run; the caller decrefs). */
+ * stimulus other than *stimulus (set by the first run; the caller decrefs),
+ * and a run unlike the side's first (report/run_ident.h), whose identity
+ * becomes the side's. */
 int gp_cmp_fill_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *where, json_t *genai, json_t *extras,
                     json_t **stimulus, struct gp_error *err);
 

@@ -276,8 +276,30 @@ int gp_cmp_fill_run(struct gp_cmp_side *s, struct gp_cmp_run *run, const char *w
             run->value[genai_map[i].metric] = json_number_value(v);
         }
     }
+    /* the repeats of a side must be alike too: the first run speaks for the side */
+    json_t *ic = json_object_get(genai, "input_config");
+    struct gp_run_ident id;
+    char diff[768];
+    if (ic && !s->has_ident) {
+        gp_run_ident_from_config(ic, extras, &s->ident);
+        s->has_ident = 1;
+    } else if (ic) {
+        gp_run_ident_from_config(ic, extras, &id);
+        if (gp_run_ident_diff(&s->ident, &id, diff, sizeof diff))
+            return gp_err(err, GP_EINVAL, "%s: its runs are unlike (the first run vs %s: %s); pass one run or "
+                          "repeats of one configuration", s->path, where, diff);
+    }
     json_t *rq = json_object_get(extras, "requests");
     double measured = json_number_value(json_object_get(rq, "measured"));
+    /* how many requests the run measured: genperf's count (failures included),
+     * else GenAI-Perf's request_count (completed ones) */
+    json_t *nreq = json_object_get(rq, "measured");
+    if (!json_is_number(nreq))
+        nreq = json_object_get(json_object_get(genai, "request_count"), "avg");
+    if (json_is_number(nreq)) {
+        run->n_req_known = 1;
+        run->n_req = json_number_value(nreq);
+    }
     if (measured > 0) {
         run->has[GP_CMP_FAIL_RATE] = 1;
         run->value[GP_CMP_FAIL_RATE] = json_number_value(json_object_get(rq, "failed")) / measured;

@@ -17,6 +17,8 @@ const char *gp_cmp_verdict_name(const struct gp_cmp_row *row, int limited)
     case GP_CMP_WORSE: return "worse";
     case GP_CMP_NO_CHANGE: break;
     }
+    if (row->too_few)
+        return "not judged: too few requests";
     if (row->excludes_zero && limited)
         return "no verdict (client-limited)";
     if (row->negligible)
@@ -31,6 +33,7 @@ const char *gp_cmp_gate_name(enum gp_cmp_gate_state s)
     case GP_GATE_FAIL: return "FAIL";
     case GP_GATE_LIMITED: return "not judged: client-limited";
     case GP_GATE_MISSING: return "missing";
+    case GP_GATE_TOO_FEW: return "not judged: too few requests";
     }
     return "?";
 }
@@ -92,8 +95,10 @@ static void gate_lines(FILE *fp, const char *pre, const struct gp_cmp_result *r,
         char c[32] = "n/a", lo[32] = "", hi[32] = "";
         if (row && row->verdict != GP_CMP_NA) {
             fmt_change(c, sizeof c, g[i].metric, row->change.est);
-            fmt_change(lo, sizeof lo, g[i].metric, row->change.lo);
-            fmt_change(hi, sizeof hi, g[i].metric, row->change.hi);
+            if (isfinite(row->change.lo) && isfinite(row->change.hi)) {   /* else there is none */
+                fmt_change(lo, sizeof lo, g[i].metric, row->change.lo);
+                fmt_change(hi, sizeof hi, g[i].metric, row->change.hi);
+            }
         }
         fprintf(fp, "%sgate %s: %s (change %s", pre, g[i].text, gp_cmp_gate_name(st[i]), c);
         if (*lo)
@@ -110,12 +115,17 @@ static void write_text(FILE *fp, int md, const struct gp_cmp_side *base, const s
     if (md) {
         fprintf(fp, "### genperf compare\n\nBASE `%s` (%zu run%s) vs NEW `%s` (%zu run%s)\n\n", base->path,
                 r->n_base, r->n_base == 1 ? "" : "s", nw->path, r->n_new, r->n_new == 1 ? "" : "s");
-        fprintf(fp, "| Metric | BASE | NEW | Change | 95%% interval | Verdict |\n|---|---:|---:|---:|---|---|\n");
     } else {
         fprintf(fp, "BASE %s (%zu run%s)\nNEW  %s (%zu run%s)\n", base->path, r->n_base, r->n_base == 1 ? "" : "s",
                 nw->path, r->n_new, r->n_new == 1 ? "" : "s");
-        fprintf(fp, "%-34s %10s %10s %9s  %-22s %s\n", "Metric", "BASE", "NEW", "Change", "95% interval", "Verdict");
     }
+    if (r->unlike[0])
+        fprintf(fp, "%swarning: unlike runs, compared under --allow-different: %s%s\n", md ? "**" : "", r->unlike,
+                md ? "**\n" : "");
+    if (!md)
+        fprintf(fp, "%-34s %10s %10s %9s  %-22s %s\n", "Metric", "BASE", "NEW", "Change", "95% interval", "Verdict");
+    else
+        fprintf(fp, "| Metric | BASE | NEW | Change | 95%% interval | Verdict |\n|---|---:|---:|---:|---|---|\n");
     for (size_t i = 0; i < r->n_rows; i++) {
         const struct gp_cmp_row *row = &r->rows[i];
         int m = row->metric;
@@ -165,6 +175,7 @@ static int write_json(FILE *fp, const struct gp_cmp_side *base, const struct gp_
     json_t *root = json_object();
     json_object_set_new(root, "base", side_json(base, r->n_base));
     json_object_set_new(root, "new", side_json(nw, r->n_new));
+    json_object_set_new(root, "unlike", r->unlike[0] ? json_string(r->unlike) : json_null());
     json_object_set_new(root, "method", json_string(r->method == GP_CMP_RUNS ? "runs" : "bootstrap"));
     json_object_set_new(root, "weaker_evidence", json_boolean(r->method != GP_CMP_RUNS));
     json_object_set_new(root, "evidence", json_string(method_line(r, o, line, sizeof line)));

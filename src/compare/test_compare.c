@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/test.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,11 +191,112 @@ static void test_bootstrap_one_run(void)
     gp_cmp_side_free(sb);
 }
 
+/* Issue 38 item 10 (b): a relative change of a non-negative quantity cannot
+ * fall past -100%, nor a failure rate below 0 or above 1. BASE runs at 10 and
+ * 1000 ms, NEW at 1 and 1: Welch's interval is -99.8% +- 1245% (df 1). */
+static void test_interval_clamped(void)
+{
+    const double a[] = {10, 1000}, b[] = {1, 1};
+    struct gp_cmp_side *sa = side(GP_CMP_TTFT_P50, a, 2), *sb = side(GP_CMP_TTFT_P50, b, 2);
+    struct gp_cmp_opts o = {.iters = 100, .seed = 0, .min_change = 0.01};
+    struct gp_cmp_result r;
+    struct gp_error err = {0};
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    const struct gp_cmp_row *row = row_of(&r, GP_CMP_TTFT_P50);
+    CHECK(row && row->change.lo == -1 && row->change.hi > 10 && row->verdict == GP_CMP_NO_CHANGE);
+    gp_cmp_side_free(sa);
+    gp_cmp_side_free(sb);
+    /* failure rates 0 and 50% against 0 and 0: -25 points, interval cut at -25 */
+    const double fa[] = {0, 0.5}, fb[] = {0, 0.01};
+    sa = side(GP_CMP_FAIL_RATE, fa, 2);
+    sb = side(GP_CMP_FAIL_RATE, fb, 2);
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    row = row_of(&r, GP_CMP_FAIL_RATE);
+    CHECK(row && row->change.lo >= -0.25 && row->change.hi <= 0.75);
+    gp_cmp_side_free(sa);
+    gp_cmp_side_free(sb);
+}
+
+/* Issue 38 item 10 (c): a run of one request has no spread; its rows and gate
+ * terms are not judged (a bootstrap of 1 request is a point interval that
+ * would call +100% real). */
+static void test_too_few_requests(void)
+{
+    const double v20 = 20, v40 = 40;
+    struct gp_cmp_side *sa = side(GP_CMP_TTFT_P50, &v20, 1), *sb = side(GP_CMP_TTFT_P50, &v40, 1);
+    sa->ttft.v = malloc(sizeof(double));
+    sb->ttft.v = malloc(sizeof(double));
+    sa->ttft.v[0] = 20;
+    sb->ttft.v[0] = 40;
+    sa->ttft.n = sb->ttft.n = 1;
+    struct gp_cmp_opts o = {.iters = 100, .seed = 0, .min_change = 0.01};
+    struct gp_cmp_result r;
+    struct gp_error err = {0};
+    struct gp_cmp_gate g = {GP_CMP_TTFT_P50, 0.05, "ttft_p50:+5%"};
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    const struct gp_cmp_row *row = row_of(&r, GP_CMP_TTFT_P50);
+    CHECK(row && row->too_few && !row->real && row->verdict == GP_CMP_NO_CHANGE);
+    CHECK_INT(gp_cmp_gate_eval(&g, &r), GP_GATE_TOO_FEW);
+    /* the run-level count says so too, whatever the samples: requests.measured 1 */
+    sa->ttft.v = realloc(sa->ttft.v, 2 * sizeof(double));
+    sb->ttft.v = realloc(sb->ttft.v, 2 * sizeof(double));
+    sa->ttft.v[1] = 21;
+    sb->ttft.v[1] = 41;
+    sa->ttft.n = sb->ttft.n = 2;
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    CHECK(!row_of(&r, GP_CMP_TTFT_P50)->too_few);
+    sb->runs[0].n_req_known = 1;
+    sb->runs[0].n_req = 1;
+    CHECK_INT(gp_cmp_compute(sa, sb, &o, &r, &err), 0);
+    CHECK(row_of(&r, GP_CMP_TTFT_P50)->too_few);
+    CHECK_INT(gp_cmp_gate_eval(&g, &r), GP_GATE_TOO_FEW);
+    gp_cmp_side_free(sa);
+    gp_cmp_side_free(sb);
+}
+
+/* Issue 38 item 10 (a): what a run was asked to measure, and the differences. */
+static void test_run_ident(void)
+{
+    json_t *ca = json_loads("{\"model_names\": [\"llama\"], \"endpoint\": {\"type\": \"chat\"},"
+                            "\"perf_analyzer\": {\"stimulus\": {\"concurrency\": 16}}, \"input\": {\"file\": \"\","
+                            "\"prompt_source\": \"synthetic\", \"synthetic_tokens\": {\"mean\": 512},"
+                            "\"output_tokens\": {\"mean\": \"\"}}}", 0, NULL);
+    json_t *cb = json_loads("{\"model_names\": [\"qwen\"], \"endpoint\": {\"type\": \"chat\"},"
+                            "\"perf_analyzer\": {\"stimulus\": {\"concurrency\": 4.0}}, \"input\": {\"file\": \"\","
+                            "\"synthetic_tokens\": {\"mean\": 64}, \"output_tokens\": {\"mean\": 128}}}", 0, NULL);
+    struct gp_run_ident a, b;
+    gp_run_ident_from_config(ca, NULL, &a);
+    gp_run_ident_from_config(cb, NULL, &b);
+    char buf[512];
+    CHECK_INT(gp_run_ident_diff(&a, &b, buf, sizeof buf), 4);
+    CHECK_STR(buf, "model: llama vs qwen; ISL: 512 vs 64; OSL: not set vs 128; concurrency: 16 vs 4");
+    CHECK_INT(gp_run_ident_diff(&a, &a, buf, sizeof buf), 0);
+    CHECK_STR(buf, "");
+    /* 4 and 4.0 are one load; a field one side does not record is no difference */
+    json_object_set_new(json_object_get(ca, "perf_analyzer"), "stimulus", json_pack("{s:i}", "concurrency", 4));
+    json_object_set_new(json_object_get(ca, "input"), "synthetic_tokens", json_pack("{s:i}", "mean", 64));
+    json_object_set_new(json_object_get(ca, "input"), "output_tokens", json_pack("{s:i}", "mean", 128));
+    json_object_del(ca, "model_names");
+    gp_run_ident_from_config(ca, NULL, &a);
+    CHECK_INT(gp_run_ident_diff(&a, &b, buf, sizeof buf), 0);
+    /* a rate against a concurrency, and an input file against synthetic prompts */
+    json_object_set_new(json_object_get(cb, "perf_analyzer"), "stimulus", json_pack("{s:f}", "request_rate", 2.5));
+    json_object_set_new(json_object_get(cb, "input"), "file", json_string("data.jsonl"));
+    gp_run_ident_from_config(cb, NULL, &b);
+    CHECK_INT(gp_run_ident_diff(&a, &b, buf, sizeof buf), 2);
+    CHECK_STR(buf, "input: synthetic vs file data.jsonl; load: concurrency 4 vs request rate 2.5");
+    json_decref(ca);
+    json_decref(cb);
+}
+
 int main(void)
 {
     GP_RUN(test_gate_parse);
     GP_RUN(test_repeats);
     GP_RUN(test_overlap_and_negligible);
     GP_RUN(test_bootstrap_one_run);
+    GP_RUN(test_interval_clamped);
+    GP_RUN(test_too_few_requests);
+    GP_RUN(test_run_ident);
     return gp_test_summary();
 }
