@@ -17,21 +17,20 @@ static void scalar_text(const json_t *v, char *out, size_t n)
         out[0] = '\0';
 }
 
-/* The arrival process as item 9 of issue 38 records it: "arrival" in
- * <stem>_genperf.json or in input_config's "genperf" extension, a string
- * ("poisson") or {"process": "gamma", "shape": 2}. */
-static void arrival_text(const json_t *a, char *out, size_t n)
+/* The arrival process as item 9 of issue 38 records it: <stem>_genperf.json's
+ * "arrivals" {"process": "gamma", "burstiness": 0.5}, or input_config's
+ * "genperf" extension {"request_rate_mode": "gamma", "burstiness": 0.5}.
+ * proc_key names the process's key in the object given. */
+static void arrival_text(const json_t *a, const char *proc_key, char *out, size_t n)
 {
     out[0] = '\0';
-    if (json_is_string(a)) {
-        scalar_text(a, out, n);
-    } else if (json_is_object(a)) {
-        char p[48], k[24];
-        scalar_text(json_object_get(a, "process"), p, sizeof p);
-        scalar_text(json_object_get(a, "shape"), k, sizeof k);
-        if (p[0])
-            snprintf(out, n, "%s%s%s", p, k[0] ? " " : "", k);
-    }
+    if (!json_is_object(a))
+        return;
+    char p[48], k[24];
+    scalar_text(json_object_get(a, proc_key), p, sizeof p);
+    scalar_text(json_object_get(a, "burstiness"), k, sizeof k);
+    if (p[0])
+        snprintf(out, n, "%s%s%s", p, k[0] ? " burstiness " : "", k);
 }
 
 void gp_run_ident_from_config(const json_t *ic, const json_t *extras, struct gp_run_ident *id)
@@ -75,9 +74,13 @@ void gp_run_ident_from_config(const json_t *ic, const json_t *extras, struct gp_
         break;
     }
     if (!strcmp(id->load_kind, "request rate")) {
-        arrival_text(json_object_get(extras, "arrival"), id->arrival, sizeof id->arrival);
+        arrival_text(json_object_get(extras, "arrivals"), "process", id->arrival, sizeof id->arrival);
         if (!id->arrival[0])
-            arrival_text(json_object_get(json_object_get(ic, "genperf"), "arrival"), id->arrival, sizeof id->arrival);
+            arrival_text(json_object_get(ic, "genperf"), "request_rate_mode", id->arrival, sizeof id->arrival);
+        /* input_config carries the extension only where the process is not
+         * GenAI-Perf's one (constant): a rate run without it is constant */
+        if (!id->arrival[0])
+            snprintf(id->arrival, sizeof id->arrival, "constant");
     }
 }
 

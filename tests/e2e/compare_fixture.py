@@ -79,7 +79,7 @@ def main():
               "requests": {"measured": len(ttft), "ok": len(ttft), "failed": 0},
               "window": {"start_wall_ns": t0, "end_wall_ns": t}}
     if a.arrival:
-        extras["arrival"] = {"process": a.arrival}
+        extras["arrivals"] = {"process": a.arrival}
     stem = os.path.join(a.dir, "profile_export")
     json.dump(genai, open(stem + "_genai_perf.json", "w"), indent=1)
     json.dump(extras, open(stem + "_genperf.json", "w"), indent=1)

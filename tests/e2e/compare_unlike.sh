@@ -37,6 +37,11 @@ fx "$T/rate2" --request-rate 2 --arrival constant
 fx "$T/rate2p" --request-rate 2 --arrival poisson
 "$GENPERF" compare "$T/rate2" "$T/rate2p" >/dev/null 2>"$T/e.err"; check_rc $? 3
 grep -qF "(arrival: constant vs poisson)" "$T/e.err" || { cat "$T/e.err"; fail "arrival process"; }
+# a GenAI-Perf-only set (no arrival recorded) is constant
+fx "$T/rate2n" --request-rate 2
+"$GENPERF" compare "$T/rate2n" "$T/rate2p" >/dev/null 2>"$T/e.err"; check_rc $? 3
+grep -qF "(arrival: constant vs poisson)" "$T/e.err" || { cat "$T/e.err"; fail "unrecorded arrival is constant"; }
+"$GENPERF" compare "$T/rate2n" "$T/rate2" >/dev/null 2>"$T/e.err"; check_rc $? 0
 fx "$T/same" --ttft-ms 30,31,32,33,34,35,36,37
 "$GENPERF" compare "$T/base" "$T/same" --fail-on "ttft_p50:+5%" >"$T/s.out" 2>"$T/s.err"
 check_rc $? 1
