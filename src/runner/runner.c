@@ -1,6 +1,7 @@
 #include "runner/runner.h"
 #include "runner/launch.h"
 #include "runner/recipe.h"
+#include "runner/runner_engine.h"
 #include "runner/scenario.h"
 #include "runner/tool.h"
 #include "telemetry/telemetry.h"
@@ -307,6 +308,8 @@ struct run_view {
     const struct gp_tool_plan *tplan;
     int no_mpirun;
     size_t ncells;
+    const char *metrics_url;     /* the server's Prometheus URL (checked after the first cell) */
+    const char *api_options;     /* the LLM-API options file the server gets, or NULL */
 };
 
 /* What `genperf run --dry-run` prints: the server command, each cell's
@@ -336,6 +339,9 @@ static void print_dry_run(const struct run_view *d)
     else
         fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
                 d->recipe->framework, d->tp, url, d->recipe->readiness, d->cmdline);
+    if (d->api_options)
+        fprintf(out, "# LLM API options file the server is given:\n#   %s\n", d->api_options);
+    fprintf(out, "# server metrics: %s (checked after the first cell)\n", d->metrics_url);
     if (sc->search)
         run_searches(sc, o, url, dir, db_url, out, NULL);
     for (size_t i = 0; i < ncells && !sc->search; i++) {
@@ -415,6 +421,10 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
         int st = run_child(&pa, o->stop, d->tplan->how == GP_TOOL_SELF);
         gp_argv_free(&pa);
         int have_run = find_run_dir(cell_dir, run_dir, sizeof run_dir) == 0;
+        /* after traffic: SGLang and TRT-LLM show their labelled series
+         * only once a request has gone through */
+        if (j == 0 && st != 130 && !(o->stop && *o->stop))
+            gp_runner_check_metrics(d->attach ? NULL : d->recipe, d->metrics_url, out);
         if (have_run) {
             cs[i].ran = 1;
             write_run_meta(run_dir, sc, &c, tp, url, d->attach ? NULL : d->cmdline, NULL);
@@ -439,8 +449,12 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
     return rc;
 }
 
-int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, struct gp_error *err)
+int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, struct gp_error *err)
 {
+    /* the scenario with what the recipe resolves (metrics_url) */
+    struct gp_scenario rs = *sc_in;
+    const struct gp_scenario *sc = &rs;
+    char metrics_url[1024], *api_options = NULL;
     FILE *out = o->out ? o->out : stdout;
     int attach = !strcmp(sc->framework, "attach");
     struct gp_recipe recipe = {0};
@@ -467,7 +481,9 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         }
         int port = sc->port ? sc->port : recipe.default_port;
         snprintf(url, sizeof url, "http://%s:%d", sc->host, port);
-        if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)))
+        snprintf(dir, sizeof dir, "%s/%s", sc->artifact_dir, sc->name);
+        if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)) ||
+            (rc = gp_runner_llm_api_options(&recipe, dir, o->dry_run, &server_argv, &api_options, err)))
             goto done;
         gp_argv_to_shell(&server_argv, &cmdline);
         /* the key stays in the server's argv (the recipe asked for it) but
@@ -483,6 +499,14 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
             url[--n] = '\0';
     }
     snprintf(dir, sizeof dir, "%s/%s", sc->artifact_dir, sc->name);
+    gp_runner_metrics_url(attach ? NULL : &recipe, sc, url, metrics_url, sizeof metrics_url);
+    {
+        /* the profile's own guess is <url>/metrics: name any other URL */
+        char guess[1024];
+        snprintf(guess, sizeof guess, "%s/metrics", url);
+        if (strcmp(guess, metrics_url))
+            rs.metrics_url = metrics_url;
+    }
     if (o->db_url)
         snprintf(db_url, sizeof db_url, "%s", o->db_url);
     else if (sc->db)
@@ -506,7 +530,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     struct gp_tool_plan tplan;
     gp_tool_plan(sc, &tplan);
     if (o->dry_run) {
-        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, no_mpirun, ncells};
+        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, no_mpirun, ncells,
+                             metrics_url, api_options};
         print_dry_run(&d);
         goto done;
     }
@@ -544,7 +569,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         fprintf(out, "\nartifacts: %s\nresults store: %s (label \"%s\")\n", dir, db_url, sc->name);
         goto done;
     }
-    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, 0, ncells};
+    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, 0, ncells,
+                             metrics_url, api_options};
     rc = run_cells(&cells, cs, err);
     print_summary(out, cs, ncells);
     fprintf(out, "\nartifacts: %s\nresults store: %s\n", dir, db_url);
@@ -557,6 +583,7 @@ done:
         gp_server_stop(&server, sc->stop_timeout_s);
     }
     gp_recipe_free(&recipe);
+    free(api_options);
     gp_argv_free(&server_argv);
     gp_buf_free(&cmdline);
     free(cs);

@@ -133,6 +133,12 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
         gp_argv_push(a, "--gpu-hour-cost");
         gp_argv_push(a, buf);
     }
+    /* a server whose Prometheus text is not at <url>/metrics (TRT-LLM's
+     * /prometheus/metrics): the profile's own guess would miss it */
+    if (sc->metrics_url && !args_name(sc->profile_args, "--server-metrics-url")) {
+        gp_argv_push(a, "--server-metrics-url");
+        gp_argv_push(a, sc->metrics_url);
+    }
     snprintf(buf, sizeof buf, "profile_export_c%ld_isl%ld_osl%ld.json", c->concurrency, c->isl, c->osl);
     gp_argv_push(a, "--profile-export-file");
     gp_argv_push(a, buf);

@@ -57,6 +57,10 @@ struct gp_scenario {
     json_t *tool_command;  /* tool: {command: [...]}: the argv prefix in place of `genperf profile` */
     json_t *search;        /* search: {slo: {metric: value}, goodput_target, type, start, max, max_cells,
                             * max_time}, validated; NULL = run the sweep cells (docs/runner.md) */
+    /* Resolved by the runner from the recipe on a shallow copy of the
+     * scenario (borrowed: gp_scenario_free leaves them alone); NULL in a
+     * freshly loaded scenario. */
+    const char *metrics_url;      /* the server's Prometheus URL when not <url>/metrics: --server-metrics-url */
 };
 
 struct gp_cell {
