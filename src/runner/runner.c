@@ -77,6 +77,7 @@ struct cell_summary {
     struct gp_cell c;
     int ran;
     double tput, req_tput, ttft50, ttft99, itl50, itl99;
+    double osl_out;   /* measured output_sequence_length avg (the cell's OSL is what was asked) */
     long ok, failed;
 };
 
@@ -102,6 +103,7 @@ static void summarise(const char *run_dir, struct cell_summary *cs)
             cs->ttft99 = stat_of(j, "time_to_first_token", "p99");
             cs->itl50 = stat_of(j, "inter_token_latency", "p50");
             cs->itl99 = stat_of(j, "inter_token_latency", "p99");
+            cs->osl_out = stat_of(j, "output_sequence_length", "avg");
             json_decref(j);
         } else if (n > 14 && !strcmp(e->d_name + n - 14, "_records.jsonl")) {
             FILE *fp = fopen(path, "r");
@@ -137,16 +139,18 @@ static void print_num(FILE *out, double v, const char *fmt, int width)
 
 static void print_summary(FILE *out, const struct cell_summary *cs, size_t n)
 {
-    fprintf(out, "\n%11s %6s %6s %14s %10s %10s %10s %9s %9s %8s\n", "concurrency", "ISL", "OSL",
-            "tokens/s", "req/s", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "failed");
-    fprintf(out, "%11s %6s %6s %14s %10s %10s %10s %9s %9s %8s\n", "", "", "", "", "", "(ms)", "(ms)", "(ms)",
-            "(ms)", "");
+    fprintf(out, "\n%11s %6s %6s %8s %14s %10s %10s %10s %9s %9s %8s\n", "concurrency", "ISL", "OSL",
+            "OSL out", "tokens/s", "req/s", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "failed");
+    fprintf(out, "%11s %6s %6s %8s %14s %10s %10s %10s %9s %9s %8s\n", "", "", "", "(mean)", "", "", "(ms)",
+            "(ms)", "(ms)", "(ms)", "");
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%11ld %6ld %6ld ", cs[i].c.concurrency, cs[i].c.isl, cs[i].c.osl);
         if (!cs[i].ran) {
-            fprintf(out, "%14s\n", "not run");
+            fprintf(out, "%8s %14s\n", "-", "not run");
             continue;
         }
+        print_num(out, cs[i].osl_out, "%*.1f", 8);
+        fputc(' ', out);
         print_num(out, cs[i].tput, "%*.1f", 14);
         fputc(' ', out);
         print_num(out, cs[i].req_tput, "%*.2f", 10);
@@ -451,9 +455,10 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
 
 int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, struct gp_error *err)
 {
-    /* the scenario with what the recipe resolves (metrics_url) */
+    /* the scenario with what the recipe resolves (cell_inputs, metrics_url) */
     struct gp_scenario rs = *sc_in;
     const struct gp_scenario *sc = &rs;
+    json_t *attach_inputs = NULL;
     char metrics_url[1024], *api_options = NULL;
     FILE *out = o->out ? o->out : stdout;
     int attach = !strcmp(sc->framework, "attach");
@@ -499,6 +504,7 @@ int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, 
             url[--n] = '\0';
     }
     snprintf(dir, sizeof dir, "%s/%s", sc->artifact_dir, sc->name);
+    rs.cell_inputs = gp_runner_exact_osl_inputs(attach ? NULL : &recipe, sc, &attach_inputs);
     gp_runner_metrics_url(attach ? NULL : &recipe, sc, url, metrics_url, sizeof metrics_url);
     {
         /* the profile's own guess is <url>/metrics: name any other URL */
@@ -583,6 +589,7 @@ done:
         gp_server_stop(&server, sc->stop_timeout_s);
     }
     gp_recipe_free(&recipe);
+    json_decref(attach_inputs);
     free(api_options);
     gp_argv_free(&server_argv);
     gp_buf_free(&cmdline);

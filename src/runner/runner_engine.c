@@ -1,5 +1,5 @@
-/* runner/runner_engine.c — the recipe's metrics and LLM-API-option data
- * applied to a server command and its cells
+/* runner/runner_engine.c — the recipe's metrics, exact-OSL and
+ * LLM-API-option data applied to a server command and its cells
  * (runner_engine.h). Engine facts live in recipes/<framework>.yaml with the engine
  * version they were read from; this file only applies them. */
 #include "runner/runner_engine.h"
@@ -35,6 +35,18 @@ void gp_runner_metrics_url(const struct gp_recipe *r, const struct gp_scenario *
         snprintf(out, outsz, "%s", given);
     else
         snprintf(out, outsz, "%s%s", base_url, path ? path : "/metrics");
+}
+
+const json_t *gp_runner_exact_osl_inputs(const struct gp_recipe *r, const struct gp_scenario *sc, json_t **owned)
+{
+    *owned = NULL;
+    if (!sc->exact_osl)
+        return NULL;
+    if (r)
+        return json_object_get(r->doc, "exact_osl_inputs");
+    /* attach: vLLM, SGLang and TRT-LLM all take ignore_eos in the body */
+    *owned = json_pack("[s]", "ignore_eos:true");
+    return *owned;
 }
 
 /* Index of flag's value in argv, or 0 when flag is not there. */

@@ -1,8 +1,9 @@
 /* runner/runner_engine.h — what the runner adds to a recipe's server
  * command and cells so the engine measures what the scenario asks for:
- * its Prometheus metrics on (and where they are), and a check that the
- * metrics URL answers something usable. All of it is recipe data
- * (recipes/<framework>.yaml keys metrics, llm_api_options; docs/runner.md).
+ * its Prometheus metrics on (and where they are), its stop-at-EOS override
+ * (exact OSL), and a check that the metrics URL answers something usable.
+ * All of it is recipe data (recipes/<framework>.yaml keys metrics,
+ * exact_osl_inputs, llm_api_options; docs/runner.md).
  *
  * Owns nothing beyond what each function says: strings are written into the
  * caller's buffers, words pushed onto the caller's gp_argv.
@@ -23,6 +24,11 @@ struct gp_scenario;
  * the scenario's profile_args, else base_url/metrics. */
 void gp_runner_metrics_url(const struct gp_recipe *r, const struct gp_scenario *sc, const char *base_url,
                            char *out, size_t outsz);
+
+/* The --extra-inputs words of exact_osl: the recipe's exact_osl_inputs
+ * (borrowed from r->doc), or for attach (r NULL) ignore_eos:true in *owned,
+ * which the caller decrefs. NULL when the scenario turned exact_osl off. */
+const json_t *gp_runner_exact_osl_inputs(const struct gp_recipe *r, const struct gp_scenario *sc, json_t **owned);
 
 /* The recipe's llm_api_options {flag, file, set}: the options file the
  * server is given (engine_args' own file, if any, merged with `set`, the
