@@ -488,6 +488,7 @@ int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, 
         snprintf(url, sizeof url, "http://%s:%d", sc->host, port);
         snprintf(dir, sizeof dir, "%s/%s", sc->artifact_dir, sc->name);
         if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)) ||
+            (rc = gp_runner_push_tool_args(&recipe, sc, &server_argv, err)) ||
             (rc = gp_runner_llm_api_options(&recipe, dir, o->dry_run, &server_argv, &api_options, err)))
             goto done;
         gp_argv_to_shell(&server_argv, &cmdline);

@@ -1,4 +1,4 @@
-/* runner/runner_engine.c — the recipe's metrics, exact-OSL and
+/* runner/runner_engine.c — the recipe's metrics, exact-OSL, tool and
  * LLM-API-option data applied to a server command and its cells
  * (runner_engine.h). Engine facts live in recipes/<framework>.yaml with the engine
  * version they were read from; this file only applies them. */
@@ -47,6 +47,67 @@ const json_t *gp_runner_exact_osl_inputs(const struct gp_recipe *r, const struct
     /* attach: vLLM, SGLang and TRT-LLM all take ignore_eos in the body */
     *owned = json_pack("[s]", "ignore_eos:true");
     return *owned;
+}
+
+int gp_runner_scenario_has_tools(const struct gp_scenario *sc)
+{
+    const json_t *pa = sc->profile_args;
+    int tools = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(pa, i, x) {
+        const char *w = json_string_value(x);
+        if (!strcmp(w, "--tools") || !strncmp(w, "--tools=", 8) || !strcmp(w, "--synthetic-tools") ||
+            !strncmp(w, "--synthetic-tools=", 18))
+            tools = 1;
+    }
+    const char *tc = word_after(pa, "--tool-choice");
+    return tools && !(tc && !strcmp(tc, "none"));
+}
+
+static int argv_has(const struct gp_argv *a, const char *w)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (!strcmp(a->v[i], w))
+            return 1;
+    return 0;
+}
+
+int gp_runner_push_tool_args(const struct gp_recipe *r, const struct gp_scenario *sc, struct gp_argv *argv,
+                             struct gp_error *err)
+{
+    const json_t *ta = json_object_get(r->doc, "tool_args");
+    if (!json_is_array(ta) || (!gp_runner_scenario_has_tools(sc) && !sc->tool_call_parser))
+        return 0;
+    /* the flag whose value is the parser: a parser given through
+     * engine_args (passed through already) counts as given */
+    const char *pflag = NULL;
+    size_t i, n = json_array_size(ta);
+    for (i = 0; i + 1 < n; i++)
+        if (!strcmp(json_string_value(json_array_get(ta, i + 1)), "{tool_call_parser}"))
+            pflag = json_string_value(json_array_get(ta, i));
+    int have_parser = sc->tool_call_parser || (pflag && argv_has(argv, pflag));
+    if (!have_parser)
+        return gp_err(err, GP_EINVAL,
+                      "%s: profile_args send tools, and %s answers them only with a tool-call parser (%s); set "
+                      "tool_call_parser: NAME in the scenario (the parser for the model's tool-call format, e.g. "
+                      "hermes, llama3_json, mistral, qwen3_coder; see the engine's docs), or drop the tools",
+                      sc->path ? sc->path : sc->name, r->framework, pflag ? pflag : "tool_args");
+    for (i = 0; i < n; i++) {
+        const char *w = json_string_value(json_array_get(ta, i));
+        const char *next = i + 1 < n ? json_string_value(json_array_get(ta, i + 1)) : NULL;
+        int takes_value = next && strncmp(next, "--", 2) != 0;
+        if (!w)
+            return gp_err(err, GP_EINVAL, "recipe %s: tool_args must be a list of strings", r->framework);
+        if (argv_has(argv, w)) {
+            i += (size_t)takes_value; /* given through engine_args: its value stays theirs */
+            continue;
+        }
+        if (!strcmp(w, "{tool_call_parser}"))
+            w = sc->tool_call_parser;
+        gp_argv_push(argv, w);
+    }
+    return 0;
 }
 
 /* Index of flag's value in argv, or 0 when flag is not there. */

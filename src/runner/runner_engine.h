@@ -1,9 +1,9 @@
 /* runner/runner_engine.h — what the runner adds to a recipe's server
  * command and cells so the engine measures what the scenario asks for:
  * its Prometheus metrics on (and where they are), its stop-at-EOS override
- * (exact OSL), and a check that the metrics URL answers something usable.
- * All of it is recipe data (recipes/<framework>.yaml keys metrics,
- * exact_osl_inputs, llm_api_options; docs/runner.md).
+ * (exact OSL), its tool-call flags, and a check that the metrics URL
+ * answers something usable. All of it is recipe data (recipes/<framework>.yaml keys
+ * metrics, exact_osl_inputs, tool_args, llm_api_options; docs/runner.md).
  *
  * Owns nothing beyond what each function says: strings are written into the
  * caller's buffers, words pushed onto the caller's gp_argv.
@@ -29,6 +29,17 @@ void gp_runner_metrics_url(const struct gp_recipe *r, const struct gp_scenario *
  * (borrowed from r->doc), or for attach (r NULL) ignore_eos:true in *owned,
  * which the caller decrefs. NULL when the scenario turned exact_osl off. */
 const json_t *gp_runner_exact_osl_inputs(const struct gp_recipe *r, const struct gp_scenario *sc, json_t **owned);
+
+/* 1 when the scenario's profile_args send tools the server must parse
+ * (--tools or --synthetic-tools, with a --tool-choice other than none). */
+int gp_runner_scenario_has_tools(const struct gp_scenario *sc);
+
+/* Appends the recipe's tool_args ("{tool_call_parser}" = the scenario's
+ * tool_call_parser) when the scenario has tools or names a parser; a flag
+ * already in argv (given through engine_args) is not repeated. A scenario
+ * with tools and no parser is refused with the fix. */
+int gp_runner_push_tool_args(const struct gp_recipe *r, const struct gp_scenario *sc, struct gp_argv *argv,
+                             struct gp_error *err);
 
 /* The recipe's llm_api_options {flag, file, set}: the options file the
  * server is given (engine_args' own file, if any, merged with `set`, the

@@ -9,7 +9,7 @@ static const char *const known_keys[] = {
     "name", "model", "tokenizer", "framework", "url", "engine_args", "hardware", "gpus",
     "concurrency", "isl", "osl", "requests", "streaming", "seed", "api_key", "artifact_dir",
     "host", "port", "ready_timeout_s", "stop_timeout_s", "telemetry_interval", "db", "profile_args",
-    "load", "tool", "search", "repeats", "gpu_hour_cost", "exact_osl", NULL,
+    "load", "tool", "search", "repeats", "gpu_hour_cost", "exact_osl", "tool_call_parser", NULL,
 };
 
 static int get_str(json_t *root, const char *key, char **out, const char *name, struct gp_error *err)
@@ -259,7 +259,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
                           "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search, "
-                          "repeats, gpu_hour_cost, exact_osl; the seed's "
+                          "repeats, gpu_hour_cost, exact_osl, tool_call_parser; the seed's "
                           "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
@@ -269,7 +269,8 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
         (r = get_str(root, "url", &sc->url, nm, err)) ||
         (r = get_str(root, "api_key", &sc->api_key, nm, err)) ||
         (r = get_str(root, "artifact_dir", &sc->artifact_dir, nm, err)) ||
-        (r = get_str(root, "host", &sc->host, nm, err)) || (r = get_str(root, "db", &sc->db, nm, err)))
+        (r = get_str(root, "host", &sc->host, nm, err)) || (r = get_str(root, "db", &sc->db, nm, err)) ||
+        (r = get_str(root, "tool_call_parser", &sc->tool_call_parser, nm, err)))
         goto fail;
     if (!sc->model) {
         r = gp_err(err, GP_EINVAL, "%s: 'model' is required (e.g. model: Qwen/Qwen3-8B)", nm);
@@ -435,6 +436,7 @@ void gp_scenario_free(struct gp_scenario *sc)
     free(sc->artifact_dir);
     free(sc->host);
     free(sc->db);
+    free(sc->tool_call_parser);
     json_decref(sc->engine_args);
     json_decref(sc->profile_args);
     json_decref(sc->hosts);

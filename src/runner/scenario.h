@@ -61,6 +61,7 @@ struct gp_scenario {
      * override (the recipe's exact_osl_inputs, e.g. ignore_eos), so every
      * response is as long as the cell's OSL says; 0 lets the model stop. */
     int exact_osl;
+    char *tool_call_parser; /* tool_call_parser: the engine's parser for tool calls (recipes' tool_args) */
     /* Resolved by the runner from the recipe on a shallow copy of the
      * scenario (borrowed: gp_scenario_free leaves them alone); NULL in a
      * freshly loaded scenario. */
