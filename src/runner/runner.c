@@ -1,6 +1,7 @@
 #include "runner/runner.h"
 #include "runner/launch.h"
 #include "runner/recipe.h"
+#include "runner/runner_engine.h"
 #include "runner/scenario.h"
 #include "runner/tool.h"
 #include "telemetry/telemetry.h"
@@ -76,6 +77,7 @@ struct cell_summary {
     struct gp_cell c;
     int ran;
     double tput, req_tput, ttft50, ttft99, itl50, itl99;
+    double osl_out;   /* measured output_sequence_length avg (the cell's OSL is what was asked) */
     long ok, failed;
 };
 
@@ -101,6 +103,7 @@ static void summarise(const char *run_dir, struct cell_summary *cs)
             cs->ttft99 = stat_of(j, "time_to_first_token", "p99");
             cs->itl50 = stat_of(j, "inter_token_latency", "p50");
             cs->itl99 = stat_of(j, "inter_token_latency", "p99");
+            cs->osl_out = stat_of(j, "output_sequence_length", "avg");
             json_decref(j);
         } else if (n > 14 && !strcmp(e->d_name + n - 14, "_records.jsonl")) {
             FILE *fp = fopen(path, "r");
@@ -136,16 +139,18 @@ static void print_num(FILE *out, double v, const char *fmt, int width)
 
 static void print_summary(FILE *out, const struct cell_summary *cs, size_t n)
 {
-    fprintf(out, "\n%11s %6s %6s %14s %10s %10s %10s %9s %9s %8s\n", "concurrency", "ISL", "OSL",
-            "tokens/s", "req/s", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "failed");
-    fprintf(out, "%11s %6s %6s %14s %10s %10s %10s %9s %9s %8s\n", "", "", "", "", "", "(ms)", "(ms)", "(ms)",
-            "(ms)", "");
+    fprintf(out, "\n%11s %6s %6s %8s %14s %10s %10s %10s %9s %9s %8s\n", "concurrency", "ISL", "OSL",
+            "OSL out", "tokens/s", "req/s", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "failed");
+    fprintf(out, "%11s %6s %6s %8s %14s %10s %10s %10s %9s %9s %8s\n", "", "", "", "(mean)", "", "", "(ms)",
+            "(ms)", "(ms)", "(ms)", "");
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%11ld %6ld %6ld ", cs[i].c.concurrency, cs[i].c.isl, cs[i].c.osl);
         if (!cs[i].ran) {
-            fprintf(out, "%14s\n", "not run");
+            fprintf(out, "%8s %14s\n", "-", "not run");
             continue;
         }
+        print_num(out, cs[i].osl_out, "%*.1f", 8);
+        fputc(' ', out);
         print_num(out, cs[i].tput, "%*.1f", 14);
         fputc(' ', out);
         print_num(out, cs[i].req_tput, "%*.2f", 10);
@@ -307,6 +312,8 @@ struct run_view {
     const struct gp_tool_plan *tplan;
     int no_mpirun;
     size_t ncells;
+    const char *metrics_url;     /* the server's Prometheus URL (checked after the first cell) */
+    const char *api_options;     /* the LLM-API options file the server gets, or NULL */
 };
 
 /* What `genperf run --dry-run` prints: the server command, each cell's
@@ -336,6 +343,9 @@ static void print_dry_run(const struct run_view *d)
     else
         fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
                 d->recipe->framework, d->tp, url, d->recipe->readiness, d->cmdline);
+    if (d->api_options)
+        fprintf(out, "# LLM API options file the server is given:\n#   %s\n", d->api_options);
+    fprintf(out, "# server metrics: %s (checked after the first cell)\n", d->metrics_url);
     if (sc->search)
         run_searches(sc, o, url, dir, db_url, out, NULL);
     for (size_t i = 0; i < ncells && !sc->search; i++) {
@@ -415,6 +425,10 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
         int st = run_child(&pa, o->stop, d->tplan->how == GP_TOOL_SELF);
         gp_argv_free(&pa);
         int have_run = find_run_dir(cell_dir, run_dir, sizeof run_dir) == 0;
+        /* after traffic: SGLang and TRT-LLM show their labelled series
+         * only once a request has gone through */
+        if (j == 0 && st != 130 && !(o->stop && *o->stop))
+            gp_runner_check_metrics(d->attach ? NULL : d->recipe, d->metrics_url, out);
         if (have_run) {
             cs[i].ran = 1;
             write_run_meta(run_dir, sc, &c, tp, url, d->attach ? NULL : d->cmdline, NULL);
@@ -439,8 +453,13 @@ static int run_cells(const struct run_view *d, struct cell_summary *cs, struct g
     return rc;
 }
 
-int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, struct gp_error *err)
+int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, struct gp_error *err)
 {
+    /* the scenario with what the recipe resolves (cell_inputs, metrics_url) */
+    struct gp_scenario rs = *sc_in;
+    const struct gp_scenario *sc = &rs;
+    json_t *attach_inputs = NULL;
+    char metrics_url[1024], *api_options = NULL;
     FILE *out = o->out ? o->out : stdout;
     int attach = !strcmp(sc->framework, "attach");
     struct gp_recipe recipe = {0};
@@ -467,7 +486,10 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         }
         int port = sc->port ? sc->port : recipe.default_port;
         snprintf(url, sizeof url, "http://%s:%d", sc->host, port);
-        if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)))
+        snprintf(dir, sizeof dir, "%s/%s", sc->artifact_dir, sc->name);
+        if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)) ||
+            (rc = gp_runner_push_tool_args(&recipe, sc, &server_argv, err)) ||
+            (rc = gp_runner_llm_api_options(&recipe, dir, o->dry_run, &server_argv, &api_options, err)))
             goto done;
         gp_argv_to_shell(&server_argv, &cmdline);
         /* the key stays in the server's argv (the recipe asked for it) but
@@ -483,6 +505,15 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
             url[--n] = '\0';
     }
     snprintf(dir, sizeof dir, "%s/%s", sc->artifact_dir, sc->name);
+    rs.cell_inputs = gp_runner_exact_osl_inputs(attach ? NULL : &recipe, sc, &attach_inputs);
+    gp_runner_metrics_url(attach ? NULL : &recipe, sc, url, metrics_url, sizeof metrics_url);
+    {
+        /* the profile's own guess is <url>/metrics: name any other URL */
+        char guess[1024];
+        snprintf(guess, sizeof guess, "%s/metrics", url);
+        if (strcmp(guess, metrics_url))
+            rs.metrics_url = metrics_url;
+    }
     if (o->db_url)
         snprintf(db_url, sizeof db_url, "%s", o->db_url);
     else if (sc->db)
@@ -506,7 +537,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     struct gp_tool_plan tplan;
     gp_tool_plan(sc, &tplan);
     if (o->dry_run) {
-        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, no_mpirun, ncells};
+        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, no_mpirun, ncells,
+                             metrics_url, api_options};
         print_dry_run(&d);
         goto done;
     }
@@ -544,7 +576,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         fprintf(out, "\nartifacts: %s\nresults store: %s (label \"%s\")\n", dir, db_url, sc->name);
         goto done;
     }
-    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, 0, ncells};
+    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, 0, ncells,
+                             metrics_url, api_options};
     rc = run_cells(&cells, cs, err);
     print_summary(out, cs, ncells);
     fprintf(out, "\nartifacts: %s\nresults store: %s\n", dir, db_url);
@@ -557,6 +590,8 @@ done:
         gp_server_stop(&server, sc->stop_timeout_s);
     }
     gp_recipe_free(&recipe);
+    json_decref(attach_inputs);
+    free(api_options);
     gp_argv_free(&server_argv);
     gp_buf_free(&cmdline);
     free(cs);

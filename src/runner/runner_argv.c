@@ -133,6 +133,27 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
         gp_argv_push(a, "--gpu-hour-cost");
         gp_argv_push(a, buf);
     }
+    /* the engine's stop-at-EOS override (exact_osl, resolved from the
+     * recipe by gp_runner_run): "{osl}" becomes this cell's OSL */
+    json_array_foreach(sc->cell_inputs, i, x) {
+        struct gp_buf w = {0};
+        const char *t = json_string_value(x), *ph = t ? strstr(t, "{osl}") : NULL;
+        if (!t)
+            continue;
+        if (ph)
+            gp_buf_printf(&w, "%.*s%ld%s", (int)(ph - t), t, c->osl, ph + 5);
+        else
+            gp_buf_puts(&w, t);
+        gp_argv_push(a, "--extra-inputs");
+        gp_argv_push(a, w.data);
+        gp_buf_free(&w);
+    }
+    /* a server whose Prometheus text is not at <url>/metrics (TRT-LLM's
+     * /prometheus/metrics): the profile's own guess would miss it */
+    if (sc->metrics_url && !args_name(sc->profile_args, "--server-metrics-url")) {
+        gp_argv_push(a, "--server-metrics-url");
+        gp_argv_push(a, sc->metrics_url);
+    }
     snprintf(buf, sizeof buf, "profile_export_c%ld_isl%ld_osl%ld.json", c->concurrency, c->isl, c->osl);
     gp_argv_push(a, "--profile-export-file");
     gp_argv_push(a, buf);

@@ -9,7 +9,7 @@ static const char *const known_keys[] = {
     "name", "model", "tokenizer", "framework", "url", "engine_args", "hardware", "gpus",
     "concurrency", "isl", "osl", "requests", "streaming", "seed", "api_key", "artifact_dir",
     "host", "port", "ready_timeout_s", "stop_timeout_s", "telemetry_interval", "db", "profile_args",
-    "load", "tool", "search", "repeats", "gpu_hour_cost", NULL,
+    "load", "tool", "search", "repeats", "gpu_hour_cost", "exact_osl", "tool_call_parser", NULL,
 };
 
 static int get_str(json_t *root, const char *key, char **out, const char *name, struct gp_error *err)
@@ -240,6 +240,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
 {
     memset(sc, 0, sizeof *sc);
     sc->streaming = 1;
+    sc->exact_osl = 1;
     sc->ready_timeout_s = 900;
     sc->stop_timeout_s = 30;
     sc->telemetry_interval_s = 1;
@@ -258,7 +259,7 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
                           "%s: unknown key '%s' (known: name, model, tokenizer, framework, url, engine_args, "
                           "hardware, concurrency, isl, osl, requests, streaming, seed, api_key, artifact_dir, "
                           "host, port, ready_timeout_s, stop_timeout_s, telemetry_interval, db, profile_args, load, tool, search, "
-                          "repeats, gpu_hour_cost; the seed's "
+                          "repeats, gpu_hour_cost, exact_osl, tool_call_parser; the seed's "
                           "input_sequence_length, output_sequence_length, num_requests, random_seed)",
                           nm, key);
     }
@@ -268,7 +269,8 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
         (r = get_str(root, "url", &sc->url, nm, err)) ||
         (r = get_str(root, "api_key", &sc->api_key, nm, err)) ||
         (r = get_str(root, "artifact_dir", &sc->artifact_dir, nm, err)) ||
-        (r = get_str(root, "host", &sc->host, nm, err)) || (r = get_str(root, "db", &sc->db, nm, err)))
+        (r = get_str(root, "host", &sc->host, nm, err)) || (r = get_str(root, "db", &sc->db, nm, err)) ||
+        (r = get_str(root, "tool_call_parser", &sc->tool_call_parser, nm, err)))
         goto fail;
     if (!sc->model) {
         r = gp_err(err, GP_EINVAL, "%s: 'model' is required (e.g. model: Qwen/Qwen3-8B)", nm);
@@ -358,6 +360,15 @@ static int scenario_from_json(json_t *root, const char *name_hint, struct gp_sce
         }
         sc->streaming = json_is_true(st);
     }
+    json_t *eo = json_object_get(root, "exact_osl");
+    if (eo && !json_is_null(eo)) {
+        if (!json_is_boolean(eo)) {
+            r = gp_err(err, GP_EINVAL, "%s: 'exact_osl' must be true (send ignore_eos so every response has the "
+                       "cell's OSL) or false (let the model stop at EOS)", nm);
+            goto fail;
+        }
+        sc->exact_osl = json_is_true(eo);
+    }
     json_t *pa = json_object_get(root, "profile_args");
     if (pa && !json_is_null(pa)) {
         size_t i;
@@ -425,6 +436,7 @@ void gp_scenario_free(struct gp_scenario *sc)
     free(sc->artifact_dir);
     free(sc->host);
     free(sc->db);
+    free(sc->tool_call_parser);
     json_decref(sc->engine_args);
     json_decref(sc->profile_args);
     json_decref(sc->hosts);

@@ -57,6 +57,16 @@ struct gp_scenario {
     json_t *tool_command;  /* tool: {command: [...]}: the argv prefix in place of `genperf profile` */
     json_t *search;        /* search: {slo: {metric: value}, goodput_target, type, start, max, max_cells,
                             * max_time}, validated; NULL = run the sweep cells (docs/runner.md) */
+    /* exact_osl (default 1): each cell also sends the engine's stop-at-EOS
+     * override (the recipe's exact_osl_inputs, e.g. ignore_eos), so every
+     * response is as long as the cell's OSL says; 0 lets the model stop. */
+    int exact_osl;
+    char *tool_call_parser; /* tool_call_parser: the engine's parser for tool calls (recipes' tool_args) */
+    /* Resolved by the runner from the recipe on a shallow copy of the
+     * scenario (borrowed: gp_scenario_free leaves them alone); NULL in a
+     * freshly loaded scenario. */
+    const json_t *cell_inputs;    /* strings NAME:VALUE, each a --extra-inputs ("{osl}" = the cell's OSL) */
+    const char *metrics_url;      /* the server's Prometheus URL when not <url>/metrics: --server-metrics-url */
 };
 
 struct gp_cell {

@@ -141,10 +141,11 @@ static void test_recipe_sglang(void)
                      BASE "engine_args: {mem_fraction_static: 0.85, enable_prefix_caching: false, reasoning_parser: qwen3}\n",
                      2, 30000, &err);
     CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp 2 --mem-fraction-static 0.85 "
-                 "--disable-radix-cache --reasoning-parser qwen3 --port 30000 --host 127.0.0.1");
+                 "--disable-radix-cache --reasoning-parser qwen3 --enable-metrics --port 30000 --host 127.0.0.1");
     free(s);
     s = render("sglang", BASE "engine_args: {enable_prefix_caching: true}\n", 1, 30000, &err);
-    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp 1 --port 30000 --host 127.0.0.1");
+    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp 1 --enable-metrics --port 30000 --host "
+                 "127.0.0.1");
     free(s);
 }
 

@@ -84,6 +84,9 @@ int cmd_serve(int argc, char **argv)
                "larger request bodies are refused with 413 (67108864, 64 MiB)"),
         GP_STR("--api-key", NULL, &o.api_key, "KEY", "require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)"),
         GP_FLAG("--strict-model", NULL, &o.strict_model, "404 for any request model but --model, as vLLM does"),
+        GP_FLAG("--enable-auto-tool-choice", NULL, &o.auto_tool_choice,
+                "vLLM flavour: answer tool_choice \"auto\" (the default when tools are sent); without it\n"
+                "400, as vLLM started without --enable-auto-tool-choice --tool-call-parser"),
         GP_STR("--lora", NULL, &o.lora, "A,B",
                "LoRA adapters served besides --model: accepted by --strict-model, echoed in \"model\""),
         DBL("--lora-ttft-ms", &o.lora_ttft_ms, "X", 0, 3.6e6,

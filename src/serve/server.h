@@ -38,6 +38,8 @@ struct gp_serve_opts {
     const char *timing_log;        /* NULL = none */
     const char *api_key;           /* NULL = no auth */
     int strict_model;              /* 404 for a request model other than ours (vLLM) */
+    int auto_tool_choice;          /* --enable-auto-tool-choice: the vLLM flavour answers tool_choice
+                                    * "auto" (the default with tools); without it 400, as vLLM does */
     const char *lora;              /* --lora a,b: LoRA adapter names served besides model (NULL =
                                     * none); vLLM answers a request naming one with that name */
     double lora_ttft_ms;           /* extra delay to the first token of a request naming an adapter

@@ -447,20 +447,34 @@ static void assign_id(struct srv *s, struct sreq *r)
 }
 
 /* The function a chat request with tools gets called (tool_choice a named
- * function, else the first tool), or NULL: no tools, or tool_choice "none".
- * Borrowed from root. */
-static const char *tool_to_call(const struct sreq *r, json_t *root)
+ * function, *named = 1; else the first tool), or NULL: no tools, or
+ * tool_choice "none". Borrowed from root. */
+static const char *tool_to_call(const struct sreq *r, json_t *root, int *named)
 {
     json_t *tools = json_object_get(root, "tools"), *tc = json_object_get(root, "tool_choice");
+    *named = 0;
     if (r->endpoint != GP_EP_CHAT || !json_is_array(tools) || !json_array_size(tools))
         return NULL;
     if (json_is_string(tc) && !strcmp(json_string_value(tc), "none"))
         return NULL;
     const char *forced = json_string_value(json_object_get(json_object_get(tc, "function"), "name"));
+    *named = forced != NULL;
     if (forced)
         return forced;
     const char *first = json_string_value(json_object_get(json_object_get(json_array_get(tools, 0), "function"), "name"));
     return first ? first : "function";
+}
+
+/* 1 when a chat request sends tools with tool_choice "auto", which is also
+ * vLLM's default when tools are sent (chat protocol.py); vLLM refuses it
+ * unless started with --enable-auto-tool-choice and --tool-call-parser
+ * (entrypoints/openai chat serving). */
+static int auto_tools_asked(const struct sreq *r, json_t *root)
+{
+    json_t *tools = json_object_get(root, "tools"), *tc = json_object_get(root, "tool_choice");
+    if (r->endpoint != GP_EP_CHAT || !json_is_array(tools) || !json_array_size(tools))
+        return 0;
+    return !tc || json_is_null(tc) || (json_is_string(tc) && !strcmp(json_string_value(tc), "auto"));
 }
 
 void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req *hr, int endpoint)
@@ -478,9 +492,12 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     struct gen_params p = {.maxt = s->o->max_tokens_default};
     s->pcache.ids.n = 0;
     validate(s, c, hr, root, &p, &v);
+    if (!v.bad && s->o->flavor == GP_FLAVOR_VLLM && !s->o->auto_tool_choice && auto_tools_asked(r, root))
+        v.bad = "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set";
     int ignore_eos = json_is_true(json_object_get(root, "ignore_eos"));
     char tool[64] = "";
-    const char *tname = v.bad ? NULL : tool_to_call(r, root);
+    int named = 0;
+    const char *tname = v.bad ? NULL : tool_to_call(r, root, &named);
     if (tname)
         snprintf(tool, sizeof tool, "%s", tname);
     json_t *rf = v.bad ? NULL : json_incref(json_object_get(root, "response_format"));
@@ -500,7 +517,9 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
         char cid[40];
         snprintf(cid, sizeof cid, "call_%.30s", r->id + (strncmp(r->id, "chatcmpl-", 9) ? 0 : 9));
         gp_render_tool_call(&r->rd, tool, cid);
-        r->finish = GP_FINISH_TOOL_CALLS;
+        /* vLLM answers a named tool_choice through structured output, not
+         * its tool parser, and reports the engine's "stop" */
+        r->finish = named && s->o->flavor == GP_FLAVOR_VLLM ? GP_FINISH_STOP : GP_FINISH_TOOL_CALLS;
         r->reasoning_n = 0;
     }
     if (rf) {

@@ -200,6 +200,16 @@ static const struct name_map server_names[] = {
     {"trtllm_num_requests_waiting", S_WAITING},
     {"trtllm_kv_cache_utilization", S_KV_FRAC},
     {"trtllm_kv_cache_hit_rate", S_HIT_FRAC},
+    /* The same four without the trtllm_ prefix, as older TRT-LLM releases
+     * named them (issue 39 item 2's audit; no tagged release was re-read
+     * here). The prefixed names above are tensorrt_llm/metrics/collector.py
+     * at TensorRT-LLM commit 050f80d; its request counters and histograms
+     * (trtllm_request_success_total, ..._e2e_request_latency_seconds)
+     * carry nothing this table maps. */
+    {"num_requests_running", S_RUNNING},
+    {"num_requests_waiting", S_WAITING},
+    {"kv_cache_utilization", S_KV_FRAC},
+    {"kv_cache_hit_rate", S_HIT_FRAC},
 };
 
 /* DCGM exporter names -> our GPU metric and the factor to our unit: every

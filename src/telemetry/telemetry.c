@@ -330,8 +330,17 @@ static void probe_source(struct gp_telemetry *t, struct tm_src *src)
     struct gp_prom_scan sc;
     gp_prom_scan(src->body.data ? src->body.data : "", src->body.len, &sc);
     if (sc.known == 0) {
-        snprintf(src->status, sizeof src->status,
-                 "%s has no vLLM, SGLang, TRT-LLM or DCGM metric names", src->shown);
+        /* TensorRT-LLM's /metrics answers its iteration stats as JSON; its
+         * Prometheus text is at /prometheus/metrics (serve/openai_server.py) */
+        const char *p = src->body.data ? src->body.data : "";
+        size_t i = 0;
+        while (i < src->body.len && strchr(" \t\r\n", p[i]))
+            i++;
+        if (i < src->body.len && (p[i] == '{' || p[i] == '['))
+            snprintf(src->status, sizeof src->status, "%s answered JSON, not Prometheus text", src->shown);
+        else
+            snprintf(src->status, sizeof src->status,
+                     "%s has no vLLM, SGLang, TRT-LLM or DCGM metric names", src->shown);
         return;
     }
     src->on = 1;

@@ -129,6 +129,18 @@ static void test_scan_sglang_trtllm(void)
     CHECK_NEAR(sc.waiting, 2, 0);
     CHECK_NEAR(sc.kv_sum, 50, 1e-9);
     CHECK_NEAR(sc.hit_sum, 0.25, 0);
+    /* older TRT-LLM: the same names without the trtllm_ prefix (issue 39 item 2) */
+    const char *old =
+        "num_requests_running{model_name=\"m\"} 3\n"
+        "num_requests_waiting{model_name=\"m\"} 1\n"
+        "kv_cache_utilization{model_name=\"m\"} 0.25\n"
+        "kv_cache_hit_rate{model_name=\"m\"} 0.5\n";
+    gp_prom_scan(old, strlen(old), &sc);
+    CHECK_INT(sc.known, 4);
+    CHECK_NEAR(sc.running, 3, 0);
+    CHECK_NEAR(sc.waiting, 1, 0);
+    CHECK_NEAR(sc.kv_sum, 25, 1e-9);
+    CHECK_NEAR(sc.hit_sum, 0.5, 0);
 }
 
 static void test_scan_dcgm(void)

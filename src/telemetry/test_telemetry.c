@@ -379,6 +379,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
                      20 * k, 5 * k);
     } else if (!strcmp(url, "/other")) {
         snprintf(body, sizeof body, "process_cpu_seconds_total 1\n");
+    } else if (!strcmp(url, "/json")) {
+        /* TensorRT-LLM's /metrics: iteration stats as JSON */
+        snprintf(body, sizeof body, "[{\"iter\": 1, \"numActiveRequests\": 0}]\n");
     } else {
         status = 404;
         snprintf(body, sizeof body, "not found\n");
@@ -468,6 +471,13 @@ static void test_server_scrape(void)
     CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
     if (t) {
         CHECK(strstr(gp_telemetry_server_status(t), "has no vLLM") != NULL);
+        gp_telemetry_free(t);
+    }
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/json", port);
+    t = NULL;
+    CHECK_INT(gp_telemetry_open(&o, &t, NULL), 0);
+    if (t) {
+        CHECK(strstr(gp_telemetry_server_status(t), "answered JSON, not Prometheus text") != NULL);
         gp_telemetry_free(t);
     }
     snprintf(url, sizeof url, "http://127.0.0.1:%d/missing", port);

@@ -6,7 +6,8 @@
 # are the measured output (OSL = max_tokens, the name-only head is no token),
 # streamed and not; a key given twice (flag and --extra-inputs) is refused.
 . "$GP_ROOT/tests/e2e/profile_common.inc"
-start_serve --tokenizer builtin --itl-ms 1
+# (vLLM flavour: tool_choice "auto", also the default with tools, needs this, as on vLLM)
+start_serve --tokenizer builtin --itl-ms 1 --enable-auto-tool-choice
 [ "$SERVER" = serve ] || { echo "genperf serve not available"; exit 77; }
 cd "$TMPDIR"
 cat >tools.json <<'J'

@@ -21,7 +21,7 @@ grep -qx 'vllm serve Org/M-8B --tensor-parallel-size 2 --max-model-len 4096 --dt
 # the scenario's api_key is in no printed line (profiles get it as $GENPERF_API_KEY)
 [ "$(grep -v 'GENPERF_API_KEY' <<<"$out" | grep -c 'KEY')" -eq 0 ]
 [ "$(grep -c ' profile -m Org/M-8B ' <<<"$out")" -eq 2 ]
-grep -q -- "--concurrency 4 --random-seed 0 --profile-export-file profile_export_c4_isl64_osl16.json --artifact-dir arts/t/c4_isl64_osl16" <<<"$out"
+grep -q -- "--concurrency 4 --random-seed 0 --extra-inputs ignore_eos:true --extra-inputs min_tokens:16 --profile-export-file profile_export_c4_isl64_osl16.json --artifact-dir arts/t/c4_isl64_osl16" <<<"$out"
 grep -q -- "--request-count 200 --num-dataset-entries 200" <<<"$out"
 # the printed profile line is runnable as printed: its first word is an executable
 first=$(grep ' profile -m ' <<<"$out" | head -n1 | cut -d' ' -f1)

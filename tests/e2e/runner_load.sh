@@ -26,13 +26,13 @@ want="mpirun -n 3 --host h1,h2 --mca odls_base_sigkill_timeout 3 --map-by node -
 want+=" -H 'Accept: text/event-stream' --tokenizer builtin --endpoint-type chat --streaming"
 want+=" --synthetic-input-tokens-mean 16 --synthetic-input-tokens-stddev 0 --output-tokens-mean 4"
 want+=" --output-tokens-stddev 0 --request-count 12 --num-dataset-entries 12 --concurrency 4 --random-seed 0"
-want+=" --workers 2 --profile-export-file profile_export_c4_isl16_osl4.json --artifact-dir arts/l/c4_isl16_osl4"
+want+=" --workers 2 --extra-inputs ignore_eos:true --profile-export-file profile_export_c4_isl16_osl4.json --artifact-dir arts/l/c4_isl16_osl4"
 [ "$(grep -cxF -- "$want" <<<"$out")" = 1 ] || fail "dry-run line differs from: $want"
 
 # workers alone: no mpirun, --workers on the profile; hosts alone: one rank per host
 sed 's/^load:.*/load: {workers: auto}/' l.yaml > w.yaml
 out=$("$GENPERF" run w.yaml --dry-run)
-grep -q "^$GENPERF profile .* --random-seed 0 --workers auto --profile-export-file" <<<"$out" || fail "workers: auto"
+grep -q "^$GENPERF profile .* --random-seed 0 --workers auto --extra-inputs ignore_eos:true --profile-export-file" <<<"$out" || fail "workers: auto"
 grep -q mpirun <<<"$out" && fail "mpirun without ranks/hosts"
 sed 's/^load:.*/load: {hosts: [a, b, c]}/' l.yaml > h.yaml
 "$GENPERF" run h.yaml --dry-run | grep -q "^mpirun -n 3 --host a,b,c --mca odls_base_sigkill_timeout 3 $GENPERF profile " || fail "hosts alone"
