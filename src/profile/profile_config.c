@@ -73,6 +73,7 @@ void gp_profile_config_free(struct profile_config *cfg)
     free(cfg->slos);
     free(cfg->metrics_urls);
     free(cfg->urls);
+    free(cfg->urls_given);
     free(cfg->redact_names);
     free(cfg->audio_depths);
     free(cfg->audio_sample_rates);
@@ -246,13 +247,12 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
 
 /* ---- hooks of rows in the flag table (profile_args.c) ---- */
 
-/* One more -u/--url or --urls: a new set of endpoints begins; the one it
- * replaces is remembered for the note on stderr (gp_profile_url_note). */
-static void begin_url_set(struct profile_config *cfg, const char *first, int listed)
+/* One more -u/--url or --urls: a new set of endpoints begins (the sets it
+ * replaces stay in urls_given for the note on stderr, gp_profile_url_note). */
+static void begin_url_set(struct profile_config *cfg, int listed)
 {
-    if (cfg->n_url_flags++)
-        cfg->url_replaced = cfg->url_set_first;
-    cfg->url_set_first = first;
+    cfg->n_url_flags++;
+    cfg->n_urls_flags += listed;
     cfg->urls_listed = listed;
 }
 
@@ -267,6 +267,11 @@ static int push_url(struct profile_config *cfg, const char *s, struct gp_error *
         return gp_err(err, GP_ENOMEM, "out of memory");
     u[cfg->n_urls++] = s;
     cfg->urls = u;
+    const char **g = realloc(cfg->urls_given, (cfg->n_urls_given + 1) * sizeof *g);
+    if (!g)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    g[cfg->n_urls_given++] = s;
+    cfg->urls_given = g;
     return 0;
 }
 
@@ -274,7 +279,7 @@ static int push_url(struct profile_config *cfg, const char *s, struct gp_error *
  * wrapper appending --url to override a default must not add an endpoint). */
 int gp_profile_set_url(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
-    begin_url_set(cfg, s, 0);
+    begin_url_set(cfg, 0);
     cfg->n_urls = 0;
     return push_url(cfg, s, err);
 }
@@ -284,7 +289,7 @@ int gp_profile_set_url(struct profile_config *cfg, const char *s, struct gp_erro
 int gp_profile_add_url(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
     if (!cfg->n_urls)
-        begin_url_set(cfg, s, 1);
+        begin_url_set(cfg, 1);
     return push_url(cfg, s, err);
 }
 

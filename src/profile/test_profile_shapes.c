@@ -126,7 +126,8 @@ static void test_url_last_wins(void)
     CHECK_STR(c.urls[0], "http://b:2");
     CHECK_STR(c.url, "http://b:2");
     CHECK_INT(c.n_url_flags, 2);
-    CHECK_STR(c.url_replaced, "http://a:1");
+    CHECK_INT(c.n_urls_given, 2);
+    CHECK_STR(c.urls_given[0], "http://a:1");
     gp_profile_config_free(&c);
     CHECK_INT(parse(&c, &e, "-m", "m", "--url", "http://x:9", "--urls", "http://a:1", "http://b:2", NULL), 0);
     CHECK_INT(c.n_urls, 2);
@@ -138,7 +139,8 @@ static void test_url_last_wins(void)
                     "--url", "http://x:9", NULL), 0);
     CHECK_INT(c.n_urls, 1);
     CHECK_STR(c.url, "http://x:9");
-    CHECK_STR(c.url_replaced, "http://a:1");
+    CHECK_INT(c.n_urls_flags, 1);
+    CHECK_INT(c.n_urls_given, 3);
     gp_profile_config_free(&c);
     CHECK_INT(parse(&c, &e, "-m", "m", "--urls", "http://a:1", "http://b:2", "--urls", "http://c:3", NULL), 0);
     CHECK_INT(c.n_urls, 1); /* nargs='+' replaces too */
