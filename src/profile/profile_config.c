@@ -320,29 +320,28 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
 {
     if (!rv->seen)
         return 0;
-    static const struct {
-        const char *name;
-        enum gp_endpoint_type t;
-    } spoken[] = {{"chat", GP_ENDPOINT_CHAT},           {"completions", GP_ENDPOINT_COMPLETIONS},
-                  {"embeddings", GP_ENDPOINT_EMBEDDINGS}, {"rankings", GP_ENDPOINT_RANKINGS},
-                  {"multimodal", GP_ENDPOINT_MULTIMODAL}, {"vision", GP_ENDPOINT_MULTIMODAL},
-                  {"responses", GP_ENDPOINT_RESPONSES},
-                  {"anthropic_messages", GP_ENDPOINT_ANTHROPIC}};
     cfg->endpoint_type_given = 1;
-    for (size_t i = 0; i < sizeof spoken / sizeof spoken[0]; i++)
-        if (!strcmp(rv->s, spoken[i].name)) {
-            cfg->endpoint_type = spoken[i].t;
-            cfg->endpoint_type_name = spoken[i].name;
+    char list[256] = "";
+    size_t len = 0, n = 0;
+    for (; gp_profile_endpoint_names[n]; n++)
+        if (!strcmp(rv->s, gp_profile_endpoint_names[n])) {
+            cfg->endpoint_type = gp_profile_endpoint_kinds[n];
+            cfg->endpoint_type_name = gp_profile_endpoint_names[n];
             return 0;
         }
+    /* the table's last name is the Anthropic API, the rest are OpenAI's */
+    for (size_t i = 0; i + 1 < n; i++) {
+        int w = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", gp_profile_endpoint_names[i]);
+        if (w > 0 && len + (size_t)w < sizeof list)
+            len += (size_t)w;
+    }
     /* kserve, triton, tensorrtllm_engine, dynamic_grpc, template, generate,
      * huggingface_generate, image_retrieval, nvclip: gRPC/Triton or formats
      * genperf has no body or response parser for */
     return gp_profile_config_err(cfg, err, GP_ENOTSUP,
-                      "--endpoint-type %s is not supported by genperf; it speaks chat, completions, embeddings, "
-                      "rankings, multimodal, vision, responses (OpenAI-compatible HTTP) and anthropic_messages "
-                      "(the Anthropic Messages API)",
-                      rv->s);
+                                 "--endpoint-type %s is not supported by genperf; it speaks %s (OpenAI-compatible "
+                                 "HTTP) and %s (the Anthropic Messages API)",
+                                 rv->s, list, n ? gp_profile_endpoint_names[n - 1] : "");
 }
 
 /* after --endpoint-type in the table: the default path depends on it */
