@@ -317,7 +317,15 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
             if (prev && prev != o) {
                 char d2[160];
                 opt_display(prev, d2, sizeof d2);
-                return usage_err(cfg, err, "argument %s: not allowed with argument %s", disp, d2);
+                /* GenAI-Perf's rule, argparse's words; but a user writing both
+                 * most often means a rate capped at N in flight: name the flag
+                 * that says that (issue 43 item 7) */
+                int cap = (o->id == O_RATE && prev->id == O_CONCURRENCY) ||
+                          (o->id == O_CONCURRENCY && prev->id == O_RATE);
+                return usage_err(cfg, err, "argument %s: not allowed with argument %s%s", disp, d2,
+                                 cap ? " (one load per run, as in GenAI-Perf; to cap the requests in flight of a "
+                                       "--request-rate run, write --request-rate R --max-concurrency N)"
+                                     : "");
             }
             group_seen[o->group] = o;
         }

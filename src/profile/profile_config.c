@@ -217,7 +217,7 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
     return 0;
 }
 
-int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err)
+static int add_goodput_term(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
     const char *colon = strchr(s, ':');
     double v;
@@ -243,6 +243,41 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
                           slo->namebuf, r);
     }
     return 0;
+}
+
+/* One -g/--goodput word. GenAI-Perf 0.0.16 wants one NAME:VALUE per word
+ * and calls "time_to_first_token:200 inter_token_latency:20" (the terms
+ * quoted together) an invalid format; the split is unambiguous (a name has
+ * no space and a number none either), so genperf splits such a word on
+ * whitespace and checks each term as if given apart (issue 43 item 7). */
+int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    const char *p = s;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return add_goodput_term(cfg, s, err); /* the usual case: one term */
+    int n = 0;
+    for (p = s;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        const char *end = p;
+        while (*end && !isspace((unsigned char)*end))
+            end++;
+        char term[256];
+        if ((size_t)(end - p) >= sizeof term) /* longer than any name:value; the format error says why */
+            return add_goodput_term(cfg, s, err);
+        memcpy(term, p, (size_t)(end - p));
+        term[end - p] = '\0';
+        int rc = add_goodput_term(cfg, term, err);
+        if (rc < 0)
+            return rc;
+        n++;
+        p = end;
+    }
+    return n ? 0 : add_goodput_term(cfg, s, err); /* only spaces: the format error */
 }
 
 /* ---- hooks of rows in the flag table (profile_args.c) ---- */
