@@ -41,12 +41,33 @@ static void opt_display(const struct opt *o, char *out, size_t outsz)
         list_add(out, outsz, &len, i ? "/" : "", o->names[i]);
 }
 
+void gp_profile_choices_shown(const struct opt *o, char *out, size_t outsz)
+{
+    const char *const *c = o->shown ? o->shown : o->choices;
+    out[0] = '\0';
+    if (!c || outsz < 3)
+        return;
+    size_t len = 0;
+    for (int i = 0; c[i]; i++)
+        list_add(out, outsz - 1, &len, i ? "," : "{", c[i]);
+    out[len++] = '}';
+    out[len] = '\0';
+}
+
+/* The usage line and --help; every list of choices in them (the usage
+ * line's endpoint types included) comes from the flag table, so neither can
+ * leave out what the parser accepts. */
 void gp_profile_usage(FILE *fp, const char *prog, int full)
 {
-    fprintf(fp, "usage: %s [-h] -m MODEL [MODEL ...] [--endpoint-type {chat,completions,...}] [-u URL]\n"
+    char types[256] = "";
+    for (size_t i = 0; i < gp_profile_n_opts; i++)
+        if (gp_profile_opts[i].id == O_ENDPOINT_TYPE)
+            gp_profile_choices_shown(&gp_profile_opts[i], types, sizeof types);
+    fprintf(fp, "usage: %s [-h] -m MODEL [MODEL ...] [-u URL]\n"
+                "       [--endpoint-type %s]\n"
                 "       [--streaming] [--concurrency N | --request-rate R] [--request-count N]\n"
                 "       [options ...] [-- ignored perf_analyzer args]\n",
-            prog);
+            prog, types);
     if (!full)
         return;
     fprintf(fp, "\nGenAI-Perf 0.0.16 compatible benchmark of an OpenAI chat/completions endpoint.\n\noptions:\n");
@@ -56,9 +77,11 @@ void gp_profile_usage(FILE *fp, const char *prog, int full)
         for (char *c = names; *c; c++)
             if (*c == '/')
                 *c = ',';
-        char left[192];
-        if (gp_profile_opts[i].metavar)
-            snprintf(left, sizeof left, "%s %s", names, gp_profile_opts[i].metavar);
+        char left[384], shown[256];
+        gp_profile_choices_shown(&gp_profile_opts[i], shown, sizeof shown);
+        const char *mv = gp_profile_opts[i].metavar ? gp_profile_opts[i].metavar : shown;
+        if (mv[0])
+            snprintf(left, sizeof left, "%s %s", names, mv);
         else
             snprintf(left, sizeof left, "%s", names);
         if (strlen(left) > 36)
@@ -294,7 +317,15 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
             if (prev && prev != o) {
                 char d2[160];
                 opt_display(prev, d2, sizeof d2);
-                return usage_err(cfg, err, "argument %s: not allowed with argument %s", disp, d2);
+                /* GenAI-Perf's rule, argparse's words; but a user writing both
+                 * most often means a rate capped at N in flight: name the flag
+                 * that says that (issue 43 item 7) */
+                int cap = (o->id == O_RATE && prev->id == O_CONCURRENCY) ||
+                          (o->id == O_CONCURRENCY && prev->id == O_RATE);
+                return usage_err(cfg, err, "argument %s: not allowed with argument %s%s", disp, d2,
+                                 cap ? " (one load per run, as in GenAI-Perf; to cap the requests in flight of a "
+                                       "--request-rate run, write --request-rate R --max-concurrency N)"
+                                     : "");
             }
             group_seen[o->group] = o;
         }

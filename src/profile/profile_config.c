@@ -73,6 +73,7 @@ void gp_profile_config_free(struct profile_config *cfg)
     free(cfg->slos);
     free(cfg->metrics_urls);
     free(cfg->urls);
+    free(cfg->urls_given);
     free(cfg->redact_names);
     free(cfg->audio_depths);
     free(cfg->audio_sample_rates);
@@ -216,7 +217,7 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
     return 0;
 }
 
-int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err)
+static int add_goodput_term(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
     const char *colon = strchr(s, ':');
     double v;
@@ -244,15 +245,49 @@ int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_
     return 0;
 }
 
+/* One -g/--goodput word. GenAI-Perf 0.0.16 wants one NAME:VALUE per word
+ * and calls "time_to_first_token:200 inter_token_latency:20" (the terms
+ * quoted together) an invalid format; the split is unambiguous (a name has
+ * no space and a number none either), so genperf splits such a word on
+ * whitespace and checks each term as if given apart (issue 43 item 7). */
+int gp_profile_add_goodput(struct profile_config *cfg, const char *s, struct gp_error *err)
+{
+    const char *p = s;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return add_goodput_term(cfg, s, err); /* the usual case: one term */
+    int n = 0;
+    for (p = s;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        const char *end = p;
+        while (*end && !isspace((unsigned char)*end))
+            end++;
+        char term[256];
+        if ((size_t)(end - p) >= sizeof term) /* longer than any name:value; the format error says why */
+            return add_goodput_term(cfg, s, err);
+        memcpy(term, p, (size_t)(end - p));
+        term[end - p] = '\0';
+        int rc = add_goodput_term(cfg, term, err);
+        if (rc < 0)
+            return rc;
+        n++;
+        p = end;
+    }
+    return n ? 0 : add_goodput_term(cfg, s, err); /* only spaces: the format error */
+}
+
 /* ---- hooks of rows in the flag table (profile_args.c) ---- */
 
-/* One more -u/--url or --urls: a new set of endpoints begins; the one it
- * replaces is remembered for the note on stderr (gp_profile_url_note). */
-static void begin_url_set(struct profile_config *cfg, const char *first, int listed)
+/* One more -u/--url or --urls: a new set of endpoints begins (the sets it
+ * replaces stay in urls_given for the note on stderr, gp_profile_url_note). */
+static void begin_url_set(struct profile_config *cfg, int listed)
 {
-    if (cfg->n_url_flags++)
-        cfg->url_replaced = cfg->url_set_first;
-    cfg->url_set_first = first;
+    cfg->n_url_flags++;
+    cfg->n_urls_flags += listed;
     cfg->urls_listed = listed;
 }
 
@@ -267,6 +302,11 @@ static int push_url(struct profile_config *cfg, const char *s, struct gp_error *
         return gp_err(err, GP_ENOMEM, "out of memory");
     u[cfg->n_urls++] = s;
     cfg->urls = u;
+    const char **g = realloc(cfg->urls_given, (cfg->n_urls_given + 1) * sizeof *g);
+    if (!g)
+        return gp_err(err, GP_ENOMEM, "out of memory");
+    g[cfg->n_urls_given++] = s;
+    cfg->urls_given = g;
     return 0;
 }
 
@@ -274,7 +314,7 @@ static int push_url(struct profile_config *cfg, const char *s, struct gp_error *
  * wrapper appending --url to override a default must not add an endpoint). */
 int gp_profile_set_url(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
-    begin_url_set(cfg, s, 0);
+    begin_url_set(cfg, 0);
     cfg->n_urls = 0;
     return push_url(cfg, s, err);
 }
@@ -284,7 +324,7 @@ int gp_profile_set_url(struct profile_config *cfg, const char *s, struct gp_erro
 int gp_profile_add_url(struct profile_config *cfg, const char *s, struct gp_error *err)
 {
     if (!cfg->n_urls)
-        begin_url_set(cfg, s, 1);
+        begin_url_set(cfg, 1);
     return push_url(cfg, s, err);
 }
 
@@ -315,29 +355,28 @@ int gp_profile_copy_endpoint_type(struct profile_config *cfg, const struct gp_pr
 {
     if (!rv->seen)
         return 0;
-    static const struct {
-        const char *name;
-        enum gp_endpoint_type t;
-    } spoken[] = {{"chat", GP_ENDPOINT_CHAT},           {"completions", GP_ENDPOINT_COMPLETIONS},
-                  {"embeddings", GP_ENDPOINT_EMBEDDINGS}, {"rankings", GP_ENDPOINT_RANKINGS},
-                  {"multimodal", GP_ENDPOINT_MULTIMODAL}, {"vision", GP_ENDPOINT_MULTIMODAL},
-                  {"responses", GP_ENDPOINT_RESPONSES},
-                  {"anthropic_messages", GP_ENDPOINT_ANTHROPIC}};
     cfg->endpoint_type_given = 1;
-    for (size_t i = 0; i < sizeof spoken / sizeof spoken[0]; i++)
-        if (!strcmp(rv->s, spoken[i].name)) {
-            cfg->endpoint_type = spoken[i].t;
-            cfg->endpoint_type_name = spoken[i].name;
+    char list[256] = "";
+    size_t len = 0, n = 0;
+    for (; gp_profile_endpoint_names[n]; n++)
+        if (!strcmp(rv->s, gp_profile_endpoint_names[n])) {
+            cfg->endpoint_type = gp_profile_endpoint_kinds[n];
+            cfg->endpoint_type_name = gp_profile_endpoint_names[n];
             return 0;
         }
+    /* the table's last name is the Anthropic API, the rest are OpenAI's */
+    for (size_t i = 0; i + 1 < n; i++) {
+        int w = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", gp_profile_endpoint_names[i]);
+        if (w > 0 && len + (size_t)w < sizeof list)
+            len += (size_t)w;
+    }
     /* kserve, triton, tensorrtllm_engine, dynamic_grpc, template, generate,
      * huggingface_generate, image_retrieval, nvclip: gRPC/Triton or formats
      * genperf has no body or response parser for */
     return gp_profile_config_err(cfg, err, GP_ENOTSUP,
-                      "--endpoint-type %s is not supported by genperf; it speaks chat, completions, embeddings, "
-                      "rankings, multimodal, vision, responses (OpenAI-compatible HTTP) and anthropic_messages "
-                      "(the Anthropic Messages API)",
-                      rv->s);
+                                 "--endpoint-type %s is not supported by genperf; it speaks %s (OpenAI-compatible "
+                                 "HTTP) and %s (the Anthropic Messages API)",
+                                 rv->s, list, n ? gp_profile_endpoint_names[n - 1] : "");
 }
 
 /* after --endpoint-type in the table: the default path depends on it */

@@ -142,8 +142,10 @@ struct profile_config {
     size_t n_urls;
     int urls_listed;                    /* the last was --urls */
     int n_url_flags;                    /* --url and --urls given, in all (> 1: earlier ones replaced) */
-    const char *url_set_first;          /* the first URL of the set in force (views into argv) */
-    const char *url_replaced;           /* ... and of the last set it replaced (stderr note) */
+    int n_urls_flags;                   /* ... of them --urls */
+    const char **urls_given;            /* every URL of every -u/--url and --urls in argv order, for the
+                                         * note naming what is not used (views into argv; the array is owned) */
+    size_t n_urls_given;
     int url_least_inflight;             /* --url-strategy least_in_flight */
     int skip_file_checks;               /* MPI ranks > 0: --input-file is read on rank 0's host only */
 

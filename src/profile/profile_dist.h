@@ -179,8 +179,9 @@ json_t *gp_profile_models_json(const struct gp_record_store *st, const struct gp
 void gp_profile_models_print(FILE *fp, const struct gp_record_store *st, const struct gp_metrics_result *mr,
                              const struct gp_dataset *ds, const char *const *models, size_t n_models);
 
-/* The note on fp when -u/--url (or --urls) was given again: which one is
- * used and which is not (credentials hidden); nothing otherwise. */
+/* The note on fp when -u/--url or --urls was given more than once or --urls
+ * lists a URL twice: where the requests go and which URLs given are not used
+ * (credentials hidden); nothing otherwise. */
 struct profile_config;
 void gp_profile_url_note(FILE *fp, const struct profile_config *cfg);
 

@@ -1,7 +1,8 @@
 /* profile/profile_endpoints.c — several endpoints (--urls, replicas): the
  * per-endpoint breakdown of <stem>_genperf.json ("scale_out"."endpoints")
- * and its lines on stderr, and the note that a repeated --url kept only the
- * last. The aggregate artifacts stay GenAI-Perf's; this only splits the
+ * and its lines on stderr, and the note saying where requests go when the
+ * endpoints were given more than once (-u/--url, --urls) or a URL is listed
+ * twice. The aggregate artifacts stay GenAI-Perf's; this only splits the
  * measured requests by the endpoint that served them (gp_record.endpoint). */
 #include "profile/profile_dist.h"
 
@@ -13,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 json_t *gp_profile_p50_p99(double *v, size_t n)
 {
@@ -97,21 +99,78 @@ void gp_profile_endpoints_print(FILE *fp, const struct gp_record_store *st, cons
     }
 }
 
-/* A wrapper that appends --url to override a default used to benchmark both
- * endpoints without a word; now the last wins, and this line says which. */
+static size_t count_in(const char *const *v, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !strcmp(v[i], s);
+    return k;
+}
+
+/* 1 when v[i] already appeared in v[0..i): each URL is named once. */
+static int seen_before(const char *const *v, size_t i)
+{
+    return count_in(v, i, v[i]) > 0;
+}
+
+static void put_url(FILE *fp, const char *sep, const char *url)
+{
+    char shown[2048]; /* credentials in the userinfo never reach the console */
+    gp_redact_url(url, shown, sizeof shown);
+    fprintf(fp, "%s%s", sep, shown);
+}
+
+/* One note for every spelling of the endpoints, printed only when it has
+ * something to say: several -u/--url/--urls (the last wins, as GenAI-Perf's
+ * argparse store does; a wrapper appending --url to override a default must
+ * not split the load) or a URL listed more than once in --urls. It names
+ * where the requests go (each URL once, with how many of the endpoints it
+ * is) and which URLs given are not used; a URL that is both replaced and in
+ * the set in force is used, so it is never called unused. */
 void gp_profile_url_note(FILE *fp, const struct profile_config *cfg)
 {
-    if (cfg->n_url_flags < 2 || !cfg->url_replaced)
+    const char *const *fin = cfg->urls, *const *all = cfg->urls_given;
+    size_t n = cfg->n_urls, n_unused = 0, n_distinct = 0;
+    int dup = 0;
+    for (size_t i = 0; i < n; i++) {
+        n_distinct += !seen_before(fin, i);
+        dup |= count_in(fin, n, fin[i]) > 1;
+    }
+    for (size_t i = 0; i < cfg->n_urls_given; i++)
+        n_unused += !seen_before(all, i) && !count_in(fin, n, all[i]);
+    if (!n || (cfg->n_url_flags < 2 && !dup))
         return;
-    char was[2048], now[2048];
-    gp_redact_url(cfg->url_replaced, was, sizeof was);
-    gp_redact_url(cfg->n_urls ? cfg->urls[0] : cfg->url, now, sizeof now);
-    const char *more = cfg->n_url_flags > 2 ? " nor the ones before it" : "";
-    if (cfg->urls_listed)
-        fprintf(fp, "genperf: note: -u/--url and --urls given %d times in all: the last wins; requests go to the %zu "
-                    "URLs of the last --urls (%s is not used%s)\n", cfg->n_url_flags, cfg->n_urls, was, more);
-    else
-        fprintf(fp, "genperf: note: -u/--url given %d times: the last wins, as in GenAI-Perf; every request goes to "
-                    "%s (%s is not used%s); for several endpoints write --urls URL URL ...\n", cfg->n_url_flags, now,
-                was, more);
+    fputs("genperf: note: ", fp);
+    if (cfg->n_url_flags >= 2)
+        fprintf(fp, "%s given %d times%s: the last wins%s; ",
+                !cfg->n_urls_flags ? "-u/--url" : cfg->n_urls_flags == cfg->n_url_flags ? "--urls" : "-u/--url and --urls",
+                cfg->n_url_flags, cfg->n_urls_flags && cfg->n_urls_flags < cfg->n_url_flags ? " in all" : "",
+                cfg->n_urls_flags ? "" : ", as in GenAI-Perf");
+    if (n_distinct == 1) {
+        put_url(fp, "every request goes to ", fin[0]);
+        if (n > 1)
+            fprintf(fp, ", listed %zu times by --urls, so one server is counted as %zu endpoints", n, n);
+    } else {
+        fprintf(fp, "requests go to the %zu URLs of the last --urls:", n);
+        for (size_t i = 0, k = 0; i < n; i++) {
+            if (seen_before(fin, i))
+                continue;
+            put_url(fp, k++ ? ", " : " ", fin[i]);
+            size_t times = count_in(fin, n, fin[i]);
+            if (times > 1)
+                fprintf(fp, " (listed %zu times: %zu of the %zu endpoints)", times, times, n);
+        }
+    }
+    if (n_unused) {
+        fputs(" (", fp);
+        for (size_t i = 0, k = 0; i < cfg->n_urls_given; i++)
+            if (!seen_before(all, i) && !count_in(fin, n, all[i]))
+                put_url(fp, k++ ? ", " : "", all[i]);
+        fprintf(fp, " %s not used)", n_unused > 1 ? "are" : "is");
+        if (!cfg->n_urls_flags) /* the old spelling of several endpoints */
+            fputs("; for several endpoints write --urls URL URL ...", fp);
+    } else if (cfg->n_url_flags >= 2) {
+        fputs(" (every URL given is used)", fp);
+    }
+    fputc('\n', fp);
 }

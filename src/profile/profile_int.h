@@ -79,7 +79,7 @@ struct opt {
     enum opt_id id;
     enum opt_kind kind;
     const char *names[4];   /* in argparse definition order: shown joined by '/' */
-    const char *metavar;
+    const char *metavar;    /* NULL with choices: "{a,b,...}" of shown (or choices), built by --help */
     const char *const *choices;
     const char *help;
     int group;
@@ -90,6 +90,7 @@ struct opt {
      * at off); K_STR: checks the value while parsing (usage error). */
     int (*value)(struct profile_config *cfg, const char *s, struct gp_error *err);
     int (*hook)(struct profile_config *cfg, const struct gp_profile_raw *rv, struct gp_error *err); /* C_HOOK */
+    const char *const *shown; /* the choices --help and the usage line list (NULL: all of choices) */
 };
 
 #define F(field) offsetof(struct profile_config, field)
@@ -107,5 +108,14 @@ int gp_profile_schedule_stimulus(const struct profile_config *cfg);
 
 extern const struct opt gp_profile_opts[];
 extern const size_t gp_profile_n_opts;
+
+/* The endpoint types genperf speaks, NULL-terminated, and the type of each
+ * (same index): the one list behind --endpoint-type's parsing, its refusal
+ * of GenAI-Perf's other types, --help and the usage line. */
+extern const char *const gp_profile_endpoint_names[];
+extern const enum gp_endpoint_type gp_profile_endpoint_kinds[];
+
+/* The choices --help shows for o ("{a,b,...}" into out); "" when o has none. */
+void gp_profile_choices_shown(const struct opt *o, char *out, size_t outsz);
 
 #endif

@@ -64,21 +64,68 @@ int gp_profile_copy_distribution(struct profile_config *cfg, const struct gp_pro
     return 0;
 }
 
-/* The rate grows from 0 over the ramp, so rate * ramp / 2 requests are due
- * in it (the expected count for poisson/gamma) and left out; when that is the
- * whole --request-count nothing would be measured. (A closed loop's count in
- * the ramp depends on the latency: profile says so after the run.) Runs after
- * request_count is resolved. */
+/* A ramp that leaves nothing to measure is a usage error (exit 2), found
+ * before a request is sent (issue 43 item 2): the ramp's requests are left
+ * out (client_sched.c marks every one started before t0 + ramp GP_REC_RAMP).
+ * - --duration D: the run stops at D, so a ramp of D or more holds all of it.
+ * - --request-rate R with --request-count N: the rate grows from 0 over the
+ *   ramp, so R * ramp / 2 requests are due in it (the expected count for
+ *   poisson/gamma); when that is all N nothing is measured.
+ * - --concurrency with --request-count: slot k of C' = min(C, N) opens at
+ *   (k - 1) * ramp / (C' - 1) (gp_sched_ramp_slot_time), so with C' >= 2 the
+ *   last slot opens at the ramp's end and its requests are measured. With
+ *   C' = 1 there is nothing to ramp: the one slot sends back to back from t0
+ *   and whether any request starts after the ramp depends only on the
+ *   server's latency; so it is refused, naming the flag that does leave the
+ *   first requests out.
+ * Runs after request_count is resolved; --measurement-interval windows keep
+ * their own timing and are not judged here. */
+static int ramp_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int ramp_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gp_verr(err, GP_EINVAL, fmt, ap);
+    va_end(ap);
+    cfg->usage_error = 1;
+    return -GP_EINVAL;
+}
+
 int gp_profile_check_ramp(struct profile_config *cfg, struct gp_error *err)
 {
-    if (cfg->ramp_s > 0 && cfg->request_rate > 0 && cfg->request_count > 0 && cfg->duration_s <= 0 &&
-        cfg->measurement_interval_ms <= 0 && cfg->request_rate * cfg->ramp_s / 2 >= (double)cfg->request_count)
-        return shape_err(cfg, err,
-                         "--ramp-up-duration %g at --request-rate %g leaves no measured requests: the %.0f due in the "
-                         "ramp are left out, and --request-count is %ld (raise --request-count above %.0f or shorten "
-                         "the ramp)",
-                         cfg->ramp_s, cfg->request_rate, ceil(cfg->request_rate * cfg->ramp_s / 2), cfg->request_count,
-                         ceil(cfg->request_rate * cfg->ramp_s / 2));
+    if (!(cfg->ramp_s > 0) || cfg->measurement_interval_ms > 0)
+        return 0;
+    if (cfg->duration_s > 0) {
+        if (cfg->ramp_s >= cfg->duration_s)
+            return ramp_err(cfg, err,
+                            "argument --ramp-up-duration: %g s is not shorter than --duration %g s, so every request "
+                            "starts in the ramp and nothing is measured (make --ramp-up-duration shorter than "
+                            "--duration)",
+                            cfg->ramp_s, cfg->duration_s);
+        return 0;
+    }
+    if (cfg->request_count <= 0)
+        return 0;
+    if (cfg->request_rate > 0) {
+        if (cfg->request_rate * cfg->ramp_s / 2 >= (double)cfg->request_count)
+            return ramp_err(cfg, err,
+                            "argument --ramp-up-duration: %g at --request-rate %g leaves no measured requests: the "
+                            "%.0f due in the ramp are left out, and --request-count is %ld (raise --request-count "
+                            "above %.0f or shorten the ramp)",
+                            cfg->ramp_s, cfg->request_rate, ceil(cfg->request_rate * cfg->ramp_s / 2),
+                            cfg->request_count, ceil(cfg->request_rate * cfg->ramp_s / 2));
+        return 0;
+    }
+    /* (perf_analyzer's check above refuses --request-count < --concurrency,
+     * so C' = min(C, N) is 1 exactly when --concurrency is 1) */
+    if (cfg->concurrency <= 1)
+        return ramp_err(cfg, err,
+                        "argument --ramp-up-duration: at --concurrency 1 there is nothing to ramp, and the %ld "
+                        "requests of --request-count, sent back to back, may all start within the %g s ramp and be "
+                        "left out (drop --ramp-up-duration; to leave out the first requests use "
+                        "--warmup-request-count N; to ramp, raise --concurrency)",
+                        cfg->request_count, cfg->ramp_s);
     return 0;
 }
 

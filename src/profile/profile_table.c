@@ -13,6 +13,20 @@ static const char *const endpoint_types[] = {
     "responses", /* genperf's own: the OpenAI Responses API (GenAI-Perf 0.0.16 has none) */
     "anthropic_messages", /* genperf's own: the Anthropic Messages API */
     NULL};
+/* What genperf speaks (the OpenAI-compatible ones, then the Anthropic
+ * Messages API last: the refusal in gp_profile_copy_endpoint_type names it
+ * apart). endpoint_types above, GenAI-Perf 0.0.16's argparse choices and
+ * genperf's own, is what the parser accepts, so that the ones genperf does
+ * not speak get a message saying so. */
+const char *const gp_profile_endpoint_names[] = {"chat",       "completions", "embeddings", "rankings",
+                                                 "multimodal", "vision",      "responses",  "anthropic_messages",
+                                                 NULL};
+const enum gp_endpoint_type gp_profile_endpoint_kinds[] = {
+    GP_ENDPOINT_CHAT,       GP_ENDPOINT_COMPLETIONS, GP_ENDPOINT_EMBEDDINGS, GP_ENDPOINT_RANKINGS,
+    GP_ENDPOINT_MULTIMODAL, GP_ENDPOINT_MULTIMODAL,  GP_ENDPOINT_RESPONSES,  GP_ENDPOINT_ANTHROPIC};
+_Static_assert(sizeof gp_profile_endpoint_kinds / sizeof gp_profile_endpoint_kinds[0] ==
+                   sizeof gp_profile_endpoint_names / sizeof gp_profile_endpoint_names[0] - 1,
+               "one type per endpoint name");
 static const char *const strategies[] = {"round_robin", "random", NULL};
 static const char *const backends[] = {"tensorrtllm", "vllm", NULL};
 static const char *const rate_modes[] = {"constant", "poisson", "gamma", NULL};
@@ -28,13 +42,13 @@ const struct opt gp_profile_opts[] = {
     {O_HELP, K_FLAG, {"-h", "--help"}, NULL, NULL, "show this help message and exit", .copy = C_NONE},
     {O_MODEL, K_LIST, {"-m", "--model"}, "MODEL", NULL, "the model name(s) sent in every request (required)",
      .copy = C_NONE, .off = F(models), .aux = F(n_models)},
-    {O_MODEL_SEL, K_CHOICE, {"--model-selection-strategy"}, "{round_robin,random}", strategies,
+    {O_MODEL_SEL, K_CHOICE, {"--model-selection-strategy"}, NULL, strategies,
      "how dataset rows pick a model when several -m are given (default round_robin)",
      .copy = C_CHOICE1, .off = F(model_random)},
-    {O_ENDPOINT_TYPE, K_CHOICE, {"--endpoint-type"}, "{chat,completions,...}", endpoint_types,
-     "chat, completions, embeddings (/v1/embeddings), rankings (/v1/ranking), multimodal or vision; "
-     "anthropic_messages (/v1/messages, x-api-key)",
-     .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
+    {O_ENDPOINT_TYPE, K_CHOICE, {"--endpoint-type"}, NULL, endpoint_types,
+     "the API the requests speak, one of those listed, each with its default --endpoint path (default chat; "
+     "anthropic_messages sends x-api-key); GenAI-Perf's Triton/gRPC types (kserve, generate, ...) are refused",
+     .shown = gp_profile_endpoint_names, .copy = C_HOOK, .hook = gp_profile_copy_endpoint_type},
     {O_ENDPOINT, K_STR, {"--endpoint"}, "ENDPOINT", NULL, "custom endpoint path (default from --endpoint-type)",
      .copy = C_HOOK, .hook = gp_profile_copy_endpoint},
     {O_URL, K_STR, {"-u", "--url"}, "URL", NULL,
@@ -95,7 +109,7 @@ const struct opt gp_profile_opts[] = {
     {O_METRICS_URL, K_LIST, {"--server-metrics-url", "--server-metrics-urls"}, "URL", NULL,
      "DCGM exporter URL(s) for GPU telemetry (default http://localhost:9400/metrics)",
      .copy = C_HOOK, .off = F(metrics_urls), .aux = F(n_metrics_urls), .hook = gp_profile_copy_metrics_urls},
-    {O_BACKEND, K_CHOICE, {"--backend"}, "{tensorrtllm,vllm}", backends, "Triton only; rejected with openai",
+    {O_BACKEND, K_CHOICE, {"--backend"}, NULL, backends, "Triton only; rejected with openai",
      .copy = C_SEEN, .off = F(backend_given)},
     {O_BATCH, K_INT, {"--batch-size-text", "--batch-size", "-b"}, "N", NULL,
      "texts per request: completions, embeddings, rankings passages (default 1)",
@@ -118,7 +132,8 @@ const struct opt gp_profile_opts[] = {
     {O_NUM_SESSIONS, K_INT, {"--num-sessions"}, "N", NULL, "synthetic multi-turn sessions (default 0: none)",
      .copy = C_LONG, .off = F(sessions.num_sessions)},
     {O_SESSION_CONC, K_INT, {"--session-concurrency"}, "N", NULL,
-     "sessions in flight at once, each sending its turns in order (default 1)",
+     "sessions in flight at once, each sending its turns in order (default 0: unset, one session at a "
+     "time, recorded as --concurrency 1)",
      .group = G_STIMULUS, .copy = C_LONG, .off = F(sessions.session_concurrency)},
     {O_TURNS_MEAN, K_INT, {"--session-turns-mean"}, "N", NULL, "mean turns per session (default 1)",
      .copy = C_LONG, .off = F(sessions.turns_mean)},
@@ -131,7 +146,7 @@ const struct opt gp_profile_opts[] = {
      .copy = C_LONG, .off = F(sessions.delay_stddev_ms)},
     {O_DELAY_RATIO, K_FLOAT, {"--session-delay-ratio"}, "X", NULL,
      "scales the \"delay\" of payload-file rows (default 1.0)", .copy = C_DOUBLE, .off = F(sessions.delay_ratio)},
-    {O_RATE_MODE, K_CHOICE, {"--request-rate-mode"}, "{constant,poisson,gamma}", rate_modes,
+    {O_RATE_MODE, K_CHOICE, {"--request-rate-mode"}, NULL, rate_modes,
      "genperf: arrival process with --request-rate (default constant; gamma takes --burstiness)",
      .copy = C_HOOK, .hook = gp_profile_copy_rate_mode},
     {O_BURSTINESS, K_FLOAT, {"--burstiness"}, "B", NULL,
@@ -153,7 +168,7 @@ const struct opt gp_profile_opts[] = {
      .off = F(audio_length_mean)},
     {O_AUDIO_LEN_STD, K_FLOAT, {"--audio-length-stddev"}, "SECONDS", NULL, "stddev of the clip length (default 0)",
      .copy = C_DOUBLE0, .off = F(audio_length_stddev)},
-    {O_AUDIO_FORMAT, K_CHOICE, {"--audio-format"}, "{wav,mp3}", audio_formats,
+    {O_AUDIO_FORMAT, K_CHOICE, {"--audio-format"}, NULL, audio_formats,
      "clip format (default wav; genperf has no MP3 encoder and refuses mp3 clips)", .copy = C_CHOICE1,
      .off = F(audio_mp3)},
     {O_AUDIO_DEPTHS, K_LIST0, {"--audio-depths"}, "[BITS ...]", NULL, "bit depths drawn from (default 16)",
@@ -161,7 +176,7 @@ const struct opt gp_profile_opts[] = {
     {O_AUDIO_RATES, K_LIST0, {"--audio-sample-rates"}, "[KHZ ...]", NULL, "sample rates in kHz drawn from (default 16)",
      .copy = C_HOOK, .off = F(audio_sample_rates), .aux = F(n_audio_sample_rates), .value = gp_profile_add_audio_rate,
      .hook = gp_profile_copy_audio_lists},
-    {O_AUDIO_CHANNELS, K_INT, {"--audio-num-channels"}, "{1,2}", channel_counts, "1 mono or 2 stereo (default 1)",
+    {O_AUDIO_CHANNELS, K_INT, {"--audio-num-channels"}, NULL, channel_counts, "1 mono or 2 stereo (default 1)",
      .copy = C_LONG, .off = F(audio_num_channels)},
     {O_IMAGE_W, K_INT, {"--image-width-mean"}, "PX", NULL,
      "mean image width; images are sent (multimodal) when width and height means are > 0 (default 0)",
@@ -172,7 +187,7 @@ const struct opt gp_profile_opts[] = {
      .off = F(image_height_mean)},
     {O_IMAGE_H_STD, K_INT, {"--image-height-stddev"}, "PX", NULL, "stddev of the image height (default 0)",
      .copy = C_LONG0, .off = F(image_height_stddev)},
-    {O_IMAGE_FORMAT, K_CHOICE, {"--image-format"}, "{png,jpeg}", image_formats, "image encoding (default png)",
+    {O_IMAGE_FORMAT, K_CHOICE, {"--image-format"}, NULL, image_formats, "image encoding (default png)",
      .copy = C_CHOICE1, .off = F(image_jpeg)},
     {O_BATCH_AUDIO, K_INT, {"--batch-size-audio"}, "N", NULL, "clips per multimodal request (default 1)",
      .copy = C_LONG0, .off = F(batch_size_audio)},
@@ -188,7 +203,7 @@ const struct opt gp_profile_opts[] = {
      .copy = C_SEEN, .off = F(http2)},
     /* genperf's first spelling of --request-rate-mode, kept as its alias with
      * the same values so one idea has one set of choices (issue 28) */
-    {O_DISTRIBUTION, K_CHOICE, {"--request-distribution"}, "{constant,poisson,gamma}", rate_modes,
+    {O_DISTRIBUTION, K_CHOICE, {"--request-distribution"}, NULL, rate_modes,
      "genperf: alias of --request-rate-mode", .copy = C_HOOK, .hook = gp_profile_copy_distribution},
     {O_MAX_CONC, K_INT, {"--max-concurrency"}, "N", NULL, "genperf: cap on in-flight requests with --request-rate",
      .copy = C_LONG_MIN1, .off = F(max_concurrency)},
@@ -227,7 +242,7 @@ const struct opt gp_profile_opts[] = {
     {O_WORKERS, K_STR, {"--workers"}, "N|auto", NULL,
      "genperf: event-loop threads sharing the load (default 1; auto = cores - 1)",
      .copy = C_HOOK, .hook = gp_profile_copy_workers},
-    {O_URL_STRATEGY, K_CHOICE, {"--url-strategy"}, "{round_robin,least_in_flight}", url_strategies,
+    {O_URL_STRATEGY, K_CHOICE, {"--url-strategy"}, NULL, url_strategies,
      "genperf: how requests are spread over the --urls endpoints (default round_robin)",
      .copy = C_CHOICE1, .off = F(url_least_inflight)},
     {O_URLS, K_LIST, {"--urls"}, "URL", NULL,
@@ -274,7 +289,7 @@ const struct opt gp_profile_opts[] = {
      "genperf: the first round(R x ISL mean) tokens (0 <= R <= 1) of every synthetic prompt are a shared "
      "prefix, inside its ISL (default 0: none)",
      .copy = C_HOOK, .hook = gp_profile_copy_shared_prefix_ratio},
-    {O_SHARED_PREFIX_POOL, K_CHOICE, {"--shared-prefix-pool"}, "{global,session}", prefix_pools,
+    {O_SHARED_PREFIX_POOL, K_CHOICE, {"--shared-prefix-pool"}, NULL, prefix_pools,
      "genperf: with --shared-prefix-ratio, one prefix for all requests (global, default) or one per "
      "--num-sessions session", .copy = C_CHOICE1, .off = F(shared_prefix_session)},
     {O_CACHE_BUST, K_FLAG, {"--cache-bust"}, NULL, NULL,

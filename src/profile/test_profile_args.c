@@ -234,7 +234,19 @@ static void test_usage_errors(void)
 
     CHECK(parse(&c, &e, "-m", "m", "--concurrency", "2", "--request-rate", "3", NULL) < 0);
     CHECK_INT(c.usage_error, 1);
-    CHECK_STR(e.msg, "argument --request-rate: not allowed with argument --concurrency");
+    CHECK_STR(e.msg, "argument --request-rate: not allowed with argument --concurrency (one load per run, as in "
+                     "GenAI-Perf; to cap the requests in flight of a --request-rate run, write --request-rate R "
+                     "--max-concurrency N)");
+    gp_profile_config_free(&c);
+    /* either order names --max-concurrency (issue 43 item 7) */
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "20", "--concurrency", "4", NULL) < 0);
+    CHECK_INT(c.usage_error, 1);
+    CHECK(strstr(e.msg, "argument --concurrency: not allowed with argument --request-rate (") == e.msg);
+    CHECK(strstr(e.msg, "--max-concurrency N") != NULL);
+    gp_profile_config_free(&c);
+    /* other pairs of the group keep argparse's words alone */
+    CHECK(parse(&c, &e, "-m", "m", "--concurrency", "2", "--fixed-schedule", "true", NULL) < 0);
+    CHECK_STR(e.msg, "argument --fixed-schedule: not allowed with argument --concurrency");
     gp_profile_config_free(&c);
 
     CHECK(parse(&c, &e, "-m", "m", "--request-count", "5", "--measurement-interval", "100", NULL) < 0);
@@ -377,6 +389,29 @@ static void test_config_errors(void)
     gp_profile_config_free(&c);
 
     CHECK(parse(&c, &e, "-m", "m", "--goodput", "bad", NULL) < 0);
+    CHECK(strstr(e.msg, "Invalid format found for goodput constraints.") == e.msg);
+    gp_profile_config_free(&c);
+
+    /* the terms quoted as one word split on whitespace, each checked as if
+     * given apart (issue 43 item 7: it said "Invalid format") */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--goodput", "time_to_first_token:200 inter_token_latency:20", NULL), 0);
+    CHECK_INT((long)c.n_slos, 2);
+    CHECK_STR(c.slos[0].namebuf, "time_to_first_token");
+    CHECK_NEAR(c.slos[0].value, 200, 0);
+    CHECK_STR(c.slos[1].namebuf, "inter_token_latency");
+    CHECK_NEAR(c.slos[1].value, 20, 0);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "-g", "  request_latency:100\t", "time_to_first_token:5 ", NULL), 0);
+    CHECK_INT((long)c.n_slos, 2);
+    CHECK_STR(c.slos[0].namebuf, "request_latency");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-g", "time_to_first_token:200 bad", NULL) < 0);
+    CHECK(strstr(e.msg, "Invalid format found for goodput constraints.") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-g", "time_to_first_token:200 request_latency:-5", NULL) < 0);
+    CHECK(strstr(e.msg, "Invalid value found, request_latency: -5.0.") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-g", " ", NULL) < 0);
     CHECK(strstr(e.msg, "Invalid format found for goodput constraints.") == e.msg);
     gp_profile_config_free(&c);
 

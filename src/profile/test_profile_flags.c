@@ -7,6 +7,7 @@
 #include "client/record.h"
 #include "core/error.h"
 #include "core/test.h"
+#include "profile/profile_int.h"
 #include "profile/test_support.h"
 
 #include <stdarg.h>
@@ -341,6 +342,39 @@ static void test_model_weights(void)
     gp_profile_config_free(&c);
 }
 
+/* Issue 43 item 3: the usage line and --help list every endpoint type the
+ * parser speaks (the usage line said {chat,completions,...} and the help
+ * left out responses), each of which parses. */
+static void test_usage_lists_types(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    gp_profile_usage(fp, "genperf profile", 1);
+    fclose(fp);
+    const char *usage_end = strstr(text, "\n\n");
+    CHECK(usage_end != NULL);
+    CHECK(strstr(text, "{chat,completions,...}") == NULL);
+    char want[512] = "--endpoint-type {";
+    for (size_t i = 0; gp_profile_endpoint_names[i]; i++) {
+        strncat(want, gp_profile_endpoint_names[i], sizeof want - strlen(want) - 2);
+        strncat(want, gp_profile_endpoint_names[i + 1] ? "," : "}", sizeof want - strlen(want) - 1);
+        struct profile_config c;
+        struct gp_error e;
+        CHECK_INT(parse(&c, &e, "-m", "m", "--endpoint-type", (char *)gp_profile_endpoint_names[i], NULL), 0);
+        CHECK_INT(c.endpoint_type, gp_profile_endpoint_kinds[i]);
+        gp_profile_config_free(&c);
+    }
+    const char *in_usage = strstr(text, want), *in_help = usage_end ? strstr(usage_end, want) : NULL;
+    CHECK(in_usage != NULL && usage_end && in_usage < usage_end);
+    CHECK(in_help != NULL);
+    CHECK(strstr(text, "responses") != NULL && strstr(text, "anthropic_messages") != NULL);
+    free(text);
+}
+
 int main(void)
 {
     GP_RUN(test_every_genai_perf_flag_parses);
@@ -350,5 +384,6 @@ int main(void)
     GP_RUN(test_endpoint_types);
     GP_RUN(test_shape_adopt);
     GP_RUN(test_model_weights);
+    GP_RUN(test_usage_lists_types);
     return gp_test_summary();
 }

@@ -126,7 +126,8 @@ static void test_url_last_wins(void)
     CHECK_STR(c.urls[0], "http://b:2");
     CHECK_STR(c.url, "http://b:2");
     CHECK_INT(c.n_url_flags, 2);
-    CHECK_STR(c.url_replaced, "http://a:1");
+    CHECK_INT(c.n_urls_given, 2);
+    CHECK_STR(c.urls_given[0], "http://a:1");
     gp_profile_config_free(&c);
     CHECK_INT(parse(&c, &e, "-m", "m", "--url", "http://x:9", "--urls", "http://a:1", "http://b:2", NULL), 0);
     CHECK_INT(c.n_urls, 2);
@@ -138,7 +139,8 @@ static void test_url_last_wins(void)
                     "--url", "http://x:9", NULL), 0);
     CHECK_INT(c.n_urls, 1);
     CHECK_STR(c.url, "http://x:9");
-    CHECK_STR(c.url_replaced, "http://a:1");
+    CHECK_INT(c.n_urls_flags, 1);
+    CHECK_INT(c.n_urls_given, 3);
     gp_profile_config_free(&c);
     CHECK_INT(parse(&c, &e, "-m", "m", "--urls", "http://a:1", "http://b:2", "--urls", "http://c:3", NULL), 0);
     CHECK_INT(c.n_urls, 1); /* nargs='+' replaces too */
@@ -153,9 +155,52 @@ static void test_url_last_wins(void)
     CHECK_STR(e.msg, "argument --urls: expected at least one argument");
     gp_profile_config_free(&c);
 }
+/* Issue 43 item 2: every ramp that leaves nothing to measure is a usage
+ * error (exit 2) before a request is sent, naming the flags and the fix; a
+ * ramp that leaves something measured is accepted. */
+static void test_ramp_refusals(void)
+{
+    struct profile_config c;
+    struct gp_error e;
+    static const struct {
+        const char *args[8];
+        const char *says; /* NULL: accepted */
+    } cases[] = {
+        {{"--concurrency", "1", "--request-count", "5", "--ramp-up-duration", "5"}, "at --concurrency 1 there is nothing to ramp"},
+        {{"--ramp-up-duration", "5"}, "--warmup-request-count N"}, /* --concurrency 1 is the default */
+        {{"--duration", "2", "--ramp-up-duration", "3"}, "3 s is not shorter than --duration 2 s"},
+        {{"--concurrency", "4", "--duration", "2", "--ramp-up-duration", "2"}, "make --ramp-up-duration shorter than --duration"},
+        {{"--request-rate", "10", "--duration", "2", "--ramp-up-duration", "2"}, "not shorter than --duration"},
+        {{"--request-rate", "10", "--request-count", "10", "--ramp-up-duration", "3"}, "raise --request-count above 15"},
+        {{"--concurrency", "2", "--request-count", "2", "--ramp-up-duration", "5"}, NULL},
+        {{"--concurrency", "1", "--duration", "3", "--ramp-up-duration", "2"}, NULL},
+        {{"--request-rate", "10", "--request-count", "16", "--ramp-up-duration", "3"}, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[12] = {"profile", "-m", "m"};
+        int argc = 3;
+        for (int k = 0; cases[i].args[k]; k++)
+            argv[argc++] = (char *)cases[i].args[k];
+        gp_profile_config_init(&c);
+        memset(&e, 0, sizeof e);
+        int rc = gp_profile_parse(&c, argc, argv, "genperf profile", &e);
+        if (cases[i].says) {
+            CHECK(rc < 0);
+            CHECK_INT(c.usage_error, 1);
+            CHECK(strstr(e.msg, "argument --ramp-up-duration: ") == e.msg);
+            CHECK(strstr(e.msg, cases[i].says) != NULL);
+            CHECK(strchr(e.msg, '\n') == NULL);
+        } else {
+            CHECK_INT(rc, 0);
+        }
+        gp_profile_config_free(&c);
+    }
+}
+
 int main(void)
 {
     GP_RUN(test_shapes);
     GP_RUN(test_url_last_wins);
+    GP_RUN(test_ramp_refusals);
     return gp_test_summary();
 }

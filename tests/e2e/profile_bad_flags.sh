@@ -10,6 +10,11 @@ chk() { # want_rc pattern args...
 chk 2 "error: argument --num-dataset-entries/--num-prompts: The value must be greater than zero." -m m --num-dataset-entries 0
 chk 2 "error: argument --concurrency: invalid int value: 'abc'" -m m --concurrency abc
 chk 2 "argument --request-rate: not allowed with argument --concurrency" -m m --concurrency 2 --request-rate 1
+# issue 43 item 7: the refusal names the way to cap a rate (either order)
+chk 2 "argument --request-rate: not allowed with argument --concurrency (one load per run, as in GenAI-Perf; to cap the requests in flight of a --request-rate run, write --request-rate R --max-concurrency N)" \
+  -m m --concurrency 4 --request-rate 20
+chk 2 "argument --concurrency: not allowed with argument --request-rate (one load per run, as in GenAI-Perf; to cap the requests in flight of a --request-rate run, write --request-rate R --max-concurrency N)" \
+  -m m --request-rate 20 --concurrency 4
 chk 2 "argument --endpoint-type: invalid choice: 'foo'" -m m --endpoint-type foo
 chk 2 "unrecognized arguments: --nope" -m m --nope
 chk 2 "usage:" -m m --nope
@@ -31,4 +36,13 @@ chk 1 "User Config: generate_plots is not supported with the OutputFormat.RANKIN
 "$GENPERF" profile --help >out.txt 2>&1 || fail "--help must exit 0"
 grep -q -- "--request-timeout" out.txt || fail "--help lacks our flags"
 [ -e artifacts ] && fail "a usage error must not create artifacts"
+# issue 43 item 7: the goodput terms quoted as one word are accepted (split on whitespace), as if
+# given apart; a bad term among them is still GenAI-Perf's format error (exit 1)
+chk 1 "Invalid format found for goodput constraints." -m m -g "time_to_first_token:200 ttft=5"
+start_serve --ttft-ms 1 --itl-ms 1 --quiet
+"$GENPERF" profile -m m -u "$URL" --endpoint-type chat --streaming --tokenizer builtin --isl 8 --osl 4 --request-count 4 \
+  --goodput "time_to_first_token:200 inter_token_latency:20" --artifact-dir gp >gp.out 2>gp.err ||
+  { cat gp.err; fail "--goodput with the terms in one word: exit $?"; }
+[ "$(json_get gp/m-openai-chat-concurrency1/profile_export_genai_perf.json 'd["input_config"]["input"]["goodput"]')" = \
+  "{'time_to_first_token': 200.0, 'inter_token_latency': 20.0}" ] || fail "goodput terms not both kept"
 echo ok
