@@ -423,6 +423,15 @@ static int check_headers(struct profile_config *cfg, struct gp_error *err)
             return gp_profile_config_err(cfg, err, GP_EINVAL,
                               "-H '%.*s': the header contains a CR or LF (header injection); pass one header "
                               "per -H", nl, h);
+        /* The body's framing is the client's: a user Content-Length or
+         * Transfer-Encoding replaces the real one and the server reads a
+         * desynchronised stream (issue 40 item 3). Host (virtual hosting) and
+         * Connection (close is honoured by the client) change no framing. */
+        if ((nl == 14 && !strncasecmp(h, "Content-Length", 14)) ||
+            (nl == 17 && !strncasecmp(h, "Transfer-Encoding", 17)))
+            return gp_profile_config_err(cfg, err, GP_EINVAL,
+                              "-H '%.*s': the client frames each request body itself (Content-Length); drop "
+                              "this header", nl, h);
     }
     return 0;
 }

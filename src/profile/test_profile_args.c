@@ -518,6 +518,16 @@ static void test_security(void)
     gp_profile_config_free(&c);
     CHECK(parse(&c, &e, "-m", "m", "-H", ": v", NULL) < 0);
     gp_profile_config_free(&c);
+    /* issue 40 item 3: the body's framing is the client's, any case */
+    CHECK(parse(&c, &e, "-m", "m", "-H", "Content-Length: 5", NULL) < 0);
+    CHECK_STR(e.msg, "-H 'Content-Length': the client frames each request body itself (Content-Length); drop "
+                     "this header");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-H", "transfer-ENCODING: chunked", NULL) < 0);
+    CHECK(strstr(e.msg, "-H 'transfer-ENCODING'") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "-H", "Host: example.test", "-H", "Connection: close", NULL), 0);
+    gp_profile_config_free(&c);
     CHECK(parse(&c, &e, "-m", "m", "--concurrency", "0", NULL) < 0);
     CHECK_STR(e.msg, "--concurrency 0: must be >= 1");
     gp_profile_config_free(&c);
