@@ -65,10 +65,9 @@ static void test_defaults(void)
     gp_profile_config_free(&c);
 
     /* truthy semantics: zeros keep the defaults (genperf refuses --concurrency 0
-     * and -s 0, which GenAI-Perf's help says are invalid: test_security) */
-    CHECK_INT(parse(&c, &e, "-m", "m", "--request-count", "0", "--synthetic-input-tokens-mean",
-                    "0", "--output-tokens-mean", "0", NULL),
-              0);
+     * and -s 0, which GenAI-Perf's help says are invalid: test_security; and
+     * --isl 0, which would silently send 550-token prompts: test_config_errors) */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-count", "0", "--output-tokens-mean", "0", NULL), 0);
     CHECK_INT(c.concurrency, 1);
     CHECK_INT(c.request_count, 10);
     CHECK_INT(c.isl_mean, 550);
@@ -404,6 +403,29 @@ static void test_config_errors(void)
     CHECK(parse(&c, &e, "-m", "m", "--request-rate", "inf", NULL) < 0);
     gp_profile_config_free(&c);
     CHECK(parse(&c, &e, "-m", "m", "--max-concurrency", "4", NULL) < 0); /* only with --request-rate */
+    gp_profile_config_free(&c);
+
+    /* issue 40 item 4: no silent defaults */
+    CHECK(parse(&c, &e, "-m", "m", "--isl", "0", NULL) < 0);
+    CHECK(strstr(e.msg, "--synthetic-input-tokens-mean 0: a synthetic prompt needs at least 1 token") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "0", NULL) < 0);
+    CHECK_STR(e.msg, "--request-rate 0: must be a positive number of requests per second");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--timeslice-duration", "inf", NULL) < 0);
+    CHECK_STR(e.msg, "--timeslice-duration inf: must be a finite positive number of seconds");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--trace-speedup", "0", NULL) < 0);
+    CHECK(strstr(e.msg, "--trace-speedup 0: must be a positive factor") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:0x1,b:1", NULL) < 0);
+    CHECK(strstr(e.msg, "must be a decimal number") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:1,b:1,", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:1,,b:1", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:0.5,b:1e0", NULL), 0);
     gp_profile_config_free(&c);
 }
 
