@@ -448,6 +448,24 @@ static void test_extra_inputs_typing(void)
     CHECK_STR(s, "{\"temperature\":0.69999999999999996,\"ignore_eos\":true,\"n\":3,\"neg\":\"-1\",\"flag\":null,"
                  "\"stream_options\":{\"include_usage\":true}}");
     free(s);
+    /* issue 40 item 4: a number sent as a string keeps its bytes, is warned */
+    char *note = NULL;
+    size_t nn = 0;
+    FILE *f = open_memstream(&note, &nn);
+    gp_profile_extra_input_notes(f, &c);
+    fclose(f);
+    CHECK_STR(note, "genperf: warning: --extra-inputs neg:-1: -1 goes out as the JSON string \"-1\", not a number "
+                    "(GenAI-Perf types only plain digits as numbers); for a number pass '{\"neg\": -1}'\n");
+    free(note);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--extra-inputs", "max_tokens:1e23", "--extra-inputs", "{\"s\":\"5e1\"}", NULL), 0);
+    CHECK_STR(json_string_value(json_object_get(c.extra_inputs, "max_tokens")), "1e23");
+    f = open_memstream(&note, &nn);
+    gp_profile_extra_input_notes(f, &c);
+    fclose(f);
+    CHECK(strstr(note, "genperf: warning: --extra-inputs max_tokens:1e23: 1e23 goes out as the JSON string") == note);
+    CHECK(strstr(note, "\"s\"") == NULL); /* a JSON string given as one is no surprise */
+    free(note);
     gp_profile_config_free(&c);
 }
 
