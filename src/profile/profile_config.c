@@ -139,7 +139,7 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
             if (obj)
                 json_decref(obj);
             return gp_profile_config_err(cfg, err, GP_EINVAL,
-                              "--extra-inputs %s: not a valid JSON object (%s); %s", s, je.text,
+                              "--extra-inputs %s: not a valid JSON object (%s); %s", s, gp_json_why(je.text),
                               strstr(je.text, "duplicate") ? "give each key once"
                                                            : "pass a JSON object or name:value");
         }

@@ -228,7 +228,7 @@ static int parse_row(struct parse *p, long line, const char *s, size_t n)
     if (!row)
         return line_err(p, line, "not JSON (%s, column %d); each line must be one object such as "
                                  "{\"timestamp\": 0, \"input_length\": 512, \"output_length\": 64}",
-                        jerr.text, jerr.column);
+                        gp_json_why(jerr.text), jerr.column);
     int rc = 0;
     size_t ri = t->n, cap = p->cap_rows;
     if (!json_is_object(row)) {
