@@ -451,10 +451,7 @@ static int recv_read(struct loop *L, struct slot *s, int early)
     if (early)
         return -1;
     if (x->r.code == CURLE_BAD_CONTENT_ENCODING)
-        snprintf(s->errbuf, sizeof s->errbuf,
-                 "response body is %s-encoded (Content-Encoding: %s) though no Accept-Encoding was sent; genperf "
-                 "reads unencoded bodies only (turn compression off at the server or proxy)",
-                 x->r.cenc, x->r.cenc);
+        snprintf(s->errbuf, sizeof s->errbuf, CL_ENCODING_FMT, x->r.cenc, x->r.cenc);
     else if (x->r.code == CURLE_PARTIAL_FILE && !x->r.chunked && x->r.clen >= 0)
         snprintf(s->errbuf, sizeof s->errbuf,
                  "transfer closed with %llu bytes remaining to read: the response body is truncated (%llu of its "

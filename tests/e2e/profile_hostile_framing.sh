@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Failures named for what they are (issue 40 item 5), against tests/e2e/hostile_stub.py:
 #  - gzip: an event stream sent gzip-compressed, though genperf sent no Accept-Encoding, fails
-#    naming the encoding (it was "stream ended before [DONE] with no content");
+#    naming the encoding (it was "stream ended before [DONE] with no content"), on the built-in
+#    HTTP/1.1 client and on libcurl's path;
 #  - short_json: a non-streamed answer cut short of its Content-Length says it is truncated, with
 #    the byte counts;
 #  - long_cl: a complete stream ([DONE]) whose Content-Length promised 100 more bytes stays ok but
@@ -14,6 +15,12 @@ grep -q "failed: .*response body is gzip-encoded (Content-Encoding: gzip) though
   fail "gzip: the encoding is not named"
 check 'assert F["transport"] == 2, F
 assert all("Content-Encoding: gzip" in r["error"] for r in R), R[0]'
+
+# the same on libcurl's path (TLS, special headers use it): one request in 2 is gzip-encoded
+GENPERF_TRANSPORT=curl profile gzip_every2 2
+check_rc $rc 0
+check 'assert F["transport"] == 1 and G["requests"]["ok"] == 1, F
+assert sum("response body is gzip-encoded (Content-Encoding: gzip)" in (r["error"] or "") for r in R) == 1, R'
 
 STREAMING= profile short_json 2
 check_rc $rc 1
