@@ -240,6 +240,17 @@ static char *redirect_target(struct loop *L, struct slot *s)
     return out;
 }
 
+/* libcurl's transfer: the Content-Encoding it passed through undecoded (no
+ * CURLOPT_ACCEPT_ENCODING is set), NULL for none or identity. */
+static const char *curl_encoding(CURL *e)
+{
+    struct curl_header *h = NULL;
+    if (curl_easy_header(e, "Content-Encoding", 0, CURLH_HEADER, -1, &h) != CURLHE_OK || !h || !h->value ||
+        !*h->value || !strcasecmp(h->value, "identity"))
+        return NULL;
+    return h->value;
+}
+
 /* Records a finished (or cancelled) transfer. The handle is already removed
  * from the multi. */
 int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t extra_flags, struct gp_error *err)
@@ -261,6 +272,7 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
     rec.slot = s->t_sched ? s->arrival : s->gid;
     long status = 0;
     char *ct = NULL;
+    const char *enc = NULL;
     if (s->h1) {
         status = s->h1->r.status;
         ct = s->h1->r.ctype[0] ? s->h1->r.ctype : NULL;
@@ -336,6 +348,10 @@ int gp_cl_slot_record(struct loop *L, struct slot *s, CURLcode res, uint32_t ext
         } else {
             gp_buf_printf(&L->tmp, "%s: %s", curl_easy_strerror(res), s->errbuf[0] ? s->errbuf : "no detail");
         }
+    } else if (!s->h1 && (enc = curl_encoding(s->easy)) != NULL) {
+        /* as the HTTP/1.1 client says it (issue 40 item 5) */
+        rec.flags |= GP_REC_FAILED;
+        gp_buf_printf(&L->tmp, CL_ENCODING_FMT, enc, enc);
     } else if (status >= 400) {
         rec.flags |= GP_REC_FAILED;
         gp_buf_printf(&L->tmp, "OpenAI response returns HTTP code %ld: ", status);

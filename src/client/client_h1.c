@@ -450,9 +450,14 @@ static int recv_read(struct loop *L, struct slot *s, int early)
     }
     if (early)
         return -1;
-    if (x->r.code == CURLE_PARTIAL_FILE && !x->r.chunked && x->r.clen >= 0)
-        snprintf(s->errbuf, sizeof s->errbuf, "transfer closed with %llu bytes remaining to read",
-                 (unsigned long long)x->r.left);
+    if (x->r.code == CURLE_BAD_CONTENT_ENCODING)
+        snprintf(s->errbuf, sizeof s->errbuf, CL_ENCODING_FMT, x->r.cenc, x->r.cenc);
+    else if (x->r.code == CURLE_PARTIAL_FILE && !x->r.chunked && x->r.clen >= 0)
+        snprintf(s->errbuf, sizeof s->errbuf,
+                 "transfer closed with %llu bytes remaining to read: the response body is truncated (%llu of its "
+                 "Content-Length %lld bytes arrived)",
+                 (unsigned long long)x->r.left, (unsigned long long)((uint64_t)x->r.clen - x->r.left),
+                 (long long)x->r.clen);
     else
         snprintf(s->errbuf, sizeof s->errbuf, "%s", x->r.err);
     finish(L, s, x->r.code);

@@ -55,6 +55,11 @@ struct gp_error;
 /* epoll tag of an h1 socket: (H1_TAG | endpoint) << 32 | slot id; shard
  * indexes stay far below it */
 #define H1_TAG 0x80000000u
+/* The failure of a body sent with a Content-Encoding nobody asked for (no
+ * Accept-Encoding is sent), on both transports; %s twice: the encoding. */
+#define CL_ENCODING_FMT                                                                                         \
+    "response body is %s-encoded (Content-Encoding: %s) though no Accept-Encoding was sent; genperf reads "     \
+    "unencoded bodies only (turn compression off at the server or proxy)"
 
 /* A slot's h1 transport: one keep-alive connection per endpoint, and the
  * state of the transfer in progress. */

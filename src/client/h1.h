@@ -45,6 +45,8 @@ struct gp_h1_resp {
     char line[GP_H1_LINE_MAX];
     char ctype[256];         /* Content-Type value ("" = none) */
     char location[2048];     /* Location value ("" = none) */
+    char cenc[64];           /* Content-Encoding value ("" = none): no Accept-Encoding is sent, so any
+                              * but identity is a body genperf cannot read (GP_H1_ERR at the head) */
 };
 
 void gp_h1_resp_init(struct gp_h1_resp *r);

@@ -153,6 +153,12 @@ static void test_bad_framing(void)
     CHECK(feed2(m3, strlen(m3), 0, &k, &used) == GP_H1_ERR && R.code == CURLE_WEIRD_SERVER_REPLY);
     const char *m4 = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n";
     CHECK(feed2(m4, strlen(m4), 0, &k, &used) == GP_H1_ERR);
+    /* issue 40 item 5: an unasked Content-Encoding stops at the head, named */
+    const char *m5 = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 3\r\n\r\n\x1f\x8b\x08";
+    CHECK(feed2(m5, strlen(m5), 0, &k, &used) == GP_H1_ERR && R.code == CURLE_BAD_CONTENT_ENCODING);
+    CHECK_STR(R.cenc, "gzip");
+    const char *m6 = "HTTP/1.1 200 OK\r\nContent-Encoding: identity\r\nContent-Length: 2\r\n\r\nok";
+    CHECK(feed2(m6, strlen(m6), 0, &k, &used) == GP_H1_DONE);
 }
 
 static void test_oversize_headers(void)

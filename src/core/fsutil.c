@@ -213,6 +213,16 @@ oom:
     return gp_err(err, GP_ENOMEM, "out of memory listing %s", dir);
 }
 
+const char *gp_json_why(const char *jansson_text)
+{
+    /* genperf's prompts, headers and bodies are C strings: a NUL inside
+     * one would cut it short, so the parse refuses it (issue 40 item 5) */
+    if (jansson_text && strstr(jansson_text, "JSON_ALLOW_NUL"))
+        return "the text holds a NUL character (\\u0000), which genperf does not support in prompts or "
+               "requests; remove it";
+    return jansson_text;
+}
+
 int gp_jsonl_each(const char *text, int (*fn)(struct json_t *obj, void *arg), void *arg)
 {
     for (const char *line = text, *next; line && *line; line = next) {

@@ -63,6 +63,11 @@ void gp_dir_list_free(char **names, size_t n);
  * non-zero, which it returns; else 0. text is not modified, so a caller may
  * walk it twice. */
 struct json_t;
+/* jansson's error text for a user's input, said in the input's terms: its
+ * "\u0000 is not allowed without JSON_ALLOW_NUL" (a flag name the user
+ * cannot pass) becomes a sentence naming the NUL character; any other text
+ * is returned as it is. Static or jansson's own storage: nothing to free. */
+const char *gp_json_why(const char *jansson_text);
 int gp_jsonl_each(const char *text, int (*fn)(struct json_t *obj, void *arg), void *arg);
 
 /* The strict, streaming JSONL reader (store's ingest of records and

@@ -186,7 +186,7 @@ int gp_dataset_write_inputs_json_meta(const struct gp_dataset *ds, const struct 
         json_error_t jerr;
         json_t *body = json_loadb(ds->entries[i].payload, ds->entries[i].payload_len, 0, &jerr);
         if (!body)
-            return gp_buf_free(&b), gp_err(err, GP_EINVAL, "dataset entry %zu is not valid JSON: %s", i, jerr.text);
+            return gp_buf_free(&b), gp_err(err, GP_EINVAL, "dataset entry %zu is not valid JSON: %s", i, gp_json_why(jerr.text));
         int bad = (i && gp_buf_putc(&b, ',')) || indent(&b, 2) || gp_buf_putc(&b, '{') || indent(&b, 3) ||
                   gp_buf_puts(&b, "\"payload\": [") || indent(&b, 4) || gp_json_dump(&b, body, 2, 4, GP_JSON_PYTHON) ||
                   indent(&b, 3) || gp_buf_putc(&b, ']');

@@ -272,7 +272,7 @@ static int jsonl_line(struct jsonl_ctx *c, const char *s, size_t n, long line, s
     r.row = json_loadb(s, n, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
     if (!r.row) {
         char d[320];
-        snprintf(d, sizeof d, "%s (column %d)", jerr.text, jerr.column);
+        snprintf(d, sizeof d, "%s (column %d)", gp_json_why(jerr.text), jerr.column);
         return row_err(err, c->path, line, "invalid JSON: %s; each line must be one JSON object such as {\"text\": \"...\"}", d);
     }
     r.model = gp_ds_model(c->o, r.idx);

@@ -30,15 +30,18 @@ struct synth {
     size_t nshared;
     long splen;
     struct gp_tokenizer *tok;
-    struct gp_buf salt, head;   /* --cache-bust scratch: the salt, salt + " " + prefix */
+    struct gp_buf salt, head;   /* --cache-bust scratch: the salt, prefix + " " + salt */
 };
 
 /* Tokens of its own every prompt keeps after a shared prefix or salt: two,
  * because a byte-level tokenizer spends one on the joining space. */
 #define GP_DS_MIN_OWN 2
 
-/* --cache-bust: a GP_DS_SALT_TOKENS-token salt drawn for text slot idx,
- * then " " and the prefix (if any) into s->head. */
+/* --cache-bust: the prefix (if any), " ", then a GP_DS_SALT_TOKENS-token
+ * salt drawn for text slot idx, into s->head. The salt follows the prefix:
+ * before it, it made every "shared" prefix unique and nothing was shared
+ * (issue 40 item 4); after it, the prefix stays cacheable and what follows
+ * it does not. */
 #define GP_DS_SALT_TOKENS 4
 static int salted_head(struct synth *s, uint64_t idx, const char *head, size_t head_len, struct gp_error *err)
 {
@@ -48,8 +51,8 @@ static int salted_head(struct synth *s, uint64_t idx, const char *head, size_t h
     if (rc)
         return rc;
     gp_buf_reset(&s->head);
-    if (gp_buf_append(&s->head, s->salt.data, s->salt.len) ||
-        (head_len && (gp_buf_putc(&s->head, ' ') || gp_buf_append(&s->head, head, head_len))))
+    if ((head_len && (gp_buf_append(&s->head, head, head_len) || gp_buf_putc(&s->head, ' '))) ||
+        gp_buf_append(&s->head, s->salt.data, s->salt.len))
         return gp_err(err, GP_ENOMEM, "out of memory for a --cache-bust salt");
     return 0;
 }

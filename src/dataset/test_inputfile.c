@@ -117,6 +117,9 @@ static void test_errors(void)
     expect_err("empty.jsonl", "", "has no rows");
     expect_err("blank.jsonl", "\n   \n\r\n", "has no rows");
     expect_err("utf8.jsonl", "{\"text\": \"\xff\"}\n", "line 1: invalid JSON");
+    /* issue 40 item 5: a NUL is named, not jansson's flag name */
+    expect_err("nul.jsonl", "{\"text\": \"a\"}\n{\"text\": \"b\\u0000c\"}\n",
+               "line 2: invalid JSON: the text holds a NUL character (\\u0000), which genperf does not support");
     struct gp_dataset_opts o = ts_opts();
     struct gp_dataset *ds = NULL;
     struct gp_error e = {0};

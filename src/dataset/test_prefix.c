@@ -81,7 +81,7 @@ static void test_shared_session(void)
 }
 
 /* cache-bust: a unique salt first, ISL still exact; with a shared prefix the
- * prefix follows the salt */
+ * salt follows the prefix, which stays shared (issue 40 item 4) */
 static void test_cache_bust(void)
 {
     struct gp_tokenizer *tok = ts_builtin();
@@ -99,10 +99,10 @@ static void test_cache_bust(void)
     o.shared_prefix_ratio = 0.5;
     c = build(tok, &o, 64);
     for (size_t i = 0; c && i < 20; i++) {
-        CHECK(c[i][4] == ' ' && c[i][37] == ' ');
-        CHECK(!strncmp(c[i] + 5, c[0] + 5, 32));
+        CHECK(c[i][32] == ' ' && c[i][37] == ' ');
+        CHECK(!strncmp(c[i], c[0], 33)); /* the prefix and its space are shared */
         if (i)
-            CHECK(strncmp(c[i], c[0], 4) != 0);
+            CHECK(strncmp(c[i] + 33, c[0] + 33, 4) != 0); /* the salt is not */
     }
     free_all(c, 20);
     gp_tokenizer_free(tok);

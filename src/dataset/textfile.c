@@ -81,7 +81,7 @@ static int read_texts(const char *path, struct gp_tokenizer *tok, struct texts *
         json_t *row = gp_ds_bom(s, n) ? NULL : json_loadb(s, n, JSON_REJECT_DUPLICATES, &je);
         json_t *a = json_object_get(row, "text"), *b = json_object_get(row, "text_input");
         const char *why = gp_ds_bom(s, n) ? GP_DS_BOM_MSG
-                          : !row          ? je.text
+                          : !row          ? gp_json_why(je.text)
                           : a && b ? "each row must have only one of 'text_input' or 'text'"
                           : !json_is_string(a ? a : b) ? "each row needs a string \"text\" (or \"text_input\")"
                                                        : NULL;

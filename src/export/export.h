@@ -131,7 +131,9 @@ struct gp_export_ctx {
  * --max-concurrency cap left out); queue-to-send lag the same; kernel-
  * stamped reads returned > GP_FID_RECV_AVG_MS late on average (phase >=
  * GP_FID_MIN_RUN_S); the client's threads used >= GP_FID_CPU_SHARE of the
- * host's CPUs (phase >= GP_FID_MIN_RUN_S; one process only). */
+ * host's CPUs (phase >= GP_FID_MIN_RUN_S; one process only); or any
+ * measured request failed in the client itself (out of file descriptors,
+ * local ports or buffers: gp_fidelity_local_cause). */
 #define GP_FID_BUSY 0.9
 #define GP_FID_MIN_RUN_S 0.5
 #define GP_FID_LAG_MS 10.0
@@ -150,12 +152,20 @@ struct gp_fidelity_inputs {
     double recv_lag_max_ms, recv_lag_avg_ms; /* < 0: reads not kernel-stamped */
     double cpu_s;                    /* client threads' CPU; < 0 = unknown */
     int n_cpus;                      /* online CPUs of this host */
+    size_t local_failed;             /* requests that failed in the client itself (no descriptor, no local
+                                      * port, no buffer): the load asked for was not applied */
+    size_t local_of;                 /* measured requests they are counted among */
+    char local_what[64];             /* the first one's cause, e.g. "Too many open files" */
 };
 struct gp_fidelity {
     int limiting;
     int n_reasons;
     char reasons[GP_FID_MAX_REASONS][400]; /* what was seen, the threshold, what to do */
 };
+/* The cause when a transport error text err[0..n) is the client's own
+ * resource running out (EMFILE, ENFILE, EADDRNOTAVAIL, ENOBUFS, ENOMEM: the
+ * request never reached the server for a local reason), else NULL. */
+const char *gp_fidelity_local_cause(const char *err, size_t n);
 /* The figures from ctx (its store's records and client counters). */
 void gp_fidelity_inputs(const struct gp_export_ctx *ctx, struct gp_fidelity_inputs *in);
 /* The verdict from them (pure: unit-tested on hand-made inputs). */

@@ -1,7 +1,7 @@
 /* export/fidelity.c — the fidelity verdict of a run: was the client
  * limiting the measurement? From figures the client already measured
  * (busiest event loop's busy fraction, open-loop schedule lag, queue-to-send
- * lag, receive lag, CPU time) to "not limiting" or "limiting" with one
+ * lag, receive lag, CPU time, requests that failed in the client itself) to "not limiting" or "limiting" with one
  * sentence per reason (what was seen, the threshold, what to do). Written
  * as "fidelity" in <stem>_genperf.json and as one console line; `genperf
  * compare` reads the block. Owns nothing; scratch arrays are freed before
@@ -17,6 +17,7 @@
 #include "client/record.h"
 #include "core/stats.h"
 #include "export/export.h"
+#include "metrics/metrics.h"
 #include "sched/sched.h"
 
 #include <stdarg.h>
@@ -35,6 +36,35 @@ static double p99_ms(double *v, size_t n, double thr_ms, size_t *over)
     return gp_percentile_sorted(v, n, 99);
 }
 
+const char *gp_fidelity_local_cause(const char *err, size_t n)
+{
+    /* strerror's glibc texts, as the client writes them after "socket: " or
+     * a connect failure; ENFILE's text holds EMFILE's, so it comes first */
+    static const char *const causes[] = {"Too many open files in system", "Too many open files",
+                                         "Cannot assign requested address", "No buffer space available",
+                                         "Cannot allocate memory"};
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++)
+        if (memmem(err, n, causes[i], strlen(causes[i])))
+            return causes[i];
+    return NULL;
+}
+
+/* Measured requests that failed in the client itself (counted into in). */
+static void local_failures(const struct gp_metrics_result *m, struct gp_fidelity_inputs *in)
+{
+    if (!m)
+        return;
+    in->local_of = m->n_reqs;
+    for (size_t i = 0; i < m->n_reqs; i++) {
+        const struct gp_req_metrics *q = &m->reqs[i];
+        const char *why = q->fail == GP_FAIL_TRANSPORT && q->err_len
+                              ? gp_fidelity_local_cause(m->text + q->err_off, q->err_len)
+                              : NULL;
+        if (why && !in->local_failed++)
+            snprintf(in->local_what, sizeof in->local_what, "%s", why);
+    }
+}
+
 void gp_fidelity_inputs(const struct gp_export_ctx *ctx, struct gp_fidelity_inputs *in)
 {
     const struct gp_record_store *st = ctx->store;
@@ -50,6 +80,7 @@ void gp_fidelity_inputs(const struct gp_export_ctx *ctx, struct gp_fidelity_inpu
         in->recv_lag_max_ms = (double)ctx->rx_lag_max_ns / 1e6;
         in->recv_lag_avg_ms = (double)ctx->rx_lag_sum_ns / (double)ctx->n_rx_kstamp / 1e6;
     }
+    local_failures(ctx->m, in);
     double *v = malloc((st->n ? st->n : 1) * sizeof *v);
     if (!v)
         return; /* the verdict then rules on what it has */
@@ -96,6 +127,13 @@ void gp_fidelity_assess(const struct gp_fidelity_inputs *in, struct gp_fidelity 
 {
     memset(f, 0, sizeof *f);
     int long_enough = in->run_s >= GP_FID_MIN_RUN_S;
+    /* first: a request that never left the client is load not applied,
+     * whatever the timing figures say (issue 40 item 6) */
+    if (in->local_failed)
+        reason(f,
+               "%zu of %zu requests failed in the client itself (%s): the load asked for was not applied; raise "
+               "the limit (ulimit -n for descriptors), lower the concurrency or rate, or add client hosts",
+               in->local_failed, in->local_of, in->local_what);
     if (long_enough && in->busy_fraction >= GP_FID_BUSY)
         reason(f,
                "the busiest event loop was busy %.0f%% of the measured phase (limit %.0f%%): requests waited for "

@@ -92,6 +92,8 @@ static void add_counts(json_t *o, const struct gp_export_ctx *ctx)
     json_object_set_new(rq, "with_server_usage", json_integer((json_int_t)m->n_with_usage));
     json_object_set_new(rq, "malformed_events", json_integer((json_int_t)m->n_bad_events));
     json_object_set_new(rq, "bad_usage", json_integer((json_int_t)m->n_bad_usage));
+    if (m->n_short_after_done) /* only when seen: other runs keep their bytes */
+        json_object_set_new(rq, "short_after_done", json_integer((json_int_t)m->n_short_after_done));
     json_object_set_new(o, "requests", rq);
     if (m->structured.present) { /* only with a schema sent: other runs keep their bytes */
         json_t *so = json_object();

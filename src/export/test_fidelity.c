@@ -24,6 +24,22 @@ static void test_rules(void)
     CHECK_INT(f.limiting, 0);
     CHECK_INT(f.n_reasons, 0);
 
+    /* issue 40 item 6: requests the client itself failed (68 of 300 for
+     * lack of descriptors) limit the run, whatever the timing says */
+    in.local_failed = 68, in.local_of = 300;
+    snprintf(in.local_what, sizeof in.local_what, "%s", "Too many open files");
+    gp_fidelity_assess(&in, &f);
+    CHECK_INT(f.limiting, 1);
+    CHECK(strstr(f.reasons[0], "68 of 300 requests failed in the client itself (Too many open files)") == f.reasons[0]);
+    in.run_s = 0.1; /* no guard: even a short run did not apply its load */
+    gp_fidelity_assess(&in, &f);
+    CHECK_INT(f.limiting, 1);
+    in = calm();
+    CHECK_STR(gp_fidelity_local_cause("Failed to connect to h port 1: socket: Too many open files in system", 69),
+              "Too many open files in system");
+    CHECK_STR(gp_fidelity_local_cause("x: Cannot assign requested address", 35), "Cannot assign requested address");
+    CHECK(gp_fidelity_local_cause("Failed to connect: Connection refused", 37) == NULL);
+
     in.busy_fraction = 0.95;
     gp_fidelity_assess(&in, &f);
     CHECK_INT(f.limiting, 1);

@@ -271,6 +271,8 @@ static void accumulate(struct compute *c)
         out->n_bad_events += rm->bad_events;
         if (rm->flags & GP_RQ_NO_DONE)
             out->n_no_done++;
+        if (rm->flags & GP_RQ_SHORT_AFTER_DONE)
+            out->n_short_after_done++;
         if (rm->flags & GP_RQ_HAS_USAGE)
             out->n_with_usage++;
         if (rm->flags & GP_RQ_BAD_USAGE)

@@ -90,6 +90,8 @@ enum gp_req_flags {
     GP_RQ_BAD_USAGE = 1u << 6,     /* a usage count was out of range or not an integer: kept as absent */
     GP_RQ_SO_INVALID_JSON = 1u << 7, /* a schema was sent and the output is not JSON (not a failure) */
     GP_RQ_SO_MISMATCH = 1u << 8,   /* a schema was sent; the output is JSON that does not match it */
+    GP_RQ_SHORT_AFTER_DONE = 1u << 9, /* the stream was complete ([DONE]), then the connection closed short
+                                       * of the Content-Length: ok, but the server's framing is wrong */
 };
 
 /* One measured (non-warmup) request. Times are CLOCK_MONOTONIC ns like the
@@ -192,6 +194,7 @@ struct gp_metrics_result {
                                       GP_FAIL_NO_CONTENT (GenAI-Perf, which never sees it fail,
                                       would count it here) */
     size_t n_no_done;              /* streams without [DONE] (ok or not) */
+    size_t n_short_after_done;     /* streams complete, then closed short of Content-Length (GP_RQ_SHORT_AFTER_DONE) */
     size_t n_osl_mismatch;         /* requests with osl_asked >= 0 and osl != osl_asked */
     size_t n_with_usage;           /* requests that carried usage */
     size_t n_bad_usage;            /* of those, with a usage count that was no count (GP_RQ_BAD_USAGE) */

@@ -277,6 +277,10 @@ static int classify(struct worker *w, const struct gp_record *r, struct gp_req_m
     }
     if (streamed && !s->done)
         return classify_no_done(w, r, rm, cut, etext) ? -GP_ENOMEM : 0;
+    /* Everything arrived, then the body fell short of its Content-Length:
+     * the answer stands, the framing lie is counted (issue 40 item 5). */
+    if (cut && streamed)
+        rm->flags |= GP_RQ_SHORT_AFTER_DONE;
     /* A 2xx with no response object at all measured nothing: it fails
      * (GenAI-Perf would count it in request_throughput as a request without
      * content). One with a well-formed response but no content (a finish

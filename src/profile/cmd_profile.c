@@ -94,6 +94,7 @@ static void print_warnings(const struct profile_config *cfg)
     if (cfg->insecure)
         fprintf(stderr, "genperf: warning: --insecure: the server's TLS certificate and host name are not verified\n");
     gp_profile_url_note(stderr, cfg);
+    gp_profile_extra_input_notes(stderr, cfg);
 }
 
 /* Everything one `profile` run holds, stage to stage; freed by run_free. */

@@ -411,9 +411,13 @@ static int copy_values(struct profile_config *cfg, const struct gp_profile_raw *
                 *FIELD(cfg, o->off, long) = rv->i;
             break;
         case C_SECS:
-            if (rv->seen && !(rv->f > 0))
-                return gp_profile_config_err(cfg, err, GP_EINVAL, "%s %s: must be a positive number of seconds", o->names[0],
-                                  rv->s);
+            /* inf would be a slice or ramp that never ends (and vanishes
+             * from the JSON, which has no inf): finite only (issue 40 item 4) */
+            if (rv->seen && !(rv->f > 0 && isfinite(rv->f)))
+                return gp_profile_config_err(cfg, err, GP_EINVAL, "%s %s: must be a %spositive %s", o->names[0],
+                                  rv->s, isfinite(rv->f) ? "" : "finite ",
+                                  o->id == O_TRACE_SPEEDUP ? "factor (2 replays the trace twice as fast)"
+                                                           : "number of seconds");
             if (rv->seen)
                 *FIELD(cfg, o->off, double) = rv->f;
             break;
@@ -454,6 +458,15 @@ static int check_headers(struct profile_config *cfg, struct gp_error *err)
             return gp_profile_config_err(cfg, err, GP_EINVAL,
                               "-H '%.*s': the header contains a CR or LF (header injection); pass one header "
                               "per -H", nl, h);
+        /* The body's framing is the client's: a user Content-Length or
+         * Transfer-Encoding replaces the real one and the server reads a
+         * desynchronised stream (issue 40 item 3). Host (virtual hosting) and
+         * Connection (close is honoured by the client) change no framing. */
+        if ((nl == 14 && !strncasecmp(h, "Content-Length", 14)) ||
+            (nl == 17 && !strncasecmp(h, "Transfer-Encoding", 17)))
+            return gp_profile_config_err(cfg, err, GP_EINVAL,
+                              "-H '%.*s': the client frames each request body itself (Content-Length); drop "
+                              "this header", nl, h);
     }
     return 0;
 }
@@ -515,6 +528,12 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
                           gp_profile_output_format(cfg));
     if (cfg->concurrency < 0 || (raw[O_CONCURRENCY].seen && raw[O_CONCURRENCY].i == 0))
         return gp_profile_config_err(cfg, err, GP_EINVAL, "--concurrency %ld: must be >= 1", raw[O_CONCURRENCY].i);
+    /* GenAI-Perf's bound lets 0 through and then sends empty prompts; 0 here
+     * used to keep the default and send 550-token ones (issue 40 item 4) */
+    if (raw[O_ISL].seen && raw[O_ISL].i == 0)
+        return gp_profile_config_err(cfg, err, GP_EINVAL,
+                                     "--synthetic-input-tokens-mean 0: a synthetic prompt needs at least 1 token "
+                                     "(GenAI-Perf would send empty prompts); pass N >= 1");
     if (raw[O_STABILITY].seen && raw[O_STABILITY].f == 0)
         return gp_profile_config_err(cfg, err, GP_EINVAL, "-s/--stability-percentage 0: must be 1..999");
     if ((rc = check_headers(cfg, err)) < 0)
@@ -528,7 +547,8 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
     if (cfg->measurement_interval_ms > 1000000000L)
         return gp_profile_config_err(cfg, err, GP_EINVAL, "--measurement-interval %ld: at most 1000000000 ms",
                           cfg->measurement_interval_ms);
-    if (cfg->request_rate < 0 || !isfinite(cfg->request_rate))
+    /* 0 is no rate, not "closed loop": refused like -1 (issue 40 item 4) */
+    if (cfg->request_rate < 0 || !isfinite(cfg->request_rate) || (raw[O_RATE].seen && raw[O_RATE].f == 0))
         return gp_profile_config_err(cfg, err, GP_EINVAL, "--request-rate %s: must be a positive number of requests per second",
                           raw[O_RATE].s);
     if (cfg->max_concurrency && cfg->request_rate == 0 && !cfg->fixed_schedule)

@@ -83,6 +83,7 @@ void gp_profile_config_free(struct profile_config *cfg)
     free(cfg->secret_copies);
     if (cfg->extra_inputs)
         json_decref(cfg->extra_inputs);
+    json_decref(cfg->extra_numeric_strings);
     memset(cfg, 0, sizeof *cfg);
 }
 
@@ -139,7 +140,7 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
             if (obj)
                 json_decref(obj);
             return gp_profile_config_err(cfg, err, GP_EINVAL,
-                              "--extra-inputs %s: not a valid JSON object (%s); %s", s, je.text,
+                              "--extra-inputs %s: not a valid JSON object (%s); %s", s, gp_json_why(je.text),
                               strstr(je.text, "duplicate") ? "give each key once"
                                                            : "pass a JSON object or name:value");
         }
@@ -206,8 +207,20 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
                                              "9223372036854775807); pass a smaller value, or a JSON string",
                                              s);
             }
-        } else
+        } else {
             val = json_string(v);
+            /* GenAI-Perf types only plain digits: 1e23 or -1 go out as
+             * strings. Keep its bytes, but remember to say so. */
+            char *end = NULL;
+            (void)strtod(v, &end);
+            if (val && end != v && !*end) {
+                if (!cfg->extra_numeric_strings && !(cfg->extra_numeric_strings = json_array())) {
+                    json_decref(val);
+                    return -GP_ENOMEM;
+                }
+                json_array_append_new(cfg->extra_numeric_strings, json_string(s));
+            }
+        }
     }
     if (json_object_get(cfg->extra_inputs, name)) {
         json_decref(val);
@@ -215,6 +228,22 @@ int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct
     }
     json_object_set_new(cfg->extra_inputs, name, val);
     return 0;
+}
+
+void gp_profile_extra_input_notes(FILE *out, const struct profile_config *cfg)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(cfg->extra_numeric_strings, i, v) {
+        const char *s = json_string_value(v);
+        const char *colon = s ? strchr(s, ':') : NULL;
+        if (!colon)
+            continue;
+        fprintf(out,
+                "genperf: warning: --extra-inputs %s: %s goes out as the JSON string \"%s\", not a number (GenAI-Perf "
+                "types only plain digits as numbers); for a number pass '{\"%.*s\": %s}'\n",
+                s, colon + 1, colon + 1, (int)(colon - s), s, colon + 1);
+    }
 }
 
 static int add_goodput_term(struct profile_config *cfg, const char *s, struct gp_error *err)

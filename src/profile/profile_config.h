@@ -62,6 +62,8 @@ struct profile_config {
     const char *profile_export_file;    /* "profile_export.json" */
     const char *artifact_dir;           /* "artifacts" */
     json_t *extra_inputs;               /* owned object, NULL = none */
+    json_t *extra_numeric_strings;      /* owned array of "name:value" given to --extra-inputs whose value
+                                         * reads as a number but goes out as a string (warned), NULL = none */
     long measurement_interval_ms;       /* 0 = request-count mode */
     double stability;                   /* 999 */
     int stability_given;
@@ -273,6 +275,11 @@ void gp_profile_usage(FILE *fp, const char *prog, int full);
 int gp_profile_parse_long(const char *s, long *out);
 int gp_profile_parse_double(const char *s, double *out);
 int gp_profile_add_extra_input(struct profile_config *cfg, const char *s, struct gp_error *err);
+
+/* One warning line on `out` per --extra-inputs NAME:VALUE whose VALUE reads as
+ * a number (1e23, -1, 0x10) yet goes out as a JSON string, as GenAI-Perf's
+ * typing sends it: the bytes are kept, the surprise is named. */
+void gp_profile_extra_input_notes(FILE *out, const struct profile_config *cfg);
 /* -u/--url X: the endpoints become X alone; --urls X Y: each item appended
  * to the list the parser emptied when the flag began. */
 int gp_profile_set_url(struct profile_config *cfg, const char *s, struct gp_error *err);

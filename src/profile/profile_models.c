@@ -30,8 +30,13 @@ int gp_profile_copy_model_weights(struct profile_config *cfg, const struct gp_pr
         return gp_profile_config_err(cfg, err, GP_ENOMEM, "out of memory");
     }
     int rc = 0;
-    char *save = NULL;
-    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+    /* Split by hand: strtok_r skips empty items, so "a:1," passed and the
+     * stray comma went unseen (issue 40 item 4). */
+    for (char *item = copy, *next; item && !rc; item = next) {
+        char *comma = strchr(item, ',');
+        next = comma ? comma + 1 : NULL;
+        if (comma)
+            *comma = '\0';
         char *colon = strrchr(item, ':');
         char *end = NULL;
         double v = 0;
@@ -43,7 +48,12 @@ int gp_profile_copy_model_weights(struct profile_config *cfg, const struct gp_pr
         size_t k = 0;
         while (colon && k < cfg->n_models && strcmp(cfg->models[k], item))
             k++;
-        if (!colon || !*item || errno || end == colon + 1 || *end)
+        /* decimal only: strtod also takes 0x1, inf and nan */
+        if (colon && colon[1] && strspn(colon + 1, "0123456789.eE+-") != strlen(colon + 1))
+            rc = gp_profile_config_err(cfg, err, GP_EINVAL,
+                                       "--model-weights '%s': the weight of '%s' must be a decimal number (e.g. 0.7)",
+                                       rv->s, item);
+        else if (!colon || !*item || errno || end == colon + 1 || *end)
             rc = gp_profile_config_err(cfg, err, GP_EINVAL,
                                        "--model-weights '%s': each item must be NAME:WEIGHT (e.g. a:0.7,b:0.3)", rv->s);
         else if (k == cfg->n_models)

@@ -287,6 +287,12 @@ int gp_profile_finish(struct profile_run *r)
         fprintf(stderr, "genperf: warning: %zu counted streams ended without [DONE] (on an event boundary, or after "
                         "finish_reason); records.jsonl marks them \"done\": false\n",
                 n_ok_no_done);
+    if (r->metrics_ok && r->mr.n_short_after_done)
+        fprintf(stderr, "genperf: warning: %zu streams were complete ([DONE]) but their transfer then failed (the "
+                        "connection closed short of the Content-Length, or the chunked body was cut): counted as ok, "
+                        "but the server (or a proxy) frames its responses wrongly; _genperf.json "
+                        "\"requests\".\"short_after_done\" counts them\n",
+                r->mr.n_short_after_done);
     /* all reasoning-only: the last line says that instead (below) */
     int all_reasoning_only = r->metrics_ok && r->mr.n_ok && r->mr.reasoning.present &&
                              r->mr.reasoning.n_reasoning_only == r->mr.n_ok;

@@ -10,6 +10,7 @@
  */
 #include "profile/profile_int.h"
 #include "core/error.h"
+#include "core/fsutil.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -54,7 +55,7 @@ static json_t *load_json(struct profile_config *cfg, const char *flag, const cha
     json_t *v = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!v)
         gp_profile_config_err(cfg, err, GP_EINVAL, "%s %s: not a readable JSON file (line %d: %s)", flag, path,
-                              je.line, je.text);
+                              je.line, gp_json_why(je.text));
     return v;
 }
 

@@ -65,10 +65,9 @@ static void test_defaults(void)
     gp_profile_config_free(&c);
 
     /* truthy semantics: zeros keep the defaults (genperf refuses --concurrency 0
-     * and -s 0, which GenAI-Perf's help says are invalid: test_security) */
-    CHECK_INT(parse(&c, &e, "-m", "m", "--request-count", "0", "--synthetic-input-tokens-mean",
-                    "0", "--output-tokens-mean", "0", NULL),
-              0);
+     * and -s 0, which GenAI-Perf's help says are invalid: test_security; and
+     * --isl 0, which would silently send 550-token prompts: test_config_errors) */
+    CHECK_INT(parse(&c, &e, "-m", "m", "--request-count", "0", "--output-tokens-mean", "0", NULL), 0);
     CHECK_INT(c.concurrency, 1);
     CHECK_INT(c.request_count, 10);
     CHECK_INT(c.isl_mean, 550);
@@ -440,6 +439,29 @@ static void test_config_errors(void)
     gp_profile_config_free(&c);
     CHECK(parse(&c, &e, "-m", "m", "--max-concurrency", "4", NULL) < 0); /* only with --request-rate */
     gp_profile_config_free(&c);
+
+    /* issue 40 item 4: no silent defaults */
+    CHECK(parse(&c, &e, "-m", "m", "--isl", "0", NULL) < 0);
+    CHECK(strstr(e.msg, "--synthetic-input-tokens-mean 0: a synthetic prompt needs at least 1 token") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--request-rate", "0", NULL) < 0);
+    CHECK_STR(e.msg, "--request-rate 0: must be a positive number of requests per second");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--timeslice-duration", "inf", NULL) < 0);
+    CHECK_STR(e.msg, "--timeslice-duration inf: must be a finite positive number of seconds");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "--trace-speedup", "0", NULL) < 0);
+    CHECK(strstr(e.msg, "--trace-speedup 0: must be a positive factor") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:0x1,b:1", NULL) < 0);
+    CHECK(strstr(e.msg, "must be a decimal number") != NULL);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:1,b:1,", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:1,,b:1", NULL) < 0);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "a", "b", "--model-weights", "a:0.5,b:1e0", NULL), 0);
+    gp_profile_config_free(&c);
 }
 
 static void test_extra_inputs_typing(void)
@@ -461,6 +483,24 @@ static void test_extra_inputs_typing(void)
     CHECK_STR(s, "{\"temperature\":0.69999999999999996,\"ignore_eos\":true,\"n\":3,\"neg\":\"-1\",\"flag\":null,"
                  "\"stream_options\":{\"include_usage\":true}}");
     free(s);
+    /* issue 40 item 4: a number sent as a string keeps its bytes, is warned */
+    char *note = NULL;
+    size_t nn = 0;
+    FILE *f = open_memstream(&note, &nn);
+    gp_profile_extra_input_notes(f, &c);
+    fclose(f);
+    CHECK_STR(note, "genperf: warning: --extra-inputs neg:-1: -1 goes out as the JSON string \"-1\", not a number "
+                    "(GenAI-Perf types only plain digits as numbers); for a number pass '{\"neg\": -1}'\n");
+    free(note);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "--extra-inputs", "max_tokens:1e23", "--extra-inputs", "{\"s\":\"5e1\"}", NULL), 0);
+    CHECK_STR(json_string_value(json_object_get(c.extra_inputs, "max_tokens")), "1e23");
+    f = open_memstream(&note, &nn);
+    gp_profile_extra_input_notes(f, &c);
+    fclose(f);
+    CHECK(strstr(note, "genperf: warning: --extra-inputs max_tokens:1e23: 1e23 goes out as the JSON string") == note);
+    CHECK(strstr(note, "\"s\"") == NULL); /* a JSON string given as one is no surprise */
+    free(note);
     gp_profile_config_free(&c);
 }
 
@@ -552,6 +592,16 @@ static void test_security(void)
     CHECK(strstr(e.msg, "-H 'NoColonHere'") && strstr(e.msg, "'Name: value'"));
     gp_profile_config_free(&c);
     CHECK(parse(&c, &e, "-m", "m", "-H", ": v", NULL) < 0);
+    gp_profile_config_free(&c);
+    /* issue 40 item 3: the body's framing is the client's, any case */
+    CHECK(parse(&c, &e, "-m", "m", "-H", "Content-Length: 5", NULL) < 0);
+    CHECK_STR(e.msg, "-H 'Content-Length': the client frames each request body itself (Content-Length); drop "
+                     "this header");
+    gp_profile_config_free(&c);
+    CHECK(parse(&c, &e, "-m", "m", "-H", "transfer-ENCODING: chunked", NULL) < 0);
+    CHECK(strstr(e.msg, "-H 'transfer-ENCODING'") == e.msg);
+    gp_profile_config_free(&c);
+    CHECK_INT(parse(&c, &e, "-m", "m", "-H", "Host: example.test", "-H", "Connection: close", NULL), 0);
     gp_profile_config_free(&c);
     CHECK(parse(&c, &e, "-m", "m", "--concurrency", "0", NULL) < 0);
     CHECK_STR(e.msg, "--concurrency 0: must be >= 1");

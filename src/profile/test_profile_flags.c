@@ -327,7 +327,11 @@ static void test_model_weights(void)
         {"a:0.7", "--model-weights 'a:0.7': -m b has no weight; give every -m model one"},
         {"a:0,b:1", "--model-weights 'a:0,b:1': the weight of 'a' must be a number > 0"},
         {"a:-1,b:1", "--model-weights 'a:-1,b:1': the weight of 'a' must be a number > 0"},
-        {"a:x,b:1", "--model-weights 'a:x,b:1': each item must be NAME:WEIGHT (e.g. a:0.7,b:0.3)"},
+        {"a:x,b:1", "--model-weights 'a:x,b:1': the weight of 'a' must be a decimal number (e.g. 0.7)"},
+        /* issue 40 item 4: strtod's hex and inf, and an empty item, are refused */
+        {"a:0x1,b:1", "--model-weights 'a:0x1,b:1': the weight of 'a' must be a decimal number (e.g. 0.7)"},
+        {"a:inf,b:1", "--model-weights 'a:inf,b:1': the weight of 'a' must be a decimal number (e.g. 0.7)"},
+        {"a:1,b:1,", "--model-weights 'a:1,b:1,': each item must be NAME:WEIGHT (e.g. a:0.7,b:0.3)"},
         {"a,b", "--model-weights 'a,b': each item must be NAME:WEIGHT (e.g. a:0.7,b:0.3)"},
         {"a:1,a:2,b:1", "--model-weights 'a:1,a:2,b:1': 'a' is weighed twice"},
     };

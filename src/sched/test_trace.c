@@ -91,6 +91,15 @@ static void test_errors(void)
     CHECK(strstr(m, "t.jsonl:2:") && strstr(m, "earlier than 10 on line 1"));
     m = refuse("{\"timestamp\": 0, \"input_length\": 5}\n\n{\"input_length\": 5}\n", &fs);
     CHECK(strstr(m, "t.jsonl:3: missing \"timestamp\"") != NULL);
+    /* issue 40 item 4: a 1e12 ms gap (epoch ms) is named before the run */
+    m = refuse("{\"timestamp\": 0, \"input_length\": 5}\n{\"timestamp\": 1000000000000, \"input_length\": 5}\n", &fs);
+    CHECK(strstr(m, "t.jsonl:2: \"timestamp\" 1000000000000 is 11574 days after the run starts") == m);
+    CHECK(strstr(m, "epoch milliseconds") != NULL);
+    struct gp_trace_opts fast = {.require_timestamp = 1, .speedup = 10};
+    m = refuse("{\"timestamp\": 0, \"input_length\": 5}\n{\"timestamp\": 864000000, \"input_length\": 5}\n", &fast);
+    CHECK_STR(m, "(accepted)"); /* 10 days at x10 is one day */
+    m = refuse("{\"timestamp\": 0, \"input_length\": 5}\n{\"timestamp\": 1000000000000, \"input_length\": 5}\n", NULL);
+    CHECK_STR(m, "(accepted)"); /* no fixed schedule: nothing waits for it */
     m = refuse("{\"timestamp\": \"0\", \"input_length\": 5}\n", NULL);
     CHECK(strstr(m, "\"timestamp\" must be a number") != NULL);
     m = refuse("{\"input_length\": 0}\n", NULL);

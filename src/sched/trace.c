@@ -42,6 +42,9 @@ struct parse {
     struct gp_error *err;
 };
 
+/* The longest wait a fixed schedule may ask for (ns): one day. */
+#define TRACE_MAX_WAIT_NS 86400e9
+
 static int line_err(struct parse *p, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int line_err(struct parse *p, long line, const char *fmt, ...)
 {
@@ -225,7 +228,7 @@ static int parse_row(struct parse *p, long line, const char *s, size_t n)
     if (!row)
         return line_err(p, line, "not JSON (%s, column %d); each line must be one object such as "
                                  "{\"timestamp\": 0, \"input_length\": 512, \"output_length\": 64}",
-                        jerr.text, jerr.column);
+                        gp_json_why(jerr.text), jerr.column);
     int rc = 0;
     size_t ri = t->n, cap = p->cap_rows;
     if (!json_is_object(row)) {
@@ -320,6 +323,16 @@ static int finish(struct parse *p)
             double ns = (p->ts[i] - base) * 1e6 / speed;
             if (!(ns < 9.0e18))
                 return line_err(p, t->rows[i].line, "\"timestamp\" %g is too large (past 292 years)", p->ts[i]);
+            /* A replay that waits past a day is a mistake, most often epoch
+             * milliseconds where ms from the start belong: it would sit
+             * silent for years (issue 40 item 4). Say so before the run. */
+            if (o->require_timestamp && ns > TRACE_MAX_WAIT_NS)
+                return line_err(p, t->rows[i].line,
+                                "\"timestamp\" %.17g is %.0f days after the run starts (at --trace-speedup %g); "
+                                "timestamps are ms from the start and a fixed schedule waits for each, so the "
+                                "replay would wait that long: are these epoch milliseconds? Subtract the first "
+                                "row's timestamp from every row (a trace may span at most 1 day)",
+                                p->ts[i], ns / 86400e9, speed);
             t->rows[i].t_sched_ns = (int64_t)llround(ns);
         }
     }

@@ -7,6 +7,7 @@
 #include "serve/srv_req.h"
 #include "serve/http.h"
 #include "core/clock.h"
+#include "core/fsutil.h"
 #include "core/rng.h"
 #include "tokenizer/tokenizer.h"
 
@@ -173,8 +174,14 @@ json_t *srv_parse_body(struct srv *s, struct conn *c, const struct gp_http_req *
     json_t *root = json_loadb(hr->body ? hr->body : "", hr->body_len, 0, &jerr);
     if (!json_is_object(root)) {
         json_decref(root);
-        reject(s, c, 400, fl == GP_FLAVOR_TRTLLM ? "validation" : "BadRequestError",
-               "JSON decode error: the request body is not a JSON object", NULL);
+        /* a NUL is valid JSON that jansson refuses: name it, not "no object" */
+        char why[160];
+        if (!root && gp_json_why(jerr.text) != jerr.text)
+            snprintf(why, sizeof why, "JSON decode error: %s (line %d column %d)", gp_json_why(jerr.text), jerr.line,
+                     jerr.column);
+        else
+            snprintf(why, sizeof why, "JSON decode error: the request body is not a JSON object");
+        reject(s, c, 400, fl == GP_FLAVOR_TRTLLM ? "validation" : "BadRequestError", why, NULL);
         return NULL;
     }
     return root;

@@ -26,6 +26,12 @@ test; a model "<mode>_every2" gets that mode on every 2nd request, a clean strea
   foreign_stream 200 event stream of one {"foo":1} event, then [DONE]
   resp_failed   200 Responses API stream: two text deltas, then response.completed whose
                 response has status "failed" (--endpoint-type responses)
+  gzip          200 clean stream sent gzip-compressed with Content-Encoding: gzip, though the
+                client sent no Accept-Encoding (issue 40 item 5)
+  short_json    200 application/json chat completion cut short: Content-Length announces the
+                whole body, half of it is sent, then the connection closes
+  long_cl       200 complete stream with [DONE] whose Content-Length is 100 bytes longer than
+                the body; the connection closes after the body
 """
 import argparse, json, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -132,6 +138,35 @@ class H(BaseHTTPRequestHandler):
                                                                "error": None, "usage": None}}]
             s = "".join("event: %s\ndata: %s\n\n" % (e["type"], json.dumps(e)) for e in evs)
             return self.send_body(200, "text/event-stream", s.encode())
+        if m == "gzip":
+            import gzip
+            body = gzip.compress(self.stream([ev("tok "), ev("tok "), ev("tok ", "stop")]))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            return
+        if m in ("short_json", "long_cl"):
+            if m == "short_json":
+                whole = json.dumps({"id": "x", "object": "chat.completion", "model": "m", "choices": [
+                    {"index": 0, "message": {"role": "assistant", "content": "tok tok tok"},
+                     "finish_reason": "stop"}]}).encode()
+                ctype, body, length = "application/json", whole[:len(whole) // 2], len(whole)
+            else:
+                body = self.stream([ev("tok "), ev("tok "), ev("tok ", "stop")])
+                ctype, length = "text/event-stream", len(body) + 100
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(length))
+            self.send_header("Connection", "close")
+            self.close_connection = True
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            return
         if m.startswith("usage_"):
             ct = {"usage_big": "9223372036854775808", "usage_frac": "1.5", "usage_neg": "-3"}[m]
             usage = '{"id": "x", "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": %s}}' % ct

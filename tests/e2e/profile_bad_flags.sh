@@ -24,6 +24,15 @@ chk 1 "Required field model_names is not set" --endpoint-type chat
 chk 1 "User Config: -1 exceeds lower bounds ({'lower': 0})" -m m --synthetic-input-tokens-mean -1
 chk 1 "User Config: 1000.0 exceeds upper bounds ({'lower': 1, 'upper': 999})" -m m -s 1000
 chk 1 "If output tokens stddev is set, mean must also be set" -m m --output-tokens-stddev 3
+# issue 40 items 3 and 4: the client's framing is its own; no silent defaults
+chk 1 "-H 'Content-Length': the client frames each request body itself" -m m -H 'Content-Length: 5'
+chk 1 "-H 'transfer-encoding': the client frames each request body itself" -m m -H 'transfer-encoding: chunked'
+chk 1 "--synthetic-input-tokens-mean 0: a synthetic prompt needs at least 1 token" -m m --isl 0
+chk 1 "--request-rate 0: must be a positive number of requests per second" -m m --request-rate 0
+chk 1 "--timeslice-duration inf: must be a finite positive number of seconds" -m m --timeslice-duration inf
+chk 1 "--trace-speedup 0: must be a positive factor" -m m --trace-speedup 0
+chk 1 "--model-weights 'a:0x1,b:1': the weight of 'a' must be a decimal number" -m a b --model-weights a:0x1,b:1
+chk 1 "--model-weights 'a:1,b:1,': each item must be NAME:WEIGHT" -m a b --model-weights a:1,b:1,
 # GenAI-Perf's errors, not warnings: config_command.py _check_output_tokens_and_service_kind and
 # _check_output_format_and_generate_plots (genperf's own spelling keeps min_tokens/ignore_eos)
 chk 1 "User Config: input.output_tokens.deterministic is only supported with Triton or TensorRT-LLM Engine service kinds" \

@@ -3,7 +3,8 @@
 # --request-rate 200 against a server answering in ~0.3 s needs ~60 sockets at once. The run warns
 # before it starts (the rate times the expected latency exceeds the limit), the requests refused with
 # "Too many open files" are transport failures, and the run exits 1 saying the load asked for was not
-# applied; with --max-failure-rate the failure share decides instead (0.99: exit 0, a warning).
+# applied; with --max-failure-rate the failure share decides instead (0.99: exit 0, a warning). The
+# fidelity verdict says the client limited the run, naming those failures (issue 40 item 6).
 . "$GP_ROOT/tests/e2e/profile_common.inc"
 cd "$TMPDIR"
 start_serve --ttft-ms 300 --itl-ms 5
@@ -28,7 +29,14 @@ python3 - "$g" <<'PY' || fail "failures not counted: $(cat "$g")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["failures"]["transport"] > 0 and d["requests"]["ok"] > 0, d["requests"]
+# issue 40 item 6: the verdict sees the client's own failures
+f = d["fidelity"]
+assert f["client_limited"] is True and f["verdict"] == "limiting", f
+assert any("failed in the client itself (Too many open files)" in r for r in f["reasons"]), f
 PY
+grep -q "^genperf: client: limiting — .*[0-9]* of 200 requests failed in the client itself (Too many open files)" e.plain ||
+  fail "the verdict line does not name the client's own failures"
+grep -q "client: not limiting" e.plain && fail "fd-starved run: 'client: not limiting'"
 run tolerated --max-failure-rate 0.99
 check_rc $rc 0
 grep -q "warning: [0-9]* of 200 requests failed in the client: it ran out of file descriptors" e.tolerated || fail "no warning line"

@@ -77,6 +77,14 @@ try:
                % (len(body), body)).encode())
     r = read_response(s)
     assert r["status"] == 401 and json.loads(r["body"]) == {"error": "Unauthorized"}, r
+    # a \u0000 in the body is named (issue 40 item 5), not "not a JSON object"
+    nul = '{"model": "m", "messages": [{"role": "user", "content": "a\\u0000b"}], "max_tokens": 3}'
+    s = conn()
+    s.sendall(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n%sContent-Type: application/json\r\n"
+               "Content-Length: %d\r\n\r\n%s" % (auth, len(nul), nul)).encode())
+    r = read_response(s)
+    msg = json.loads(r["body"])["error"]["message"]
+    assert r["status"] == 400 and "NUL character (\\u0000)" in msg and "line 1 column" in msg, r
     print("ok 400/401")
 
     # bare LF line endings (RFC 9112 2.2 lets a server refuse them): 400 at
