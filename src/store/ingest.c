@@ -152,7 +152,7 @@ static int job_locate(struct ig_job *j, const char *top, const char *dir, const 
     char *bytes = NULL;
     size_t len = 0;
     int r;
-    if ((r = gp_read_file(j->main_path, &bytes, &len, err)))
+    if ((r = gp_read_file_max(j->main_path, IG_MAX_WHOLE_FILE, GP_READ_REGULAR, &bytes, &len, err)))
         return r;
     gp_sha256_hex(bytes, len, j->sha);
     free(bytes);

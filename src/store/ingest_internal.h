@@ -27,6 +27,13 @@
 struct gp_db;
 struct gp_error;
 
+/* The largest artifact ingest reads whole (the summary JSON/CSV, the
+ * export JSON, the repeat aggregate): GenAI-Perf's profile_export.json of a
+ * long run with its responses runs to hundreds of MB, so 1 GiB leaves room
+ * while a sparse or runaway file is refused by name instead of exhausting
+ * memory. Every artifact must be a regular file (core/fsutil.h). */
+#define IG_MAX_WHOLE_FILE ((size_t)1 << 30)
+
 struct ig_opt_i {
     int set;
     long long v;
