@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,40 @@ void gp_atomic_abort(struct gp_atomic_file *af)
     af->fp = NULL;
     if (af->tmp[0])
         unlink(af->tmp);
+}
+
+/* keep() for gp_remove_stale_tmp: NAME.tmp.DIGITS with a dead PID. */
+static int stale_tmp(const char *path, const char *name, void *arg)
+{
+    (void)path;
+    (void)arg;
+    const char *t = strstr(name, ".tmp.");
+    if (!t)
+        return 0;
+    for (const char *n; (n = strstr(t + 1, ".tmp.")); )
+        t = n; /* the last one: NAME.tmp.A.tmp.B is B's */
+    const char *d = t + 5;
+    if (!*d || strspn(d, "0123456789") != strlen(d) || strlen(d) > 9)
+        return 0;
+    long pid = strtol(d, NULL, 10);
+    if (pid <= 0 || pid == (long)getpid())
+        return 0;
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+int gp_remove_stale_tmp(const char *dir)
+{
+    char **names;
+    size_t n;
+    if (gp_dir_list(dir, stale_tmp, NULL, &names, &n, NULL) < 0)
+        return 0;
+    int removed = 0;
+    char path[4096];
+    for (size_t i = 0; i < n; i++)
+        if (gp_path_join(path, sizeof path, dir, names[i]) == 0 && unlink(path) == 0)
+            removed++;
+    gp_dir_list_free(names, n);
+    return removed;
 }
 
 int gp_write_file_atomic(const char *path, const void *data, size_t len, struct gp_error *err)

@@ -32,6 +32,13 @@ int gp_atomic_open(struct gp_atomic_file *af, const char *path, struct gp_error 
 int gp_atomic_commit(struct gp_atomic_file *af, struct gp_error *err);
 void gp_atomic_abort(struct gp_atomic_file *af);
 
+/* Removes the temp files of writers that died (SIGKILL, a crash) in dir:
+ * entries named NAME.tmp.PID (gp_atomic_open's names) whose PID is no
+ * longer a live process (kill(PID, 0) says ESRCH). A live PID's file is
+ * kept, even another program's: it may be a writer at work. Returns how
+ * many were removed (0 when dir cannot be listed). */
+int gp_remove_stale_tmp(const char *dir);
+
 /* Reads a whole file into a malloc'd NUL-terminated buffer (*out, caller
  * frees); *len_out (optional) gets its length. */
 int gp_read_file(const char *path, char **out, size_t *len_out, struct gp_error *err);
