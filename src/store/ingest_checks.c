@@ -113,16 +113,21 @@ static int check_counts(struct ig_job *j, const json_t *g, struct gp_error *err)
             return gp_err(err, GP_EINVAL, "%s: field 'requests.%s': %lld is more than the %lld measured requests",
                           j->genperf_path, within[i], (long long)json_integer_value(v), measured);
     }
-    long long okf = json_integer_value(json_object_get(req, "ok")) + json_integer_value(json_object_get(req, "failed"));
-    if (okf > measured)
-        return gp_err(err, GP_EINVAL, "%s: fields 'requests.ok' + 'requests.failed': %lld is more than the %lld "
+    /* sums in double: a hostile file's counts near LLONG_MAX must not overflow */
+    double okf = (double)json_integer_value(json_object_get(req, "ok")) +
+                 (double)json_integer_value(json_object_get(req, "failed"));
+    if (okf > (double)measured)
+        return gp_err(err, GP_EINVAL, "%s: fields 'requests.ok' + 'requests.failed': %.0f is more than the %lld "
                       "measured requests", j->genperf_path, okf, measured);
     const char *k;
     const json_t *v;
-    long long fsum = 0;
-    json_object_foreach((json_t *)json_object_get(g, "failures"), k, v) fsum += json_is_integer(v) ? json_integer_value(v) : 0;
-    if (fsum > measured)
-        return gp_err(err, GP_EINVAL, "%s: field 'failures': its counts add up to %lld, more than the %lld measured "
+    double fsum = 0;
+    json_object_foreach((json_t *)json_object_get(g, "failures"), k, v) {
+        if (json_is_integer(v))
+            fsum += (double)json_integer_value(v);
+    }
+    if (fsum > (double)measured)
+        return gp_err(err, GP_EINVAL, "%s: field 'failures': its counts add up to %.0f, more than the %lld measured "
                       "requests", j->genperf_path, fsum, measured);
     int found;
     double rc = summary_value(j, "request_count", "avg", &found);
