@@ -14,6 +14,7 @@
  *   ingest_models.c   genperf.json's per-model breakdown (several -m)
  *   ingest_jsonl.c    records / telemetry JSONL: validate, then stream in
  *   ingest_groups.c   the repeat group of a RUN_DIR/run_K/<run>/ job
+ *   ingest_checks.c   whether the files add up: refuse, or mark incomplete
  *   ingest_write.c    the one transaction that writes a job
  *   ingest.c          directory discovery and the public entry points
  */
