@@ -5,6 +5,8 @@
 #include <jansson.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +77,40 @@ void gp_atomic_abort(struct gp_atomic_file *af)
         unlink(af->tmp);
 }
 
+/* keep() for gp_remove_stale_tmp: NAME.tmp.DIGITS with a dead PID. */
+static int stale_tmp(const char *path, const char *name, void *arg)
+{
+    (void)path;
+    (void)arg;
+    const char *t = strstr(name, ".tmp.");
+    if (!t)
+        return 0;
+    for (const char *n; (n = strstr(t + 1, ".tmp.")); )
+        t = n; /* the last one: NAME.tmp.A.tmp.B is B's */
+    const char *d = t + 5;
+    if (!*d || strspn(d, "0123456789") != strlen(d) || strlen(d) > 9)
+        return 0;
+    long pid = strtol(d, NULL, 10);
+    if (pid <= 0 || pid == (long)getpid())
+        return 0;
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+int gp_remove_stale_tmp(const char *dir)
+{
+    char **names;
+    size_t n;
+    if (gp_dir_list(dir, stale_tmp, NULL, &names, &n, NULL) < 0)
+        return 0;
+    int removed = 0;
+    char path[4096];
+    for (size_t i = 0; i < n; i++)
+        if (gp_path_join(path, sizeof path, dir, names[i]) == 0 && unlink(path) == 0)
+            removed++;
+    gp_dir_list_free(names, n);
+    return removed;
+}
+
 int gp_write_file_atomic(const char *path, const void *data, size_t len, struct gp_error *err)
 {
     struct gp_atomic_file af;
@@ -91,11 +127,46 @@ int gp_write_file_atomic(const char *path, const void *data, size_t len, struct 
 
 int gp_read_file(const char *path, char **out, size_t *len_out, struct gp_error *err)
 {
+    return gp_read_file_max(path, SIZE_MAX - 1, 0, out, len_out, err);
+}
+
+/* Opens path for reading. With GP_READ_REGULAR the open does not wait (a
+ * FIFO with no writer would block open itself forever) and anything that is
+ * not a regular file after symlinks are followed is refused, so /dev/zero or
+ * a pipe can never be read "to the end". */
+static FILE *open_for_read(const char *path, int flags, struct gp_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | ((flags & GP_READ_REGULAR) ? O_NONBLOCK : 0));
+    if (fd < 0) {
+        gp_err(err, errno == ENOENT ? GP_ENOENT : GP_EIO, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (flags & GP_READ_REGULAR) {
+        struct stat st;
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            gp_err(err, GP_EINVAL, "'%s' is not a regular file (a FIFO, device or directory); only regular files "
+                   "are read here: copy the artifact to a file", path);
+            return NULL;
+        }
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0)
+            (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    }
+    FILE *fp = fdopen(fd, "rb");
+    if (!fp) {
+        close(fd);
+        gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
+    }
+    return fp;
+}
+
+int gp_read_file_max(const char *path, size_t max, int flags, char **out, size_t *len_out, struct gp_error *err)
+{
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = open_for_read(path, flags, err);
     if (!fp)
-        return gp_err(err, errno == ENOENT ? GP_ENOENT : GP_EIO, "cannot read '%s': %s", path,
-                      strerror(errno));
+        return err && err->code ? -err->code : -GP_EIO;
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     if (!buf) {
@@ -103,6 +174,12 @@ int gp_read_file(const char *path, char **out, size_t *len_out, struct gp_error 
         return gp_err(err, GP_ENOMEM, "out of memory reading '%s'", path);
     }
     for (;;) {
+        if (len > max) {
+            free(buf);
+            fclose(fp);
+            return gp_err(err, GP_EINVAL, "'%s' is larger than %zu MiB, the limit for this kind of file; "
+                          "is it the right file?", path, max >> 20);
+        }
         if (len + 1 >= cap) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
@@ -243,9 +320,9 @@ int gp_jsonl_open(struct gp_jsonl_file *jf, const char *path, struct gp_error *e
 {
     memset(jf, 0, sizeof *jf);
     jf->path = path;
-    jf->fp = fopen(path, "r");
+    jf->fp = open_for_read(path, GP_READ_REGULAR, err);
     if (!jf->fp)
-        return gp_err(err, GP_EIO, "cannot read %s: %s", path, strerror(errno));
+        return -GP_EIO;
     return 0;
 }
 

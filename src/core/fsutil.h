@@ -32,9 +32,24 @@ int gp_atomic_open(struct gp_atomic_file *af, const char *path, struct gp_error 
 int gp_atomic_commit(struct gp_atomic_file *af, struct gp_error *err);
 void gp_atomic_abort(struct gp_atomic_file *af);
 
+/* Removes the temp files of writers that died (SIGKILL, a crash) in dir:
+ * entries named NAME.tmp.PID (gp_atomic_open's names) whose PID is no
+ * longer a live process (kill(PID, 0) says ESRCH). A live PID's file is
+ * kept, even another program's: it may be a writer at work. Returns how
+ * many were removed (0 when dir cannot be listed). */
+int gp_remove_stale_tmp(const char *dir);
+
 /* Reads a whole file into a malloc'd NUL-terminated buffer (*out, caller
  * frees); *len_out (optional) gets its length. */
 int gp_read_file(const char *path, char **out, size_t *len_out, struct gp_error *err);
+/* The same with limits, for files a user may hand over unseen (ingest's
+ * artifacts, YAML configs): a file longer than max bytes is refused
+ * (-GP_EINVAL naming the file and the limit) once max+1 bytes are read, and
+ * with GP_READ_REGULAR a FIFO, device or directory is refused before a byte
+ * is read (-GP_EINVAL), so neither a pipe nor /dev/zero can hang or exhaust
+ * the reader. */
+#define GP_READ_REGULAR 1
+int gp_read_file_max(const char *path, size_t max, int flags, char **out, size_t *len_out, struct gp_error *err);
 
 /* 1 if path exists and is a regular file / a directory. */
 int gp_is_file(const char *path);
@@ -77,7 +92,8 @@ int gp_jsonl_each(const char *text, int (*fn)(struct json_t *obj, void *arg), vo
  * rather than store part of it. Owns the open file and the line buffer until
  * gp_jsonl_close (always call it after a successful open, also on error);
  * path is the caller's and must outlive the reader.
- * gp_jsonl_open: 0, or -GP_EIO "cannot read PATH: why".
+ * gp_jsonl_open: 0, or -GP_EIO "cannot read PATH: why" (also when PATH is
+ * not a regular file: a FIFO would block and /dev/zero never end).
  * gp_jsonl_next: 1 and *out the next line's object (the caller decrefs it),
  * 0 at the end, or -GP_EINVAL naming the path, line and column. Blank lines
  * (and trailing spaces, CR) are passed over. */

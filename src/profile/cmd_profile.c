@@ -292,7 +292,16 @@ static int stage_dataset(struct profile_run *r)
     }
     char path[8192];
     gp_path_join(path, sizeof path, r->run_dir, "inputs.json");
-    brc = check_signal(r->sfd) ? 130 : gp_mkdir_p(r->run_dir, &r->err) < 0 ? -1 : write_inputs(r, sp, path);
+    brc = check_signal(r->sfd) ? 130 : gp_mkdir_p(r->run_dir, &r->err) < 0 ? -1 : 0;
+    if (!brc) {
+        /* an earlier run into this directory that was killed left its
+         * temp files (a long run's profile export: tens of MB) */
+        gp_remove_stale_tmp(r->run_dir);
+        snprintf(r->inputs_tmp, sizeof r->inputs_tmp, "%s.tmp.%ld", path, (long)getpid());
+        brc = write_inputs(r, sp, r->inputs_tmp);
+        if (brc)
+            r->inputs_tmp[0] = '\0';
+    }
     gp_session_plan_free(sp);
     if (brc)
         return brc == 130 ? 130 : fail(r, NULL);
@@ -585,6 +594,22 @@ static int stage_run(struct profile_run *r)
     return CONTINUE;
 }
 
+/* The run ended (also on an error or a Ctrl-C, as before: only a kill
+ * leaves the staged file, which the next run into the directory removes):
+ * its inputs.json replaces the earlier set's. */
+static void commit_inputs(struct profile_run *r)
+{
+    if (!r->inputs_tmp[0])
+        return;
+    char path[8192];
+    gp_path_join(path, sizeof path, r->run_dir, "inputs.json");
+    if (rename(r->inputs_tmp, path) != 0) {
+        fprintf(stderr, "%s: warning: cannot write %s: %s\n", r->prog, path, strerror(errno));
+        unlink(r->inputs_tmp);
+    }
+    r->inputs_tmp[0] = '\0';
+}
+
 static void run_free(struct profile_run *r)
 {
     gp_export_pe_join(r->pe, NULL); /* normally joined by the export stage */
@@ -686,6 +711,7 @@ int cmd_profile(int argc, char **argv)
         status = gp_profile_finish(r);
     }
 
+    commit_inputs(r);
     int sfd = r->sfd;
     struct gp_profile_dist *dist = r->dist;
     run_free(r);

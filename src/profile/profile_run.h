@@ -32,6 +32,10 @@ struct profile_run {
     int sfd;                        /* SIGINT/SIGTERM signalfd, -1 if none */
     char req_url[8192];
     char run_dir[4096];
+    /* inputs.json is staged here (run_dir/inputs.json.tmp.PID) and renamed
+     * onto inputs.json when the run ends, so a run killed mid-way leaves
+     * the earlier set's inputs.json as it was; "" when none is staged */
+    char inputs_tmp[4200];
     struct gp_tokenizer *tok;
     struct gp_dataset *ds;
     struct gp_client_body *bodies;  /* views into ds (MPI ranks > 0: into dist) */

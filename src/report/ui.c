@@ -233,6 +233,21 @@ static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *
     return MHD_YES;
 }
 
+/* Counts the request's Host header lines. RFC 9112 §3.2: a server must
+ * answer 400 to a request with more than one; libmicrohttpd keeps them all
+ * and MHD_lookup_connection_value returns the first, so a proxy that
+ * checked the other would disagree with us about where the request goes. */
+static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                  const char *value, size_t value_size)
+{
+    (void)kind;
+    (void)value;
+    (void)value_size;
+    if (key_size == 4 && !strncasecmp(key, "Host", 4))
+        (*(int *)cls)++;
+    return MHD_YES;
+}
+
 struct server {
     const struct gp_ui_src *src;
     const struct gp_ui_opts *o;
@@ -331,7 +346,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     size_t slen = 0;
     const char *nul_key = NULL;
     MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, find_nul, &nul_key);
-    if (!gp_ui_host_ok(srv->o, srv->loopback, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"))) {
+    int hosts = 0;
+    MHD_get_connection_values_n(c, MHD_HEADER_KIND, count_host, &hosts);
+    if (hosts > 1) {
+        status = 400;
+        json_error_body(&body, "the request has more than one Host header line (RFC 9112 section 3.2); send one");
+    } else if (!gp_ui_host_ok(srv->o, srv->loopback, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"))) {
         status = 403;
         json_error_body(&body, "this server answers only requests addressed to localhost, 127.0.0.1 or [::1] "
                                "(or an IP address when --host exposes it); start it with --allow-host NAME to "

@@ -161,7 +161,9 @@ int cmd_config(int argc, char **argv)
     if ((cfg = gp_yaml_load_file(file, &err)) && override)
         gp_gpconfig_drop_overridden(cfg, extra, n_extra);
     if (!cfg || gp_argv_push(&a, self) < 0 || gp_gpconfig_argv(cfg, &a, &err) < 0) {
-        fprintf(stderr, "genperf config: error: %s: %s\n", file, err.msg);
+        /* The YAML reader's messages already start with the file's name. */
+        int named = !strncmp(err.msg, file, strlen(file));
+        fprintf(stderr, "genperf config: error: %s%s%s\n", named ? "" : file, named ? "" : ": ", err.msg);
         goto done;
     }
     for (int i = 0; i < n_extra; i++)

@@ -28,9 +28,32 @@ static json_t *plain_scalar(const char *s, size_t n)
     return json_stringn(s, n);
 }
 
-static json_t *convert(yaml_document_t *doc, yaml_node_t *node, const char *name, int depth,
-                       struct gp_error *err)
+/* libyaml's loader resolves an alias to the anchored node itself, so a node
+ * may be visited many times: nine anchors each listing the previous one nine
+ * times ("billion laughs") is 400 bytes that would convert to 9^9 values and
+ * several GB. The conversion counts every value it makes and stops at a
+ * budget proportional to the document's own node count (aliases that merely
+ * reuse a block a few times stay well inside it) under an absolute cap. */
+struct conv {
+    yaml_document_t *doc;
+    const char *name;
+    size_t made, budget;
+};
+
+#define YAML_ALIAS_FACTOR 16
+#define YAML_VALUES_CAP 4000000
+
+static json_t *convert(struct conv *c, yaml_node_t *node, int depth, struct gp_error *err)
 {
+    yaml_document_t *doc = c->doc;
+    const char *name = c->name;
+    if (++c->made > c->budget) {
+        gp_err(err, GP_EINVAL, "%s line %lu: aliases expand the document to more than %zu values (at most %d "
+               "times its own %zu nodes, %d in all); write the values out or nest fewer aliases", name,
+               (unsigned long)node->start_mark.line + 1, c->budget, YAML_ALIAS_FACTOR,
+               (size_t)(doc->nodes.top - doc->nodes.start), YAML_VALUES_CAP);
+        return NULL;
+    }
     if (depth > 64) {
         gp_err(err, GP_EINVAL, "%s: nesting deeper than 64 levels", name);
         return NULL;
@@ -46,7 +69,7 @@ static json_t *convert(yaml_document_t *doc, yaml_node_t *node, const char *name
     case YAML_SEQUENCE_NODE: {
         json_t *arr = json_array();
         for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
-            json_t *v = convert(doc, yaml_document_get_node(doc, *it), name, depth + 1, err);
+            json_t *v = convert(c, yaml_document_get_node(doc, *it), depth + 1, err);
             if (!v) {
                 json_decref(arr);
                 return NULL;
@@ -72,7 +95,7 @@ static json_t *convert(yaml_document_t *doc, yaml_node_t *node, const char *name
                 json_decref(obj);
                 return NULL;
             }
-            json_t *v = convert(doc, yaml_document_get_node(doc, p->value), name, depth + 1, err);
+            json_t *v = convert(c, yaml_document_get_node(doc, p->value), depth + 1, err);
             if (!v) {
                 json_decref(obj);
                 return NULL;
@@ -89,6 +112,9 @@ static json_t *convert(yaml_document_t *doc, yaml_node_t *node, const char *name
 
 json_t *gp_yaml_load_string(const char *text, size_t len, const char *name, struct gp_error *err)
 {
+    if (len > GP_YAML_MAX_BYTES)
+        return gp_err(err, GP_EINVAL, "%s is larger than %d MiB, the limit for a YAML or JSON config; is it the "
+                      "right file?", name, GP_YAML_MAX_BYTES >> 20), NULL;
     /* JSON is valid YAML, but jansson gives better messages for it. */
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
@@ -119,8 +145,13 @@ json_t *gp_yaml_load_string(const char *text, size_t len, const char *name, stru
     json_t *out = NULL;
     if (!root)
         gp_err(err, GP_EINVAL, "%s: the file is empty; write a scenario mapping (model:, framework:, ...)", name);
-    else
-        out = convert(&doc, root, name, 0, err);
+    else {
+        size_t nodes = (size_t)(doc.nodes.top - doc.nodes.start);
+        struct conv c = {.doc = &doc, .name = name, .budget = nodes * YAML_ALIAS_FACTOR + 1024};
+        if (c.budget > YAML_VALUES_CAP)
+            c.budget = YAML_VALUES_CAP;
+        out = convert(&c, root, 0, err);
+    }
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
     return out;
@@ -130,7 +161,7 @@ json_t *gp_yaml_load_file(const char *path, struct gp_error *err)
 {
     char *text;
     size_t len;
-    if (gp_read_file(path, &text, &len, err))
+    if (gp_read_file_max(path, GP_YAML_MAX_BYTES, 0, &text, &len, err))
         return NULL;
     json_t *j = gp_yaml_load_string(text, len, path, err);
     free(text);

@@ -152,7 +152,7 @@ static int job_locate(struct ig_job *j, const char *top, const char *dir, const 
     char *bytes = NULL;
     size_t len = 0;
     int r;
-    if ((r = gp_read_file(j->main_path, &bytes, &len, err)))
+    if ((r = gp_read_file_max(j->main_path, IG_MAX_WHOLE_FILE, GP_READ_REGULAR, &bytes, &len, err)))
         return r;
     gp_sha256_hex(bytes, len, j->sha);
     free(bytes);
@@ -197,7 +197,7 @@ static int job_read(struct ig_job *j, const struct gp_ingest_meta *meta, struct 
         (j->export_path[0] && (r = ig_parse_profile_export(j, err))) ||
         (j->records_path[0] && (r = ig_validate_records(j, err))) ||
         (j->telemetry_path[0] && (r = ig_validate_telemetry(j, err))) ||
-        (j->run_path[0] && (r = ig_parse_run_meta(j, err))))
+        (j->run_path[0] && (r = ig_parse_run_meta(j, err))) || (r = ig_check_adds_up(j, err)))
         return r;
     from_dir_name(j);
     apply_meta(j, meta);
@@ -231,9 +231,10 @@ static int job_store(struct gp_db *db, struct ig_job *j, const struct gp_ingest_
     if (existing <= 0 && meta && meta->validate_only) {
         res->jobs_added++;
         msg(res,
-            "%s: valid (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples; not written (--check)",
+            "%s: valid (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples%s%s; not written "
+            "(--check)",
             j->main_path, j->producer, j->model, nvalues, j->n_records ? j->n_records : j->n_export_requests,
-            j->n_samples);
+            j->n_samples, j->incomplete[0] ? "; incomplete: " : "", j->incomplete);
         return 0;
     }
     if (existing <= 0) {
@@ -246,9 +247,10 @@ static int job_store(struct gp_db *db, struct ig_job *j, const struct gp_ingest_
             char grp[64] = "";
             if (j->group_id > 0)
                 snprintf(grp, sizeof grp, "; run %ld of repeat group %lld", j->repeat_index, j->group_id);
-            msg(res, "job %lld: ingested %s (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples%s%s",
+            msg(res, "job %lld: ingested %s (%s, model %s): %zu metric values, %zu requests, %zu telemetry samples%s%s%s%s",
                 id, j->main_path, j->producer, j->model, nvalues, j->n_records, j->n_samples, grp,
-                j->export_skipped ? " (profile export over 256 MiB: its per-request timing was skipped)" : "");
+                j->export_skipped ? " (profile export over 256 MiB: its per-request timing was skipped)" : "",
+                j->incomplete[0] ? "; marked incomplete: " : "", j->incomplete);
             return 0;
         }
     }

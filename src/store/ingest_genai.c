@@ -522,7 +522,7 @@ static int csv_row(struct ig_job *j, struct csv_state *cs, char *line, struct gp
 int ig_parse_genai_perf_csv(struct ig_job *j, struct gp_error *err)
 {
     char *text;
-    if (gp_read_file(j->main_path, &text, NULL, err))
+    if (gp_read_file_max(j->main_path, IG_MAX_WHOLE_FILE, GP_READ_REGULAR, &text, NULL, err))
         return -GP_EIO;
     struct csv_state cs = {.path = j->main_path, .sec = SEC_NONE};
     int r = 0;

@@ -62,7 +62,7 @@ static const char *cut_last(char *path)
  * leaves the grouping as it was (the file is not the job's to validate). */
 static int left_out(struct ig_job *j)
 {
-    json_t *agg = j->aggregate_path[0] ? json_load_file(j->aggregate_path, 0, NULL) : NULL;
+    json_t *agg = j->aggregate_path[0] ? ig_load_json(j->aggregate_path, 0, NULL) : NULL;
     size_t i;
     json_t *f;
     json_array_foreach(json_object_get(agg, "failed_runs"), i, f) {

@@ -14,6 +14,7 @@
  *   ingest_models.c   genperf.json's per-model breakdown (several -m)
  *   ingest_jsonl.c    records / telemetry JSONL: validate, then stream in
  *   ingest_groups.c   the repeat group of a RUN_DIR/run_K/<run>/ job
+ *   ingest_checks.c   whether the files add up: refuse, or mark incomplete
  *   ingest_write.c    the one transaction that writes a job
  *   ingest.c          directory discovery and the public entry points
  */
@@ -26,6 +27,13 @@
 
 struct gp_db;
 struct gp_error;
+
+/* The largest artifact ingest reads whole (the summary JSON/CSV, the
+ * export JSON, the repeat aggregate): GenAI-Perf's profile_export.json of a
+ * long run with its responses runs to hundreds of MB, so 1 GiB leaves room
+ * while a sparse or runaway file is refused by name instead of exhausting
+ * memory. Every artifact must be a regular file (core/fsutil.h). */
+#define IG_MAX_WHOLE_FILE ((size_t)1 << 30)
 
 struct ig_opt_i {
     int set;
@@ -93,6 +101,7 @@ struct ig_job {
     struct ig_opt_d duration_s;
     struct ig_opt_i requests_ok, requests_failed;
     int interrupted;         /* _genperf.json "interrupted": true (stopped by a signal) */
+    char incomplete[1024];   /* why the set does not add up ("" = whole): jobs.incomplete */
     size_t n_records, n_samples, n_export_requests;
 
     struct ig_mval *mv;
@@ -151,6 +160,16 @@ int ig_add_tstat(struct ig_job *j, const char *device, const char *metric, const
 int ig_unit_factor(const char *unit, const char *tmpl_unit, double *f);
 /* Remembers a code not in the template list (added to metric_templates on write). */
 int ig_note_metric(struct ig_job *j, const char *code);
+
+/* ingest_checks.c: after every file is read, whether the set adds up.
+ * Values that cannot be (min > avg or avg > max in one statistic, a count
+ * beyond the measured requests, more measured records than the summary
+ * counts) reject the job: -GP_EINVAL naming the file and field. A set that
+ * holds a measurement but lacks part of it (a missing _genai_perf.csv or
+ * _telemetry.jsonl that _genperf.json says was written, fewer records than
+ * the summary's requests, a repeat aggregate naming runs that are not
+ * there) is kept and marked: j->incomplete says why. */
+int ig_check_adds_up(struct ig_job *j, struct gp_error *err);
 
 /* ingest_json.c: every reader returns 0 or a rejection naming path and field */
 const char *ig_jtype(const json_t *v);

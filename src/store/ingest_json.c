@@ -71,7 +71,7 @@ json_t *ig_load_json(const char *path, int sanitize, struct gp_error *err)
 {
     char *text;
     size_t len;
-    if (gp_read_file(path, &text, &len, err))
+    if (gp_read_file_max(path, IG_MAX_WHOLE_FILE, GP_READ_REGULAR, &text, &len, err))
         return NULL;
     if (sanitize) {
         char *s = sanitize_pyjson(text, len, &len);

@@ -163,15 +163,17 @@ static int write_job_row(struct gp_db *db, const struct ig_job *j, long long sce
                         j->goodput,
                         j->genperf_summary,
                         ing,
-                        j->interrupted ? "1" : "0"};
+                        j->interrupted ? "1" : "0",
+                        j->incomplete[0] ? j->incomplete : NULL};
     *job_id = 0;
     return gp_db_query(db,
                        "INSERT INTO jobs (artifact_sha256, scenario_id, tool_version, producer, producer_version, "
                        "label, status, started_at, finished_at, duration_s, host, server_url, requests_ok, "
                        "requests_failed, artifact_dir, artifact_file, input_config, goodput_slos, "
-                       "genperf_summary, ingested_at, interrupted) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                       "genperf_summary, ingested_at, interrupted, incomplete) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                        "ON CONFLICT (artifact_sha256) DO NOTHING RETURNING id",
-                       jp, 21, gp_db_first_ll, job_id, err);
+                       jp, 22, gp_db_first_ll, job_id, err);
 }
 
 /* A NULL value (GenAI-Perf's NaN) stays SQL NULL. */

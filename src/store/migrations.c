@@ -520,6 +520,26 @@ static const char m11_repeat_groups[] =
     "  JOIN repeat_group_stats st ON st.group_id = g.id\n"
     "  JOIN metric_templates t ON t.code = st.metric_code;\n";
 
+/* A set that does not add up but still holds a measurement (a records file
+ * with fewer rows than the summary's requests, a missing CSV or telemetry
+ * file, a repeat aggregate naming runs that are not there: ingest_checks.c)
+ * is stored with why in jobs.incomplete; v_jobs calls it 'incomplete'
+ * (jobs.status keeps its CHECK'd values). NULL: the set is whole. */
+static const char m12_job_incomplete[] =
+    "ALTER TABLE jobs ADD COLUMN incomplete TEXT;\n"
+    "DROP VIEW IF EXISTS v_jobs;\n"
+    "CREATE VIEW v_jobs AS\n"
+    "SELECT j.id AS job_id, j.label AS job_label, j.tool_code, j.tool_type, j.tool_version,\n"
+    "  j.producer, j.producer_version,\n"
+    "  CASE WHEN j.interrupted = 1 THEN 'interrupted' WHEN j.incomplete IS NOT NULL THEN 'incomplete'\n"
+    "    ELSE j.status END AS status,\n"
+    "  j.started_at, j.finished_at, j.duration_s, j.host,\n"
+    "  j.server_url, j.requests_ok, j.requests_failed, j.artifact_dir, j.artifact_file,\n"
+    "  j.artifact_sha256, j.ingested_at, s.id AS scenario_id, s.model, s.framework, s.engine_args,\n"
+    "  s.hardware, s.gpu_count, s.tp, s.replicas, s.concurrency, s.request_rate, s.isl, s.osl,\n"
+    "  s.request_count, s.streaming, s.seed, s.endpoint, s.endpoint_type, j.interrupted, j.incomplete\n"
+    "FROM jobs j JOIN scenarios s ON s.id = j.scenario_id;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -534,6 +554,7 @@ static const struct gp_migration migrations[] = {
     {10, "energy and cost metric templates, v_energy_cost", m10_energy_cost},
     {11, "repeat groups (--num-runs, repeats:): repeat_groups, repeat_group_jobs, repeat_group_stats, "
          "v_repeat_groups", m11_repeat_groups},
+    {12, "jobs.incomplete: why a stored set does not add up (missing files, fewer records)", m12_job_incomplete},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

@@ -36,7 +36,11 @@ static int write_run(const char *rel, double ttft, double rps)
     json_t *g = json_load_file(file, JSON_PRESERVE_ORDER, NULL);
     if (!g)
         return -1;
-    json_object_set_new(json_object_get(g, "time_to_first_token"), "avg", json_real(ttft));
+    json_t *t = json_object_get(g, "time_to_first_token");
+    json_object_set_new(t, "avg", json_real(ttft));
+    /* ingest refuses a min above or a max below the avg (issue 40 item 2) */
+    json_object_set_new(t, "min", json_real(fmin(ttft, json_number_value(json_object_get(t, "min")))));
+    json_object_set_new(t, "max", json_real(fmax(ttft, json_number_value(json_object_get(t, "max")))));
     json_object_set_new(json_object_get(g, "request_throughput"), "avg", json_real(rps));
     int r = json_dump_file(g, file, JSON_INDENT(4) | JSON_PRESERVE_ORDER);
     json_decref(g);

@@ -68,11 +68,17 @@ static inline int store_test_copy_run(const char *dir, int pad, const char *key,
     int r = gp_write_file_atomic(file, b.data, b.len, &err);
     free(text);
     gp_buf_free(&b);
-    /* the records too: a _genperf.json without them is an incomplete set */
-    if (!r && !(r = gp_read_file(STORE_FIXTURE "/profile_export_records.jsonl", &text, &len, &err))) {
-        snprintf(file, sizeof file, "%s/profile_export_records.jsonl", run);
-        r = gp_write_file_atomic(file, text, len, &err);
-        free(text);
+    /* the records and the CSV too: a _genperf.json without them is an
+     * incomplete set (refused, or marked: ingest_checks.c) */
+    static const char *const also[] = {"profile_export_records.jsonl", "profile_export_genai_perf.csv"};
+    for (size_t i = 0; i < 2 && !r; i++) {
+        char src[512];
+        snprintf(src, sizeof src, "%s/%s", STORE_FIXTURE, also[i]);
+        if (!(r = gp_read_file(src, &text, &len, &err))) {
+            snprintf(file, sizeof file, "%s/%s", run, also[i]);
+            r = gp_write_file_atomic(file, text, len, &err);
+            free(text);
+        }
     }
     json_t *g = json_load_file(STORE_FIXTURE "/profile_export_genperf.json", JSON_PRESERVE_ORDER, NULL);
     if (!g || r)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `genperf ui` answers only requests addressed to a name it was told about (DNS rebinding): localhost,
 # 127.0.0.1, [::1] and each --allow-host NAME; a name that merely starts with "127." gets 403. And a query
-# argument holding a NUL byte (?model=%00) is refused instead of read as "no filter" (every job).
+# argument holding a NUL byte (?model=%00) is refused instead of read as "no filter" (every job); a request
+# with two Host lines gets 400 (RFC 9112 section 3.2; issue 40 item 7).
 # Needs only curl: the page is served from the fixture sweep's artifact directories, no store.
 set -euo pipefail
 command -v curl >/dev/null || { echo "skip: curl missing"; exit 77; }
@@ -74,5 +75,21 @@ grep -q '"error":.*NUL' "$TMPDIR/body" || { echo "FAIL: the 400 should say why (
 want 400 "http://127.0.0.1:$P/api/jobs?model=a%00b"
 want 400 "http://127.0.0.1:$P/api/job?id=1%00"
 want 200 "http://127.0.0.1:$P/api/jobs?model="
+# Two Host header lines, loopback first (what the server would check) and another second (what a proxy
+# in front may route by): RFC 9112 section 3.2 says 400. Sent on a raw socket, as curl merges them.
+got=$(python3 - "$P" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+s.sendall(b"GET /api/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+data = b""
+while True:
+    chunk = s.recv(4096)
+    if not chunk:
+        break
+    data += chunk
+print(data.split(b"\r\n", 1)[0].decode())
+PY
+) || true
+[[ "$got" == "HTTP/1.1 400 "* ]] || { echo "FAIL: two Host lines: want 400, got '$got'"; fails=1; }
 [ "$fails" = 0 ] || exit 1
 echo "ui Host check and NUL arguments ok"
