@@ -427,8 +427,10 @@ int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_for
         snprintf(sql, sizeof sql,
                  "SELECT job_id, job_label AS label, model, framework, endpoint_type, %s, isl, osl, "
                  /* beside the requested OSL, what came back: an engine that
-                  * stops at EOS answers shorter (issue 39 item 4) */
-                 "(SELECT ROUND(value, 1) FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+                  * stops at EOS answers shorter (issue 39 item 4). Not
+                  * ROUND(value, 1) in SQL: PostgreSQL has no round(double
+                  * precision, integer); the table rounds as it prints */
+                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
                  "'output_sequence_length' AND v.stat = 'avg') AS osl_measured, status, "
                  "started_at, requests_ok, requests_failed, "
                  "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "

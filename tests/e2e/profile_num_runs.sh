@@ -104,11 +104,18 @@ grep -q "evidence: 3 vs 3 runs, Welch's t on run-level values" "$T/ab.txt" || { 
 grep -qi bootstrap "$T/ab.txt" && fail "compare of two --num-runs directories used the bootstrap"
 stop_serve
 
+# a run has started once its inputs.json is staged (inputs.json.tmp.PID: the
+# file itself is renamed into place only when the run ends, so that a killed
+# run leaves an earlier set's inputs.json intact)
+wait_started() { # run-directory timeout_s
+  local i=0; while ! compgen -G "$1/inputs.json*" >/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt $(( $2 * 20 )) ] && return 1; done; return 0
+}
+
 # SIGTERM to genperf alone during run 1: run 1 finishes, no run 2, the one run aggregated, 130
 start_serve --quiet --ttft-ms 150 --itl-ms 2
 EXEC_PROFILE=1 profile "$T/i" 3 >"$T/i.out" 2>"$T/i.err" &
 P=$!
-wait_file "$T/i/$NAME/run_1/$NAME/inputs.json" 20 || fail "run 1 did not start"
+wait_started "$T/i/$NAME/run_1/$NAME" 20 || fail "run 1 did not start"
 kill -TERM $P
 wait $P
 check_rc $? 130
@@ -125,7 +132,7 @@ if command -v setsid >/dev/null; then
       --isl 16 --osl 8 --concurrency 4 --request-count 40 --warmup-request-count 0 \
       --artifact-dir "$T/g" --num-runs 3 >"$T/g.out" 2>"$T/g.err" &
   P=$!
-  wait_file "$T/g/$NAME/run_1/$NAME/inputs.json" 20 || fail "Ctrl-C: run 1 did not start"
+  wait_started "$T/g/$NAME/run_1/$NAME" 20 || fail "Ctrl-C: run 1 did not start"
   sleep 0.3
   kill -INT -- -$P
   wait $P
@@ -150,7 +157,7 @@ if command -v setsid >/dev/null; then
       --artifact-dir "$T/s" --num-runs 3 >"$T/s.out" 2>"$T/s.err" &
   P=$!
   wait_file "$T/s/$NAME/run_1/$NAME/profile_export_genai_perf.json" 60 || fail "Ctrl-C in run 2: run 1 did not end"
-  wait_file "$T/s/$NAME/run_2/$NAME/inputs.json" 20 || fail "Ctrl-C in run 2: run 2 did not start"
+  wait_started "$T/s/$NAME/run_2/$NAME" 20 || fail "Ctrl-C in run 2: run 2 did not start"
   kill -INT -- -$P
   wait $P
   check_rc $? 130

@@ -46,7 +46,7 @@ cp "$GP_ROOT"/tests/fixtures/genai-perf/real-genai-perf/test-model-openai-chat-c
 sed -i 's/"prompt_source": "synthetic"/"prompt_source": "file"/' "$fi/profile_export_genai_perf.json"
 "$GENPERF" ingest "$TMPDIR/fileinput" --db "$TMPDIR/file.db" >/dev/null || fail "ingest file-input run"
 "$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",concurrency,request_rate,isl,osl," || fail "csv header"
-"$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",chat,2,,5,4,completed," ||
+"$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",chat,2,,5,4,3.5,completed," ||
   fail "file input ISL/OSL not measured: $("$GENPERF" results --db "$TMPDIR/file.db" --format csv)"
 "$GENPERF" ingest "$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf-csv" --db "$TMPDIR/rate.db" >/dev/null || fail "ingest csv run"
 "$GENPERF" results --db "$TMPDIR/rate.db" | grep -q " rate 2\.5/s " || fail "request-rate load: $("$GENPERF" results --db "$TMPDIR/rate.db")"
