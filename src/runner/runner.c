@@ -304,6 +304,8 @@ struct run_view {
     const struct gp_recipe *recipe;
     int tp;
     const char *cmdline;
+    const char *llm_api;       /* the YAML (JSON) the server is given, or NULL */
+    const char *llm_api_path;
     const struct gp_tool_plan *tplan;
     int no_mpirun;
     size_t ncells;
@@ -336,6 +338,8 @@ static void print_dry_run(const struct run_view *d)
     else
         fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
                 d->recipe->framework, d->tp, url, d->recipe->readiness, d->cmdline);
+    if (!d->attach && d->llm_api)
+        fprintf(out, "# %s (written before the server starts): %s\n", d->llm_api_path, d->llm_api);
     if (sc->search)
         run_searches(sc, o, url, dir, db_url, out, NULL);
     for (size_t i = 0; i < ncells && !sc->search; i++) {
@@ -447,7 +451,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     struct gp_argv server_argv = {0};
     struct gp_server server = {0};
     struct gp_buf cmdline = {0};
-    char url[512], dir[4096], db_url[4096];
+    char url[512], dir[4096], db_url[4096], api_path[4096] = "";
+    char *api_text = NULL; /* the recipe's llm_api_options, as the file's text */
     int rc = 0;
     size_t ncells = gp_scenario_n_cells(sc);
     struct cell_summary *cs = calloc(ncells, sizeof *cs);
@@ -469,6 +474,13 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         snprintf(url, sizeof url, "http://%s:%d", sc->host, port);
         if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)))
             goto done;
+        json_t *api = NULL;
+        if ((rc = gp_recipe_llm_api_options(&recipe, sc, &api, api_path, sizeof api_path, err)))
+            goto done;
+        /* JSON is YAML: trtllm-serve reads the file with yaml.safe_load */
+        if (api_path[0])
+            api_text = json_dumps(api, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(15));
+        json_decref(api);
         gp_argv_to_shell(&server_argv, &cmdline);
         /* the key stays in the server's argv (the recipe asked for it) but
          * not in what we print or write */
@@ -506,7 +518,7 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     struct gp_tool_plan tplan;
     gp_tool_plan(sc, &tplan);
     if (o->dry_run) {
-        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, no_mpirun, ncells};
+        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, api_text, api_path, &tplan, no_mpirun, ncells};
         print_dry_run(&d);
         goto done;
     }
@@ -527,6 +539,8 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
     if (!attach) {
         char log[4096];
         snprintf(log, sizeof log, "%s/server.log", dir);
+        if (api_text && (rc = gp_write_file_atomic(api_path, api_text, strlen(api_text), err)))
+            goto done;
         fprintf(out, "genperf run: starting %s (log %s)\n  %s\n", recipe.framework, log, cmdline.data);
         fflush(out);
         if ((rc = gp_server_start(&server, &server_argv, log, url, err)))
@@ -536,6 +550,17 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         fprintf(out, "genperf run: server ready at %s%s%s\n", url, server.model_id[0] ? ", serving " : "",
                 server.model_id);
     }
+    /* Before the first cell: a name the server does not serve makes every
+     * request of every cell a 404 (vLLM), so the sweep would measure nothing. */
+    char served[1024];
+    int chk = gp_server_check_model(url, sc->api_key, gp_scenario_served_model(sc), served, sizeof served, err);
+    if (chk < 0) {
+        rc = chk;
+        goto done;
+    }
+    if (chk > 0)
+        fprintf(out, "genperf run: warning: cannot check the model name the cells send ('%s'): %s\n",
+                gp_scenario_served_model(sc), served);
 
     if (sc->api_key)
         setenv("GENPERF_API_KEY", sc->api_key, 1); /* after the server started: only the profiles get it */
@@ -544,7 +569,7 @@ int gp_runner_run(const struct gp_scenario *sc, const struct gp_run_opts *o, str
         fprintf(out, "\nartifacts: %s\nresults store: %s (label \"%s\")\n", dir, db_url, sc->name);
         goto done;
     }
-    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, 0, ncells};
+    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, api_text, api_path, &tplan, 0, ncells};
     rc = run_cells(&cells, cs, err);
     print_summary(out, cs, ncells);
     fprintf(out, "\nartifacts: %s\nresults store: %s\n", dir, db_url);
@@ -559,6 +584,7 @@ done:
     gp_recipe_free(&recipe);
     gp_argv_free(&server_argv);
     gp_buf_free(&cmdline);
+    free(api_text);
     free(cs);
     return rc;
 }
