@@ -347,6 +347,10 @@ int gp_recipe_render(const struct gp_recipe *r, const struct gp_scenario *sc, in
         api_path(r, sc, api_file, sizeof api_file);
         c.api_file = api_file;
     }
+    /* engine args the recipe reads without a flag (trtllm: served_model_name
+     * only names what the cells send) */
+    json_array_foreach(json_object_get(r->doc, "consumes"), i, x) if (json_is_string(x))
+        json_object_set_new(c.used, json_string_value(x), json_true());
     json_array_foreach(json_object_get(r->doc, "command"), i, x) {
         missing = 0;
         if (!json_is_string(x) || (rc = expand(&c, json_string_value(x), &w, &missing, r->framework, err)))

@@ -7,7 +7,8 @@
  *   args (list of [flag, "{placeholder}"] pairs, or {when: key, on: F, off: F}),
  *   passthrough {prefix, separator} for engine args the recipe does not name,
  *   llm_api_options {file, set: [[dotted.key, value or "{engine.KEY}"]]}: a YAML
- *   file the runner writes for engines that take some settings only that way.
+ *   file the runner writes for engines that take some settings only that way,
+ *   consumes: [KEY, ...] engine args the recipe reads without passing a flag.
  * Placeholders: {model} {tp} {port} {host} {api_key} {engine.KEY}
  * {llm_api_options_file}. An args entry whose placeholder has no value is left
  * out. Pass-through args are checked against recipes/<framework>.options

@@ -38,7 +38,6 @@ refuse sglang '{max_num_batched_tokens: 8192}' 'engine_args.max_num_batched_toke
 refuse sglang '{schedule_polcy: lpm}' 'sglang has no --schedule-polcy; did you mean --schedule-policy?'
 refuse trtllm '{max_num_batched_tokens: 8192}' 'trtllm has no --max_num_batched_tokens; did you mean --max_num_tokens?'
 refuse trtllm '{enforce_eager: true}' 'trtllm has no --enforce_eager; did you mean'
-refuse trtllm '{served_model_name: x}' 'trtllm has no --served_model_name'
 refuse vllm '{mem_fraction_static: 0.5}' 'vllm has no --mem-fraction-static; did you mean --gpu-memory-utilization?'
 refuse vllm '{max_num_seq: 5}' 'vllm has no --max-num-seq; did you mean --max-num-seqs?'
 refuse sglang '{mem_fraction_static: 0.8, gpu_memory_utilization: 0.7}' 'engine_args.mem_fraction_static: --mem-fraction-static is already set'

@@ -37,6 +37,38 @@ Y
   [ "$(awk '{print $NF}' <<<"$row")" = 0 ] || { cat out-$fw.txt; echo "FAIL: $fw requests failed"; exit 1; }
 done
 
+# trtllm-serve has no served-name option and serves a local model directory under
+# its name: without served_model_name the cells' name is refused, naming that
+# name; with it, no flag is passed and the cells send it
+mkdir -p models/llama-dir
+for named in no yes; do
+  cat > trt.yaml <<Y
+name: trt
+model: $TMPDIR/models/llama-dir
+tokenizer: builtin
+framework: trtllm
+hardware: {gpus: 1}
+concurrency: 1
+isl: 16
+osl: 4
+requests: 2
+port: $(free_port)
+ready_timeout_s: 30
+artifact_dir: $TMPDIR/arts
+Y
+  if [ $named = no ]; then
+    if "$GENPERF" run trt.yaml > trt.out 2>&1; then cat trt.out; echo "FAIL: trtllm name mismatch accepted"; exit 1; fi
+    grep -q "serves 'llama-dir', not '$TMPDIR/models/llama-dir'" trt.out || { cat trt.out; exit 1; }
+    grep -q "stopping the server" trt.out   # the launched server is stopped
+  else
+    echo 'engine_args: {served_model_name: llama-dir}' >> trt.yaml
+    : > argv.log
+    "$GENPERF" run trt.yaml > trt.out 2>&1 || { cat trt.out; echo "FAIL: trtllm run"; exit 1; }
+    if grep -q served argv.log; then echo "FAIL: trtllm-serve got a served-name flag"; exit 1; fi
+    grep -q '"model": *"llama-dir"' arts/trt/c1_isl16_osl4/*/inputs.json
+  fi
+done
+
 # attach to a server serving another name: refused before the first cell
 "$GENPERF" serve --model other-model --strict-model --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 \
   >serve.log 2>&1 &

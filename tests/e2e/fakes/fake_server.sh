@@ -23,6 +23,8 @@ for a in "$@"; do
   [ "$prev" = "--served-model-name" ] && served=$a
   prev=$a
 done
+# trtllm-serve serves a local model directory under its name (openai_server.py)
+[ "$flavor" = trtllm ] && [ -d "$model" ] && model=$(basename "$model")
 [ -n "$served" ] || served=$model
 echo "fake $flavor starting on port $port"
 case "${FAKE_MODE:-}" in
