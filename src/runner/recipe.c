@@ -252,7 +252,8 @@ static int expand(struct ctx *c, const char *s, struct gp_buf *out, int *missing
     return 0;
 }
 
-/* Sets dotted key a.b.c in obj to v (stolen), making the objects on the way. */
+/* Sets dotted key a.b.c in obj to v (stolen), making the objects on the way,
+ * unless obj already has a value there: what was set first wins. */
 static void set_dotted(json_t *obj, const char *key, json_t *v)
 {
     const char *dot;
@@ -260,53 +261,85 @@ static void set_dotted(json_t *obj, const char *key, json_t *v)
         char part[128];
         snprintf(part, sizeof part, "%.*s", (int)(dot - key), key);
         json_t *sub = json_object_get(obj, part);
-        if (!json_is_object(sub)) {
+        if (!sub) {
             sub = json_object();
             json_object_set_new(obj, part, sub);
+        }
+        if (!json_is_object(sub)) {
+            json_decref(v);
+            return;
         }
         obj = sub;
         key = dot + 1;
     }
-    json_object_set_new(obj, key, v);
+    if (json_object_get(obj, key))
+        json_decref(v);
+    else
+        json_object_set_new(obj, key, v);
 }
 
-/* Builds the recipe's llm_api_options object. A value that is exactly one
- * "{engine.KEY}" keeps the scenario value's type (true stays a YAML boolean);
- * a non-string value is a constant; an entry whose placeholder has no value is
- * left out. Marks the engine keys it reads as used. */
+/* The scenario's own options file, engine_args.<flag without dashes> (e.g.
+ * extra_llm_api_options: my.yaml): its keys win over the recipe's. */
+static int user_api_file(struct ctx *c, const char *flag, json_t *out, struct gp_error *err)
+{
+    char key[128];
+    while (*flag == '-')
+        flag++;
+    snprintf(key, sizeof key, "%s", flag);
+    const char *path = json_string_value(json_object_get(c->sc->engine_args, key));
+    if (!path)
+        return 0;
+    json_object_set_new(c->used, key, json_true());
+    json_t *u = gp_yaml_load_file(path, err);
+    if (!u)
+        return -GP_EINVAL;
+    if (!json_is_object(u)) {
+        json_decref(u);
+        return gp_err(err, GP_EINVAL, "engine_args.%s: %s must be a mapping of LLM API options", key, path);
+    }
+    json_object_update(out, u);
+    json_decref(u);
+    return 0;
+}
+
+/* Builds the recipe's llm_api_options object (recipe.h): the scenario's own
+ * file, then `map` ([dotted.key, "{engine.KEY}"]: the scenario value, its type
+ * kept, true stays a YAML boolean; left out without a value), then `set`
+ * (constants), each leaving what an earlier one set. Marks the engine keys it
+ * reads as used. *out is a new object, also on error. */
 static int build_llm_api(struct ctx *c, const struct gp_recipe *r, json_t **out, struct gp_error *err)
 {
     *out = json_object();
-    json_t *set = json_object_get(json_object_get(r->doc, "llm_api_options"), "set");
+    json_t *spec = json_object_get(r->doc, "llm_api_options");
+    const char *flag = json_string_value(json_object_get(spec, "flag"));
+    int rc;
+    if (flag && (rc = user_api_file(c, flag, *out, err)))
+        return rc;
     size_t i;
     json_t *x;
-    json_array_foreach(set, i, x) {
+    json_array_foreach(json_object_get(spec, "map"), i, x) {
         const char *key = json_string_value(json_array_get(x, 0));
-        json_t *v = json_array_get(x, 1);
-        if (!key || !v || json_array_size(x) != 2)
-            return gp_err(err, GP_EINVAL, "recipe %s: llm_api_options.set entries are [key, value]", r->framework);
-        const char *t = json_string_value(v);
+        const char *t = json_string_value(json_array_get(x, 1));
         size_t tl = t ? strlen(t) : 0;
-        if (t && tl > 9 && !strncmp(t, "{engine.", 8) && t[tl - 1] == '}' && !strchr(t + 1, '{')) {
-            char ek[128];
-            snprintf(ek, sizeof ek, "%.*s", (int)(tl - 9), t + 8);
-            json_object_set_new(c->used, ek, json_true());
-            json_t *ev = json_object_get(c->sc->engine_args, ek);
-            if (ev && !json_is_null(ev))
-                set_dotted(*out, key, json_deep_copy(ev));
-        } else if (t && strchr(t, '{')) {
-            return gp_err(err, GP_EINVAL, "recipe %s: llm_api_options value '%s' must be one {engine.KEY} or a constant",
-                          r->framework, t);
-        } else
-            set_dotted(*out, key, json_deep_copy(v));
+        if (!key || json_array_size(x) != 2 || tl < 10 || strncmp(t, "{engine.", 8) || t[tl - 1] != '}')
+            return gp_err(err, GP_EINVAL, "recipe %s: llm_api_options.map entries are [dotted.key, \"{engine.KEY}\"]",
+                          r->framework);
+        char ek[128];
+        snprintf(ek, sizeof ek, "%.*s", (int)(tl - 9), t + 8);
+        json_object_set_new(c->used, ek, json_true());
+        json_t *ev = json_object_get(c->sc->engine_args, ek);
+        if (ev && !json_is_null(ev))
+            set_dotted(*out, key, json_deep_copy(ev));
     }
+    const char *k;
+    json_object_foreach(json_object_get(spec, "set"), k, x) set_dotted(*out, k, json_deep_copy(x));
     return 0;
 }
 
 static void api_path(const struct gp_recipe *r, const struct gp_scenario *sc, char *path, size_t n)
 {
     const char *file = json_string_value(json_object_get(json_object_get(r->doc, "llm_api_options"), "file"));
-    snprintf(path, n, "%s/%s/%s", sc->artifact_dir, sc->name, file ? file : "llm_api_options.yaml");
+    snprintf(path, n, "%s/%s/%s", sc->artifact_dir, sc->name, file ? file : "extra_llm_api_options.yaml");
 }
 
 int gp_recipe_llm_api_options(const struct gp_recipe *r, const struct gp_scenario *sc, json_t **out, char *path,
@@ -317,7 +350,10 @@ int gp_recipe_llm_api_options(const struct gp_recipe *r, const struct gp_scenari
     json_decref(c.used);
     if (path && pathsz)
         path[0] = '\0';
-    if (rc == 0 && path && json_object_size(*out))
+    if (rc) {
+        json_decref(*out);
+        *out = NULL;
+    } else if (path && json_object_size(*out))
         api_path(r, sc, path, pathsz);
     return rc;
 }
@@ -400,6 +436,18 @@ int gp_recipe_render(const struct gp_recipe *r, const struct gp_scenario *sc, in
             rc = gp_err(err, GP_EINVAL, "recipe %s: each args entry is a list or a {when:, on:, off:} switch",
                         r->framework);
             goto out;
+        }
+    }
+    /* the options file goes last among the recipe's words, unless an args
+     * entry placed it with {llm_api_options_file} */
+    const char *api_flag = json_string_value(json_object_get(json_object_get(r->doc, "llm_api_options"), "flag"));
+    if (c.api_file && api_flag) {
+        int placed = 0;
+        for (size_t k = 0; k < argv->n; k++)
+            placed |= !strcmp(argv->v[k], c.api_file);
+        if (!placed) {
+            gp_argv_push(argv, api_flag);
+            gp_argv_push(argv, c.api_file);
         }
     }
     /* engine args the recipe does not name pass through, in the scenario's order */

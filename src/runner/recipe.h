@@ -6,8 +6,10 @@
  *   framework, command (argv template), readiness (health path), default_port,
  *   args (list of [flag, "{placeholder}"] pairs, or {when: key, on: F, off: F}),
  *   passthrough {prefix, separator} for engine args the recipe does not name,
- *   llm_api_options {file, set: [[dotted.key, value or "{engine.KEY}"]]}: a YAML
- *   file the runner writes for engines that take some settings only that way,
+ *   llm_api_options {flag, file, map: [[dotted.key, "{engine.KEY}"]], set: {k: v}}:
+ *   a YAML file the runner writes for engines that take some settings only
+ *   that way (merged over the scenario's own engine_args.<flag> file), given
+ *   as FLAG PATH after the args,
  *   consumes: [KEY, ...] engine args the recipe reads without passing a flag.
  * Placeholders: {model} {tp} {port} {host} {api_key} {engine.KEY}
  * {llm_api_options_file}. An args entry whose placeholder has no value is left

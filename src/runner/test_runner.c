@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static json_t *yaml(const char *s)
 {
@@ -186,8 +187,8 @@ static void test_recipe_trtllm(void)
                     "enable_chunked_prefill: true, enable_prefix_caching: false}\n",
                1, 8000, &err);
     CHECK_STR(s, "trtllm-serve Org/M-8B --tp_size 1 --max_seq_len 4096 --kv_cache_free_gpu_memory_fraction 0.8 "
-                 "--max_batch_size 32 --enable_chunked_prefill --extra_llm_api_options artifacts/scenario/llm_api_options.yaml "
-                 "--port 8000 --host 127.0.0.1");
+                 "--max_batch_size 32 --enable_chunked_prefill --port 8000 --host 127.0.0.1 "
+                 "--extra_llm_api_options artifacts/scenario/extra_llm_api_options.yaml");
     free(s);
     /* a complete option list: any unlisted name is refused, with the nearest */
     s = render("trtllm", BASE "engine_args: {max_num_seqs_x: 3}\n", 1, 8000, &err);
@@ -292,9 +293,41 @@ static void test_llm_api_options(void)
     char *text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(15));
     CHECK_STR(text, "{\"dtype\":\"bfloat16\",\"kv_cache_config\":{\"enable_block_reuse\":false,"
                     "\"free_gpu_memory_fraction\":0.8}}");
-    CHECK_STR(path, "a/s/llm_api_options.yaml");
+    CHECK_STR(path, "a/s/extra_llm_api_options.yaml");
     free(text);
     json_decref(o);
+    gp_scenario_free(&sc);
+    json_decref(j);
+    /* the scenario's own options file: its keys win, the recipe's fill in beside them */
+    char tmpl[] = "/tmp/gp-llmapi-XXXXXX";
+    int fd = mkstemp(tmpl);
+    CHECK(fd >= 0);
+    const char *mine = "kv_cache_config:\n  enable_block_reuse: true\nmax_beam_width: 2\n";
+    CHECK(write(fd, mine, strlen(mine)) == (ssize_t)strlen(mine));
+    close(fd);
+    char doc[512];
+    snprintf(doc, sizeof doc,
+             "model: m\nframework: trtllm\nconcurrency: 1\nisl: 8\nosl: 4\n"
+             "engine_args: {extra_llm_api_options: %s, enable_prefix_caching: false, gpu_memory_utilization: 0.5}\n",
+             tmpl);
+    j = yaml(doc);
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    CHECK_INT(gp_recipe_llm_api_options(&r, &sc, &o, path, sizeof path, &err), 0);
+    text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(15));
+    CHECK_STR(text, "{\"kv_cache_config\":{\"enable_block_reuse\":true,\"free_gpu_memory_fraction\":0.5},"
+                    "\"max_beam_width\":2}");
+    free(text);
+    json_decref(o);
+    /* and the flag is given once, with the written file */
+    struct gp_argv a = {0};
+    CHECK_INT(gp_recipe_render(&r, &sc, 1, 8000, &a, &err), 0);
+    size_t nflag = 0;
+    for (size_t k = 0; k < a.n; k++)
+        nflag += !strcmp(a.v[k], "--extra_llm_api_options");
+    CHECK_INT(nflag, 1);
+    CHECK_STR(a.v[a.n - 1], "artifacts/scenario/extra_llm_api_options.yaml");
+    gp_argv_free(&a);
+    unlink(tmpl);
     gp_recipe_free(&r);
     gp_scenario_free(&sc);
     json_decref(j);

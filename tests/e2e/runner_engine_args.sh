@@ -15,8 +15,8 @@ for fw in vllm sglang trtllm; do
 done
 grep -qx 'vllm serve Org/M-8B --tensor-parallel-size 2 --max-model-len 4096 --gpu-memory-utilization 0.85 --max-num-seqs 128 --dtype bfloat16 --no-enable-chunked-prefill --no-enable-prefix-caching --port 8000 --host 127.0.0.1' vllm.out
 grep -qx 'python3 -m sglang.launch_server --model-path Org/M-8B --tp-size 2 --context-length 4096 --mem-fraction-static 0.85 --max-running-requests 128 --dtype bfloat16 --chunked-prefill-size -1 --disable-radix-cache --port 30000 --host 127.0.0.1' sglang.out
-grep -qx 'trtllm-serve Org/M-8B --tp_size 2 --max_seq_len 4096 --kv_cache_free_gpu_memory_fraction 0.85 --max_batch_size 128 --extra_llm_api_options arts/t/llm_api_options.yaml --port 8000 --host 127.0.0.1' trtllm.out
-grep -qx '# arts/t/llm_api_options.yaml (written before the server starts): {"dtype":"bfloat16","kv_cache_config":{"enable_block_reuse":false,"free_gpu_memory_fraction":0.85}}' trtllm.out
+grep -qx 'trtllm-serve Org/M-8B --tp_size 2 --max_seq_len 4096 --kv_cache_free_gpu_memory_fraction 0.85 --max_batch_size 128 --port 8000 --host 127.0.0.1 --extra_llm_api_options arts/t/extra_llm_api_options.yaml' trtllm.out
+grep -qx '# arts/t/extra_llm_api_options.yaml (written before the server starts): {"dtype":"bfloat16","kv_cache_config":{"enable_block_reuse":false,"free_gpu_memory_fraction":0.85}}' trtllm.out
 if grep -q llm_api_options vllm.out sglang.out; then echo 'FAIL: YAML for vllm/sglang'; exit 1; fi
 
 # the launch writes that file, and trtllm-serve gets its path
@@ -25,8 +25,8 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 sed -e "s/^model: .*/model: sim/" -e "s/^hardware: .*/hardware: {gpus: 1}/" trtllm.yaml > run.yaml
 printf 'tokenizer: builtin\nrequests: 2\nport: %s\nready_timeout_s: 30\n' "$port" >> run.yaml
 "$GENPERF" run run.yaml > run.out 2>&1 || { cat run.out; exit 1; }
-grep -A1 -x -- '--extra_llm_api_options' argv.log | grep -qx 'arts/t/llm_api_options.yaml'
-python3 -c 'import json,sys; d=json.load(open("arts/t/llm_api_options.yaml")); assert d["kv_cache_config"]["enable_block_reuse"] is False, d'
+grep -A1 -x -- '--extra_llm_api_options' argv.log | grep -qx 'arts/t/extra_llm_api_options.yaml'
+python3 -c 'import json,sys; d=json.load(open("arts/t/extra_llm_api_options.yaml")); assert d["kv_cache_config"]["enable_block_reuse"] is False, d'
 
 # pass-through names each engine does not declare: refused before launch, with the nearest
 refuse() {  # refuse FRAMEWORK ENGINE_ARGS MESSAGE
