@@ -165,10 +165,11 @@ int gp_server_check_model(const char *base_url, const char *api_key, const char 
                     "the server at %s serves %s, not '%s', the model every cell would send (it would answer "
                     "404); set engine_args.served_model_name (or model) to the name it serves",
                     base_url, ids.len ? ids.data : "no model", want);
+    int no_list = !json_is_array(data);
     json_decref(j);
     gp_buf_free(&body);
     gp_buf_free(&ids);
-    return rc == 0 && !json_is_array(data) ? 1 : rc;
+    return rc == 0 && no_list ? 1 : rc;
 }
 
 static void sleep_ms(long ms)
