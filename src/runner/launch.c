@@ -104,11 +104,19 @@ static size_t collect(char *p, size_t sz, size_t n, void *ud)
     return sz * n;
 }
 
-static long http_get(const char *url, struct gp_buf *body)
+static long http_get_auth(const char *url, const char *api_key, struct gp_buf *body)
 {
     CURL *h = curl_easy_init();
     if (!h)
         return -1;
+    struct curl_slist *hdr = NULL;
+    if (api_key) {
+        struct gp_buf a = {0};
+        gp_buf_printf(&a, "Authorization: Bearer %s", api_key);
+        hdr = curl_slist_append(hdr, a.data);
+        gp_buf_free(&a);
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+    }
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 3000L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 1000L);
@@ -119,7 +127,49 @@ static long http_get(const char *url, struct gp_buf *body)
     if (curl_easy_perform(h) == CURLE_OK)
         curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
     curl_easy_cleanup(h);
+    curl_slist_free_all(hdr);
     return code;
+}
+
+static long http_get(const char *url, struct gp_buf *body)
+{
+    return http_get_auth(url, NULL, body);
+}
+
+int gp_server_check_model(const char *base_url, const char *api_key, const char *want, char *served, size_t servedsz,
+                          struct gp_error *err)
+{
+    char url[1024];
+    struct gp_buf body = {0}, ids = {0};
+    snprintf(url, sizeof url, "%s/v1/models", base_url);
+    long code = http_get_auth(url, api_key, &body);
+    json_t *j = code == 200 ? json_loads(body.data ? body.data : "", 0, NULL) : NULL;
+    json_t *data = json_object_get(j, "data");
+    int found = 0, rc = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(data, i, m) {
+        const char *id = json_string_value(json_object_get(m, "id"));
+        if (!id)
+            continue;
+        gp_buf_printf(&ids, "%s'%s'", ids.len ? ", " : "", id);
+        if (!strcmp(id, want))
+            found = 1;
+    }
+    snprintf(served, servedsz, "%s", ids.data ? ids.data : "");
+    if (!json_is_array(data))
+        snprintf(served, servedsz, "GET %s answered %s%ld%s", url, code < 0 ? "nothing, code " : "HTTP ", code,
+                 code == 200 ? " without a model list" : "");
+    else if (!found)
+        rc = gp_err(err, GP_EINVAL,
+                    "the server at %s serves %s, not '%s', the model every cell would send (it would answer "
+                    "404); set engine_args.served_model_name (or model) to the name it serves",
+                    base_url, ids.len ? ids.data : "no model", want);
+    int no_list = !json_is_array(data);
+    json_decref(j);
+    gp_buf_free(&body);
+    gp_buf_free(&ids);
+    return rc == 0 && no_list ? 1 : rc;
 }
 
 static void sleep_ms(long ms)

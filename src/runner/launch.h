@@ -32,6 +32,14 @@ int gp_server_start(struct gp_server *s, const struct gp_argv *argv, const char 
 int gp_server_wait_ready(struct gp_server *s, const char *health_path, double timeout_s,
                          volatile sig_atomic_t *stop, struct gp_error *err);
 
+/* GETs base_url/v1/models (with api_key as a bearer token when given: vLLM's
+ * --api-key guards it) and checks that want, the model every cell sends, is
+ * one of the ids listed. Returns 0 when it is (served: the ids, quoted), 1
+ * when the route gives no model list (served: what it answered instead; the
+ * caller warns and goes on), or -GP_EINVAL naming what the server serves. */
+int gp_server_check_model(const char *base_url, const char *api_key, const char *want, char *served, size_t servedsz,
+                          struct gp_error *err);
+
 /* SIGTERM to the process group, wait up to timeout_s, then SIGKILL; reaps it.
  * Safe to call twice. Returns the child's exit status (or -1). */
 int gp_server_stop(struct gp_server *s, double timeout_s);

@@ -309,11 +309,12 @@ struct run_view {
     const struct gp_recipe *recipe;
     int tp;
     const char *cmdline;
+    const char *llm_api;       /* the YAML (JSON) the server is given, or NULL */
+    const char *llm_api_path;
     const struct gp_tool_plan *tplan;
     int no_mpirun;
     size_t ncells;
     const char *metrics_url;     /* the server's Prometheus URL (checked after the first cell) */
-    const char *api_options;     /* the LLM-API options file the server gets, or NULL */
 };
 
 /* What `genperf run --dry-run` prints: the server command, each cell's
@@ -343,8 +344,8 @@ static void print_dry_run(const struct run_view *d)
     else
         fprintf(out, "# server (%s, TP=%d, replicas=1, ready when GET %s%s answers 200)\n%s\n",
                 d->recipe->framework, d->tp, url, d->recipe->readiness, d->cmdline);
-    if (d->api_options)
-        fprintf(out, "# LLM API options file the server is given:\n#   %s\n", d->api_options);
+    if (!d->attach && d->llm_api)
+        fprintf(out, "# %s (written before the server starts): %s\n", d->llm_api_path, d->llm_api);
     fprintf(out, "# server metrics: %s (checked after the first cell)\n", d->metrics_url);
     if (sc->search)
         run_searches(sc, o, url, dir, db_url, out, NULL);
@@ -459,14 +460,15 @@ int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, 
     struct gp_scenario rs = *sc_in;
     const struct gp_scenario *sc = &rs;
     json_t *attach_inputs = NULL;
-    char metrics_url[1024], *api_options = NULL;
+    char metrics_url[1024];
     FILE *out = o->out ? o->out : stdout;
     int attach = !strcmp(sc->framework, "attach");
     struct gp_recipe recipe = {0};
     struct gp_argv server_argv = {0};
     struct gp_server server = {0};
     struct gp_buf cmdline = {0};
-    char url[512], dir[4096], db_url[4096];
+    char url[512], dir[4096], db_url[4096], api_path[4096] = "";
+    char *api_text = NULL; /* the recipe's llm_api_options, as the file's text */
     int rc = 0;
     size_t ncells = gp_scenario_n_cells(sc);
     struct cell_summary *cs = calloc(ncells, sizeof *cs);
@@ -488,9 +490,15 @@ int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, 
         snprintf(url, sizeof url, "http://%s:%d", sc->host, port);
         snprintf(dir, sizeof dir, "%s/%s", sc->artifact_dir, sc->name);
         if ((rc = gp_recipe_render(&recipe, sc, tp, port, &server_argv, err)) ||
-            (rc = gp_runner_push_tool_args(&recipe, sc, &server_argv, err)) ||
-            (rc = gp_runner_llm_api_options(&recipe, dir, o->dry_run, &server_argv, &api_options, err)))
+            (rc = gp_runner_push_tool_args(&recipe, sc, &server_argv, err)))
             goto done;
+        json_t *api = NULL;
+        if ((rc = gp_recipe_llm_api_options(&recipe, sc, &api, api_path, sizeof api_path, err)))
+            goto done;
+        /* JSON is YAML: trtllm-serve reads the file with yaml.safe_load */
+        if (api_path[0])
+            api_text = json_dumps(api, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(15));
+        json_decref(api);
         gp_argv_to_shell(&server_argv, &cmdline);
         /* the key stays in the server's argv (the recipe asked for it) but
          * not in what we print or write */
@@ -537,8 +545,8 @@ int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, 
     struct gp_tool_plan tplan;
     gp_tool_plan(sc, &tplan);
     if (o->dry_run) {
-        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, no_mpirun, ncells,
-                             metrics_url, api_options};
+        struct run_view d = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, api_text, api_path,
+                             &tplan, no_mpirun, ncells, metrics_url};
         print_dry_run(&d);
         goto done;
     }
@@ -559,6 +567,8 @@ int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, 
     if (!attach) {
         char log[4096];
         snprintf(log, sizeof log, "%s/server.log", dir);
+        if (api_text && (rc = gp_write_file_atomic(api_path, api_text, strlen(api_text), err)))
+            goto done;
         fprintf(out, "genperf run: starting %s (log %s)\n  %s\n", recipe.framework, log, cmdline.data);
         fflush(out);
         if ((rc = gp_server_start(&server, &server_argv, log, url, err)))
@@ -568,6 +578,17 @@ int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, 
         fprintf(out, "genperf run: server ready at %s%s%s\n", url, server.model_id[0] ? ", serving " : "",
                 server.model_id);
     }
+    /* Before the first cell: a name the server does not serve makes every
+     * request of every cell a 404 (vLLM), so the sweep would measure nothing. */
+    char served[1024];
+    int chk = gp_server_check_model(url, sc->api_key, gp_scenario_served_model(sc), served, sizeof served, err);
+    if (chk < 0) {
+        rc = chk;
+        goto done;
+    }
+    if (chk > 0)
+        fprintf(out, "genperf run: warning: cannot check the model name the cells send ('%s'): %s\n",
+                gp_scenario_served_model(sc), served);
 
     if (sc->api_key)
         setenv("GENPERF_API_KEY", sc->api_key, 1); /* after the server started: only the profiles get it */
@@ -576,8 +597,8 @@ int gp_runner_run(const struct gp_scenario *sc_in, const struct gp_run_opts *o, 
         fprintf(out, "\nartifacts: %s\nresults store: %s (label \"%s\")\n", dir, db_url, sc->name);
         goto done;
     }
-    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, &tplan, 0, ncells,
-                             metrics_url, api_options};
+    struct run_view cells = {sc, o, out, attach, url, dir, db_url, &recipe, tp, cmdline.data, api_text, api_path,
+                             &tplan, 0, ncells, metrics_url};
     rc = run_cells(&cells, cs, err);
     print_summary(out, cs, ncells);
     fprintf(out, "\nartifacts: %s\nresults store: %s\n", dir, db_url);
@@ -591,9 +612,9 @@ done:
     }
     gp_recipe_free(&recipe);
     json_decref(attach_inputs);
-    free(api_options);
     gp_argv_free(&server_argv);
     gp_buf_free(&cmdline);
+    free(api_text);
     free(cs);
     return rc;
 }

@@ -83,7 +83,7 @@ int gp_runner_profile_argv(const struct gp_scenario *sc, const struct gp_cell *c
     gp_tool_plan(sc, &tp);
     gp_tool_push_head(sc, &tp, self_exe, a);
     gp_argv_push(a, "-m");
-    gp_argv_push(a, sc->model);
+    gp_argv_push(a, gp_scenario_served_model(sc)); /* the name the server answers to (issue 39 item 1) */
     gp_argv_push(a, "--url");
     gp_argv_push(a, url);
     /* sc->api_key reaches genperf as $GENPERF_API_KEY (gp_runner_run), so it

@@ -1,15 +1,13 @@
-/* runner/runner_engine.c — the recipe's metrics, exact-OSL, tool and
- * LLM-API-option data applied to a server command and its cells
- * (runner_engine.h). Engine facts live in recipes/<framework>.yaml with the engine
- * version they were read from; this file only applies them. */
+/* runner/runner_engine.c — the recipe's metrics, exact-OSL and tool data
+ * applied to a server command and its cells (runner_engine.h). Engine facts
+ * live in recipes/<framework>.yaml with the engine version they were read
+ * from; this file only applies them. The LLM-API options file has one
+ * writer, gp_recipe_llm_api_options (recipe.c). */
 #include "runner/runner_engine.h"
 #include "runner/recipe.h"
 #include "runner/scenario.h"
-#include "runner/yamljson.h"
 #include "telemetry/telemetry.h"
-#include "core/buf.h"
 #include "core/error.h"
-#include "core/fsutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,72 +106,6 @@ int gp_runner_push_tool_args(const struct gp_recipe *r, const struct gp_scenario
         gp_argv_push(argv, w);
     }
     return 0;
-}
-
-/* Index of flag's value in argv, or 0 when flag is not there. */
-static size_t flag_value_at(const struct gp_argv *a, const char *flag)
-{
-    for (size_t i = 0; i + 1 < a->n; i++)
-        if (!strcmp(a->v[i], flag))
-            return i + 1;
-    return 0;
-}
-
-int gp_runner_llm_api_options(const struct gp_recipe *r, const char *dir, int dry_run, struct gp_argv *argv,
-                              char **text_out, struct gp_error *err)
-{
-    if (text_out)
-        *text_out = NULL;
-    json_t *spec = json_object_get(r->doc, "llm_api_options");
-    if (!json_is_object(spec))
-        return 0;
-    const char *flag = json_string_value(json_object_get(spec, "flag"));
-    const char *file = json_string_value(json_object_get(spec, "file"));
-    json_t *set = json_object_get(spec, "set");
-    if (!flag || !file || !json_is_object(set))
-        return gp_err(err, GP_EINVAL, "recipe %s: llm_api_options needs flag, file and set (a mapping)",
-                      r->framework);
-    size_t at = flag_value_at(argv, flag);
-    json_t *opts = NULL;
-    if (at) {
-        /* the scenario's own options file: its keys win over ours */
-        if (!(opts = gp_yaml_load_file(argv->v[at], err)))
-            return -GP_EINVAL;
-        if (!json_is_object(opts)) {
-            json_decref(opts);
-            return gp_err(err, GP_EINVAL, "%s (engine_args' %s): must be a mapping of LLM API options",
-                          argv->v[at], flag);
-        }
-    } else
-        opts = json_object();
-    const char *k;
-    json_t *v;
-    json_object_foreach(set, k, v) if (!json_object_get(opts, k)) json_object_set(opts, k, v);
-    /* JSON is YAML: the engine's yaml.safe_load reads it as written */
-    char *text = json_dumps(opts, JSON_PRESERVE_ORDER); /* one line: the dry run prints it */
-    json_decref(opts);
-    if (!text)
-        return gp_err(err, GP_ENOMEM, "cannot render %s", file);
-    struct gp_buf path = {0};
-    gp_buf_printf(&path, "%s/%s", dir, file);
-    int rc = 0;
-    if (!dry_run && !(rc = gp_mkdir_p(dir, err)))
-        rc = gp_write_file_atomic(path.data, text, strlen(text), err);
-    if (!rc) {
-        if (at) {
-            free(argv->v[at]);
-            argv->v[at] = strdup(path.data);
-        } else {
-            gp_argv_push(argv, flag);
-            gp_argv_push(argv, path.data);
-        }
-    }
-    gp_buf_free(&path);
-    if (text_out && !rc)
-        *text_out = text;
-    else
-        free(text);
-    return rc;
 }
 
 int gp_runner_check_metrics(const struct gp_recipe *r, const char *metrics_url, FILE *out)

@@ -3,7 +3,9 @@
  * its Prometheus metrics on (and where they are), its stop-at-EOS override
  * (exact OSL), its tool-call flags, and a check that the metrics URL
  * answers something usable. All of it is recipe data (recipes/<framework>.yaml keys
- * metrics, exact_osl_inputs, tool_args, llm_api_options; docs/runner.md).
+ * metrics, exact_osl_inputs, tool_args; docs/runner.md). TRT-LLM's
+ * return_perf_metrics is a `set` entry of its llm_api_options, written with
+ * the rest of that file by gp_recipe_llm_api_options (recipe.h).
  *
  * Owns nothing beyond what each function says: strings are written into the
  * caller's buffers, words pushed onto the caller's gp_argv.
@@ -40,14 +42,6 @@ int gp_runner_scenario_has_tools(const struct gp_scenario *sc);
  * with tools and no parser is refused with the fix. */
 int gp_runner_push_tool_args(const struct gp_recipe *r, const struct gp_scenario *sc, struct gp_argv *argv,
                              struct gp_error *err);
-
-/* The recipe's llm_api_options {flag, file, set}: the options file the
- * server is given (engine_args' own file, if any, merged with `set`, the
- * scenario's keys winning) is written to dir/<file> (not when dry_run) and
- * argv's flag value replaced with that path, or flag and path appended.
- * *text_out (may be NULL) gets the file's content (malloc'd; caller frees). */
-int gp_runner_llm_api_options(const struct gp_recipe *r, const char *dir, int dry_run, struct gp_argv *argv,
-                              char **text_out, struct gp_error *err);
 
 /* GETs metrics_url once and, when it answers nothing usable (an error
  * status, JSON instead of Prometheus text, no known metric names), writes

@@ -447,6 +447,12 @@ void gp_scenario_free(struct gp_scenario *sc)
     memset(sc, 0, sizeof *sc);
 }
 
+const char *gp_scenario_served_model(const struct gp_scenario *sc)
+{
+    const char *s = json_string_value(json_object_get(sc->engine_args, "served_model_name"));
+    return s && *s ? s : sc->model;
+}
+
 size_t gp_scenario_n_cells(const struct gp_scenario *sc)
 {
     return sc->n_concurrency * sc->n_isl * sc->n_osl;

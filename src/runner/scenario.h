@@ -83,6 +83,11 @@ void gp_scenario_free(struct gp_scenario *sc);
  * or load.mpirun_args given). */
 int gp_scenario_uses_mpirun(const struct gp_scenario *sc);
 
+/* The model name every cell sends (-m): engine_args.served_model_name when it
+ * is a string (the recipe launches the server under that name, and vLLM
+ * answers 404 to any other), else model. Borrowed from sc. */
+const char *gp_scenario_served_model(const struct gp_scenario *sc);
+
 size_t gp_scenario_n_cells(const struct gp_scenario *sc);
 struct gp_cell gp_scenario_cell(const struct gp_scenario *sc, size_t i);
 

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static json_t *yaml(const char *s)
 {
@@ -129,36 +130,81 @@ static void test_recipe_vllm(void)
                           "enable_chunked_prefill: false, max_num_seqs: 256, enforce_eager: true}\n",
                      4, 8123, &err);
     CHECK_STR(s, "vllm serve Org/M-8B --tensor-parallel-size 4 --max-model-len 8192 --gpu-memory-utilization 0.9 "
-                 "--dtype auto --no-enable-chunked-prefill --port 8123 --host 127.0.0.1 --api-key K "
-                 "--max-num-seqs 256 --enforce-eager");
+                 "--max-num-seqs 256 --dtype auto --no-enable-chunked-prefill --port 8123 --host 127.0.0.1 --api-key K "
+                 "--enforce-eager");
     free(s);
 }
 
 static void test_recipe_sglang(void)
 {
     struct gp_error err = {0};
+    /* the common (vLLM) names in SGLang's words, server_args.py @ 001067fffe33 */
     char *s = render("sglang",
-                     BASE "engine_args: {mem_fraction_static: 0.85, enable_prefix_caching: false, reasoning_parser: qwen3}\n",
+                     BASE "engine_args: {max_model_len: 4096, gpu_memory_utilization: 0.85, max_num_seqs: 64, "
+                          "dtype: bfloat16, enable_chunked_prefill: false, enable_prefix_caching: false, "
+                          "reasoning_parser: qwen3}\n",
                      2, 30000, &err);
-    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp 2 --mem-fraction-static 0.85 "
+    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp-size 2 --context-length 4096 "
+                 "--mem-fraction-static 0.85 --max-running-requests 64 --dtype bfloat16 --chunked-prefill-size -1 "
                  "--disable-radix-cache --reasoning-parser qwen3 --enable-metrics --port 30000 --host 127.0.0.1");
     free(s);
-    s = render("sglang", BASE "engine_args: {enable_prefix_caching: true}\n", 1, 30000, &err);
-    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp 1 --enable-metrics --port 30000 --host "
-                 "127.0.0.1");
+    s = render("sglang", BASE "engine_args: {enable_prefix_caching: true, enable_chunked_prefill: true}\n", 1, 30000,
+               &err);
+    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp-size 1 --enable-metrics --port 30000 "
+                 "--host 127.0.0.1");
     free(s);
+    /* SGLang's own name passes the option list; given beside the common name it is refused */
+    s = render("sglang", BASE "engine_args: {mem_fraction_static: 0.8}\n", 1, 30000, &err);
+    CHECK_STR(s, "python3 -m sglang.launch_server --model-path Org/M-8B --tp-size 1 --enable-metrics --port 30000 "
+                 "--host 127.0.0.1 --mem-fraction-static 0.8");
+    free(s);
+    s = render("sglang", BASE "engine_args: {mem_fraction_static: 0.8, gpu_memory_utilization: 0.7}\n", 1, 30000,
+               &err);
+    CHECK(s == NULL);
+    CHECK(strstr(err.msg, "--mem-fraction-static is already set") != NULL);
+    /* another engine's name for an option SGLang spells differently, and a near miss */
+    s = render("sglang", BASE "engine_args: {max_num_batched_tokens: 8192}\n", 1, 30000, &err);
+    CHECK(s == NULL);
+    CHECK(strstr(err.msg, "sglang has no --max-num-batched-tokens; did you mean --chunked-prefill-size?") != NULL);
+    s = render("sglang", BASE "engine_args: {schedule_polcy: lpm}\n", 1, 30000, &err);
+    CHECK(s == NULL);
+    CHECK(strstr(err.msg, "sglang has no --schedule-polcy; did you mean --schedule-policy?") != NULL);
 }
 
 static void test_recipe_trtllm(void)
 {
     struct gp_error err = {0};
+    /* trtllm-serve's own names pass through (serve.py @ 00209af149e7) */
     char *s = render("trtllm",
                      BASE "api_key: K\nengine_args: {max_num_tokens: 8192, kv_cache_free_gpu_memory_fraction: 0.9, "
                           "backend: pytorch, max_batch_size: 128}\n",
                      8, 8000, &err);
-    CHECK_STR(s, "trtllm-serve Org/M-8B --tp_size 8 --max_num_tokens 8192 --kv_cache_free_gpu_memory_fraction 0.9 "
-                 "--backend pytorch --port 8000 --host 127.0.0.1 --max_batch_size 128");
+    /* return_perf_metrics (a `set` entry) means the options file is always given */
+    CHECK_STR(s, "trtllm-serve Org/M-8B --tp_size 8 --port 8000 --host 127.0.0.1 "
+                 "--extra_llm_api_options artifacts/scenario/extra_llm_api_options.yaml --max_num_tokens 8192 "
+                 "--kv_cache_free_gpu_memory_fraction 0.9 --backend pytorch --max_batch_size 128");
     free(s);
+    /* the common names, and what exists only as an LLM-API option goes to the YAML file */
+    s = render("trtllm",
+               BASE "engine_args: {max_model_len: 4096, gpu_memory_utilization: 0.8, max_num_seqs: 32, dtype: float16, "
+                    "enable_chunked_prefill: true, enable_prefix_caching: false}\n",
+               1, 8000, &err);
+    CHECK_STR(s, "trtllm-serve Org/M-8B --tp_size 1 --max_seq_len 4096 --kv_cache_free_gpu_memory_fraction 0.8 "
+                 "--max_batch_size 32 --enable_chunked_prefill --port 8000 --host 127.0.0.1 "
+                 "--extra_llm_api_options artifacts/scenario/extra_llm_api_options.yaml");
+    free(s);
+    /* a complete option list: any unlisted name is refused, with the nearest */
+    s = render("trtllm", BASE "engine_args: {max_num_seqs_x: 3}\n", 1, 8000, &err);
+    CHECK(s == NULL);
+    CHECK(strstr(err.msg, "trtllm has no --max_num_seqs_x; did you mean") != NULL);
+    /* no served-name option: the name only tells the cells what to send */
+    s = render("trtllm", BASE "engine_args: {served_model_name: x}\n", 1, 8000, &err);
+    CHECK_STR(s, "trtllm-serve Org/M-8B --tp_size 1 --port 8000 --host 127.0.0.1 "
+                 "--extra_llm_api_options artifacts/scenario/extra_llm_api_options.yaml");
+    free(s);
+    s = render("trtllm", BASE "engine_args: {mem_fraction_static: 0.5}\n", 1, 8000, &err);
+    CHECK(s == NULL);
+    CHECK(strstr(err.msg, "did you mean --kv_cache_free_gpu_memory_fraction?") != NULL);
 }
 
 static void test_recipe_unknown(void)
@@ -208,6 +254,86 @@ static void test_profile_argv(void)
               "--warmup-request-count 2");
     gp_argv_free(&a);
     gp_buf_free(&b);
+    gp_scenario_free(&sc);
+    json_decref(j);
+}
+
+/* A served_model_name is the name the server answers to, so every cell sends
+ * it; the tokenizer stays the model's (issue 39 item 1). */
+static void test_profile_argv_served_name(void)
+{
+    json_t *j = yaml("model: Qwen/Qwen3-8B\nframework: vllm\nconcurrency: 1\nisl: 8\nosl: 4\n"
+                     "engine_args: {served_model_name: qwen}\n");
+    struct gp_scenario sc;
+    struct gp_error err = {0};
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    struct gp_cell c = gp_scenario_cell(&sc, 0);
+    struct gp_argv a = {0};
+    struct gp_buf b = {0};
+    gp_runner_profile_argv(&sc, &c, "genperf", "http://h:1", "o", &a);
+    gp_argv_to_shell(&a, &b);
+    CHECK(strstr(b.data, "genperf profile -m qwen --url http://h:1 ") == b.data);
+    CHECK(strstr(b.data, "--tokenizer Qwen/Qwen3-8B ") != NULL);
+    gp_argv_free(&a);
+    gp_buf_free(&b);
+    gp_scenario_free(&sc);
+    json_decref(j);
+}
+
+/* The trtllm recipe's llm_api_options keep the scenario's types and nest the
+ * dotted keys, as trtllm-serve's --extra_llm_api_options YAML wants them. */
+static void test_llm_api_options(void)
+{
+    json_t *j = yaml("model: m\nframework: trtllm\nconcurrency: 1\nisl: 8\nosl: 4\nname: s\nartifact_dir: a\n"
+                     "engine_args: {dtype: bfloat16, enable_prefix_caching: false, gpu_memory_utilization: 0.8}\n");
+    struct gp_scenario sc;
+    struct gp_recipe r;
+    struct gp_error err = {0};
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    CHECK_INT(gp_recipe_load("trtllm", NULL, &r, &err), 0);
+    json_t *o = NULL;
+    char path[256];
+    CHECK_INT(gp_recipe_llm_api_options(&r, &sc, &o, path, sizeof path, &err), 0);
+    char *text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(15));
+    CHECK_STR(text, "{\"dtype\":\"bfloat16\",\"kv_cache_config\":{\"enable_block_reuse\":false,"
+                    "\"free_gpu_memory_fraction\":0.8},\"return_perf_metrics\":true}");
+    CHECK_STR(path, "a/s/extra_llm_api_options.yaml");
+    free(text);
+    json_decref(o);
+    gp_scenario_free(&sc);
+    json_decref(j);
+    /* the scenario's own options file: its keys win, the recipe's fill in beside them */
+    char tmpl[] = "/tmp/gp-llmapi-XXXXXX";
+    int fd = mkstemp(tmpl);
+    CHECK(fd >= 0);
+    const char *mine = "kv_cache_config:\n  enable_block_reuse: true\nmax_beam_width: 2\nreturn_perf_metrics: false\n";
+    CHECK(write(fd, mine, strlen(mine)) == (ssize_t)strlen(mine));
+    close(fd);
+    char doc[512];
+    snprintf(doc, sizeof doc,
+             "model: m\nframework: trtllm\nconcurrency: 1\nisl: 8\nosl: 4\n"
+             "engine_args: {extra_llm_api_options: %s, enable_prefix_caching: false, gpu_memory_utilization: 0.5}\n",
+             tmpl);
+    j = yaml(doc);
+    CHECK_INT(gp_scenario_from_json(j, "t.yaml", &sc, &err), 0);
+    CHECK_INT(gp_recipe_llm_api_options(&r, &sc, &o, path, sizeof path, &err), 0);
+    text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(15));
+    /* ...its return_perf_metrics: false too, over the recipe's `set` */
+    CHECK_STR(text, "{\"kv_cache_config\":{\"enable_block_reuse\":true,\"free_gpu_memory_fraction\":0.5},"
+                    "\"max_beam_width\":2,\"return_perf_metrics\":false}");
+    free(text);
+    json_decref(o);
+    /* and the flag is given once, with the written file */
+    struct gp_argv a = {0};
+    CHECK_INT(gp_recipe_render(&r, &sc, 1, 8000, &a, &err), 0);
+    size_t nflag = 0;
+    for (size_t k = 0; k < a.n; k++)
+        nflag += !strcmp(a.v[k], "--extra_llm_api_options");
+    CHECK_INT(nflag, 1);
+    CHECK_STR(a.v[a.n - 1], "artifacts/scenario/extra_llm_api_options.yaml");
+    gp_argv_free(&a);
+    unlink(tmpl);
+    gp_recipe_free(&r);
     gp_scenario_free(&sc);
     json_decref(j);
 }
@@ -358,6 +484,8 @@ int main(void)
     GP_RUN(test_shell_quoting);
     GP_RUN(test_profile_argv);
     GP_RUN(test_profile_argv_load);
+    GP_RUN(test_profile_argv_served_name);
+    GP_RUN(test_llm_api_options);
     GP_RUN(test_tool);
     return gp_test_summary();
 }

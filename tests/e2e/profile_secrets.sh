@@ -9,7 +9,7 @@ set -eu
 cd "$TMPDIR"
 KEY="sk-e2eSECRET0123456789"
 TENANT="tenant-e2eSECRET-42"
-start_serve --api-key "$KEY" --ttft-ms 150 --itl-ms 1 --quiet --timing-log "$TMPDIR/timing.jsonl"
+start_serve --model sim --api-key "$KEY" --ttft-ms 150 --itl-ms 1 --quiet --timing-log "$TMPDIR/timing.jsonl"
 [ "$SERVER" = serve ] || fail "genperf serve did not start"
 SPID=${PIDS[-1]}
 common=(-m sim --url "$URL" --tokenizer builtin --endpoint-type chat --streaming --isl 16 --osl 4

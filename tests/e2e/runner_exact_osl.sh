@@ -28,7 +28,7 @@ if "$GENPERF" run bad.yaml --dry-run 2>err.txt; then echo "exact_osl: 1 accepted
 grep -q "'exact_osl' must be true" err.txt
 # a server that stops at EOS early (--eos-rate): with exact_osl every
 # response is the asked 24 tokens; without, shorter, and both tables say so
-"$GENPERF" serve --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 --eos-rate 0.2 --seed 3 >serve.log 2>&1 &
+"$GENPERF" serve --model sim --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 --eos-rate 0.2 --seed 3 >serve.log 2>&1 &
 spid=$!
 trap 'kill $spid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$TMPDIR/url" ] && break; sleep 0.1; done

@@ -21,7 +21,7 @@ artifact_dir: $TMPDIR/arts-$fw
 Y
   "$GENPERF" run $fw.yaml | tee out-$fw.txt
   case $fw in
-    sglang) grep -qx -- '--model-path' argv.log; grep -qx -- '--tp' argv.log
+    sglang) grep -qx -- '--model-path' argv.log; grep -qx -- '--tp-size' argv.log
             grep -q '/health_generate' <("$GENPERF" run $fw.yaml --dry-run) ;;
     trtllm) grep -qx -- '--tp_size' argv.log ;;
   esac

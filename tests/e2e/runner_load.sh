@@ -72,7 +72,7 @@ command -v mpirun >/dev/null || { echo "mpirun not installed: skipping the real 
 ldd "$GENPERF" 2>/dev/null | grep -q libmpi || { echo "genperf built without MPI"; exit 77; }
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 unset http_proxy HTTP_PROXY all_proxy ALL_PROXY
-"$GENPERF" serve --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 >serve.log 2>&1 &
+"$GENPERF" serve --model sim --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 >serve.log 2>&1 &
 spid=$!
 trap 'kill $spid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$TMPDIR/url" ] && break; sleep 0.1; done

@@ -34,7 +34,10 @@ Y
 "$GENPERF" run t.yaml --dry-run > t.txt
 cat t.txt
 grep -q -- '--extra_llm_api_options arts/t/extra_llm_api_options.yaml' t.txt
-grep -q '{"kv_cache_config": {"enable_block_reuse": false}, "return_perf_metrics": true}' t.txt
+# the one options file, printed once (recipe's llm_api_options: map + set + the scenario's file)
+grep -qx '# arts/t/extra_llm_api_options.yaml (written before the server starts): {"kv_cache_config":{"enable_block_reuse":false},"return_perf_metrics":true}' t.txt
+[ "$(grep -c 'extra_llm_api_options.yaml' t.txt)" = 2 ]   # the server command and that line
+[ "$(grep '^trtllm-serve ' t.txt | grep -o -- '--extra_llm_api_options' | wc -l)" = 1 ]
 grep -q -- '--server-metrics-url http://127.0.0.1:8000/prometheus/metrics ' t.txt
 [ ! -e arts/t/extra_llm_api_options.yaml ]   # a dry run writes nothing
 # a real run against the fake trtllm-serve (genperf serve --flavor trtllm)
@@ -60,7 +63,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d == {"retur
 ! grep -q 'no server telemetry' r.txt
 grep -q '"device":"server"' "$TMPDIR"/arts/r/c1_isl8_osl4/*/*_telemetry.jsonl
 # attach to a TRT-LLM flavour at its /metrics (JSON): the console says so
-"$GENPERF" serve --flavor trtllm --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 >serve.log 2>&1 &
+"$GENPERF" serve --flavor trtllm --model sim --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 >serve.log 2>&1 &
 spid=$!
 trap 'kill $spid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$TMPDIR/url" ] && break; sleep 0.1; done

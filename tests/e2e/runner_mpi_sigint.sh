@@ -18,7 +18,7 @@ ldd "$GENPERF" 2>/dev/null | grep -q libmpi || { echo "genperf built without MPI
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 unset http_proxy HTTP_PROXY all_proxy ALL_PROXY OMPI_MCA_odls_base_sigkill_timeout
 # requests of ~3 s (300 tokens at 10 ms)
-"$GENPERF" serve --port 0 --port-file "$TMPDIR/url" --ttft-ms 50 --itl-ms 10 --quiet >serve.log 2>&1 &
+"$GENPERF" serve --model sim --port 0 --port-file "$TMPDIR/url" --ttft-ms 50 --itl-ms 10 --quiet >serve.log 2>&1 &
 spid=$!
 rpid=""
 trap 'kill $spid 2>/dev/null || true; [ -z "$rpid" ] || kill -KILL -- -$rpid 2>/dev/null || true' EXIT

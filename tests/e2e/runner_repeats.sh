@@ -6,7 +6,7 @@
 # would not find that cell's runs to ingest).
 set -eu
 cd "$TMPDIR"
-"$GENPERF" serve --port 0 --port-file "$TMPDIR/url" --ttft-ms 2 --itl-ms 1 >serve.log 2>&1 &
+"$GENPERF" serve --model sim --port 0 --port-file "$TMPDIR/url" --ttft-ms 2 --itl-ms 1 >serve.log 2>&1 &
 spid=$!
 trap 'kill $spid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$TMPDIR/url" ] && break; sleep 0.1; done

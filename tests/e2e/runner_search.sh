@@ -6,7 +6,7 @@
 set -eu
 cd "$TMPDIR"
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI missing"; exit 77; }
-"$GENPERF" serve --quiet --port 0 --port-file url --decode-step-ms 2 --decode-step-per-seq-us 0 \
+"$GENPERF" serve --model sim --quiet --port 0 --port-file url --decode-step-ms 2 --decode-step-per-seq-us 0 \
   --prefill-us-per-token 0 --max-batch 4 >serve.log 2>&1 &
 spid=$!
 trap 'kill $spid 2>/dev/null || true' EXIT

@@ -8,7 +8,7 @@
 set -eu
 cd "$TMPDIR"
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI missing"; exit 77; }
-"$GENPERF" serve --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 >serve.log 2>&1 &
+"$GENPERF" serve --model sim --port 0 --port-file "$TMPDIR/url" --ttft-ms 1 --itl-ms 1 >serve.log 2>&1 &
 spid=$!
 trap 'kill $spid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$TMPDIR/url" ] && break; sleep 0.1; done
