@@ -322,8 +322,9 @@ int gp_profile_finish(struct profile_run *r)
                         "refused or reset connections\n",
                 (unsigned long long)cs->n_backoff, (double)cs->backoff_ns / 1e9);
     if (cs->n_dropped)
-        fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
-                (unsigned long long)cs->n_dropped);
+        fprintf(stderr, "genperf: %llu %s still in flight at the end of the time-bounded run %s dropped\n",
+                (unsigned long long)cs->n_dropped, cs->n_dropped == 1 ? "request" : "requests",
+                cs->n_dropped == 1 ? "was" : "were");
 
     if (cs->interrupted) {
         fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", r->run_dir);
