@@ -62,7 +62,7 @@ int cmd_results(int argc, char **argv)
     struct gp_db *db;
     if ((create ? gp_db_open(url, &db, &err) : gp_db_open_existing(url, &db, &err))) {
         fprintf(stderr, "genperf results: %s\n", err.msg);
-        return 1;
+        return err.code == GP_ENOENT ? 2 : 1; /* a --db that names no store: a usage error */
     }
     int r = telemetry   ? gp_store_print_telemetry(db, job, fmt, stdout, &err)
             : endpoints ? gp_store_print_endpoints(db, job, fmt, stdout, &err)

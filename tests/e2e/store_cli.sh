@@ -17,10 +17,10 @@ run query --db "$db"; [ "$rc" -eq 2 ] || fail "query without SQL: rc $rc"; grep 
 run query --db "$db" --format xml "SELECT 1"; [ "$rc" -eq 2 ] || fail "bad format: rc $rc"
 run results --db "$db" --job abc; [ "$rc" -eq 1 ] || fail "bad job id: rc $rc"; grep -q "'abc' is not a job id" <<<"$out" || fail "$out"
 # a mistyped --db is named, not answered with a new empty store; --create (and ingest) still create one
-run results --db "$TMPDIR/typo.db"; [ "$rc" -eq 1 ] || fail "results on a missing db: rc $rc"
-[ "$out" = "genperf results: no SQLite database at '$TMPDIR/typo.db'; check the path, or create the store with genperf ingest DIR --db URL (or pass --create)" ] || fail "missing db: $out"
+run results --db "$TMPDIR/typo.db"; [ "$rc" -eq 2 ] || fail "results on a missing db: rc $rc"
+[ "$out" = "genperf results: no SQLite database at '$TMPDIR/typo.db' (this command reads a store and never creates one); check the path, or create the store from artifact directories with: genperf ingest DIR --db $TMPDIR/typo.db" ] || fail "missing db: $out"
 [ ! -e "$TMPDIR/typo.db" ] || fail "results created $TMPDIR/typo.db"
-run results --db "sqlite://$TMPDIR/typo.db" --endpoints; [ "$rc" -eq 1 ] && [ ! -e "$TMPDIR/typo.db" ] || fail "results --endpoints on a missing db: rc $rc $out"
+run results --db "sqlite://$TMPDIR/typo.db" --endpoints; [ "$rc" -eq 2 ] && [ ! -e "$TMPDIR/typo.db" ] || fail "results --endpoints on a missing db: rc $rc $out"
 run results --db "$TMPDIR/new.db" --create; [ "$rc" -eq 0 ] && [ "$out" = "(no rows)" ] || fail "results --create: rc $rc $out"
 run results --bogus; [ "$rc" -eq 2 ] || fail "unknown flag: rc $rc"
 "$GENPERF" ingest --help | grep -q "usage: genperf ingest" || fail "ingest --help"
