@@ -25,6 +25,10 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
         .arrival_process = gp_profile_arrival_process(cfg),
         .burstiness = cfg->burstiness,
+        .trace_file = !cfg->fixed_schedule || !cfg->input_file       ? NULL
+                      : !strncmp(cfg->input_file, "payload:", 8) ? cfg->input_file + 8
+                                                                 : cfg->input_file,
+        .trace_speedup = cfg->trace_speedup,
         .service_kind = "openai",
         .endpoint = cfg->endpoint,
         .endpoint_type = (int)cfg->endpoint_type,

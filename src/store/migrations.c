@@ -520,6 +520,14 @@ static const char m11_repeat_groups[] =
     "  JOIN repeat_group_stats st ON st.group_id = g.id\n"
     "  JOIN metric_templates t ON t.code = st.metric_code;\n";
 
+/* A trace replay (--fixed-schedule true --input-file payload:FILE) has
+ * neither a concurrency nor a rate: its load is the trace and the speed-up
+ * it was replayed at (_genperf.json "trace"; a GenAI-Perf artifact names
+ * the file only, so trace_speedup stays NULL). genperf results shows them. */
+static const char m12_job_trace[] =
+    "ALTER TABLE jobs ADD COLUMN trace_file TEXT;\n"
+    "ALTER TABLE jobs ADD COLUMN trace_speedup DOUBLE PRECISION;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -534,6 +542,7 @@ static const struct gp_migration migrations[] = {
     {10, "energy and cost metric templates, v_energy_cost", m10_energy_cost},
     {11, "repeat groups (--num-runs, repeats:): repeat_groups, repeat_group_jobs, repeat_group_stats, "
          "v_repeat_groups", m11_repeat_groups},
+    {12, "jobs.trace_file, jobs.trace_speedup: the load of a trace replay", m12_job_trace},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)
