@@ -43,6 +43,10 @@ struct gp_export_ctx {
     const char *arrival_process;     /* a rate run's "constant" | "poisson" | "gamma": written as "arrivals"
                                       * in <stem>_genperf.json; NULL (no rate-driven arrivals) = no key */
     double burstiness;               /* gamma's shape (--burstiness), written with "gamma" only */
+    const char *trace_file;          /* a --fixed-schedule replay's --input-file (payload: prefix dropped):
+                                      * written as "trace" {file, speedup} in <stem>_genperf.json so the
+                                      * store can say the load; NULL (no replay) = no key */
+    double trace_speedup;            /* --trace-speedup X, written with trace_file */
     const char *service_kind;        /* "openai" */
     const char *version;             /* profile_export.json "version"; NULL = "genperf <version>" (a merge
                                       * keeps its first node's, as GenAI-Perf does) */

@@ -65,6 +65,9 @@ static void add_run(json_t *o, const struct gp_export_ctx *ctx)
             json_object_set_new(a, "burstiness", json_real(ctx->burstiness));
         json_object_set_new(o, "arrivals", a);
     }
+    if (ctx->trace_file) /* a trace replay: neither a concurrency nor a rate says its load */
+        json_object_set_new(o, "trace", json_pack("{s:s, s:f}", "file", ctx->trace_file, "speedup",
+                                                  ctx->trace_speedup > 0 ? ctx->trace_speedup : 1.0));
     json_object_set_new(o, "endpoint", json_string(ctx->endpoint ? ctx->endpoint : "v1/chat/completions"));
     json_object_set_new(o, "streaming", json_boolean(ctx->streaming));
 }

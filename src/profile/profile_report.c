@@ -25,6 +25,10 @@ static void export_ctx(const struct profile_run *r, struct gp_export_ctx *ctx)
         .value = !strcmp(gp_profile_mode(cfg), "request_rate") ? cfg->request_rate : (double)cfg->concurrency,
         .arrival_process = gp_profile_arrival_process(cfg),
         .burstiness = cfg->burstiness,
+        .trace_file = !cfg->fixed_schedule || !cfg->input_file       ? NULL
+                      : !strncmp(cfg->input_file, "payload:", 8) ? cfg->input_file + 8
+                                                                 : cfg->input_file,
+        .trace_speedup = cfg->trace_speedup,
         .service_kind = "openai",
         .endpoint = cfg->endpoint,
         .endpoint_type = (int)cfg->endpoint_type,
@@ -328,8 +332,9 @@ int gp_profile_finish(struct profile_run *r)
                         "refused or reset connections\n",
                 (unsigned long long)cs->n_backoff, (double)cs->backoff_ns / 1e9);
     if (cs->n_dropped)
-        fprintf(stderr, "genperf: %llu requests still in flight at the end of the time-bounded run were dropped\n",
-                (unsigned long long)cs->n_dropped);
+        fprintf(stderr, "genperf: %llu %s still in flight at the end of the time-bounded run %s dropped\n",
+                (unsigned long long)cs->n_dropped, cs->n_dropped == 1 ? "request" : "requests",
+                cs->n_dropped == 1 ? "was" : "were");
 
     if (cs->interrupted) {
         fprintf(stderr, "genperf: interrupted: wrote what was measured to %s\n", r->run_dir);

@@ -54,7 +54,11 @@ int cmd_report(int argc, char **argv)
         if (!job || !*job)
             return gp_argv_error(&spec, "--db needs --job ID (list them with genperf results --db %s)", db_url);
         struct gp_db *db = NULL;
-        rc = gp_db_open(db_url, &db, &err);
+        rc = gp_db_open_existing(db_url, &db, &err); /* reads: never creates a store */
+        if (rc == -GP_ENOENT) {
+            fprintf(stderr, "genperf report: %s\n", err.msg);
+            return 2;
+        }
         if (rc == 0) {
             rc = gp_rdb_bundle(db, job, &bundle, &err);
             gp_db_close(db);

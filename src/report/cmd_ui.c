@@ -78,7 +78,12 @@ int cmd_ui(int argc, char **argv)
     struct gp_ui_src src;
     int rc;
     if (db_url) {
-        rc = gp_db_open(db_url, &db, &err);
+        /* the page only reads: a mistyped --db must not become an empty store */
+        rc = gp_db_open_existing(db_url, &db, &err);
+        if (rc == -GP_ENOENT) {
+            fprintf(stderr, "genperf ui: %s\n", err.msg);
+            return 2;
+        }
         if (rc == 0)
             src = gp_rdb_src(db);
     } else {

@@ -46,7 +46,7 @@ int cmd_query(int argc, char **argv)
     struct gp_db *db;
     if (gp_db_open_readonly(url, &db, &err)) {
         fprintf(stderr, "genperf query: %s\n", err.msg);
-        return 1;
+        return err.code == GP_ENOENT ? 2 : 1; /* a --db that names no store: a usage error */
     }
     int r = gp_store_print_query(db, sql, NULL, 0, fmt, stdout, &err);
     gp_db_close(db);

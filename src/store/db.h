@@ -37,9 +37,11 @@ int gp_db_open(const char *url, struct gp_db **out, struct gp_error *err);
  * to READ ONLY and the connection sits inside BEGIN READ ONLY. No migration
  * runs: a missing or older schema is an error that names the fix. */
 int gp_db_open_readonly(const char *url, struct gp_db **out, struct gp_error *err);
-/* gp_db_open for readers that migrate but must not create (genperf results):
- * a SQLite file that does not exist is an error naming the path, so a typo in
- * --db is not answered with a new empty store. PostgreSQL: as gp_db_open. */
+/* gp_db_open for readers that migrate but must not create (genperf results,
+ * report, ui): a SQLite file that does not exist is a GP_ENOENT error naming
+ * the path and `genperf ingest DIR --db FILE`, so a typo in --db is not
+ * answered with a new empty store (the commands exit 2 on it, as on a usage
+ * error). PostgreSQL: as gp_db_open. */
 int gp_db_open_existing(const char *url, struct gp_db **out, struct gp_error *err);
 void gp_db_close(struct gp_db *db);
 enum gp_db_engine gp_db_engine(const struct gp_db *db);

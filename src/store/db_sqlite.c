@@ -29,15 +29,26 @@ static int ro_authorizer(void *ctx, int action, const char *a, const char *b, co
     return action == SQLITE_ATTACH ? SQLITE_DENY : SQLITE_OK;
 }
 
+/* The readers (query, results, report, ui, compare) refuse a store file
+ * that is not there: SQLITE_OPEN_CREATE would turn a mistyped --db into a
+ * new, empty store answering "(no rows)", and SQLITE_OPEN_READONLY alone
+ * fails late with "unable to open database file". The message names the
+ * file and the command that starts a store (ingest creates one). */
+static int missing_store(const char *path, struct gp_error *err)
+{
+    if (!strcmp(path, ":memory:") || access(path, F_OK) == 0)
+        return 0;
+    return gp_err(err, GP_ENOENT,
+                  "no SQLite database at '%s' (this command reads a store and never creates one); check the path, "
+                  "or create the store from artifact directories with: genperf ingest DIR --db %s",
+                  path, path);
+}
+
 static int open_readonly(struct gp_db *db, const char *path, sqlite3 **sq, struct gp_error *err)
 {
-    /* SQLITE_OPEN_READONLY alone would still let a missing file fail late
-     * with "unable to open database file"; say what to do instead */
-    if (strcmp(path, ":memory:") && access(path, F_OK) != 0)
-        return gp_err(err, GP_ENOENT,
-                      "no SQLite database at '%s' (genperf query opens it read-only and never creates one); "
-                      "check the path, or create the store with genperf ingest DIR --db URL",
-                      path);
+    int r = missing_store(path, err);
+    if (r)
+        return r;
     int rc = sqlite3_open_v2(path, sq, SQLITE_OPEN_READONLY, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(*sq, "PRAGMA query_only=1", NULL, NULL, NULL);
@@ -56,13 +67,8 @@ int gp_db_sqlite_open(struct gp_db *db, const char *path, struct gp_error *err)
             return rc;
         }
         rc = rc ? SQLITE_ERROR : SQLITE_OK;
-    } else if (db->must_exist && strcmp(path, ":memory:") && access(path, F_OK) != 0) {
-        /* without this check SQLITE_OPEN_CREATE turns a mistyped path into a
-         * new, empty store that answers every listing with "(no rows)" */
-        return gp_err(err, GP_ENOENT,
-                      "no SQLite database at '%s'; check the path, or create the store with genperf ingest DIR "
-                      "--db URL (or pass --create)",
-                      path);
+    } else if (db->must_exist && (rc = missing_store(path, err))) {
+        return rc;
     } else {
         rc = sqlite3_open_v2(path, &sq, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     }

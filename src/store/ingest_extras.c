@@ -217,6 +217,16 @@ int ig_parse_genperf_summary(struct ig_job *j, struct gp_error *err)
         goto done;
     if ((r = ig_opt_bool(m, "interrupted", &j->interrupted, path, "interrupted", err)))
         goto done;
+    /* a trace replay: the file and the --trace-speedup it ran at */
+    int bad = 0;
+    const json_t *tr = ig_opt_obj(m, "trace", path, "trace", &bad, err);
+    if (bad) {
+        r = -GP_EINVAL;
+        goto done;
+    }
+    if (tr && ((r = ig_opt_str(tr, "file", &j->trace_file, path, "trace.file", err)) ||
+               (r = ig_opt_nonneg(tr, "speedup", &j->trace_speedup, path, "trace.speedup", err))))
+        goto done;
     /* the request and failure counts are kept in genperf_summary: none is below 0 */
     static const char *const count_blocks[] = {"requests", "failures"};
     for (size_t b = 0; b < sizeof count_blocks / sizeof *count_blocks; b++) {

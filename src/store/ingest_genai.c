@@ -106,6 +106,14 @@ static int ic_stimulus(struct ig_job *j, const json_t *ic, const char *path, str
         (r = ig_opt_count(st, "session_concurrency", &j->concurrency, path,
                         "input_config.perf_analyzer.stimulus.session_concurrency", err)))
         return r;
+    /* a trace replay's load is its file (input.file, "payload:FILE"); the
+     * speed-up is only in _genperf.json "trace" (ig_parse_genperf_summary) */
+    if (st && json_object_get(st, "fixed_schedule") && !j->concurrency.set && !j->request_rate.set) {
+        const json_t *in = json_object_get(ic, "input");
+        const json_t *fj = json_is_object(in) ? json_object_get(in, "file") : NULL;
+        const char *fs = json_is_string(fj) ? json_string_value(fj) : "";
+        ig_set_str(&j->trace_file, strncmp(fs, "payload:", 8) ? fs : fs + 8);
+    }
     const json_t *me = ig_opt_obj(pa, "measurement", path, "input_config.perf_analyzer.measurement", &bad, err);
     if (bad)
         return -GP_EINVAL;

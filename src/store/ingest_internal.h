@@ -102,6 +102,8 @@ struct ig_job {
     struct ig_opt_i requests_ok, requests_failed;
     int interrupted;         /* _genperf.json "interrupted": true (stopped by a signal) */
     char incomplete[1024];   /* why the set does not add up ("" = whole): jobs.incomplete */
+    char *trace_file;        /* a trace replay's file (input_config, then _genperf.json "trace") */
+    struct ig_opt_d trace_speedup; /* _genperf.json "trace.speedup" */
     size_t n_records, n_samples, n_export_requests;
 
     struct ig_mval *mv;

@@ -26,7 +26,7 @@ void ig_job_free(struct ig_job *j)
 {
     free(j->model), free(j->framework), free(j->engine_args), free(j->hardware), free(j->endpoint);
     free(j->endpoint_type), free(j->tool_version), free(j->producer_version), free(j->label), free(j->host);
-    free(j->server_url), free(j->input_config), free(j->goodput), free(j->genperf_summary);
+    free(j->server_url), free(j->input_config), free(j->goodput), free(j->genperf_summary), free(j->trace_file);
     free(j->mv), free(j->ts), free(j->new_metrics), free(j->group_key), free(j->group_label);
     for (size_t i = 0; i < j->neps; i++)
         free(j->eps[i].url);

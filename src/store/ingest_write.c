@@ -136,6 +136,7 @@ static int write_job_row(struct gp_db *db, const struct ig_job *j, long long sce
                          struct gp_error *err)
 {
     char scen_s[GP_DB_NUM_LEN], ing[40], dur[GP_DB_NUM_LEN], okb[GP_DB_NUM_LEN], fb[GP_DB_NUM_LEN];
+    char tsp[GP_DB_NUM_LEN];
     char url[4096]; /* genperf_run.json or input_config may name https://TOKEN@host */
     now_iso(ing);
     if (j->server_url)
@@ -164,16 +165,18 @@ static int write_job_row(struct gp_db *db, const struct ig_job *j, long long sce
                         j->genperf_summary,
                         ing,
                         j->interrupted ? "1" : "0",
-                        j->incomplete[0] ? j->incomplete : NULL};
+                        j->incomplete[0] ? j->incomplete : NULL,
+                        j->trace_file,
+                        j->trace_speedup.set ? gp_db_text_double(tsp, j->trace_speedup.v) : NULL};
     *job_id = 0;
     return gp_db_query(db,
                        "INSERT INTO jobs (artifact_sha256, scenario_id, tool_version, producer, producer_version, "
                        "label, status, started_at, finished_at, duration_s, host, server_url, requests_ok, "
                        "requests_failed, artifact_dir, artifact_file, input_config, goodput_slos, "
-                       "genperf_summary, ingested_at, interrupted, incomplete) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                       "genperf_summary, ingested_at, interrupted, incomplete, trace_file, trace_speedup) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                        "ON CONFLICT (artifact_sha256) DO NOTHING RETURNING id",
-                       jp, 22, gp_db_first_ll, job_id, err);
+                       jp, 24, gp_db_first_ll, job_id, err);
 }
 
 /* A NULL value (GenAI-Perf's NaN) stays SQL NULL. */

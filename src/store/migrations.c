@@ -540,6 +540,14 @@ static const char m12_job_incomplete[] =
     "  s.request_count, s.streaming, s.seed, s.endpoint, s.endpoint_type, j.interrupted, j.incomplete\n"
     "FROM jobs j JOIN scenarios s ON s.id = j.scenario_id;\n";
 
+/* A trace replay (--fixed-schedule true --input-file payload:FILE) has
+ * neither a concurrency nor a rate: its load is the trace and the speed-up
+ * it was replayed at (_genperf.json "trace"; a GenAI-Perf artifact names
+ * the file only, so trace_speedup stays NULL). genperf results shows them. */
+static const char m13_job_trace[] =
+    "ALTER TABLE jobs ADD COLUMN trace_file TEXT;\n"
+    "ALTER TABLE jobs ADD COLUMN trace_speedup DOUBLE PRECISION;\n";
+
 static const struct gp_migration migrations[] = {
     {1, "initial schema: jobs, scenarios, metrics, requests, telemetry, views", m1_schema},
     {2, "metric templates for genperf extras: inter_chunk_latency, client_busy_fraction", m2_genperf_metrics},
@@ -555,6 +563,7 @@ static const struct gp_migration migrations[] = {
     {11, "repeat groups (--num-runs, repeats:): repeat_groups, repeat_group_jobs, repeat_group_stats, "
          "v_repeat_groups", m11_repeat_groups},
     {12, "jobs.incomplete: why a stored set does not add up (missing files, fewer records)", m12_job_incomplete},
+    {13, "jobs.trace_file, jobs.trace_speedup: the load of a trace replay", m13_job_trace},
 };
 
 const struct gp_migration *gp_store_migrations(size_t *n)

@@ -41,6 +41,10 @@ struct collect {
     size_t nrows, cap;
     int failed;
     int round;          /* table cells rounded for reading (genperf results, not query) */
+    int fit;            /* table: at most fit columns wide (0 = no limit), text cells clipped in the
+                         * middle to get there; columns empty in every row left out */
+    const char *const *keep; /* with fit: the columns clipped only when the others cannot give enough
+                              * (NULL-terminated names) */
     struct gp_buf line;
 };
 
@@ -187,19 +191,47 @@ static size_t width(const char *s)
     return w;
 }
 
-static void print_table(struct collect *c)
+/* Writes v in at most w code points: a longer one keeps its head and tail
+ * around an ellipsis, so "trace x2 ...ces/day1.jsonl" still says both. */
+static void put_clipped(FILE *out, const char *v, size_t w)
 {
-    int n = c->ncols;
-    size_t *w = calloc((size_t)n + 1, sizeof *w);
-    int *num = calloc((size_t)n + 1, sizeof *num);
-    if (!w || !num) {
-        free(w);
-        free(num);
+    size_t n = width(v);
+    if (n <= w) {
+        fputs(v, out);
         return;
     }
+    size_t tail = (w - 1) / 2, head = w - 1 - tail, k = 0;
+    for (const char *p = v; *p; p++) {
+        if (((unsigned char)*p & 0xC0) != 0x80) { /* code point k starts here */
+            if (k == head)
+                fputs("\xe2\x80\xa6", out); /* U+2026 */
+            k++;
+        }
+        if (k - 1 < head || k - 1 >= n - tail)
+            fputc(*p, out);
+    }
+}
+
+static int kept(const struct collect *c, const char *name)
+{
+    for (const char *const *k = c->keep; k && *k; k++)
+        if (!strcmp(*k, name))
+            return 1;
+    return 0;
+}
+
+/* The column widths: every name and cell; with c->fit, columns empty in
+ * every row hidden (show[i] = 0) and the widest text column narrowed one
+ * step at a time (never below its name, nor 8) until the line fits, the
+ * c->keep columns only once no other can give more. Numbers are never
+ * narrowed: a clipped number would read as another. */
+static void table_widths(const struct collect *c, size_t *w, int *num, int *show)
+{
+    int n = c->ncols;
     for (int i = 0; i < n; i++) {
         w[i] = width(c->names[i]);
         num[i] = 1;
+        show[i] = !c->fit;
     }
     for (size_t r = 0; r < c->nrows; r++)
         for (int i = 0; i < n; i++) {
@@ -208,37 +240,96 @@ static void print_table(struct collect *c)
                 w[i] = width(v);
             if (v && !is_number(v))
                 num[i] = 0;
+            if (v && *v)
+                show[i] = 1;
         }
-    for (int i = 0; i < n; i++)
-        fprintf(c->out, "%s%-*s", i ? "  " : "", i == n - 1 ? 0 : (int)w[i], c->names[i]);
-    fputc('\n', c->out);
-    for (int i = 0; i < n; i++) {
-        fputs(i ? "  " : "", c->out);
-        for (size_t k = 0; k < w[i]; k++)
-            fputc('-', c->out);
+    if (!c->fit)
+        return;
+    for (int pass = 0; pass < 2;) {
+        size_t total = 0;
+        int widest = -1, nshown = 0;
+        for (int i = 0; i < n; i++) {
+            if (!show[i])
+                continue;
+            total += w[i] + (nshown++ ? 2 : 0);
+            size_t min = width(c->names[i]) > 8 ? width(c->names[i]) : 8;
+            if (!num[i] && w[i] > min && kept(c, c->names[i]) == pass && (widest < 0 || w[i] > w[widest]))
+                widest = i;
+        }
+        if (total <= (size_t)c->fit)
+            return;
+        if (widest < 0)
+            pass++;
+        else
+            w[widest]--;
     }
+}
+
+static void print_table(struct collect *c)
+{
+    int n = c->ncols;
+    size_t *w = calloc((size_t)n + 1, sizeof *w);
+    int *num = calloc((size_t)n + 1, sizeof *num), *show = calloc((size_t)n + 1, sizeof *show);
+    if (!w || !num || !show) {
+        free(w);
+        free(num);
+        free(show);
+        return;
+    }
+    table_widths(c, w, num, show);
+    int last = -1;
+    for (int i = 0; i < n; i++)
+        if (show[i])
+            last = i;
+    const char *sep = "";
+    for (int i = 0; i < n; i++)
+        if (show[i]) {
+            fprintf(c->out, "%s%-*s", sep, i == last ? 0 : (int)w[i], c->names[i]);
+            sep = "  ";
+        }
+    fputc('\n', c->out);
+    sep = "";
+    for (int i = 0; i < n; i++)
+        if (show[i]) {
+            fputs(sep, c->out);
+            for (size_t k = 0; k < w[i]; k++)
+                fputc('-', c->out);
+            sep = "  ";
+        }
     fputc('\n', c->out);
     for (size_t r = 0; r < c->nrows; r++) {
+        sep = "";
         for (int i = 0; i < n; i++) {
+            if (!show[i])
+                continue;
             const char *v = c->cells[r * (size_t)n + (size_t)i];
             if (!v)
                 v = "";
-            int pad = (int)(w[i] - width(v));
-            if (num[i])
-                fprintf(c->out, "%s%*s%s", i ? "  " : "", pad, "", v);
-            else
-                fprintf(c->out, "%s%s%*s", i ? "  " : "", v, i == n - 1 ? 0 : pad, "");
+            size_t vw = width(v) < w[i] ? width(v) : w[i];
+            int pad = (int)(w[i] - vw);
+            fputs(sep, c->out);
+            sep = "  ";
+            if (num[i]) {
+                fprintf(c->out, "%*s%s", pad, "", v);
+                continue;
+            }
+            put_clipped(c->out, v, w[i]);
+            if (i != last)
+                fprintf(c->out, "%*s", pad, "");
         }
         fputc('\n', c->out);
     }
     free(w);
     free(num);
+    free(show);
 }
 
 static int print_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
-                       enum gp_out_format fmt, int round, FILE *out, struct gp_error *err)
+                       enum gp_out_format fmt, int round, int fit, FILE *out, struct gp_error *err)
 {
-    struct collect c = {.fmt = fmt, .out = out, .round = round};
+    /* what a fitted jobs table clips last: the load, the status, the start */
+    static const char *const keep[] = {"load", "status", "started", NULL};
+    struct collect c = {.fmt = fmt, .out = out, .round = round, .fit = fit, .keep = keep};
     int r = gp_db_query(db, sql, params, nparams, row_cb, &c, err);
     if (!r && c.failed)
         r = gp_err(err, GP_ENOMEM, "out of memory collecting query rows");
@@ -265,14 +356,14 @@ static int print_query(struct gp_db *db, const char *sql, const char *const *par
 int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
                          enum gp_out_format fmt, FILE *out, struct gp_error *err)
 {
-    return print_query(db, sql, params, nparams, fmt, 0, out, err);
+    return print_query(db, sql, params, nparams, fmt, 0, 0, out, err);
 }
 
 /* genperf results' own listings: tables rounded for reading. */
 static int print_listing(struct gp_db *db, const char *sql, const char *const *params, int nparams,
                          enum gp_out_format fmt, FILE *out, struct gp_error *err)
 {
-    return print_query(db, sql, params, nparams, fmt, 1, out, err);
+    return print_query(db, sql, params, nparams, fmt, 1, 0, out, err);
 }
 
 static int check_job(struct gp_db *db, const char *job_id, struct gp_error *err)
@@ -413,37 +504,70 @@ int gp_store_print_groups(struct gp_db *db, const char *job_id, enum gp_out_form
     return r;
 }
 
-int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+/* The jobs listing's columns. The default table is for a terminal: it
+ * fits GP_RESULTS_FIT columns (text clipped in the middle, columns empty in
+ * every row left out), says the load in one column and the start as
+ * MM-DD HH:MM (UTC); --wide and CSV/JSON keep every column and every
+ * character. */
+#define GP_RESULTS_FIT 160
+
+/* "concurrency 4", "rate 2.5/s" or, for a trace replay (neither),
+ * "trace x2 FILE" (x2: --trace-speedup; absent when the artifact did not
+ * record it, as GenAI-Perf's do not). Whole speed-ups print without ".0"
+ * on SQLite and PostgreSQL alike. */
+static const char results_load[] =
+    "CASE WHEN j.concurrency IS NOT NULL THEN 'concurrency ' || j.concurrency "
+    "WHEN j.request_rate IS NOT NULL THEN 'rate ' || j.request_rate || '/s' "
+    "WHEN x.trace_file IS NOT NULL THEN 'trace' || COALESCE(' x' || CASE WHEN x.trace_speedup = "
+    "CAST(x.trace_speedup AS INTEGER) THEN CAST(CAST(x.trace_speedup AS INTEGER) AS TEXT) "
+    "ELSE CAST(x.trace_speedup AS TEXT) END, '') || CASE WHEN x.trace_file <> '' THEN ' ' || x.trace_file "
+    "ELSE '' END END";
+
+/* Beside the requested OSL, what came back: an engine that stops at EOS
+ * answers shorter (issue 39 item 4). Not ROUND(value, 1) in SQL: PostgreSQL
+ * has no round(double precision, integer); the table rounds as it prints. */
+static const char results_osl_measured[] =
+    "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+    "'output_sequence_length' AND v.stat = 'avg')";
+
+static const char results_metrics[] =
+    "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+    "'output_token_throughput' AND v.stat = 'avg') AS %s, "
+    "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+    "'request_throughput' AND v.stat = 'avg') AS %s, "
+    "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+    "'time_to_first_token' AND v.stat = 'p50') AS ttft_p50_ms, "
+    "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
+    "'inter_token_latency' AND v.stat = 'p50') AS itl_p50_ms "
+    "FROM v_jobs j JOIN jobs x ON x.id = j.job_id ORDER BY j.job_id";
+
+int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, int wide, FILE *out,
                            struct gp_error *err)
 {
-    /* The table says the load in one column, "concurrency 4" or "rate 2.5/s"
-     * (a job has one or the other); CSV and JSON keep both as numbers. */
-    const char *load = fmt == GP_OUT_TABLE
-                           ? "CASE WHEN concurrency IS NOT NULL THEN 'concurrency ' || concurrency "
-                             "WHEN request_rate IS NOT NULL THEN 'rate ' || request_rate || '/s' END AS load"
-                           : "concurrency, request_rate";
     if (!job_id) {
-        char sql[2048];
-        snprintf(sql, sizeof sql,
-                 "SELECT job_id, job_label AS label, model, framework, endpoint_type, %s, isl, osl, "
-                 /* beside the requested OSL, what came back: an engine that
-                  * stops at EOS answers shorter (issue 39 item 4). Not
-                  * ROUND(value, 1) in SQL: PostgreSQL has no round(double
-                  * precision, integer); the table rounds as it prints */
-                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-                 "'output_sequence_length' AND v.stat = 'avg') AS osl_measured, status, "
-                 "started_at, requests_ok, requests_failed, "
-                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-                 "'output_token_throughput' AND v.stat = 'avg') AS tokens_per_s, "
-                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-                 "'request_throughput' AND v.stat = 'avg') AS requests_per_s, "
-                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-                 "'time_to_first_token' AND v.stat = 'p50') AS ttft_p50_ms, "
-                 "(SELECT value FROM metric_values v WHERE v.job_id = j.job_id AND v.metric_code = "
-                 "'inter_token_latency' AND v.stat = 'p50') AS itl_p50_ms "
-                 "FROM v_jobs j ORDER BY job_id",
-                 load);
-        return print_listing(db, sql, NULL, 0, fmt, out, err);
+        struct gp_buf sql = {0};
+        if (fmt == GP_OUT_TABLE && !wide) {
+            gp_buf_printf(&sql,
+                          "SELECT j.job_id AS id, j.job_label AS label, j.model, j.framework, %s AS load, j.isl, "
+                          "j.osl, %s AS osl_out, j.status, REPLACE(SUBSTR(j.started_at, 6, 11), 'T', ' ') AS started, "
+                          "j.requests_ok AS ok, j.requests_failed AS failed, ",
+                          results_load, results_osl_measured);
+            gp_buf_printf(&sql, results_metrics, "\"tokens/s\"", "\"req/s\"");
+        } else {
+            gp_buf_puts(&sql, "SELECT j.job_id, j.job_label AS label, j.model, j.framework, j.endpoint_type, ");
+            if (fmt == GP_OUT_TABLE)
+                gp_buf_printf(&sql, "%s AS load, ", results_load);
+            gp_buf_printf(&sql,
+                          "j.concurrency, j.request_rate, x.trace_file, x.trace_speedup, j.isl, j.osl, %s AS osl_measured, "
+                          "j.status, j.started_at, j.requests_ok, j.requests_failed, ",
+                          results_osl_measured);
+            gp_buf_printf(&sql, results_metrics, "tokens_per_s", "requests_per_s");
+        }
+        int r = !sql.data ? gp_err(err, GP_ENOMEM, "out of memory")
+                          : print_query(db, sql.data, NULL, 0, fmt, 1, fmt == GP_OUT_TABLE && !wide ? GP_RESULTS_FIT : 0,
+                                        out, err);
+        gp_buf_free(&sql);
+        return r;
     }
     int r = check_job(db, job_id, err);
     if (r)

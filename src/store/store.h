@@ -83,8 +83,11 @@ int gp_store_parse_format(const char *s, enum gp_out_format *out);
 int gp_store_print_query(struct gp_db *db, const char *sql, const char *const *params, int nparams,
                          enum gp_out_format fmt, FILE *out, struct gp_error *err);
 /* job_id NULL: one line per job (scenario + headline metrics); else every
- * metric of that job (-GP_ENOENT when it does not exist). */
-int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,
+ * metric of that job (-GP_ENOENT when it does not exist). The listing's
+ * table fits 160 columns (text clipped, all-empty columns left out) unless
+ * wide; wide and CSV/JSON have every column (load's parts: concurrency,
+ * request_rate, trace_file, trace_speedup). */
+int gp_store_print_results(struct gp_db *db, const char *job_id, enum gp_out_format fmt, int wide, FILE *out,
                            struct gp_error *err);
 /* v_telemetry_job_summary for one job (job_id) or all (NULL). */
 int gp_store_print_telemetry(struct gp_db *db, const char *job_id, enum gp_out_format fmt, FILE *out,

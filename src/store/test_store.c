@@ -124,7 +124,7 @@ static void test_db_basics(void)
     CHECK_INT(gp_db_open(path, &db, &err), 0);
     memset(&r, 0, sizeof r);
     CHECK_INT(gp_db_query(db, "SELECT COUNT(*) FROM schema_migrations", NULL, 0, rows_cb, &r, &err), 0);
-    CHECK_STR(r.first, "12");
+    CHECK_STR(r.first, "13");
     gp_db_close(db);
     /* URLs */
     CHECK(gp_db_open("mysql://x/y", &db, &err) < 0);
@@ -235,11 +235,11 @@ static void test_ingest_fixtures(void)
     FILE *fp = fopen(out, "w+");
     CHECK(fp != NULL);
     if (fp) {
-        CHECK_INT(gp_store_print_results(db, NULL, GP_OUT_CSV, fp, &err), 0);
-        CHECK_INT(gp_store_print_results(db, "1", GP_OUT_JSON, fp, &err), 0);
-        CHECK(gp_store_print_results(db, "77", GP_OUT_TABLE, fp, &err) < 0);
+        CHECK_INT(gp_store_print_results(db, NULL, GP_OUT_CSV, 0, fp, &err), 0);
+        CHECK_INT(gp_store_print_results(db, "1", GP_OUT_JSON, 0, fp, &err), 0);
+        CHECK(gp_store_print_results(db, "77", GP_OUT_TABLE, 0, fp, &err) < 0);
         CHECK(strstr(err.msg, "no job 77") != NULL);
-        CHECK(gp_store_print_results(db, "x1", GP_OUT_TABLE, fp, &err) < 0);
+        CHECK(gp_store_print_results(db, "x1", GP_OUT_TABLE, 0, fp, &err) < 0);
         rewind(fp);
         char line[512];
         CHECK(fgets(line, sizeof line, fp) && !strncmp(line, "job_id,label,model,", 19));

@@ -61,12 +61,14 @@ static void test_interrupted_flag(void)
     CHECK_STR(got, "3");
 
     /* A store from before migration 7: drop what it and the later ones
-     * added (8: job_timeslices, 9: job_models, 10: v_energy_cost, 11: the repeat group tables and view, 12: jobs.incomplete), forget
+     * added (8: job_timeslices, 9: job_models, 10: v_energy_cost, 11: the repeat group tables and view,
+     * 12: jobs.incomplete, 13: jobs.trace_file/trace_speedup), forget
      * they ran, and open again; the flag
      * comes back from genperf_summary. */
     struct gp_error e2 = {0};
     CHECK_INT(gp_db_exec(db, "DROP VIEW v_repeat_groups; DROP TABLE repeat_group_stats; DROP TABLE repeat_group_jobs; "
-                             "DROP TABLE repeat_groups; "
+                             "DROP TABLE repeat_groups; ALTER TABLE jobs DROP COLUMN trace_file; "
+                             "ALTER TABLE jobs DROP COLUMN trace_speedup; "
                              "DROP VIEW v_energy_cost; DROP VIEW v_model_breakdown; DROP TABLE job_models; "
                              "DROP VIEW v_jobs; ALTER TABLE jobs DROP COLUMN incomplete; "
                              "ALTER TABLE jobs DROP COLUMN interrupted; DROP TABLE job_timeslices; "
@@ -82,7 +84,7 @@ static void test_interrupted_flag(void)
                   got, sizeof got);
     CHECK_STR(got, "0/completed 1/interrupted 0/completed");
     store_test_q1(db, "SELECT COUNT(*) FROM schema_migrations", got, sizeof got);
-    CHECK_STR(got, "12");
+    CHECK_STR(got, "13");
     gp_db_close(db);
 }
 

@@ -18,7 +18,7 @@ gp_check "$TMPDIR/spec1.json"
 
 if command -v sqlite3 >/dev/null; then
   db="$TMPDIR/t.db"
-  "$GENPERF" report --db "$db" --job 1 -o "$TMPDIR/none.html" >/dev/null 2>&1 || true
+  "$GENPERF" results --db "$db" --create >/dev/null # an empty migrated store: report never creates one
   sqlite3 "$db" < "$fx/store.sql"
   "$GENPERF" report --db "$db" --job 1 -o "$TMPDIR/job1.html" >/dev/null
   lat=$(sqlite3 "$db" "SELECT avg FROM v_genai_perf_outputs WHERE job_id=1 AND metric='request_latency'")

@@ -9,8 +9,8 @@ gp_browser_setup
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 CLI missing (scripts/deps.sh build)"; exit 77; }
 trap gp_stop_ui EXIT
 db="$TMPDIR/t.db"
-# Opening applies the migrations (the report fails: no job yet); then load the rows.
-"$GENPERF" report --db "$db" --job 1 -o "$TMPDIR/none.html" >/dev/null 2>&1 || true
+# An empty migrated store (report and ui never create one); then load the rows.
+"$GENPERF" results --db "$db" --create >/dev/null
 sqlite3 "$db" < "$GP_ROOT/tests/fixtures/report/store.sql"
 # A second host's CPU series (mpirun across hosts, store migration 6): the Hardware tab
 # must draw it as its own series, labelled with the host.
@@ -91,7 +91,7 @@ gp_check "$TMPDIR/spec.json"
 gp_stop_ui
 
 # An empty store: the list says how to add jobs, not an empty table.
-"$GENPERF" report --db "$TMPDIR/empty.db" --job 1 -o "$TMPDIR/none.html" >/dev/null 2>&1 || true
+"$GENPERF" results --db "$TMPDIR/empty.db" --create >/dev/null || { echo "FAIL: results --create"; exit 1; }
 gp_start_ui --db "$TMPDIR/empty.db"
 cat > "$TMPDIR/empty.json" <<JSON
 {"base": "$UI_URL/", "offline": false, "empty": true, "shots": "$SHOTS", "tag": "ui-empty"}

@@ -50,6 +50,33 @@ while IFS= read -r cmd; do
     grep -q "limit: concurrency [0-9]" out$i.txt || fail "README search found no limit"
     grep -q "limit lies between" out$i.txt || fail "README search did not bracket the limit" ;;
   esac
+  # issue 43 item 6: the cancellation line promises a share ("a quarter aborted"). The seed
+  # chooses each request with probability p, so the count chosen is Binomial(n, p): it must lie
+  # in the 99.9% bounds, every chosen request must be aborted (still in flight at the delay),
+  # and n must be large enough that those bounds read as the promised share (within p +- 30%).
+  case "$cmd" in *--request-cancellation-rate*)
+    python3 - "$cmd" <<'PY' || fail "README cancellation line does not show its share: $cmd"
+import glob, json, math, re, sys
+cmd = sys.argv[1]
+n = int(re.search(r"--request-count (\d+)", cmd).group(1))
+p = float(re.search(r"--request-cancellation-rate (\S+)", cmd).group(1)) / 100
+d = re.search(r"--artifact-dir (\S+)", cmd).group(1)
+c = json.load(open(glob.glob(d + "/*/*_genperf.json")[0]))["cancellation"]
+pmf = [math.comb(n, k) * p**k * (1 - p)**(n - k) for k in range(n + 1)]
+cdf, lo, hi = 0.0, None, None
+for k, q in enumerate(pmf):
+    cdf += q
+    if lo is None and cdf > 0.0005:
+        lo = k
+    if hi is None and cdf >= 0.9995:
+        hi = k
+print("cancellation: n=%d p=%.2f chosen=%d cancelled=%d, 99.9%% bounds [%d, %d]" % (n, p, c["chosen"], c["cancelled"], lo, hi))
+assert lo <= c["chosen"] <= hi, "chosen %d outside [%d, %d]" % (c["chosen"], lo, hi)
+assert c["cancelled"] == c["chosen"], "only %d of %d chosen were aborted" % (c["cancelled"], c["chosen"])
+assert lo / n >= 0.7 * p and hi / n <= 1.3 * p, "n=%d too small: bounds %.2f..%.2f do not show %.2f" % (n, lo / n, hi / n, p)
+PY
+    ;;
+  esac
 done <cmds.txt
 [ "$i" = "$n" ] || fail "ran $i of $n README commands"
 echo "ran $i README commands"

@@ -17,10 +17,10 @@ run query --db "$db"; [ "$rc" -eq 2 ] || fail "query without SQL: rc $rc"; grep 
 run query --db "$db" --format xml "SELECT 1"; [ "$rc" -eq 2 ] || fail "bad format: rc $rc"
 run results --db "$db" --job abc; [ "$rc" -eq 1 ] || fail "bad job id: rc $rc"; grep -q "'abc' is not a job id" <<<"$out" || fail "$out"
 # a mistyped --db is named, not answered with a new empty store; --create (and ingest) still create one
-run results --db "$TMPDIR/typo.db"; [ "$rc" -eq 1 ] || fail "results on a missing db: rc $rc"
-[ "$out" = "genperf results: no SQLite database at '$TMPDIR/typo.db'; check the path, or create the store with genperf ingest DIR --db URL (or pass --create)" ] || fail "missing db: $out"
+run results --db "$TMPDIR/typo.db"; [ "$rc" -eq 2 ] || fail "results on a missing db: rc $rc"
+[ "$out" = "genperf results: no SQLite database at '$TMPDIR/typo.db' (this command reads a store and never creates one); check the path, or create the store from artifact directories with: genperf ingest DIR --db $TMPDIR/typo.db" ] || fail "missing db: $out"
 [ ! -e "$TMPDIR/typo.db" ] || fail "results created $TMPDIR/typo.db"
-run results --db "sqlite://$TMPDIR/typo.db" --endpoints; [ "$rc" -eq 1 ] && [ ! -e "$TMPDIR/typo.db" ] || fail "results --endpoints on a missing db: rc $rc $out"
+run results --db "sqlite://$TMPDIR/typo.db" --endpoints; [ "$rc" -eq 2 ] && [ ! -e "$TMPDIR/typo.db" ] || fail "results --endpoints on a missing db: rc $rc $out"
 run results --db "$TMPDIR/new.db" --create; [ "$rc" -eq 0 ] && [ "$out" = "(no rows)" ] || fail "results --create: rc $rc $out"
 run results --bogus; [ "$rc" -eq 2 ] || fail "unknown flag: rc $rc"
 "$GENPERF" ingest --help | grep -q "usage: genperf ingest" || fail "ingest --help"
@@ -34,7 +34,7 @@ got=$("$GENPERF" query --format csv "SELECT framework, hardware, tp, gpu_count, 
 [ "$got" = 'vllm,8xH100,8,8,2,"{""max_num_seqs"":512}",baseline,0.0.16,node7' ] || fail "metadata flags: $got"
 "$GENPERF" results | grep -q "baseline  *test-model  *vllm" || fail "results listing: $("$GENPERF" results)"
 # the table is for reading: rounded numbers, the endpoint type, the load in one column; CSV keeps full precision
-"$GENPERF" results | grep -q "baseline  *test-model  *vllm  *chat  *concurrency 2  .*  54\.90  *15\.69  *44\.50  *11\.50$" ||
+"$GENPERF" results | grep -q "baseline  *test-model  *vllm  *concurrency 2  .*  54\.90  *15\.69  *44\.50  *11\.50$" ||
   fail "results table not rounded / no load column: $("$GENPERF" results)"
 "$GENPERF" results --format csv | grep -q ",chat,2,,.*,54\.90196078431372,15\.686274509803921,44\.5,11\.5$" ||
   fail "results csv: $("$GENPERF" results --format csv)"
@@ -45,8 +45,8 @@ fi="$TMPDIR/fileinput/test-model-openai-chat-concurrency2"; mkdir -p "$fi"
 cp "$GP_ROOT"/tests/fixtures/genai-perf/real-genai-perf/test-model-openai-chat-concurrency2/* "$fi"/
 sed -i 's/"prompt_source": "synthetic"/"prompt_source": "file"/' "$fi/profile_export_genai_perf.json"
 "$GENPERF" ingest "$TMPDIR/fileinput" --db "$TMPDIR/file.db" >/dev/null || fail "ingest file-input run"
-"$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",concurrency,request_rate,isl,osl," || fail "csv header"
-"$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",chat,2,,5,4,3.5,completed," ||
+"$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",concurrency,request_rate,trace_file,trace_speedup,isl,osl,osl_measured," || fail "csv header"
+"$GENPERF" results --db "$TMPDIR/file.db" --format csv | grep -q ",chat,2,,,,5,4,3.5,completed," ||
   fail "file input ISL/OSL not measured: $("$GENPERF" results --db "$TMPDIR/file.db" --format csv)"
 "$GENPERF" ingest "$GP_ROOT/tests/fixtures/genai-perf/real-genai-perf-csv" --db "$TMPDIR/rate.db" >/dev/null || fail "ingest csv run"
 "$GENPERF" results --db "$TMPDIR/rate.db" | grep -q " rate 2\.5/s " || fail "request-rate load: $("$GENPERF" results --db "$TMPDIR/rate.db")"

@@ -36,7 +36,7 @@ got=$("$GENPERF" query --db "$db" --format csv "SELECT model FROM v_jobs" | tail
 echo "ok: SELECT still works ($before)"
 
 out=$("$GENPERF" query --db "$TMPDIR/missing.db" "SELECT 1" 2>&1); rc=$?
-[ "$rc" -eq 1 ] || fail "query of a missing database: rc $rc: $out"
+[ "$rc" -eq 2 ] || fail "query of a missing database: rc $rc: $out"
 grep -q "no SQLite database at '$TMPDIR/missing.db'" <<<"$out" || fail "missing database message: $out"
 [ ! -e "$TMPDIR/missing.db" ] || fail "query created $TMPDIR/missing.db"
 echo "ok: a missing database is reported and not created"

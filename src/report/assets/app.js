@@ -190,13 +190,24 @@
     return { class: why ? 't gp-status-bad' : 't', 'data-status': st == null ? null : String(st), title: why || null };
   }
 
+  // What the empty-store note suggests, one command a line: a run, then its
+  // ingest (genperf profile writes artifacts, not a store). MODEL, the URL and
+  // STORE are the reader's; tests/e2e/ui_empty_store.sh runs these lines
+  // against genperf serve, so each must stay a command that works.
+  const emptyStoreCmds = [
+    'genperf profile -m MODEL --url http://127.0.0.1:8000 --endpoint-type chat --streaming --tokenizer builtin --request-count 20 --artifact-dir runs',
+    'genperf ingest runs --db STORE',
+  ];
   const sortStats = ['avg', 'min', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'max', 'std'];
   function renderList(box, jobs) {
     if (!jobs.length) {
       // an empty store is not an error: say how jobs get in
-      add(box, el('p', { class: 'gp-note', id: 'gp-empty-store' }, 'This store has no jobs yet. Add some with ' +
-        '"genperf profile ... --db URL" (each run is stored as it ends), or ingest existing artifact directories ' +
-        '(genperf\'s or GenAI-Perf\'s) with "genperf ingest ARTIFACT_DIR --db URL"; see docs/store.md.'));
+      add(box, el('div', { class: 'gp-note', id: 'gp-empty-store' },
+        el('p', null, 'This store has no jobs yet. Run a benchmark, then ingest its artifact directory ' +
+          '(MODEL and the URL are your server\'s, STORE is the --db this page reads):'),
+        emptyStoreCmds.map(function (c) { return el('pre', { class: 'gp-cmd' }, c); }),
+        el('p', null, 'Existing artifact directories (genperf\'s or GenAI-Perf\'s) are ingested the same way; ' +
+          'genperf run and genperf search take --db and store each run as it ends. See docs/store.md.')));
       return;
     }
     const distinct = function (k) {

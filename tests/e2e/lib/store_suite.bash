@@ -48,7 +48,7 @@ store_suite() {
   local pids=() p
   for p in 1 2 3; do "$GENPERF" results --db "$DB" --create >/dev/null 2>"$TMPDIR/mig$p.err" & pids+=($!); done
   for p in "${pids[@]}"; do wait "$p" || fail "concurrent first open failed: $(cat "$TMPDIR"/mig*.err)"; done
-  expect "SELECT COUNT(*) FROM schema_migrations" "12"
+  expect "SELECT COUNT(*) FROM schema_migrations" "13"
 
   # --- ingest the whole fixture tree: our run, a real GenAI-Perf run (JSON), a CSV-only run
   local out
@@ -249,6 +249,14 @@ PY
   # --- results and query output
   out=$("$GENPERF" results --db "$DB" --format json) || fail "results --format json failed"
   grep -q '"model": "test-model"' <<<"$out" || fail "results json lacks test-model: $out"
+  # the jobs table (fitted, with the trace-aware load) and --wide run on both engines
+  out=$("$GENPERF" results --db "$DB") || fail "results table failed"
+  grep -qE "^id +.* load +.* tokens/s +req/s " <<<"$out" || fail "results table header: $out"
+  python3 -c 'import sys; sys.exit(any(len(l) > 160 for l in sys.stdin.read().splitlines()))' <<<"$out" ||
+    fail "results table wider than 160 characters: $out"
+  out=$("$GENPERF" results --db "$DB" --wide) || fail "results --wide failed"
+  grep -qE " endpoint_type +load +concurrency +request_rate +trace_file +trace_speedup " <<<"$out" ||
+    fail "results --wide header: $out"
   out=$("$GENPERF" results --db "$DB" --job "$(q "SELECT $tm")") || fail "results --job failed"
   grep -q "^request_latency  *ms  *72.5" <<<"$out" || fail "results --job table: $out"
   out=$("$GENPERF" results --db "$DB" --job 9999 2>&1) && fail "results --job 9999 should fail"
