@@ -144,18 +144,6 @@ static int looks_like_option(const char *s)
     return 1;
 }
 
-static int usage_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int usage_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    gp_verr(err, GP_EINVAL, fmt, ap);
-    va_end(ap);
-    cfg->usage_error = 1;
-    return -GP_EINVAL;
-}
-
 static int push_str(const char ***arr, size_t *n, const char *s)
 {
     const char **na = realloc(*arr, (*n + 1) * sizeof *na);
@@ -197,7 +185,7 @@ static int take_list(struct profile_config *cfg, const struct opt *o, const char
         n++;
     }
     if (!n && o->kind == K_LIST)
-        return usage_err(cfg, err, "argument %s: expected at least one argument", disp);
+        return gp_profile_usage_err(cfg, err, "argument %s: expected at least one argument", disp);
     return 0;
 }
 
@@ -210,7 +198,7 @@ static int take_value(struct profile_config *cfg, const struct opt *o, const cha
     switch (o->kind) {
     case K_INT:
         if (gp_profile_parse_long(val, &rv->i) < 0)
-            return usage_err(cfg, err, "argument %s: invalid int value: '%s'", disp, val);
+            return gp_profile_usage_err(cfg, err, "argument %s: invalid int value: '%s'", disp, val);
         if (o->choices) { /* type=int, choices=[...]: compared as ints, listed without quotes */
             int ok = 0;
             char list[128] = "";
@@ -220,18 +208,18 @@ static int take_value(struct profile_config *cfg, const struct opt *o, const cha
                 list_add(list, sizeof list, &ll, c ? ", " : "", o->choices[c]);
             }
             if (!ok)
-                return usage_err(cfg, err, "argument %s: invalid choice: %ld (choose from %s)", disp, rv->i, list);
+                return gp_profile_usage_err(cfg, err, "argument %s: invalid choice: %ld (choose from %s)", disp, rv->i, list);
         }
         break;
     case K_POSINT:
         if (gp_profile_parse_long(val, &rv->i) < 0)
-            return usage_err(cfg, err, "argument %s: The value must be an integer.", disp);
+            return gp_profile_usage_err(cfg, err, "argument %s: The value must be an integer.", disp);
         if (rv->i <= 0)
-            return usage_err(cfg, err, "argument %s: The value must be greater than zero.", disp);
+            return gp_profile_usage_err(cfg, err, "argument %s: The value must be greater than zero.", disp);
         break;
     case K_FLOAT:
         if (gp_profile_parse_double(val, &rv->f) < 0)
-            return usage_err(cfg, err, "argument %s: invalid float value: '%s'", disp, val);
+            return gp_profile_usage_err(cfg, err, "argument %s: invalid float value: '%s'", disp, val);
         break;
     case K_CHOICE: {
         int ok = 0;
@@ -245,7 +233,7 @@ static int take_value(struct profile_config *cfg, const struct opt *o, const cha
             list_add(list, sizeof list, &ll, c ? ", " : "", q);
         }
         if (!ok)
-            return usage_err(cfg, err, "argument %s: invalid choice: '%s' (choose from %s)", disp, val, list);
+            return gp_profile_usage_err(cfg, err, "argument %s: invalid choice: '%s' (choose from %s)", disp, val, list);
         break;
     }
     case K_APPEND:
@@ -288,7 +276,7 @@ static const struct opt *resolve(struct profile_config *cfg, const char *arg, co
         return NULL;
     }
     if (!o)
-        usage_err(cfg, err, "unrecognized arguments: %s", arg);
+        gp_profile_usage_err(cfg, err, "unrecognized arguments: %s", arg);
     return o;
 }
 
@@ -305,7 +293,7 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
             break;
         }
         if (!looks_like_option(arg))
-            return usage_err(cfg, err, "unrecognized arguments: %s", arg);
+            return gp_profile_usage_err(cfg, err, "unrecognized arguments: %s", arg);
         const char *inline_val;
         const struct opt *o = resolve(cfg, arg, &inline_val, err);
         if (!o)
@@ -322,7 +310,7 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
                  * that says that (issue 43 item 7) */
                 int cap = (o->id == O_RATE && prev->id == O_CONCURRENCY) ||
                           (o->id == O_CONCURRENCY && prev->id == O_RATE);
-                return usage_err(cfg, err, "argument %s: not allowed with argument %s%s", disp, d2,
+                return gp_profile_usage_err(cfg, err, "argument %s: not allowed with argument %s%s", disp, d2,
                                  cap ? " (one load per run, as in GenAI-Perf; to cap the requests in flight of a "
                                        "--request-rate run, write --request-rate R --max-concurrency N)"
                                      : "");
@@ -332,7 +320,7 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
         struct gp_profile_raw *rv = &raw[o->id];
         if (o->kind == K_FLAG) {
             if (inline_val)
-                return usage_err(cfg, err, "argument %s: ignored explicit argument '%s'", disp, inline_val);
+                return gp_profile_usage_err(cfg, err, "argument %s: ignored explicit argument '%s'", disp, inline_val);
             rv->seen = 1;
             if (o->id == O_HELP) {
                 cfg->help = 1;
@@ -349,7 +337,7 @@ static int parse_argv(struct profile_config *cfg, int argc, char **argv, struct 
         const char *val = inline_val;
         if (!val) {
             if (i + 1 >= argc || looks_like_option(argv[i + 1]) || !strcmp(argv[i + 1], "--"))
-                return usage_err(cfg, err, "argument %s: expected one argument", disp);
+                return gp_profile_usage_err(cfg, err, "argument %s: expected one argument", disp);
             val = argv[++i];
         }
         if ((rc = take_value(cfg, o, val, rv, disp, err)) < 0)
@@ -478,7 +466,7 @@ static int validate(struct profile_config *cfg, const struct gp_profile_raw *raw
     /* The old spelling of several endpoints (--url twice, a strategy to
      * spread over them) now has one endpoint: say so rather than measure it. */
     if (raw[O_URL_STRATEGY].seen && !raw[O_URLS].seen && cfg->n_url_flags > 1)
-        return usage_err(cfg, err,
+        return gp_profile_usage_err(cfg, err,
                          "argument --url-strategy: -u/--url was given %d times and the last one wins (as in "
                          "GenAI-Perf), so there is one endpoint; for several write --urls URL URL ...",
                          cfg->n_url_flags);

@@ -33,6 +33,18 @@ int gp_profile_config_err(struct profile_config *cfg, struct gp_error *err, int 
     return -code;
 }
 
+/* argparse reports these as usage errors (exit 2, the usage block printed):
+ * cfg->usage_error = 1. */
+int gp_profile_usage_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gp_verr(err, GP_EINVAL, fmt, ap);
+    va_end(ap);
+    cfg->usage_error = 1;
+    return -GP_EINVAL;
+}
+
 void gp_profile_config_init(struct profile_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);

@@ -101,6 +101,11 @@ struct opt {
 int gp_profile_config_err(struct profile_config *cfg, struct gp_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* argparse's usage errors (exit 2 with the usage block): cfg->usage_error =
+ * 1; returns -GP_EINVAL with err filled (profile_config.c). */
+int gp_profile_usage_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* GenAI-Perf's stimulus, in its order of precedence: 1 = session concurrency,
  * 2 = fixed schedule, 0 = neither (profile_config.c; the run name and
  * input_config both follow it). */

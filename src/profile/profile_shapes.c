@@ -3,6 +3,7 @@
  * client executes (struct profile_shape, see profile_config.h).
  */
 #include "profile/profile_config.h"
+#include "profile/profile_int.h"
 #include "core/error.h"
 
 #include <math.h>
@@ -80,25 +81,13 @@ int gp_profile_copy_distribution(struct profile_config *cfg, const struct gp_pro
  *   first requests out.
  * Runs after request_count is resolved; --measurement-interval windows keep
  * their own timing and are not judged here. */
-static int ramp_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int ramp_err(struct profile_config *cfg, struct gp_error *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    gp_verr(err, GP_EINVAL, fmt, ap);
-    va_end(ap);
-    cfg->usage_error = 1;
-    return -GP_EINVAL;
-}
-
 int gp_profile_check_ramp(struct profile_config *cfg, struct gp_error *err)
 {
     if (!(cfg->ramp_s > 0) || cfg->measurement_interval_ms > 0)
         return 0;
     if (cfg->duration_s > 0) {
         if (cfg->ramp_s >= cfg->duration_s)
-            return ramp_err(cfg, err,
+            return gp_profile_usage_err(cfg, err,
                             "argument --ramp-up-duration: %g s is not shorter than --duration %g s, so every request "
                             "starts in the ramp and nothing is measured (make --ramp-up-duration shorter than "
                             "--duration)",
@@ -109,7 +98,7 @@ int gp_profile_check_ramp(struct profile_config *cfg, struct gp_error *err)
         return 0;
     if (cfg->request_rate > 0) {
         if (cfg->request_rate * cfg->ramp_s / 2 >= (double)cfg->request_count)
-            return ramp_err(cfg, err,
+            return gp_profile_usage_err(cfg, err,
                             "argument --ramp-up-duration: %g at --request-rate %g leaves no measured requests: the "
                             "%.0f due in the ramp are left out, and --request-count is %ld (raise --request-count "
                             "above %.0f or shorten the ramp)",
@@ -120,7 +109,7 @@ int gp_profile_check_ramp(struct profile_config *cfg, struct gp_error *err)
     /* (perf_analyzer's check above refuses --request-count < --concurrency,
      * so C' = min(C, N) is 1 exactly when --concurrency is 1) */
     if (cfg->concurrency <= 1)
-        return ramp_err(cfg, err,
+        return gp_profile_usage_err(cfg, err,
                         "argument --ramp-up-duration: at --concurrency 1 there is nothing to ramp, and the %ld "
                         "requests of --request-count, sent back to back, may all start within the %g s ramp and be "
                         "left out (drop --ramp-up-duration; to leave out the first requests use "
