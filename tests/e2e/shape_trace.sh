@@ -53,12 +53,24 @@ for a, b in zip(rows, rows[1:]):
 check([e["prompt_tokens"] > 500 for e in log] == [i % 2 == 0 for i in rows], "server saw the rows in the order sent")
 t0 = log[0]["t_request_ns"]
 d0 = due[rows[0]]
+# arrival offset = due offset + this send's lateness - the first send's, plus
+# this row's transit minus the first row's. The server cannot read a request
+# before it is sent, so no row arrives more than the first row's transit
+# (< 5 ms) early: that bound holds on any host. How late the server reads
+# it depends on when the server is scheduled: on a busy host one read can
+# wait tens of ms (CI saw 5.45 ms for one row beside 0.2 ms for the rest).
+# A client that sent late without reporting it would shift most rows, so the
+# median is held to the quiet-host bound and each row only to a loose one.
+slips = []
 for e, i in zip(log, rows):
     off = (e["t_request_ns"] - t0) / 1e6
-    # arrival offset = due offset + this send's lateness - the first send's, plus transit (< 5 ms on one host)
     want = (due[i] - d0) / 1e6 + lag[i] - lag[rows[0]]
-    check(abs(off - want) < 5.0, "row %d arrived at %.2f ms, due %.2f ms + reported lateness %.2f ms"
+    slips.append(off - want)
+    check(-5.0 < off - want < 50.0, "row %d arrived at %.2f ms, due %.2f ms + reported lateness %.2f ms"
           % (i, off, (due[i] - d0) / 1e6, lag[i] - lag[rows[0]]))
+slips.sort()
+check(abs(slips[len(slips) // 2]) < 5.0, "median arrival slip %.2f ms (server clock vs due + reported lateness)"
+      % slips[len(slips) // 2])
 recs.sort(key=lambda r: r["t_sched_ns"])
 check([r["t_sched_ns"] - recs[0]["t_sched_ns"] for r in recs] == [t * 1000000 for t in ts], "records carry the due times")
 heads = {i: e["prompt_head"] for e, i in zip(log, rows)}
