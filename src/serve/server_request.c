@@ -327,8 +327,16 @@ static void parse_stream(struct srv *s, struct sreq *r, json_t *root, const stru
             v->bad = "Stream options can only be defined when `stream=True`.";
             v->param = "stream_options";
         }
+        /* vLLM (StreamOptions.include_usage defaults to True, protocol.py at
+         * commit 99c5632f) and TRT-LLM count an absent include_usage as true, so
+         * "stream_options": {} asks for the usage chunk; SGLang defaults it false */
         json_t *iu = json_object_get(so, "include_usage");
-        r->include_usage = fl == GP_FLAVOR_TRTLLM ? !json_is_false(iu) : json_is_true(iu);
+        if (fl == GP_FLAVOR_SGLANG)
+            r->include_usage = json_is_true(iu);
+        else if (fl == GP_FLAVOR_TRTLLM)
+            r->include_usage = !json_is_false(iu);
+        else /* vLLM: an explicit null is None, which is false */
+            r->include_usage = iu ? json_is_true(iu) : 1;
         r->continuous_usage = json_is_true(json_object_get(so, "continuous_usage_stats"));
         if (!r->include_usage)
             r->continuous_usage = 0;
@@ -541,10 +549,14 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
         return;
     /* the cache is looked up by requests that run, as vLLM's scheduler does */
     r->cached_tokens = 0;
-    if (s->o->prefix_cache) {
+    if (s->o->prefix_cache)
         r->cached_tokens = srv_pcache_lookup(&s->pcache, s->pcache.ids.v, s->pcache.ids.n);
+    /* vLLM reports usage.prompt_tokens_details only when started with
+     * --enable-prompt-tokens-details and only for a hit ("if
+     * self.enable_prompt_tokens_details and num_cached_tokens", chat
+     * serving at commit 99c5632f): a miss streams no field and a body says null */
+    if (s->o->flavor == GP_FLAVOR_VLLM ? s->o->prompt_tokens_details && r->cached_tokens > 0 : s->o->prefix_cache)
         r->rd.cached_tokens = (int32_t)r->cached_tokens;
-    }
     r->status = 200;
     if (srv_fault_hold(s, c))
         return;

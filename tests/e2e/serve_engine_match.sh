@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# serve_engine_match: issue 39 item 6, each --flavor answers as its engine's own code does
+# (engine versions in docs/serve.md): vLLM's include_usage default for "stream_options": {}
+# and usage.prompt_tokens_details only with --enable-prompt-tokens-details.
+set -u
+command -v python3 >/dev/null || { echo "python3 not available"; exit 77; }
+pids=()
+trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; done; wait 2>/dev/null' EXIT
+start() { # name, flags...
+  local n=$1; shift
+  "$GENPERF" serve --quiet --port 0 --port-file "$TMPDIR/url.$n" --zero-delay --seed 3 "$@" >/dev/null &
+  pids+=($!)
+}
+start vllm --flavor vllm
+start vllm_ptd --flavor vllm --prefix-cache --enable-prompt-tokens-details
+start vllm_pc --flavor vllm --prefix-cache
+start sglang --flavor sglang
+start trtllm --flavor trtllm
+for n in vllm vllm_ptd vllm_pc sglang trtllm; do
+  for _ in $(seq 100); do [ -s "$TMPDIR/url.$n" ] && break; sleep 0.05; done
+done
+PYTHONPATH="$GP_ROOT/tests/e2e" python3 - "$TMPDIR" <<'PY'
+import json, sys
+from serve_client import request, sse_events
+tmp = sys.argv[1]
+bad = []
+def check(cond, what):
+    if not cond:
+        bad.append(what); print("FAIL", what)
+def url(n):
+    return open("%s/url.%s" % (tmp, n)).read().strip()
+def chat(n, **kw):
+    body = {"model": "m", "messages": [{"role": "user", "content": "hello there"}], "max_tokens": 4}
+    body.update(kw)
+    r = request(url(n), "/v1/chat/completions", json.dumps(body))
+    check(r["status"] == 200, "%s status %d" % (n, r["status"]))
+    if not kw.get("stream"):
+        return json.loads(r["body"])
+    return [json.loads(e) for _, e in sse_events(r["chunks"]) if e != "[DONE]"]
+
+# 1. stream_options {} -> vLLM (include_usage: Optional[bool] = True) sends the usage chunk;
+#    SGLang defaults include_usage to false; explicit null is None (falsy) in vLLM
+for n, want in (("vllm", True), ("sglang", False), ("trtllm", True)):
+    objs = chat(n, stream=True, stream_options={})
+    has = bool(objs) and objs[-1].get("choices") == [] and objs[-1].get("usage") is not None
+    check(has == want, "%s stream_options {} usage chunk %s, want %s" % (n, has, want))
+objs = chat("vllm", stream=True, stream_options={"include_usage": None})
+check(not any(o.get("usage") for o in objs), "vllm include_usage null sends no usage")
+
+# 1b. cached_tokens only with --enable-prompt-tokens-details in the vllm flavour, and only
+#     for a hit (vLLM: "if self.enable_prompt_tokens_details and num_cached_tokens"); a body
+#     without it says null (model_dump), a stream leaves it out (exclude_unset)
+long = "the same long shared prefix for the cache, " * 3
+for n in ("vllm", "vllm_pc", "vllm_ptd"):
+    for turn in (0, 1):
+        objs = chat(n, stream=True, stream_options={"include_usage": True},
+                    messages=[{"role": "user", "content": long + str(turn)}])
+        u = objs[-1]["usage"]
+        want = n == "vllm_ptd" and turn == 1
+        check(("prompt_tokens_details" in u) == want, "%s turn %d streamed usage %r" % (n, turn, u))
+        if want:
+            check(u["prompt_tokens_details"]["cached_tokens"] >= 16, "%s cached_tokens %r" % (n, u))
+        u = chat(n, messages=[{"role": "user", "content": long + str(turn)}])["usage"]
+        want = n == "vllm_ptd"  # the streamed request filled the cache
+        ok = (u.get("prompt_tokens_details") or {}).get("cached_tokens", 0) >= 16 if want else \
+            u.get("prompt_tokens_details") is None
+        check(ok, "%s turn %d body usage %r" % (n, turn, u))
+sys.exit(1 if bad else 0)
+PY
