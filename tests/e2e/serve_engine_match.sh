@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # serve_engine_match: issue 39 item 6, each --flavor answers as its engine's own code does
 # (engine versions in docs/serve.md): vLLM's include_usage default for "stream_options": {}
-# and usage.prompt_tokens_details only with --enable-prompt-tokens-details.
+# and usage.prompt_tokens_details only with --enable-prompt-tokens-details; /v1/messages on
+# vLLM and SGLang: no ping event, no required anthropic-version header.
 set -u
 command -v python3 >/dev/null || { echo "python3 not available"; exit 77; }
 pids=()
@@ -65,5 +66,19 @@ for n in ("vllm", "vllm_pc", "vllm_ptd"):
         ok = (u.get("prompt_tokens_details") or {}).get("cached_tokens", 0) >= 16 if want else \
             u.get("prompt_tokens_details") is None
         check(ok, "%s turn %d body usage %r" % (n, turn, u))
+# 2. /v1/messages: vLLM's and SGLang's converters send no ping and read no anthropic-version;
+#    the trtllm flavour keeps Anthropic's own API shape (ping, header required)
+msg = json.dumps({"model": "m", "max_tokens": 4, "stream": True,
+                  "messages": [{"role": "user", "content": "hello there"}]})
+for n in ("vllm", "sglang", "trtllm"):
+    r = request(url(n), "/v1/messages", msg)
+    anthropic_api = n == "trtllm"
+    check((r["status"] == 400) == anthropic_api, "%s /v1/messages without anthropic-version: %d" % (n, r["status"]))
+    r = request(url(n), "/v1/messages", msg, {"anthropic-version": "2023-06-01"})
+    check(r["status"] == 200, "%s /v1/messages status %d" % (n, r["status"]))
+    text = "".join(c for _, c in r["chunks"])
+    types = [json.loads(ln[6:]).get("type") for ev in text.split("\n\n") for ln in ev.split("\n")
+             if ln.startswith("data: ") and ln != "data: [DONE]"]
+    check(("ping" in types) == anthropic_api, "%s /v1/messages events %r" % (n, types))
 sys.exit(1 if bad else 0)
 PY
