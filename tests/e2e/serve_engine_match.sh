@@ -80,5 +80,17 @@ for n in ("vllm", "sglang", "trtllm"):
     types = [json.loads(ln[6:]).get("type") for ev in text.split("\n\n") for ln in ev.split("\n")
              if ln.startswith("data: ") and ln != "data: [DONE]"]
     check(("ping" in types) == anthropic_api, "%s /v1/messages events %r" % (n, types))
+# 3. TRT-LLM (postprocess_handlers.py at commit 01bf1923, openai_server.py at 00057725): every
+#    chunk of a stream carries the same id, "chatcmpl-" + the executor's integer request id;
+#    an error is ErrorResponse.model_dump(): object, message, type, param, code, in that order
+objs = chat("trtllm", stream=True, stream_options={"include_usage": True})
+ids = set(o["id"] for o in objs)
+check(len(ids) == 1 and list(ids)[0].startswith("chatcmpl-") and list(ids)[0][9:].isdigit(),
+      "trtllm chunk ids %r" % ids)
+r = request(url("trtllm"), "/v1/chat/completions",
+            json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 10 ** 9}))
+j = json.loads(r["body"])
+check(r["status"] == 400 and list(j) == ["object", "message", "type", "param", "code"] and j["code"] == 400,
+      "trtllm error body %r" % j)
 sys.exit(1 if bad else 0)
 PY
