@@ -113,6 +113,7 @@ static int get_uint(json_t *obj, const char *key, long long *out)
  * it names; bad == NULL while the request is fine. */
 struct verdict {
     const char *bad, *param;
+    int over_len;              /* bad: the prompt plus output exceed the context */
     char msg[300];
 };
 
@@ -388,7 +389,24 @@ static void check_context(struct srv *s, struct gen_params *p, struct verdict *v
     uint64_t lim = o->max_model_len;
     if (s->mode == MODE_BATCH && o->kv_tokens < lim)
         lim = o->kv_tokens;
-    if (p->maxt < 1 || need > lim) {
+    if (o->flavor == GP_FLAVOR_SGLANG && (p->ptoks >= lim || need >= lim)) {
+        /* SGLang's TokenizerManager._validate_one_request (commit in
+         * docs/serve.md): both limits are >=, its own words */
+        if (p->ptoks >= lim)
+            snprintf(v->msg, sizeof v->msg,
+                     "The input (%u tokens) is longer than the model's context length (%llu tokens).", p->ptoks,
+                     (unsigned long long)lim);
+        else
+            snprintf(v->msg, sizeof v->msg,
+                     "Requested token count exceeds the model's maximum context length of %llu tokens. You "
+                     "requested a total of %llu tokens: %u tokens from the input messages and %lld tokens for the "
+                     "completion. Please reduce the number of tokens in the input messages or the completion to "
+                     "fit within the limit.",
+                     (unsigned long long)lim, (unsigned long long)need, p->ptoks, p->maxt);
+        v->bad = v->msg;
+        v->param = NULL;
+        v->over_len = 1;
+    } else if (p->maxt < 1 || need > lim) {
         snprintf(v->msg, sizeof v->msg,
                  "This model's maximum context length is %llu tokens. However, you requested %llu tokens "
                  "(%u in the messages, %lld in the completion). Please reduce the length of the messages "
@@ -518,6 +536,13 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     json_t *rf = v.bad ? NULL : json_incref(json_object_get(root, "response_format"));
     json_decref(root);
     r->prompt_tokens = p.ptoks;
+    if (v.bad && v.over_len && r->stream) {
+        /* SGLang validates inside its stream generator: HTTP 200, the error in the stream */
+        assign_id(s, r);
+        srv_sglang_stream_error(s, c, 400, "BadRequestError", v.bad);
+        srv_req_finish(s, c, "bad_request");
+        return;
+    }
     if (v.bad) {
         reject(s, c, 400, s->o->flavor == GP_FLAVOR_TRTLLM && !v.param ? "validation" : "BadRequestError", v.bad,
                v.param);

@@ -17,7 +17,8 @@ start vllm_ptd --flavor vllm --prefix-cache --enable-prompt-tokens-details
 start vllm_pc --flavor vllm --prefix-cache
 start sglang --flavor sglang
 start trtllm --flavor trtllm
-for n in vllm vllm_ptd vllm_pc sglang trtllm; do
+start sglang_ctx --flavor sglang --max-model-len 64
+for n in vllm vllm_ptd vllm_pc sglang trtllm sglang_ctx; do
   for _ in $(seq 100); do [ -s "$TMPDIR/url.$n" ] && break; sleep 0.05; done
 done
 PYTHONPATH="$GP_ROOT/tests/e2e" python3 - "$TMPDIR" <<'PY'
@@ -92,5 +93,22 @@ r = request(url("trtllm"), "/v1/chat/completions",
 j = json.loads(r["body"])
 check(r["status"] == 400 and list(j) == ["object", "message", "type", "param", "code"] and j["code"] == 400,
       "trtllm error body %r" % j)
+# 4. SGLang over the context (TokenizerManager._validate_one_request, both limits >=, raised
+#    inside the stream generator): a stream is HTTP 200 with the error in it, then [DONE]; a
+#    plain request 400 with SGLang's words
+long = json.dumps({"model": "m", "messages": [{"role": "user", "content": "x" * 100}], "max_tokens": 4,
+                   "stream": True})
+r = request(url("sglang_ctx"), "/v1/chat/completions", long)
+ev = [e for _, e in sse_events(r["chunks"])] if r["status"] == 200 else []
+err = json.loads(ev[0]).get("error") if ev and ev[0] != "[DONE]" else None
+check(r["status"] == 200 and err and err["code"] == 400 and ev[-1] == "[DONE]" and
+      err["message"] == "The input (100 tokens) is longer than the model's context length (64 tokens).",
+      "sglang in-stream over-length error: %d %r" % (r["status"], ev or r["body"]))
+r = request(url("sglang_ctx"), "/v1/chat/completions",
+            json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 62}))
+j = json.loads(r["body"])
+check(r["status"] == 400 and j.get("object") == "error" and
+      j["message"].startswith("Requested token count exceeds the model's maximum context length of 64 tokens."),
+      "sglang total over-length: %d %r" % (r["status"], j))
 sys.exit(1 if bad else 0)
 PY
