@@ -78,13 +78,21 @@ static void render_metrics(struct srv *s, struct gp_buf *b)
                   (unsigned long long)s->prompt_total);
     gp_buf_printf(b, "# TYPE %sgeneration_tokens_total counter\n%sgeneration_tokens_total{%s} %llu\n", p, p,
                   labels, (unsigned long long)s->gen_total);
-    gp_buf_printf(b, "# TYPE %srequest_success_total counter\n", p);
-    gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"stop\"} %llu\n", p, labels,
-                  (unsigned long long)s->succ_stop);
-    gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"length\"} %llu\n", p, labels,
-                  (unsigned long long)s->succ_length);
-    gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"abort\"} %llu\n", p, labels,
-                  (unsigned long long)s->succ_abort);
+    if (fl == GP_FLAVOR_SGLANG) {
+        /* SGLang has no request_success_total: one counter of finished
+         * requests (sglang:num_requests_total in srt/metrics/collector.py,
+         * read from the search index; prometheus_client types it without _total) */
+        gp_buf_printf(b, "# TYPE sglang:num_requests counter\nsglang:num_requests_total{%s} %llu\n", labels,
+                      (unsigned long long)(s->succ_stop + s->succ_length + s->succ_abort));
+    } else {
+        gp_buf_printf(b, "# TYPE %srequest_success_total counter\n", p);
+        gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"stop\"} %llu\n", p, labels,
+                      (unsigned long long)s->succ_stop);
+        gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"length\"} %llu\n", p, labels,
+                      (unsigned long long)s->succ_length);
+        gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"abort\"} %llu\n", p, labels,
+                      (unsigned long long)s->succ_abort);
+    }
     /* Speculative-decoding metrics only in serve's speculative mode
      * (--stream-interval-max): a plain --stream-interval is chunking (SGLang's
      * --stream-interval, vLLM's output merging under load), and real engines

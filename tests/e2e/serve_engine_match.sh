@@ -110,5 +110,9 @@ j = json.loads(r["body"])
 check(r["status"] == 400 and j.get("object") == "error" and
       j["message"].startswith("Requested token count exceeds the model's maximum context length of 64 tokens."),
       "sglang total over-length: %d %r" % (r["status"], j))
+# 5. SGLang's metric names: sglang:num_requests_total, no request_success_total
+import urllib.request
+met = urllib.request.urlopen(url("sglang") + "/metrics").read().decode()
+check("request_success_total" not in met and "\nsglang:num_requests_total{" in met, "sglang request counter names")
 sys.exit(1 if bad else 0)
 PY
