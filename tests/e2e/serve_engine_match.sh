@@ -114,5 +114,9 @@ check(r["status"] == 400 and j.get("object") == "error" and
 import urllib.request
 met = urllib.request.urlopen(url("sglang") + "/metrics").read().decode()
 check("request_success_total" not in met and "\nsglang:num_requests_total{" in met, "sglang request counter names")
+#    and SGLang's TokenizerMetricsCollector TTFT / ITL buckets
+le = lambda n: [ln.split('le="')[1].split('"')[0] for ln in met.splitlines() if ln.startswith(n + "_bucket{")]
+check(le("sglang:time_to_first_token_seconds")[:3] == ["0.1", "0.2", "0.4"] and
+      le("sglang:inter_token_latency_seconds")[:2] == ["0.002", "0.004"], "sglang buckets %r" % le("sglang:time_to_first_token_seconds"))
 sys.exit(1 if bad else 0)
 PY
