@@ -117,6 +117,10 @@ struct compute {
     uint64_t wmin, wmax;
     double isl_client_sum, isl_server_sum, osl_server_sum, osl_sum;
     size_t n_isl_server, n_good, n_throughput;
+    /* ok requests with usage but no cached count, and their prompt tokens:
+     * vLLM leaves prompt_tokens_details out on a miss (see accumulate) */
+    size_t n_no_cached;
+    double no_cached_prompt_sum;
     int goodput_invalid;
 };
 
@@ -293,6 +297,9 @@ static void accumulate(struct compute *c)
             out->n_with_cached++;
             out->cached_tokens_sum += rm->server_cached_tokens;
             out->cached_prompt_sum += rm->server_prompt_tokens;
+        } else if (rm->server_prompt_tokens > 0) {
+            c->n_no_cached++;
+            c->no_cached_prompt_sum += rm->server_prompt_tokens;
         }
         if (rm->tps_user >= 0) /* every ok request's, with content or not */
             a->tps[a->ntps++] = rm->tps_user;
@@ -323,6 +330,16 @@ static void accumulate(struct compute *c)
         }
         if (opts->n_slos && !c->goodput_invalid && gp_mx_is_good(rm, opts))
             c->n_good++;
+    }
+    /* vLLM with --enable-prompt-tokens-details reports cached_tokens only for
+     * a hit ("if self.enable_prompt_tokens_details and num_cached_tokens",
+     * serving_chat.py at commit 99c5632f): once any request reported a count,
+     * a usage without one is a miss, 0 cached, not a request left out of the
+     * hit rate (Anthropic's usage without cache fields means caching was not
+     * asked for) */
+    if (out->n_with_cached && !opts->anthropic) {
+        out->n_with_cached += c->n_no_cached;
+        out->cached_prompt_sum += c->no_cached_prompt_sum;
     }
 }
 

@@ -202,7 +202,8 @@ struct gp_metrics_result {
     double isl_client_avg;         /* over ok requests */
     double isl_server_avg;         /* over ok requests with usage; < 0 when none */
     double osl_server_avg;         /* usage.completion_tokens avg; < 0 when none */
-    size_t n_with_cached;          /* ok requests whose usage had prompt_tokens_details.cached_tokens */
+    size_t n_with_cached;          /* ok requests whose usage had prompt_tokens_details.cached_tokens,
+                                    * and once one had, those whose usage had none (a vLLM miss) */
     double cached_tokens_sum;      /* of those: the cached tokens, and their usage.prompt_tokens */
     double cached_prompt_sum;
     int goodput_invalid;           /* an unknown SLO name: goodput = -1.0 as GenAI-Perf */

@@ -62,8 +62,11 @@ int cmd_serve(int argc, char **argv)
         GP_FLAG("--prefix-cache", NULL, &o.prefix_cache,
                 "model an automatic prefix cache (16-token blocks): a prompt's leading blocks seen\n"
                 "before are not prefilled again (fixed delays: the TTFT shrinks by the cached share);\n"
-                "usage.prompt_tokens_details.cached_tokens; /metrics: vllm:prefix_cache_* counters,\n"
+                "usage.prompt_tokens_details.cached_tokens (vllm flavour: with the next flag);\n"
+                "/metrics: vllm:prefix_cache_* counters,\n"
                 "sglang:cached_tokens_total (and the cache_hit_rate gauge), trtllm_kv_cache_hit_rate"),
+        GP_FLAG("--enable-prompt-tokens-details", NULL, &o.prompt_tokens_details,
+                "vLLM flavour: send usage.prompt_tokens_details.cached_tokens (absent without it, as vLLM)"),
         GP_TEXT("requests:"),
         U32("--max-tokens-default", &o.max_tokens_default, 1, 1e8, "output length when a request sets none (256)"),
         U32("--max-model-len", &o.max_model_len, 1, 4e9, "prompt + output limit, else 400 (131072)"),

@@ -40,7 +40,12 @@ int gp_render_anth_start(struct gp_render *r, struct gp_buf *out)
     rc |= gp_buf_append(out, r->head.data, r->head.len);
     rc |= APP(out, ",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":");
     rc |= gp_buf_u64(out, r->prompt_tokens);
-    rc |= APP(out, ",\"output_tokens\":0}}}\n\nevent: ping\ndata: {\"type\":\"ping\"}\n\n");
+    rc |= APP(out, ",\"output_tokens\":0}}}\n\n");
+    /* Anthropic's API pings after message_start; vLLM's and SGLang's
+     * /v1/messages never do (vllm/entrypoints/anthropic/serving.py at commit
+     * 82df3f49, sglang .../anthropic/serving.py at commit 0198d48d) */
+    if (r->flavor != GP_FLAVOR_VLLM && r->flavor != GP_FLAVOR_SGLANG)
+        rc |= APP(out, "event: ping\ndata: {\"type\":\"ping\"}\n\n");
     return rc ? -GP_ENOMEM : 0;
 }
 

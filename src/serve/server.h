@@ -38,6 +38,8 @@ struct gp_serve_opts {
     const char *timing_log;        /* NULL = none */
     const char *api_key;           /* NULL = no auth */
     int strict_model;              /* 404 for a request model other than ours (vLLM) */
+    int prompt_tokens_details;     /* --enable-prompt-tokens-details: the vLLM flavour sends
+                                    * usage.prompt_tokens_details.cached_tokens, as vLLM does */
     int auto_tool_choice;          /* --enable-auto-tool-choice: the vLLM flavour answers tool_choice
                                     * "auto" (the default with tools); without it 400, as vLLM does */
     const char *lora;              /* --lora a,b: LoRA adapter names served besides model (NULL =

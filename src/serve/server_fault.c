@@ -28,14 +28,13 @@ int srv_pick_fault(struct srv *s, uint64_t *rng)
     return F_NONE;
 }
 
-/* SGLang's queue-full abort: HTTP 200, the error rides in the stream. */
-static void sglang_stream_503(struct srv *s, struct conn *c)
+void srv_sglang_stream_error(struct srv *s, struct conn *c, int code, const char *type, const char *msg)
 {
     struct sreq *r = &c->r;
     r->status = 200;
     r->headers_sent = 1;
     srv_put_headers(s, c, 200, "text/event-stream; charset=utf-8", -1, NULL);
-    gp_render_stream_error(&r->rd, &s->scratch, 503, "SERVICE_UNAVAILABLE", "The request queue is full.");
+    gp_render_stream_error(&r->rd, &s->scratch, code, type, msg);
     srv_put_chunk(s, c);
     srv_stamp(r, 'E');
     if (r->endpoint != GP_EP_ANTHROPIC) /* an Anthropic stream ends at its error event */
@@ -59,7 +58,8 @@ int srv_fault_upfront(struct srv *s, struct conn *c)
     int st = overloaded ? 503 : r->fault == F_429 ? 429 : r->fault == F_500 ? 500 : 503;
     r->status = st;
     if (st == 503 && o->flavor == GP_FLAVOR_SGLANG && r->stream) {
-        sglang_stream_503(s, c);
+        /* SGLang's queue-full abort */
+        srv_sglang_stream_error(s, c, 503, "SERVICE_UNAVAILABLE", "The request queue is full.");
     } else {
         const char *type = st == 429 ? "TooManyRequestsError" : st == 500 ? "InternalServerError"
                                                                             : "ServiceUnavailableError";

@@ -14,6 +14,14 @@ static const double itl_le[] = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0
 static const double e2e_le[] = {0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0,
                                 30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0};
 
+/* SGLang's TokenizerMetricsCollector defaults for TTFT and inter-token
+ * latency (srt/metrics/collector.py as stored in the search index; older
+ * releases used the vLLM-like lists above). Its e2e default differs between
+ * releases, so e2e keeps the list above. */
+static const double sgl_ttft_le[] = {0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400};
+static const double sgl_itl_le[] = {0.002, 0.004, 0.006, 0.008, 0.010, 0.015, 0.020, 0.025, 0.030, 0.035, 0.040, 0.060,
+                                    0.080, 0.100, 0.200, 0.400, 0.600, 0.800, 1.000, 2.000, 4.000, 6.000, 8.000};
+
 void srv_hist_obs(struct hist *h, double v)
 {
     int i = 0;
@@ -28,6 +36,10 @@ void srv_metrics_init(struct srv *s)
 {
     s->h_ttft = (struct hist){.le = ttft_le, .n = (int)(sizeof ttft_le / sizeof ttft_le[0])};
     s->h_itl = (struct hist){.le = itl_le, .n = (int)(sizeof itl_le / sizeof itl_le[0])};
+    if (s->o->flavor == GP_FLAVOR_SGLANG) {
+        s->h_ttft = (struct hist){.le = sgl_ttft_le, .n = (int)(sizeof sgl_ttft_le / sizeof sgl_ttft_le[0])};
+        s->h_itl = (struct hist){.le = sgl_itl_le, .n = (int)(sizeof sgl_itl_le / sizeof sgl_itl_le[0])};
+    }
     s->h_e2e = (struct hist){.le = e2e_le, .n = (int)(sizeof e2e_le / sizeof e2e_le[0])};
 }
 
@@ -78,13 +90,21 @@ static void render_metrics(struct srv *s, struct gp_buf *b)
                   (unsigned long long)s->prompt_total);
     gp_buf_printf(b, "# TYPE %sgeneration_tokens_total counter\n%sgeneration_tokens_total{%s} %llu\n", p, p,
                   labels, (unsigned long long)s->gen_total);
-    gp_buf_printf(b, "# TYPE %srequest_success_total counter\n", p);
-    gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"stop\"} %llu\n", p, labels,
-                  (unsigned long long)s->succ_stop);
-    gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"length\"} %llu\n", p, labels,
-                  (unsigned long long)s->succ_length);
-    gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"abort\"} %llu\n", p, labels,
-                  (unsigned long long)s->succ_abort);
+    if (fl == GP_FLAVOR_SGLANG) {
+        /* SGLang has no request_success_total: one counter of finished
+         * requests (sglang:num_requests_total in srt/metrics/collector.py,
+         * read from the search index; prometheus_client types it without _total) */
+        gp_buf_printf(b, "# TYPE sglang:num_requests counter\nsglang:num_requests_total{%s} %llu\n", labels,
+                      (unsigned long long)(s->succ_stop + s->succ_length + s->succ_abort));
+    } else {
+        gp_buf_printf(b, "# TYPE %srequest_success_total counter\n", p);
+        gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"stop\"} %llu\n", p, labels,
+                      (unsigned long long)s->succ_stop);
+        gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"length\"} %llu\n", p, labels,
+                      (unsigned long long)s->succ_length);
+        gp_buf_printf(b, "%srequest_success_total{%s,finished_reason=\"abort\"} %llu\n", p, labels,
+                      (unsigned long long)s->succ_abort);
+    }
     /* Speculative-decoding metrics only in serve's speculative mode
      * (--stream-interval-max): a plain --stream-interval is chunking (SGLang's
      * --stream-interval, vLLM's output merging under load), and real engines

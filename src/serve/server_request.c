@@ -113,6 +113,7 @@ static int get_uint(json_t *obj, const char *key, long long *out)
  * it names; bad == NULL while the request is fine. */
 struct verdict {
     const char *bad, *param;
+    int over_len;              /* bad: the prompt plus output exceed the context */
     char msg[300];
 };
 
@@ -327,8 +328,16 @@ static void parse_stream(struct srv *s, struct sreq *r, json_t *root, const stru
             v->bad = "Stream options can only be defined when `stream=True`.";
             v->param = "stream_options";
         }
+        /* vLLM (StreamOptions.include_usage defaults to True, protocol.py at
+         * commit 99c5632f) and TRT-LLM count an absent include_usage as true, so
+         * "stream_options": {} asks for the usage chunk; SGLang defaults it false */
         json_t *iu = json_object_get(so, "include_usage");
-        r->include_usage = fl == GP_FLAVOR_TRTLLM ? !json_is_false(iu) : json_is_true(iu);
+        if (fl == GP_FLAVOR_SGLANG)
+            r->include_usage = json_is_true(iu);
+        else if (fl == GP_FLAVOR_TRTLLM)
+            r->include_usage = !json_is_false(iu);
+        else /* vLLM: an explicit null is None, which is false */
+            r->include_usage = iu ? json_is_true(iu) : 1;
         r->continuous_usage = json_is_true(json_object_get(so, "continuous_usage_stats"));
         if (!r->include_usage)
             r->continuous_usage = 0;
@@ -380,7 +389,24 @@ static void check_context(struct srv *s, struct gen_params *p, struct verdict *v
     uint64_t lim = o->max_model_len;
     if (s->mode == MODE_BATCH && o->kv_tokens < lim)
         lim = o->kv_tokens;
-    if (p->maxt < 1 || need > lim) {
+    if (o->flavor == GP_FLAVOR_SGLANG && (p->ptoks >= lim || need >= lim)) {
+        /* SGLang's TokenizerManager._validate_one_request (commit in
+         * docs/serve.md): both limits are >=, its own words */
+        if (p->ptoks >= lim)
+            snprintf(v->msg, sizeof v->msg,
+                     "The input (%u tokens) is longer than the model's context length (%llu tokens).", p->ptoks,
+                     (unsigned long long)lim);
+        else
+            snprintf(v->msg, sizeof v->msg,
+                     "Requested token count exceeds the model's maximum context length of %llu tokens. You "
+                     "requested a total of %llu tokens: %u tokens from the input messages and %lld tokens for the "
+                     "completion. Please reduce the number of tokens in the input messages or the completion to "
+                     "fit within the limit.",
+                     (unsigned long long)lim, (unsigned long long)need, p->ptoks, p->maxt);
+        v->bad = v->msg;
+        v->param = NULL;
+        v->over_len = 1;
+    } else if (p->maxt < 1 || need > lim) {
         snprintf(v->msg, sizeof v->msg,
                  "This model's maximum context length is %llu tokens. However, you requested %llu tokens "
                  "(%u in the messages, %lld in the completion). Please reduce the length of the messages "
@@ -510,6 +536,13 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
     json_t *rf = v.bad ? NULL : json_incref(json_object_get(root, "response_format"));
     json_decref(root);
     r->prompt_tokens = p.ptoks;
+    if (v.bad && v.over_len && r->stream) {
+        /* SGLang validates inside its stream generator: HTTP 200, the error in the stream */
+        assign_id(s, r);
+        srv_sglang_stream_error(s, c, 400, "BadRequestError", v.bad);
+        srv_req_finish(s, c, "bad_request");
+        return;
+    }
     if (v.bad) {
         reject(s, c, 400, s->o->flavor == GP_FLAVOR_TRTLLM && !v.param ? "validation" : "BadRequestError", v.bad,
                v.param);
@@ -541,10 +574,14 @@ void srv_handle_generate(struct srv *s, struct conn *c, const struct gp_http_req
         return;
     /* the cache is looked up by requests that run, as vLLM's scheduler does */
     r->cached_tokens = 0;
-    if (s->o->prefix_cache) {
+    if (s->o->prefix_cache)
         r->cached_tokens = srv_pcache_lookup(&s->pcache, s->pcache.ids.v, s->pcache.ids.n);
+    /* vLLM reports usage.prompt_tokens_details only when started with
+     * --enable-prompt-tokens-details and only for a hit ("if
+     * self.enable_prompt_tokens_details and num_cached_tokens", chat
+     * serving at commit 99c5632f): a miss streams no field and a body says null */
+    if (s->o->flavor == GP_FLAVOR_VLLM ? s->o->prompt_tokens_details && r->cached_tokens > 0 : s->o->prefix_cache)
         r->rd.cached_tokens = (int32_t)r->cached_tokens;
-    }
     r->status = 200;
     if (srv_fault_hold(s, c))
         return;

@@ -48,7 +48,9 @@ static void handle_request(struct srv *s, struct conn *c, const struct gp_http_r
             srv_send_simple(s, c, 405, "application/json", b, strlen(b));
             return;
         }
-        if (is_anth && !hr->anthropic_version) { /* Anthropic's API refuses a request without it */
+        /* Anthropic's API refuses a request without anthropic-version; vLLM's
+         * and SGLang's /v1/messages read no such header (commits in docs/serve.md) */
+        if (is_anth && !hr->anthropic_version && fl != GP_FLAVOR_VLLM && fl != GP_FLAVOR_SGLANG) {
             const char *b = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
                             "\"message\":\"anthropic-version: header is required\"}}";
             srv_send_simple(s, c, 400, "application/json", b, strlen(b));

@@ -47,6 +47,11 @@ int srv_pick_fault(struct srv *s, uint64_t *rng);
 /* Answers a request whose fault (or --max-queued overload) fails it before
  * generation; returns 1 when it did (the request is finished). */
 int srv_fault_upfront(struct srv *s, struct conn *c);
+
+/* SGLang's errors raised inside its stream generator (a full queue, a prompt
+ * over the context length): HTTP 200, `data: {"error": {...}}`, then
+ * `[DONE]`; the request's renderer must be initialised. */
+void srv_sglang_stream_error(struct srv *s, struct conn *c, int code, const char *type, const char *msg);
 /* 1 when the response headers wait (--slow-headers-ms): a T_HOLD timer is armed. */
 int srv_fault_hold(struct srv *s, struct conn *c);
 /* The mid-stream fault due at token k: -1 none fired (emit normally), 0
