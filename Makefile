@@ -2,6 +2,7 @@
 #
 #   make              build $(BUILD)/genperf (release, -O2)
 #   make test         build and run the whole suite (unit, end-to-end, browser)
+#   make test-loaded  the same (same T=) while busy loops keep every core busy
 #   make san          the suite once more under -fsanitize=address,undefined (BUILD=build-san)
 #   make tsan         the threaded tests under -fsanitize=thread (BUILD=build-tsan; TSAN_T=patterns)
 #   make compile_commands.json   the compile database for editors and clang tools
@@ -66,7 +67,7 @@ BIN        := $(BUILD)/genperf
 GEN_DEPS   :=
 TEST_DEPS  :=
 
-.PHONY: all test unit e2e san tsan tsan-run compile_commands.json demo install bench clean deps fuzz fuzz-build fuzz-bins fetch-test-data
+.PHONY: all test test-loaded unit e2e san tsan tsan-run compile_commands.json demo install bench clean deps fuzz fuzz-build fuzz-bins fetch-test-data
 all: $(BIN)
 
 -include $(wildcard src/*/module.mk)
@@ -105,6 +106,13 @@ $(foreach f,$(FUZZ_C),$(eval $(call fuzz_rule,$(f))))
 # the registry cannot be reached).
 test: $(BIN) $(TEST_BINS) $(TEST_DEPS) fetch-test-data
 	@BUILD=$(BUILD) bash tests/run.sh $(T)
+
+# make test-loaded [T=pattern]: the same tests while one busy loop per core
+# (scripts/busy-cores.sh; BUSY_N, BUSY_NICE) competes with them, so a test that
+# only passes on a quiet host fails here, reproducibly, instead of on a busy CI
+# runner. Tests must assert what the code guarantees, not quiet-host timings.
+test-loaded: $(BIN) $(TEST_BINS) $(TEST_DEPS) fetch-test-data
+	@BUILD=$(BUILD) bash scripts/busy-cores.sh bash tests/run.sh $(T)
 
 fetch-test-data:
 	@bash scripts/fetch-tokenizers.sh >$(BUILD)/fetch-tokenizers.log 2>&1 || \

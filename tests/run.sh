@@ -8,6 +8,8 @@
 # They get GENPERF (the binary), BUILD, and a private TMPDIR.
 # Usage: tests/run.sh [pattern ...]   runs the tests whose name contains any
 # pattern (all without one); ONLY=unit|e2e restricts the kind.
+# `make test-loaded` runs this under scripts/busy-cores.sh (every core kept busy by
+# another process): tests assert what the code guarantees, not quiet-host timings.
 set -u
 BUILD=${BUILD:-build}
 patterns=("$@")

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Browser test of the job page's timeline: genperf serve under an overload step
-# (40 requests/s into --max-batch 4) -> genperf profile --timeslice-duration 0.5
+# (40 requests/s into --max-batch 4 of 20 tokens at 10 ms a step: about 20/s served, so the
+# queue grows while sending on any host) -> genperf profile --timeslice-duration 0.5
 # with the fake NVML and the server's /metrics -> genperf ingest -> genperf ui;
 # check_timeline.js: throughput, TTFT, failures, the server's running/waiting
-# requests and KV cache, GPU power share one x axis, and TTFT and the queue rise on it;
+# requests and KV cache, GPU power share one x axis, and TTFT and the queue climb on it;
 # then the same over `genperf ui --artifacts` (no store).
 set -euo pipefail
 . "$GP_ROOT/tests/browser/lib.sh"
@@ -13,7 +14,7 @@ nvml="$GP_ROOT/${BUILD:-build}/tests-lib/libfake_nvml.so"
 SERVE_PID=
 cleanup() { gp_stop_ui; [ -n "$SERVE_PID" ] && { kill "$SERVE_PID" 2>/dev/null; wait "$SERVE_PID" 2>/dev/null; }; true; }
 trap cleanup EXIT
-"$GENPERF" serve --port 0 --port-file "$TMPDIR/serve.url" --quiet --seed 4 --max-batch 4 --decode-step-ms 5 \
+"$GENPERF" serve --port 0 --port-file "$TMPDIR/serve.url" --quiet --seed 4 --max-batch 4 --decode-step-ms 10 \
   --fault-rate-500 0.05 >"$TMPDIR/serve.log" 2>&1 &
 SERVE_PID=$!
 for _ in $(seq 1 100); do [ -s "$TMPDIR/serve.url" ] && break; sleep 0.05; done

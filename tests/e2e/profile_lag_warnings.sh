@@ -19,14 +19,37 @@ for s in "schedule" "max-concurrency" "open loop" "late"; do
   grep -qi -- "$s" sess.err && { cat sess.err; fail "closed-loop session run mentions '$s'"; }
 done
 
+# An uncapped open loop at 10/s: whether every send leaves within 10 ms of its due time is up to
+# the host (a busy one delays a send by 10.5 ms now and then; `make test-loaded` does), so the test
+# asserts what the code guarantees: exactly one schedule line, whose verdict and figures are those
+# of *_genperf.json "schedule" -- "kept its schedule" with the latest send's lag when no send was
+# more than 10 ms late, else the warning with the late count and the worst lag, never a cap that
+# was not given and never "1 sends". On a quiet host the first branch is the one taken.
 prof kept --request-rate 10 --request-rate-mode constant --request-count 10; rc=$?
 check_rc $rc 0
 n=$(grep -c "schedule" kept.err)
 [ "$n" = 1 ] || { cat kept.err; fail "open loop at 10/s: $n schedule lines, want 1"; }
-grep -q "genperf: client: open loop kept its schedule: the latest send was [0-9.]* ms after its due time (none more than 10 ms late)$" kept.err ||
-  { cat kept.err; fail "open loop at 10/s: no 'kept its schedule' line"; }
-grep -q "warning" kept.err && { cat kept.err; fail "open loop at 10/s: warns"; }
 grep -qE "(^|[^0-9])1 sends" kept.err && { cat kept.err; fail "'1 sends'"; }
+grep -q "max-concurrency" kept.err && { cat kept.err; fail "open loop at 10/s names a cap it was not given"; }
+python3 - art.kept/*/*_genperf.json kept.err <<'PY' || { cat kept.err; fail "open loop at 10/s: the schedule line is not what *_genperf.json says"; }
+import json, re, sys
+s = json.load(open(sys.argv[1]))["schedule"]
+err = open(sys.argv[2]).read()
+worst = s["lag"]["max_ms"]
+assert s["requests"] == 10, s["requests"]
+kept = re.search(r"^genperf: client: open loop kept its schedule: the latest send was ([0-9.]+) ms after its due "
+                 r"time \(none more than 10 ms late\)$", err, re.M)
+behind = re.search(r"^genperf: warning: open loop fell behind its schedule: (\d+) of 10 sends? more than 10 ms late, "
+                   r"schedule lag p99 ([0-9.]+) ms, worst ([0-9.]+) ms: ", err, re.M)
+if worst <= 10.0:
+    assert kept and not behind, (worst, err)
+    assert abs(float(kept[1]) - worst) < 0.006, (kept[1], worst)
+    assert "genperf: warning" not in err, err
+else:  # this host was late: the verdict must say so, with the same figures
+    assert behind and not kept, (worst, err)
+    assert int(behind[1]) >= 1 and abs(float(behind[3]) - worst) < 0.006, (behind[0], worst)
+    print("note: this host sent a request %.2f ms late; the warning says so" % worst)
+PY
 
 stop_serve
 start_serve --ttft-ms 100 --itl-ms 0 --quiet

@@ -72,14 +72,21 @@ n=$(ls -d "$TMPDIR"/a/org_sim-openai-chat-concurrency* | wc -l)
 [ "$(grep -c '^limit-test,' "$TMPDIR/q")" = "$n" ] || { cat "$TMPDIR/q"; echo "want $n jobs labelled limit-test"; exit 1; }
 sed -n 2,5p "$TMPDIR/q" | cut -d, -f2 | tr '\n' ' ' | grep -q '^1 2 4 8 $' || { cat "$TMPDIR/q"; exit 1; }
 
-# saturation: 2 slots, a generous SLO; concurrency 4 gains no throughput over 2 while latency doubles
+# saturation: 2 slots, a generous SLO; once a request always waits for each slot, more
+# concurrency gains no throughput while latency doubles. On a quiet host that is already so at 4
+# (flat from 2 to 4: the client's turnaround between a response and the next send is negligible);
+# on a busy one that turnaround leaves a slot idle at concurrency 2, so 4 still gains (+18% seen
+# under `make test-loaded`) and the search saturates at 8, which queues behind the 2 slots on any
+# host. Either is the model's answer; 16 or beyond is not.
 start_serve "$TMPDIR/url2" --max-batch 2; url2=$(cat "$TMPDIR/url2")
 "$GENPERF" search "${common[@]}" -u "$url2" --osl 50 -g time_to_first_token:100000 \
   --artifact-dir "$TMPDIR/s" >"$TMPDIR/out2" 2>&1 || { cat "$TMPDIR/out2"; exit 1; }
-grep -q '^limit: concurrency 4$' "$TMPDIR/out2" && grep -q '^stopped: saturated at concurrency 4: throughput' "$TMPDIR/out2" ||
+sat=$(sed -nE 's/^stopped: saturated at concurrency (4|8): throughput.*/\1/p' "$TMPDIR/out2")
+[ -n "$sat" ] && grep -q "^limit: concurrency $sat\$" "$TMPDIR/out2" ||
   { sed -n '/^concurrency search/,$p' "$TMPDIR/out2"; exit 1; }
 grep -q '^Stopped,saturated' "$TMPDIR/s/search_export_genperf.csv" || exit 1
-[ "$(ls -d "$TMPDIR"/s/*-concurrency* | wc -l)" = 3 ] || { ls "$TMPDIR/s"; exit 1; }
+want_cells=3; [ "$sat" = 8 ] && want_cells=4   # 1 2 4, or 1 2 4 8
+[ "$(ls -d "$TMPDIR"/s/*-concurrency* | wc -l)" = $want_cells ] || { ls "$TMPDIR/s"; exit 1; }
 
 # caps: two cells, then a time cap that the first cell already spends
 "$GENPERF" search "${common[@]}" -u "$url2" --osl 10 --max-cells 2 --artifact-dir "$TMPDIR/c" >"$TMPDIR/out3" 2>&1 ||

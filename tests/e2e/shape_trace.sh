@@ -51,26 +51,20 @@ for a, b in zip(rows, rows[1:]):
         gap = (due[a] - due[b]) / 1e6
         check(lag[b] + 1.0 >= gap, "row %d went after row %d: its lateness %.2f ms covers the %.2f ms gap" % (b, a, lag[b], gap))
 check([e["prompt_tokens"] > 500 for e in log] == [i % 2 == 0 for i in rows], "server saw the rows in the order sent")
-t0 = log[0]["t_request_ns"]
-d0 = due[rows[0]]
-# arrival offset = due offset + this send's lateness - the first send's, plus
-# this row's transit minus the first row's. The server cannot read a request
-# before it is sent, so no row arrives more than the first row's transit
-# (< 5 ms) early: that bound holds on any host. How late the server reads
-# it depends on when the server is scheduled: on a busy host one read can
-# wait tens of ms (CI saw 5.45 ms for one row beside 0.2 ms for the rest).
-# A client that sent late without reporting it would shift most rows, so the
-# median is held to the quiet-host bound and each row only to a loose one.
-slips = []
+# Each row reaches the server at (its due offset + its reported lateness) + its transit. Transit is
+# the host's, not genperf's: a row that opens a connection pays connect + accept, which a busy host
+# stretched by 5.3 ms on row 0, and under mpirun 11.6 ms on row 4 (`make test-loaded`), so no row is
+# the anchor by position (row 0 was): the row with the fastest transit is. The clocks of the two
+# logs differ by an unknown offset, so nothing tighter than a bound on the extra transit can be
+# asked; 40 ms is far above what a busy host adds and far below what a replay at the wrong offsets
+# (the whole trace at once: row 9 480 ms early) or a lateness misreported by a row's gap shows.
+resid = {}
 for e, i in zip(log, rows):
-    off = (e["t_request_ns"] - t0) / 1e6
-    want = (due[i] - d0) / 1e6 + lag[i] - lag[rows[0]]
-    slips.append(off - want)
-    check(-5.0 < off - want < 50.0, "row %d arrived at %.2f ms, due %.2f ms + reported lateness %.2f ms"
-          % (i, off, (due[i] - d0) / 1e6, lag[i] - lag[rows[0]]))
-slips.sort()
-check(abs(slips[len(slips) // 2]) < 5.0, "median arrival slip %.2f ms (server clock vs due + reported lateness)"
-      % slips[len(slips) // 2])
+    resid[i] = (e["t_request_ns"] - due[i]) / 1e6 - lag[i]  # = transit + the logs' clock offset
+fast = min(resid.values())
+for i in rows:
+    check(resid[i] - fast < 40.0, "row %d (due %.2f ms after row 0, reported lateness %.2f ms) arrived with %.2f ms "
+          "more transit than the fastest row" % (i, (due[i] - due[rows[0]]) / 1e6, lag[i], resid[i] - fast))
 recs.sort(key=lambda r: r["t_sched_ns"])
 check([r["t_sched_ns"] - recs[0]["t_sched_ns"] for r in recs] == [t * 1000000 for t in ts], "records carry the due times")
 heads = {i: e["prompt_head"] for e, i in zip(log, rows)}
